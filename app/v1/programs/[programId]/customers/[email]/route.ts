@@ -1,0 +1,10 @@
+import { apiRead } from "@/lib/api/handler";
+import { customerNotFound } from "@/lib/errors";
+import { getCustomerJson, normaliseEmail } from "@/lib/domain/customers";
+
+/** Get customer details by email (spec §4.1). */
+export const GET = apiRead(async (req, db) => {
+  const body = await getCustomerJson(db, req.programId, normaliseEmail(req.params.email ?? ""));
+  if (!body) throw customerNotFound();
+  return { status: 200, rawJson: body };
+});

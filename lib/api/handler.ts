@@ -1,0 +1,177 @@
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/types";
+import { AppError, notFound, uniqueViolation } from "@/lib/errors";
+import { findActiveKey, invalidKey, type ApiKeyIdentity } from "@/lib/domain/api-keys";
+import { internalError, problemResponse, validationFailed, zodProblems } from "./problem";
+import { takeToken } from "./rate-limit";
+import { findOutcome, requestFingerprint, storeOutcome } from "./idempotency";
+
+/**
+ * The one place where the /v1 HTTP conventions (API.md §1) are applied: request ids, api-key auth and
+ * program isolation, rate limits, content type and size limits, JSON parsing, validation, idempotency
+ * and problem+json errors. Route files only name their schema and call the domain.
+ */
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ApiRequest<B> {
+  requestId: string;
+  apiKey: ApiKeyIdentity;
+  programId: string;
+  params: Record<string, string>;
+  url: URL;
+  body: B;
+}
+
+export interface ApiReply {
+  status: number;
+  /** Serialised with JSON.stringify. */
+  json?: unknown;
+  /** Already-serialised JSON (e.g. built by the database). */
+  rawJson?: string;
+}
+
+type RouteContext = { params: Promise<Record<string, string>> };
+type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
+
+/** Parses a validated body or throws a 400 listing every problem. */
+export function parseWith<S extends z.ZodType>(schema: S) {
+  return (input: unknown): z.output<S> => {
+    const result = schema.safeParse(input);
+    if (!result.success) throw validationFailed(zodProblems(result.error));
+    return result.data;
+  };
+}
+
+interface Edge {
+  requestId: string;
+  headers: Headers;
+}
+
+function replyToResponse(reply: ApiReply, headers: Headers): Response {
+  const text = reply.rawJson ?? (reply.json === undefined ? null : JSON.stringify(reply.json));
+  if (text !== null) headers.set("content-type", "application/json");
+  return new Response(reply.status === 204 ? null : text, { status: reply.status, headers });
+}
+
+async function withEdge(req: Request, work: (edge: Edge) => Promise<Response>): Promise<Response> {
+  const incoming = req.headers.get("x-request-id");
+  const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+  const headers = new Headers({ "x-request-id": requestId, "cache-control": "no-store" });
+  try {
+    return await work({ requestId, headers });
+  } catch (err) {
+    if (err instanceof AppError) return problemResponse(err, requestId, headers);
+    console.error(JSON.stringify({ level: "error", requestId, url: req.url, error: String((err as Error)?.stack ?? err) }));
+    return problemResponse(internalError(), requestId, headers);
+  }
+}
+
+async function authenticate(req: Request, params: Record<string, string>, edge: Edge, database: Db) {
+  const secret = req.headers.get("api-key");
+  if (!secret) throw invalidKey();
+  const apiKey = await findActiveKey(database, secret.trim());
+  if (!apiKey) throw invalidKey();
+  // Another program's path looks exactly like a program that does not exist.
+  if (params.programId !== apiKey.programId) throw notFound("program");
+  const rate = takeToken(apiKey.id, apiKey.rateLimitPerSec, apiKey.rateLimitBurst);
+  edge.headers.set("RateLimit-Limit", String(rate.limit));
+  edge.headers.set("RateLimit-Remaining", String(rate.remaining));
+  edge.headers.set("RateLimit-Reset", String(rate.resetSeconds));
+  if (!rate.allowed) {
+    throw new AppError(429, "rate_limited", "Too many requests for this API key; retry later.", undefined, {
+      "Retry-After": String(rate.retryAfterSeconds),
+    });
+  }
+  return apiKey;
+}
+
+async function readJsonBody(req: Request): Promise<{ raw: string; value: unknown }> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new AppError(415, "unsupported_media_type", "Send the body as application/json.");
+  }
+  const declared = Number(req.headers.get("content-length") ?? 0);
+  const tooLarge = () => new AppError(413, "payload_too_large", `The body must be at most ${MAX_BODY_BYTES} bytes.`);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = new Uint8Array(await req.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  const raw = new TextDecoder().decode(bytes);
+  try {
+    return { raw, value: JSON.parse(raw) };
+  } catch {
+    throw new AppError(400, "invalid_json", "The body is not valid JSON.");
+  }
+}
+
+/** A read: authenticated, outside any transaction. */
+export function apiRead(run: (req: ApiRequest<undefined>, database: Db) => Promise<ApiReply>): RouteHandler {
+  return (req, ctx) =>
+    withEdge(req, async (edge) => {
+      const params = await ctx.params;
+      const database = await db();
+      const apiKey = await authenticate(req, params, edge, database);
+      const reply = await run(
+        { requestId: edge.requestId, apiKey, programId: apiKey.programId, params, url: new URL(req.url), body: undefined },
+        database,
+      );
+      return replyToResponse(reply, edge.headers);
+    });
+}
+
+const TX_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
+
+/**
+ * A write: the body is parsed and validated before anything is touched, then `run` executes in one
+ * transaction. On POST an Idempotency-Key makes a retry replay the stored outcome instead of acting twice.
+ */
+export function apiWrite<B>(options: {
+  body?: (input: unknown) => B;
+  run: (req: ApiRequest<B>, tx: Tx) => Promise<ApiReply>;
+}): RouteHandler {
+  return (req, ctx) =>
+    withEdge(req, async (edge) => {
+      const params = await ctx.params;
+      const database = await db();
+      const apiKey = await authenticate(req, params, edge, database);
+      const parsed = options.body ? await readJsonBody(req) : { raw: "", value: undefined };
+      const body = options.body ? options.body(parsed.value) : (undefined as B);
+      const url = new URL(req.url);
+      const apiReq: ApiRequest<B> = { requestId: edge.requestId, apiKey, programId: apiKey.programId, params, url, body };
+
+      const idemKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
+      if (idemKey === null) {
+        const reply = await database.$transaction((tx) => options.run(apiReq, tx), TX_OPTIONS);
+        return replyToResponse(reply, edge.headers);
+      }
+      if (idemKey.length < 1 || idemKey.length > 255) {
+        throw validationFailed([{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }]);
+      }
+      const fingerprint = requestFingerprint(req.method, url.pathname, parsed.raw);
+      const replay = (stored: { status: number; body: string | null }) => {
+        edge.headers.set("idempotent-replayed", "true");
+        return replyToResponse({ status: stored.status, rawJson: stored.body ?? undefined }, edge.headers);
+      };
+      const previous = await findOutcome(database, apiKey.id, idemKey, fingerprint);
+      if (previous) return replay(previous);
+      try {
+        const reply = await database.$transaction(async (tx) => {
+          const result = await options.run(apiReq, tx);
+          const text = result.rawJson ?? (result.json === undefined ? null : JSON.stringify(result.json));
+          await storeOutcome(tx, apiKey.id, idemKey, fingerprint, { status: result.status, body: text });
+          return { status: result.status, rawJson: text ?? undefined };
+        }, TX_OPTIONS);
+        return replyToResponse(reply, edge.headers);
+      } catch (err) {
+        // A concurrent twin committed first: answer as it did.
+        const clash = uniqueViolation(err);
+        if (clash?.constraint?.includes("IdempotencyRecord")) {
+          const winner = await findOutcome(database, apiKey.id, idemKey, fingerprint);
+          if (winner) return replay(winner);
+        }
+        throw err;
+      }
+    });
+}

@@ -1,0 +1,154 @@
+import { z } from "zod";
+
+/**
+ * The /v1 contract as zod schemas. Handlers validate with the request schemas and
+ * /v1/openapi.json is generated from all of them, so the documentation cannot drift from the code.
+ */
+
+export const MAX_BATCH_ITEMS = 1000;
+
+/** Trimmed, lower-cased, at most 254 characters. */
+export const Email = z
+  .string()
+  .trim()
+  .max(254)
+  .toLowerCase()
+  .pipe(z.email({ message: "must be a valid e-mail address" }))
+  .meta({ example: "jane.doe@example.com" });
+
+const Text = z.string().trim().max(255);
+const OptionalText = Text.nullable().optional();
+
+export const UserPayload = z
+  .strictObject({
+    externalCustomerId: OptionalText,
+    firstName: OptionalText,
+    lastName: OptionalText,
+    phone: z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9][0-9 ().-]{2,31}$/, "must be a phone number (digits, spaces, + ( ) . -)")
+      .nullable()
+      .optional(),
+    emailVerified: z.boolean().optional(),
+    email: Email.optional().describe("A new e-mail for the customer (renames it)."),
+  })
+  .meta({ id: "UserPayload" });
+export type UserPayload = z.infer<typeof UserPayload>;
+
+export const FEATURES = ["user"] as const;
+
+export const IntegrationItem = z
+  .strictObject({
+    email: Email,
+    feature: z.enum(FEATURES),
+    payload: UserPayload,
+  })
+  .meta({ id: "IntegrationItem" });
+export type IntegrationItem = z.infer<typeof IntegrationItem>;
+
+export const IntegrationBatch = z
+  .array(IntegrationItem)
+  .min(1, "must contain at least one item")
+  .max(MAX_BATCH_ITEMS, `must contain at most ${MAX_BATCH_ITEMS} items`)
+  .meta({ id: "IntegrationBatch" });
+
+const Timestamp = z.iso.datetime().meta({ example: "2026-11-22T15:31:33.000Z" });
+const Id = z.string().meta({ example: "0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a" });
+
+export const Tier = z
+  .object({
+    id: Id,
+    programId: Id,
+    name: z.string(),
+    content: z.string().nullable(),
+    image: z.string().nullable(),
+    requiredPoints: z.number().int(),
+    factor: z.number(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: "Tier" });
+
+export const UserData = z
+  .object({
+    id: Id,
+    customerId: Id,
+    externalCustomerId: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    phone: z.string().nullable(),
+    birthdate: z.string().nullable(),
+    emailVerified: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: "UserData" });
+
+export const TierStatus = z.enum(["base", "earned", "carried"]);
+
+export const LoyaltyData = z
+  .object({
+    id: Id,
+    customerId: Id,
+    loyaltyCustomerId: z.string(),
+    balance: z.number().int(),
+    memberSince: Timestamp,
+    tierStatus: TierStatus,
+    referralLink: z.string().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: "LoyaltyData" });
+
+export const CustomerTier = z
+  .object({
+    id: Id,
+    customerId: Id,
+    currentTierId: Id.nullable(),
+    carryTierId: Id.nullable(),
+    currentTierPoints: z.number().int(),
+    carryTierPoints: z.number().int(),
+    tierChangedAt: Timestamp.nullable(),
+    recalculationDate: Timestamp.nullable(),
+    currentTier: Tier.nullable(),
+    carryTier: Tier.nullable(),
+  })
+  .meta({ id: "CustomerTier" });
+
+export const Customer = z
+  .object({
+    id: Id,
+    programId: Id,
+    email: z.string(),
+    origin: z.string().meta({ example: "API" }),
+    referral: z.string().nullable(),
+    utmCampaign: z.string().nullable(),
+    utmSource: z.string().nullable(),
+    utmMedium: z.string().nullable(),
+    language: z.string().nullable(),
+    balanceNotifications: z.boolean(),
+    tierNotifications: z.boolean(),
+    rewardAvailableNotifications: z.boolean(),
+    locationNotifications: z.boolean(),
+    marketingNotifications: z.boolean(),
+    referralEarned: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    userData: UserData,
+    loyaltyData: LoyaltyData,
+    customerTier: CustomerTier,
+  })
+  .meta({ id: "Customer" });
+
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string().meta({ example: "validation_failed" }),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    requestId: z.string(),
+  })
+  .meta({ id: "Problem" });

@@ -1,0 +1,81 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "@/lib/db/types";
+import { AppError, notFound } from "@/lib/errors";
+
+const KEY_PREFIX = "lk_live_";
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+export interface ApiKeyIdentity {
+  id: string;
+  programId: string;
+  rateLimitPerSec: number;
+  rateLimitBurst: number;
+}
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+function randomSecret(): string {
+  // 32 characters of base62 (~190 bits); the modulo bias of 256 % 62 is irrelevant at this length.
+  const bytes = randomBytes(32);
+  let out = KEY_PREFIX;
+  for (const b of bytes) out += ALPHABET[b % ALPHABET.length];
+  return out;
+}
+
+/** Creates a key and returns its secret: the only time the secret exists outside the caller's hands. */
+export async function createApiKey(
+  db: Db,
+  input: { programId: string; name: string; rateLimitPerSec?: number; rateLimitBurst?: number },
+): Promise<{ id: string; key: string; prefix: string }> {
+  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
+  if (!program) throw notFound("program");
+  const key = randomSecret();
+  const prefix = key.slice(0, KEY_PREFIX.length + 6);
+  const rate = input.rateLimitPerSec ?? 50;
+  const created = await db.apiKey.create({
+    data: {
+      programId: input.programId,
+      name: input.name,
+      prefix,
+      secretHash: hashSecret(key),
+      rateLimitPerSec: rate,
+      rateLimitBurst: input.rateLimitBurst ?? Math.max(100, rate * 2),
+    },
+    select: { id: true },
+  });
+  return { id: created.id, key, prefix };
+}
+
+export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; revokedAt: Date }> {
+  const existing = await db.apiKey.findUnique({ where: { id }, select: { revokedAt: true } });
+  if (!existing) throw notFound("API key");
+  if (existing.revokedAt) return { id, revokedAt: existing.revokedAt };
+  const updated = await db.apiKey.update({ where: { id }, data: { revokedAt: new Date() }, select: { revokedAt: true } });
+  return { id, revokedAt: updated.revokedAt! };
+}
+
+const lastTouched = new Map<string, number>();
+const TOUCH_EVERY_MS = 60_000;
+
+/** The active key for a presented secret, or null. Records lastUsedAt at most once a minute per key and process. */
+export async function findActiveKey(db: Db, secret: string): Promise<ApiKeyIdentity | null> {
+  if (!secret.startsWith(KEY_PREFIX) || secret.length > 128) return null;
+  const hash = hashSecret(secret);
+  const row = await db.apiKey.findUnique({
+    where: { secretHash: hash },
+    select: { id: true, programId: true, secretHash: true, revokedAt: true, rateLimitPerSec: true, rateLimitBurst: true },
+  });
+  if (!row || row.revokedAt) return null;
+  // The index lookup already matched the hash; compare again in constant time so no timing path depends on the secret.
+  if (!timingSafeEqual(Buffer.from(row.secretHash), Buffer.from(hash))) return null;
+  const now = Date.now();
+  if ((lastTouched.get(row.id) ?? 0) + TOUCH_EVERY_MS < now) {
+    lastTouched.set(row.id, now);
+    db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => lastTouched.delete(row.id));
+  }
+  return { id: row.id, programId: row.programId, rateLimitPerSec: row.rateLimitPerSec, rateLimitBurst: row.rateLimitBurst };
+}
+
+export const invalidKey = () => new AppError(401, "unauthorized", "A valid api-key header is required.");

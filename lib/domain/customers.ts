@@ -1,0 +1,159 @@
+import type { Db, Tx } from "@/lib/db/types";
+import { AppError, conflict, uniqueViolation, type FieldProblem } from "@/lib/errors";
+import type { IntegrationItem, UserPayload } from "@/lib/api/schemas";
+import { customerJoins, customerJson } from "./sql";
+
+const GET_CUSTOMER_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
+  WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL`;
+
+/** The Customer of spec §2.1 as JSON text, or null. `email` must already be normalised (trimmed, lower case). */
+export async function getCustomerJson(db: Db, programId: string, email: string): Promise<string | null> {
+  const rows = await db.$queryRawUnsafe<{ body: string }[]>(GET_CUSTOMER_SQL, programId, email);
+  return rows[0]?.body ?? null;
+}
+
+/** Trim and lower-case, as every e-mail is stored and compared. */
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+const USER_FIELDS = ["externalCustomerId", "firstName", "lastName", "phone"] as const;
+
+const presentOr = (field: string) =>
+  `CASE WHEN i.payload ? '${field}' THEN i.payload->>'${field}' ELSE u."${field}" END`;
+
+/**
+ * Creates missing customers (with userData, loyaltyData at balance 0 and customerTier on the base tier) and
+ * applies the payload fields present to existing ones, in one statement. Rows are locked in e-mail order,
+ * so concurrent batches over the same customers queue instead of deadlocking, and concurrent creates of one
+ * e-mail meet on the unique index and yield one customer.
+ */
+const UPSERT_SQL = `
+WITH input AS (
+  SELECT x.email, x.payload FROM jsonb_to_recordset($2::jsonb) AS x(email text, payload jsonb)
+), program AS (
+  SELECT p."tierPeriodMonths",
+         (SELECT t.id FROM "Tier" t WHERE t."programId" = p.id ORDER BY t."requiredPoints", t."createdAt", t.id LIMIT 1) AS base_tier
+  FROM "Program" p WHERE p.id = $1::uuid
+), c AS (
+  INSERT INTO "Customer" ("programId", email, "updatedAt")
+  SELECT $1::uuid, i.email, now() FROM input i ORDER BY i.email
+  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = now()
+  RETURNING id, email, (xmax = 0) AS inserted
+), new_user AS (
+  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "updatedAt")
+  SELECT c.id, $1::uuid, i.payload->>'externalCustomerId', i.payload->>'firstName', i.payload->>'lastName',
+         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), now()
+  FROM c JOIN input i USING (email) WHERE c.inserted
+  RETURNING 1
+), new_loyalty AS (
+  INSERT INTO "LoyaltyData" ("customerId", "loyaltyCustomerId", "tierStatus", "updatedAt")
+  SELECT c.id, replace(gen_random_uuid()::text, '-', ''), 'base', now() FROM c WHERE c.inserted
+  RETURNING 1
+), new_tier AS (
+  INSERT INTO "CustomerTier" ("customerId", "currentTierId", "tierChangedAt", "recalculationDate")
+  SELECT c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE now() END,
+         now() + make_interval(months => p."tierPeriodMonths")
+  FROM c CROSS JOIN program p WHERE c.inserted
+  RETURNING 1
+), updated_user AS (
+  UPDATE "UserData" u SET
+    ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n    ")},
+    "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
+    "updatedAt" = now()
+  FROM c JOIN input i USING (email)
+  WHERE u."customerId" = c.id AND NOT c.inserted
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM c WHERE inserted)::int AS created,
+       (SELECT count(*) FROM c)::int AS touched,
+       (SELECT count(*) FROM new_user)::int + (SELECT count(*) FROM new_loyalty)::int
+         + (SELECT count(*) FROM new_tier)::int + (SELECT count(*) FROM updated_user)::int AS rows`;
+
+interface Upsert {
+  email: string;
+  payload: Omit<UserPayload, "email">;
+  /** Index of the batch item(s) this came from, for error paths. */
+  index: number;
+}
+
+async function upsert(tx: Tx, programId: string, rows: Upsert[]): Promise<{ created: number }> {
+  const input = JSON.stringify(rows.map((r) => ({ email: r.email, payload: r.payload })));
+  try {
+    const [result] = await tx.$queryRawUnsafe<{ created: number }[]>(UPSERT_SQL, programId, input);
+    return { created: result?.created ?? 0 };
+  } catch (err) {
+    const clash = uniqueViolation(err);
+    if (clash?.constraint?.includes("externalCustomerId")) {
+      throw conflict("An externalCustomerId in this batch already belongs to another customer of the program.");
+    }
+    throw err;
+  }
+}
+
+/** externalCustomerId clashes named by item, before writing (the unique index stays the final guard). */
+async function checkExternalIds(tx: Tx, programId: string, items: IntegrationItem[]) {
+  const claims = new Map<string, { email: string; index: number }>();
+  const problems: FieldProblem[] = [];
+  items.forEach((item, index) => {
+    const ext = item.payload.externalCustomerId;
+    if (ext == null) return;
+    const owner = item.payload.email ?? item.email;
+    const earlier = claims.get(ext);
+    if (earlier && earlier.email !== owner && earlier.email !== item.email) {
+      problems.push({ path: `[${index}].payload.externalCustomerId`, message: `also given to ${earlier.email} in item [${earlier.index}]` });
+    }
+    claims.set(ext, { email: owner, index });
+  });
+  if (claims.size > 0) {
+    const taken = await tx.userData.findMany({
+      where: { programId, externalCustomerId: { in: [...claims.keys()] } },
+      select: { externalCustomerId: true, customer: { select: { email: true } } },
+    });
+    for (const row of taken) {
+      const claim = claims.get(row.externalCustomerId!)!;
+      const item = items[claim.index]!;
+      if (row.customer.email !== item.email && row.customer.email !== claim.email) {
+        problems.push({ path: `[${claim.index}].payload.externalCustomerId`, message: "already belongs to another customer" });
+      }
+    }
+  }
+  if (problems.length) throw conflict("externalCustomerId must be unique within the program.", problems);
+}
+
+async function rename(tx: Tx, programId: string, from: string, to: string, index: number) {
+  try {
+    await tx.customer.updateMany({ where: { programId, email: from, deletedAt: null }, data: { email: to } });
+  } catch (err) {
+    if (uniqueViolation(err)) {
+      throw new AppError(409, "conflict", "Another customer of the program already has this e-mail.", [
+        { path: `[${index}].payload.email`, message: "is already taken" },
+      ]);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Applies a validated Create/Update batch inside the caller's transaction: all items or none.
+ * Items for the same e-mail merge in order (later fields win). A batch that renames customers is applied
+ * item by item so each rename sees the items before it.
+ */
+export async function applyUserBatch(tx: Tx, programId: string, items: IntegrationItem[]): Promise<{ created: number }> {
+  await checkExternalIds(tx, programId, items);
+  const renames = items.some((i) => i.payload.email !== undefined && i.payload.email !== i.email);
+  if (!renames) {
+    const merged = new Map<string, Upsert>();
+    items.forEach((item, index) => {
+      const { email: _same, ...payload } = item.payload;
+      const prev = merged.get(item.email);
+      merged.set(item.email, { email: item.email, payload: { ...prev?.payload, ...payload }, index });
+    });
+    return upsert(tx, programId, [...merged.values()]);
+  }
+  let created = 0;
+  for (const [index, item] of items.entries()) {
+    const { email: newEmail, ...payload } = item.payload;
+    created += (await upsert(tx, programId, [{ email: item.email, payload, index }])).created;
+    if (newEmail !== undefined && newEmail !== item.email) await rename(tx, programId, item.email, newEmail, index);
+  }
+  return { created };
+}

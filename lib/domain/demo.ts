@@ -1,0 +1,57 @@
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { createApiKey } from "./api-keys";
+import { applyUserBatch } from "./customers";
+import { createProgram } from "./programs";
+import { createTier } from "./tiers";
+
+const FIRST = ["Olivia", "Liam", "Emma", "Noah", "Ava", "Elijah", "Sophia", "Mateo", "Isabella", "Lucas", "Mia", "Levi", "Amelia", "Ezra", "Harper", "Asher", "Evelyn", "James", "Luna", "Leo", "Chloé", "Zoë", "Jürgen", "Aïcha", "Kenji", "Priya", "Santiago", "Ngozi", "Mei", "Oskar"];
+const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Müller", "O'Brien", "Nakamura", "Okafor", "Kowalski", "Dubois", "Rossi", "Singh", "Chen", "Larsen"];
+const DOMAINS = ["example.com", "example.org", "mail.example.net", "shop.example"];
+
+/** A deterministic pseudo-random sequence, so the demo data is the same on every machine. */
+function mulberry32(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function demoCustomers(count: number, seed = 42) {
+  const rand = mulberry32(seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
+  return Array.from({ length: count }, (_, i) => {
+    const firstName = pick(FIRST);
+    const lastName = pick(LAST);
+    const local = `${firstName}.${lastName}`.normalize("NFD").replace(/[^A-Za-z.]/g, "").toLowerCase();
+    return {
+      email: `${local}.${i + 1}@${pick(DOMAINS)}`,
+      feature: "user" as const,
+      payload: {
+        externalCustomerId: `CRM-${String(100000 + i)}`,
+        firstName,
+        lastName,
+        phone: `+1 555 ${String(1000000 + Math.floor(rand() * 8999999)).slice(0, 3)} ${String(Math.floor(rand() * 10000)).padStart(4, "0")}`,
+        emailVerified: rand() < 0.8,
+      },
+    };
+  });
+}
+
+/** A demo program with three tiers, `customers` customers and an API key (whose secret is returned once). */
+export async function seedDemo(prisma: PrismaClient, customers = 1000) {
+  const { programId } = await createProgram(prisma, { name: "Demo Coffee Club" });
+  const tiers = [
+    { name: "Bronze", requiredPoints: 0, factor: 1, content: "Welcome tier: earn on every purchase." },
+    { name: "Silver", requiredPoints: 1000, factor: 1.25, content: "25% more points on every purchase." },
+    { name: "Gold", requiredPoints: 5000, factor: 1.5, content: "50% more points and early access to rewards." },
+  ];
+  for (const tier of tiers) await createTier(prisma, { programId, ...tier });
+  const people = demoCustomers(customers);
+  for (let i = 0; i < people.length; i += 1000) {
+    await prisma.$transaction((tx) => applyUserBatch(tx, programId, people.slice(i, i + 1000)), { timeout: 60_000 });
+  }
+  const apiKey = await createApiKey(prisma, { programId, name: "Demo key" });
+  return { programId, apiKey: apiKey.key, apiKeyId: apiKey.id, customers: people.length, sampleEmail: people[0]!.email };
+}

@@ -1,0 +1,93 @@
+import { isoSql } from "@/lib/db/types";
+
+/**
+ * Read models are built as JSON by PostgreSQL itself: one round trip, no per-field mapping in JavaScript,
+ * and the output shape (spec field names, ISO timestamps, null for absent values) defined once here.
+ */
+
+type Fields = Record<string, string>;
+
+export const jsonObject = (fields: Fields) =>
+  `json_build_object(${Object.entries(fields)
+    .map(([name, expr]) => `'${name}', ${expr}`)
+    .join(", ")})`;
+
+const col = (alias: string, name: string) => `${alias}."${name}"`;
+const ts = (alias: string, name: string) => isoSql(col(alias, name));
+
+export const tierFields = (t: string): Fields => ({
+  id: col(t, "id"),
+  programId: col(t, "programId"),
+  name: col(t, "name"),
+  content: col(t, "content"),
+  image: col(t, "image"),
+  requiredPoints: col(t, "requiredPoints"),
+  factor: col(t, "factor"),
+  createdAt: ts(t, "createdAt"),
+  updatedAt: ts(t, "updatedAt"),
+});
+
+const nullableTier = (t: string) => `CASE WHEN ${t}.id IS NULL THEN NULL ELSE ${jsonObject(tierFields(t))} END`;
+
+/** The spec's Customer (§2.1) with its nested objects, from aliases c, u, l, ct, t1 (current tier), t2 (carry tier). */
+export const customerJson = jsonObject({
+  id: "c.id",
+  programId: 'c."programId"',
+  email: "c.email",
+  origin: "c.origin",
+  referral: "c.referral",
+  utmCampaign: 'c."utmCampaign"',
+  utmSource: 'c."utmSource"',
+  utmMedium: 'c."utmMedium"',
+  language: "c.language",
+  balanceNotifications: 'c."balanceNotifications"',
+  tierNotifications: 'c."tierNotifications"',
+  rewardAvailableNotifications: 'c."rewardAvailableNotifications"',
+  locationNotifications: 'c."locationNotifications"',
+  marketingNotifications: 'c."marketingNotifications"',
+  referralEarned: 'c."referralEarned"',
+  createdAt: ts("c", "createdAt"),
+  updatedAt: ts("c", "updatedAt"),
+  userData: jsonObject({
+    id: "u.id",
+    customerId: 'u."customerId"',
+    externalCustomerId: 'u."externalCustomerId"',
+    firstName: 'u."firstName"',
+    lastName: 'u."lastName"',
+    phone: "u.phone",
+    birthdate: "u.birthdate",
+    emailVerified: 'u."emailVerified"',
+    createdAt: ts("u", "createdAt"),
+    updatedAt: ts("u", "updatedAt"),
+  }),
+  loyaltyData: jsonObject({
+    id: "l.id",
+    customerId: 'l."customerId"',
+    loyaltyCustomerId: 'l."loyaltyCustomerId"',
+    balance: "l.balance",
+    memberSince: ts("l", "memberSince"),
+    tierStatus: 'l."tierStatus"',
+    referralLink: 'l."referralLink"',
+    createdAt: ts("l", "createdAt"),
+    updatedAt: ts("l", "updatedAt"),
+  }),
+  customerTier: jsonObject({
+    id: "ct.id",
+    customerId: 'ct."customerId"',
+    currentTierId: 'ct."currentTierId"',
+    carryTierId: 'ct."carryTierId"',
+    currentTierPoints: 'ct."currentTierPoints"',
+    carryTierPoints: 'ct."carryTierPoints"',
+    tierChangedAt: ts("ct", "tierChangedAt"),
+    recalculationDate: ts("ct", "recalculationDate"),
+    currentTier: nullableTier("t1"),
+    carryTier: nullableTier("t2"),
+  }),
+});
+
+export const customerJoins = `
+  JOIN "UserData" u ON u."customerId" = c.id
+  JOIN "LoyaltyData" l ON l."customerId" = c.id
+  JOIN "CustomerTier" ct ON ct."customerId" = c.id
+  LEFT JOIN "Tier" t1 ON t1.id = ct."currentTierId"
+  LEFT JOIN "Tier" t2 ON t2.id = ct."carryTierId"`;

@@ -1,0 +1,48 @@
+/** One problem in a rejected request, named by its JSON path (e.g. `[3].payload.phone`). */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * An error whose `code` is part of the public contract. Domain code throws these; the HTTP edge turns
+ * them into RFC 9457 problem details and the dashboard into inline messages. Anything else is a bug and
+ * surfaces as a bare 500 `internal`.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors?: FieldProblem[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+export const notFound = (what = "resource") => new AppError(404, "not_found", `The ${what} was not found.`);
+export const customerNotFound = () => new AppError(404, "customer_not_found", "No customer with this e-mail in this program.");
+export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
+
+/** PostgreSQL unique_violation, however the driver adapter wrapped it. */
+export function uniqueViolation(err: unknown): { constraint?: string } | null {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current && typeof current === "object" && !seen.has(current)) {
+    seen.add(current);
+    const e = current as Record<string, unknown>;
+    if (e.code === "23505" || e.code === "P2002") {
+      const meta = e.meta as Record<string, unknown> | undefined;
+      const constraint =
+        (e.constraint as string | undefined) ??
+        (meta?.target as string | undefined) ??
+        (typeof e.message === "string" ? /constraint "([^"]+)"/.exec(e.message)?.[1] : undefined);
+      return { constraint: typeof constraint === "string" ? constraint : JSON.stringify(constraint) };
+    }
+    if (e.originalCode === "23505") return { constraint: String(e.originalMessage ?? "") };
+    current = e.cause ?? (e.meta as Record<string, unknown> | undefined)?.driverAdapterError;
+  }
+  return null;
+}

@@ -2,7 +2,6 @@
  * Admin CLI for operators and automation: `npm run --silent loyalty -- <noun> <verb> [--flags]`.
  * The last line of stdout is always one JSON object: the result, or {"error":{...}} with a non-zero exit.
  */
-import { parseArgs } from "node:util";
 import { z } from "zod";
 import { db, disconnectDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -10,6 +9,10 @@ import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
 import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
 import { seedDemo } from "@/lib/domain/demo";
+import { createEarningFlow } from "@/lib/domain/earning-flows";
+import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
+import { expireDuePoints } from "@/lib/domain/points";
+import { updateProgram } from "@/lib/domain/programs";
 import { formatPath } from "@/lib/api/problem";
 
 const Name = z.string().trim().min(1).max(255);
@@ -58,12 +61,102 @@ const commands: Record<string, Command> = {
         image: f.image,
       }),
   },
+  "program update": {
+    usage: "--id ID [--name N] [--tier-period-months M] [--points-expiry-months M|off]",
+    flags: z.strictObject({
+      id: Uuid,
+      name: Name.optional(),
+      "tier-period-months": Int(1, 120).optional(),
+      "points-expiry-months": z.union([z.literal("off"), Int(1, 120)]).optional(),
+    }),
+    run: async (f: { id: string; name?: string; "tier-period-months"?: number; "points-expiry-months"?: number | "off" }) =>
+      updateProgram(await db(), f.id, {
+        name: f.name,
+        tierPeriodMonths: f["tier-period-months"],
+        pointsExpiryMonths: f["points-expiry-months"] === "off" ? null : f["points-expiry-months"],
+      }),
+  },
+  "tiers recalculate": {
+    usage: "--program ID [--now ISO]",
+    flags: z.strictObject({ program: Uuid, now: z.iso.datetime().optional() }),
+    run: async (f: { program: string; now?: string }) =>
+      recalculateDueTiers(await db(), { programId: f.program, now: f.now ? new Date(f.now) : undefined }),
+  },
+  "points expire": {
+    usage: "--program ID [--now ISO]",
+    flags: z.strictObject({ program: Uuid, now: z.iso.datetime().optional() }),
+    run: async (f: { program: string; now?: string }) =>
+      expireDuePoints(await db(), { programId: f.program, now: f.now ? new Date(f.now) : undefined }),
+  },
+  "earning-flow create": {
+    usage: "--program ID --key K (--points N | --points-per-unit N --param amount) [--name N] [--cap-per-day N] [--cap-total N] [--once]",
+    flags: z
+      .strictObject({
+        program: Uuid,
+        key: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lower-case letters, digits, - or _"),
+        name: Name.optional(),
+        points: Int(1, 1_000_000_000).optional(),
+        "points-per-unit": z.coerce.number().positive().max(1_000_000).optional(),
+        param: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).optional(),
+        "cap-per-day": Int(1, 1_000_000_000).optional(),
+        "cap-total": Int(1, 1_000_000_000).optional(),
+        once: z.boolean().optional(),
+      })
+      .refine((f) => (f.points === undefined) !== (f["points-per-unit"] === undefined), {
+        message: "give either --points or --points-per-unit",
+        path: ["points"],
+      })
+      .refine((f) => f["points-per-unit"] === undefined || f.param !== undefined, {
+        message: "--points-per-unit needs --param",
+        path: ["param"],
+      }),
+    run: async (f: {
+      program: string;
+      key: string;
+      name?: string;
+      points?: number;
+      "points-per-unit"?: number;
+      param?: string;
+      "cap-per-day"?: number;
+      "cap-total"?: number;
+      once?: boolean;
+    }) =>
+      createEarningFlow(await db(), {
+        programId: f.program,
+        key: f.key,
+        name: f.name,
+        points: f.points,
+        pointsPerUnit: f["points-per-unit"],
+        param: f.param,
+        capPerDay: f["cap-per-day"],
+        capTotal: f["cap-total"],
+        once: f.once,
+      }),
+  },
   "seed demo": {
     usage: "[--customers 1000]",
     flags: z.strictObject({ customers: Int(1, 1_000_000).optional() }),
     run: async (f: { customers?: number }) => seedDemo(await db(), f.customers ?? 1000),
   },
 };
+
+/** `noun verb --flag value --flag=value --switch`: a flag not followed by a value is `true`. */
+function parseFlags(args: string[]) {
+  const positionals: string[] = [];
+  const values: Record<string, string | boolean> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith("--")) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    if (eq > 0) values[arg.slice(2, eq)] = arg.slice(eq + 1);
+    else if (i + 1 < args.length && !args[i + 1]!.startsWith("--")) values[arg.slice(2)] = args[++i]!;
+    else values[arg.slice(2)] = true;
+  }
+  return { positionals, values };
+}
 
 function fail(code: string, message: string, errors?: unknown): never {
   console.error(`error: ${message}`);
@@ -73,7 +166,7 @@ function fail(code: string, message: string, errors?: unknown): never {
 }
 
 async function main() {
-  const { positionals, values } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, strict: false });
+  const { positionals, values } = parseFlags(process.argv.slice(2));
   const name = positionals.slice(0, 2).join(" ");
   const command = commands[name];
   if (!command) {

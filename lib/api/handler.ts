@@ -23,6 +23,8 @@ export interface ApiRequest<B> {
   params: Record<string, string>;
   url: URL;
   body: B;
+  /** The Idempotency-Key of a POST, recorded on the ledger entries it writes. */
+  idempotencyKey: string | null;
 }
 
 export interface ApiReply {
@@ -37,8 +39,10 @@ type RouteContext = { params: Promise<Record<string, string>> };
 type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
 
 /** Parses a validated body or throws a 400 listing every problem. */
-export function parseWith<S extends z.ZodType>(schema: S) {
-  return (input: unknown): z.output<S> => {
+type SchemaLike<T> = { safeParse(input: unknown): z.ZodSafeParseResult<T> };
+
+export function parseWith<T>(schema: SchemaLike<T>) {
+  return (input: unknown): T => {
     const result = schema.safeParse(input);
     if (!result.success) throw validationFailed(zodProblems(result.error));
     return result.data;
@@ -114,7 +118,7 @@ export function apiRead(run: (req: ApiRequest<undefined>, database: Db) => Promi
       const database = await db();
       const apiKey = await authenticate(req, params, edge, database);
       const reply = await run(
-        { requestId: edge.requestId, apiKey, programId: apiKey.programId, params, url: new URL(req.url), body: undefined },
+        { requestId: edge.requestId, apiKey, programId: apiKey.programId, params, url: new URL(req.url), body: undefined, idempotencyKey: null },
         database,
       );
       return replyToResponse(reply, edge.headers);
@@ -128,8 +132,9 @@ const TX_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
  * transaction. On POST an Idempotency-Key makes a retry replay the stored outcome instead of acting twice.
  */
 export function apiWrite<B>(options: {
-  body?: (input: unknown) => B;
-  run: (req: ApiRequest<B>, tx: Tx) => Promise<ApiReply>;
+  /** A zod schema, or a function that validates (throwing AppError) and returns the body. */
+  body?: SchemaLike<B> | ((input: unknown) => B);
+  run: (req: ApiRequest<NoInfer<B>>, tx: Tx) => Promise<ApiReply>;
 }): RouteHandler {
   return (req, ctx) =>
     withEdge(req, async (edge) => {
@@ -137,11 +142,20 @@ export function apiWrite<B>(options: {
       const database = await db();
       const apiKey = await authenticate(req, params, edge, database);
       const parsed = options.body ? await readJsonBody(req) : { raw: "", value: undefined };
-      const body = options.body ? options.body(parsed.value) : (undefined as B);
+      const parse = typeof options.body === "function" ? options.body : options.body && parseWith(options.body);
+      const body = parse ? parse(parsed.value) : (undefined as B);
       const url = new URL(req.url);
-      const apiReq: ApiRequest<B> = { requestId: edge.requestId, apiKey, programId: apiKey.programId, params, url, body };
-
       const idemKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
+      const apiReq: ApiRequest<B> = {
+        requestId: edge.requestId,
+        apiKey,
+        programId: apiKey.programId,
+        params,
+        url,
+        body,
+        idempotencyKey: idemKey,
+      };
+
       if (idemKey === null) {
         const reply = await database.$transaction((tx) => options.run(apiReq, tx), TX_OPTIONS);
         return replyToResponse(reply, edge.headers);

@@ -152,3 +152,64 @@ export const Problem = z
     requestId: z.string(),
   })
   .meta({ id: "Problem" });
+
+export const MAX_POINTS = 1_000_000_000;
+
+export const Metadata = z
+  .record(z.string().min(1).max(64), z.union([z.string().max(255), z.number(), z.boolean(), z.null()]))
+  .refine((m) => Object.keys(m).length <= 20, "must have at most 20 keys")
+  .describe("Your own key/value data stored with the ledger entry (at most 20 keys).");
+
+export const PointsChange = z
+  .strictObject({
+    points: z.number().int().min(1).max(MAX_POINTS),
+    reason: z.string().trim().max(255).nullable().optional(),
+    metadata: Metadata.nullable().optional(),
+  })
+  .meta({ id: "PointsChange" });
+
+export const LedgerType = z.enum(["earn", "spend", "adjust", "redeem", "expire", "reversal"]);
+export const LedgerSource = z.enum(["api", "dashboard", "earning_flow", "system"]);
+
+export const Transaction = z
+  .object({
+    id: Id,
+    customerId: Id,
+    type: LedgerType,
+    points: z.number().int().describe("Signed: positive adds to the balance, negative takes from it."),
+    balanceAfter: z.number().int(),
+    reason: z.string().nullable(),
+    source: LedgerSource,
+    actor: z.string().meta({ example: "api_key:0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a" }),
+    idempotencyKey: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: Timestamp,
+    expiresAt: Timestamp.nullable(),
+  })
+  .meta({ id: "Transaction" });
+
+export const BalanceResult = z.object({ balance: z.number().int(), transaction: Transaction }).meta({ id: "BalanceResult" });
+
+export const TransactionPage = z
+  .object({ data: z.array(Transaction), nextCursor: z.string().nullable() })
+  .meta({ id: "TransactionPage" });
+
+export const TierList = z.object({ data: z.array(Tier) }).meta({ id: "TierList" });
+
+export const PageQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(512).optional(),
+});
+
+export const EarningFlowRun = z
+  .strictObject({ params: z.record(z.string().max(64), z.unknown()).optional() })
+  .meta({ id: "EarningFlowRun" });
+
+export const EarningFlowResult = z
+  .object({
+    pointsEarned: z.number().int(),
+    balance: z.number().int(),
+    transaction: Transaction.nullable(),
+    capped: z.enum(["once", "cap_total", "cap_per_day"]).nullable().describe("Which cap limited this run, if any."),
+  })
+  .meta({ id: "EarningFlowResult" });

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/types";
+import { notFound } from "@/lib/errors";
 
 export async function createProgram(db: Db, input: { name: string; tierPeriodMonths?: number }): Promise<{ programId: string }> {
   const program = await db.program.create({
@@ -6,4 +7,18 @@ export async function createProgram(db: Db, input: { name: string; tierPeriodMon
     select: { id: true },
   });
   return { programId: program.id };
+}
+
+export async function updateProgram(
+  db: Db,
+  id: string,
+  changes: { name?: string; tierPeriodMonths?: number; pointsExpiryMonths?: number | null },
+) {
+  const existing = await db.program.findUnique({ where: { id }, select: { id: true } });
+  if (!existing) throw notFound("program");
+  return db.program.update({
+    where: { id },
+    data: changes,
+    select: { id: true, name: true, tierPeriodMonths: true, pointsExpiryMonths: true },
+  });
 }

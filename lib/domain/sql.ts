@@ -91,3 +91,20 @@ export const customerJoins = `
   JOIN "CustomerTier" ct ON ct."customerId" = c.id
   LEFT JOIN "Tier" t1 ON t1.id = ct."currentTierId"
   LEFT JOIN "Tier" t2 ON t2.id = ct."carryTierId"`;
+
+/** A ledger entry (API.md §4) from alias e. */
+export const ledgerEntryJson = (e: string) =>
+  jsonObject({
+    id: col(e, "id"),
+    customerId: col(e, "customerId"),
+    type: col(e, "type"),
+    points: col(e, "points"),
+    balanceAfter: col(e, "balanceAfter"),
+    reason: col(e, "reason"),
+    source: col(e, "source"),
+    actor: col(e, "actor"),
+    idempotencyKey: col(e, "idempotencyKey"),
+    metadata: col(e, "metadata"),
+    createdAt: ts(e, "createdAt"),
+    expiresAt: ts(e, "expiresAt"),
+  });

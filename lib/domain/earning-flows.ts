@@ -1,0 +1,114 @@
+import type { Db, Tx } from "@/lib/db/types";
+import { AppError, conflict, notFound, uniqueViolation } from "@/lib/errors";
+import { changeBalance } from "./ledger";
+
+export interface EarningFlowInput {
+  programId: string;
+  key: string;
+  name?: string | null;
+  points?: number | null;
+  pointsPerUnit?: number | null;
+  param?: string | null;
+  capPerDay?: number | null;
+  capTotal?: number | null;
+  once?: boolean;
+}
+
+export async function createEarningFlow(db: Db, input: EarningFlowInput): Promise<{ earningFlowId: string }> {
+  const fixed = input.points != null;
+  const perUnit = input.pointsPerUnit != null;
+  if (fixed === perUnit) throw new AppError(400, "validation_failed", "Give either points or pointsPerUnit with param.");
+  if (perUnit && !input.param) throw new AppError(400, "validation_failed", "pointsPerUnit needs the name of a numeric param.");
+  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
+  if (!program) throw notFound("program");
+  try {
+    const flow = await db.earningFlow.create({
+      data: { ...input, param: perUnit ? input.param : null, once: input.once ?? false },
+      select: { id: true },
+    });
+    return { earningFlowId: flow.id };
+  } catch (err) {
+    if (uniqueViolation(err)) throw conflict(`The program already has an earning flow with key "${input.key}".`);
+    throw err;
+  }
+}
+
+export type CapReason = "once" | "cap_total" | "cap_per_day";
+
+export interface EarningOutcome {
+  pointsEarned: number;
+  balance: number;
+  /** The ledger entry JSON text, or null when nothing was earned. */
+  transactionJson: string | null;
+  capped: CapReason | null;
+}
+
+/**
+ * Runs a flow for a customer: base points (fixed, or per unit of a numeric param) × the current tier's
+ * factor, rounded down, then limited by the flow's caps. A capped run earns 0 and says which cap.
+ */
+export async function executeEarningFlow(
+  tx: Tx,
+  input: { programId: string; customerId: string; flowKey: string; params: Record<string, unknown>; actor: string; idempotencyKey?: string | null },
+): Promise<EarningOutcome> {
+  const flow = await tx.earningFlow.findUnique({ where: { programId_key: { programId: input.programId, key: input.flowKey } } });
+  if (!flow || !flow.active) throw new AppError(404, "earning_flow_not_found", `No active earning flow "${input.flowKey}" in this program.`);
+
+  let base: number;
+  if (flow.points != null) base = flow.points;
+  else {
+    const value = input.params[flow.param!];
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1e9) {
+      throw new AppError(400, "validation_failed", `The flow needs a numeric param "${flow.param}".`, [
+        { path: `params.${flow.param}`, message: "must be a number between 0 and 1000000000" },
+      ]);
+    }
+    base = value * flow.pointsPerUnit!;
+  }
+
+  // The balance row lock serialises this customer's runs, so the caps below see every earlier run.
+  const [locked] = await tx.$queryRawUnsafe<{ balance: number; factor: number | null }[]>(
+    `SELECT l.balance, t.factor FROM "LoyaltyData" l
+       JOIN "CustomerTier" ct ON ct."customerId" = l."customerId" LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
+     WHERE l."customerId" = $1::uuid FOR UPDATE OF l`,
+    input.customerId,
+  );
+  if (!locked) throw new Error("customer without loyalty data");
+  let points = Math.floor(base * (locked.factor ?? 1) + 1e-9);
+  let capped: CapReason | null = null;
+
+  if (flow.once || flow.capTotal != null || flow.capPerDay != null) {
+    const [used] = await tx.$queryRawUnsafe<{ runs: number; total: number; today: number }[]>(
+      `SELECT count(*)::int AS runs, coalesce(sum(points), 0)::int AS total,
+              coalesce(sum(points) FILTER (WHERE "createdAt" >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::int AS today
+       FROM "LedgerEntry" WHERE "customerId" = $1::uuid AND "earningFlowId" = $2::uuid`,
+      input.customerId,
+      flow.id,
+    );
+    const limits: [CapReason, number][] = [];
+    if (flow.once) limits.push(["once", (used?.runs ?? 0) > 0 ? 0 : points]);
+    if (flow.capTotal != null) limits.push(["cap_total", flow.capTotal - (used?.total ?? 0)]);
+    if (flow.capPerDay != null) limits.push(["cap_per_day", flow.capPerDay - (used?.today ?? 0)]);
+    for (const [reason, room] of limits) {
+      if (room < points) {
+        points = Math.max(0, room);
+        capped = reason;
+      }
+    }
+  }
+
+  if (points <= 0) return { pointsEarned: 0, balance: locked.balance, transactionJson: null, capped: capped ?? null };
+  const result = await changeBalance(tx, {
+    programId: input.programId,
+    customerId: input.customerId,
+    points,
+    type: "earn",
+    source: "earning_flow",
+    actor: input.actor,
+    reason: flow.name ?? flow.key,
+    metadata: { flowKey: flow.key, params: input.params },
+    idempotencyKey: input.idempotencyKey,
+    earningFlowId: flow.id,
+  });
+  return { pointsEarned: points, balance: result.balance, transactionJson: result.entryJson, capped };
+}

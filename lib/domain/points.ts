@@ -1,0 +1,97 @@
+import type { Db, Tx } from "@/lib/db/types";
+import { AppError, customerNotFound } from "@/lib/errors";
+import { changeBalance, expireDueLots, type LedgerSource } from "./ledger";
+import { ledgerEntryJson } from "./sql";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+
+/** The live customer's id for an e-mail (already normalised), or 404 `customer_not_found`. */
+export async function resolveCustomerId(db: Db, programId: string, email: string): Promise<string> {
+  const customer = await db.customer.findFirst({ where: { programId, email, deletedAt: null }, select: { id: true } });
+  if (!customer) throw customerNotFound();
+  return customer.id;
+}
+
+export interface PointsMove {
+  programId: string;
+  customerId: string;
+  points: number;
+  reason?: string | null;
+  metadata?: Record<string, unknown> | null;
+  source: LedgerSource;
+  actor: string;
+  idempotencyKey?: string | null;
+}
+
+/** Increase balance: an `earn` from the API (counts towards tiers), an `adjust` from the dashboard (does not). */
+export function increaseBalance(tx: Tx, move: PointsMove) {
+  return changeBalance(tx, { ...move, type: move.source === "dashboard" ? "adjust" : "earn" });
+}
+
+/** Decrease balance: a `spend` from the API, an `adjust` from the dashboard; 409 `insufficient_balance` below zero. */
+export function decreaseBalance(tx: Tx, move: PointsMove) {
+  return changeBalance(tx, { ...move, points: -move.points, type: move.source === "dashboard" ? "adjust" : "spend" });
+}
+
+const encodeCursor = (createdAt: string, id: string) => Buffer.from(`${createdAt}|${id}`).toString("base64url");
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt)) || !/^[0-9a-f-]{36}$/.test(id)) {
+    throw new AppError(400, "validation_failed", "The cursor is not valid.", [{ path: "cursor", message: "is not a cursor from this API" }]);
+  }
+  return { createdAt, id };
+}
+
+/** A page of the customer's ledger, newest first, as `{ data, nextCursor }` JSON text. */
+export async function listTransactionsJson(db: Db, customerId: string, limit: number, cursor?: string | null): Promise<string> {
+  const after = cursor ? decodeCursor(cursor) : null;
+  const rows = await db.$queryRawUnsafe<{ entry: string; createdAt: string; id: string }[]>(
+    `SELECT ${ledgerEntryJson("e")}::text AS entry, to_char(e."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", e.id::text AS id
+     FROM "LedgerEntry" e
+     WHERE e."customerId" = $1::uuid AND ($2::timestamptz IS NULL OR (e."createdAt", e.id) < ($2::timestamptz, $3::uuid))
+     ORDER BY e."createdAt" DESC, e.id DESC LIMIT $4`,
+    customerId,
+    after?.createdAt ?? null,
+    after?.id ?? null,
+    limit + 1,
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const nextCursor = rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null;
+  return `{"data":[${page.map((r) => r.entry).join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+}
+
+/**
+ * The expiry job: every customer with lots past their expiry gets one `expire` entry. Customers are
+ * claimed with SKIP LOCKED so several instances can run it at once.
+ */
+export async function expireDuePoints(
+  prisma: PrismaClient,
+  options: { programId?: string; now?: Date; batchSize?: number } = {},
+): Promise<{ customers: number; points: number }> {
+  const now = options.now ?? new Date();
+  const batchSize = options.batchSize ?? 200;
+  let customers = 0;
+  let points = 0;
+  for (;;) {
+    const batch = await prisma.$transaction(
+      async (tx) => {
+        const due = await tx.$queryRawUnsafe<{ customerId: string; programId: string }[]>(
+          `SELECT l."customerId", c."programId" FROM "LoyaltyData" l JOIN "Customer" c ON c.id = l."customerId"
+           WHERE l."customerId" IN (SELECT DISTINCT "customerId" FROM "PointLot" WHERE remaining > 0 AND "expiresAt" <= $1::timestamptz)
+             AND ($2::uuid IS NULL OR c."programId" = $2::uuid)
+           LIMIT ${batchSize} FOR UPDATE OF l SKIP LOCKED`,
+          now.toISOString(),
+          options.programId ?? null,
+        );
+        let expired = 0;
+        for (const d of due) expired += await expireDueLots(tx, d.programId, d.customerId, now);
+        return { n: due.length, expired };
+      },
+      { timeout: 120_000 },
+    );
+    customers += batch.n;
+    points += batch.expired;
+    if (batch.n < batchSize) return { customers, points };
+  }
+}

@@ -1,0 +1,118 @@
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { Tx } from "@/lib/db/types";
+import { applyEarn, recalculate, type TierDef, type TierState, type TierStatus } from "./tier-rules";
+
+/**
+ * Applies the pure tier rules (tier-rules.ts) to the database. Callers hold the customer's LoyaltyData row
+ * lock (every balance change takes it first), so reading, deciding in TypeScript and writing is safe here.
+ */
+
+interface Loaded {
+  state: TierState;
+  tiers: TierDef[];
+  periodMonths: number;
+}
+
+async function load(tx: Tx, programId: string, customerId: string): Promise<Loaded | null> {
+  const rows = await tx.$queryRawUnsafe<
+    {
+      currentTierId: string | null;
+      carryTierId: string | null;
+      currentTierPoints: number;
+      carryTierPoints: number;
+      tierChangedAt: Date | null;
+      recalculationDate: Date | null;
+      tierStatus: string;
+      periodMonths: number;
+      tiers: TierDef[];
+    }[]
+  >(
+    `SELECT ct."currentTierId", ct."carryTierId", ct."currentTierPoints", ct."carryTierPoints", ct."tierChangedAt",
+            ct."recalculationDate", l."tierStatus", p."tierPeriodMonths" AS "periodMonths",
+            (SELECT coalesce(json_agg(json_build_object('id', t.id, 'requiredPoints', t."requiredPoints", 'factor', t.factor)), '[]')
+               FROM "Tier" t WHERE t."programId" = p.id) AS tiers
+     FROM "CustomerTier" ct JOIN "LoyaltyData" l ON l."customerId" = ct."customerId" JOIN "Program" p ON p.id = $1::uuid
+     WHERE ct."customerId" = $2::uuid`,
+    programId,
+    customerId,
+  );
+  const r = rows[0];
+  if (!r) return null;
+  const date = (d: Date | string | null) => (d === null ? null : new Date(d));
+  return {
+    state: {
+      currentTierId: r.currentTierId,
+      carryTierId: r.carryTierId,
+      currentTierPoints: r.currentTierPoints,
+      carryTierPoints: r.carryTierPoints,
+      tierChangedAt: date(r.tierChangedAt),
+      recalculationDate: date(r.recalculationDate),
+      tierStatus: r.tierStatus as TierStatus,
+    },
+    tiers: typeof r.tiers === "string" ? JSON.parse(r.tiers) : r.tiers,
+    periodMonths: r.periodMonths,
+  };
+}
+
+async function save(tx: Tx, customerId: string, before: TierState, after: TierState) {
+  await tx.customerTier.update({
+    where: { customerId },
+    data: {
+      currentTierId: after.currentTierId,
+      carryTierId: after.carryTierId,
+      currentTierPoints: after.currentTierPoints,
+      carryTierPoints: after.carryTierPoints,
+      tierChangedAt: after.tierChangedAt,
+      recalculationDate: after.recalculationDate,
+    },
+  });
+  if (after.tierStatus !== before.tierStatus) {
+    await tx.loyaltyData.update({ where: { customerId }, data: { tierStatus: after.tierStatus } });
+  }
+}
+
+/** Earned points: closes a period that has ended first, then counts the points and upgrades at once. */
+export async function applyTierEarn(tx: Tx, programId: string, customerId: string, points: number, now = new Date()) {
+  const loaded = await load(tx, programId, customerId);
+  if (!loaded) return;
+  const recalculated = recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now);
+  await save(tx, customerId, loaded.state, applyEarn(recalculated, loaded.tiers, points, now));
+}
+
+/**
+ * Recalculates every customer whose recalculationDate has passed, in batches. Rows are claimed with
+ * FOR UPDATE SKIP LOCKED on the balance row (the lock order of every balance change), so several app
+ * instances can run this at once without doing a customer twice or waiting on each other.
+ */
+export async function recalculateDueTiers(
+  prisma: PrismaClient,
+  options: { programId?: string; now?: Date; batchSize?: number } = {},
+): Promise<{ recalculated: number }> {
+  const now = options.now ?? new Date();
+  const batchSize = options.batchSize ?? 500;
+  let recalculated = 0;
+  for (;;) {
+    const done = await prisma.$transaction(
+      async (tx) => {
+        const due = await tx.$queryRawUnsafe<{ customerId: string; programId: string }[]>(
+          `SELECT l."customerId", c."programId" FROM "LoyaltyData" l
+             JOIN "CustomerTier" ct ON ct."customerId" = l."customerId"
+             JOIN "Customer" c ON c.id = l."customerId"
+           WHERE ct."recalculationDate" <= $1::timestamptz AND c."deletedAt" IS NULL
+             AND ($2::uuid IS NULL OR c."programId" = $2::uuid)
+           LIMIT ${batchSize} FOR UPDATE OF l SKIP LOCKED`,
+          now.toISOString(),
+          options.programId ?? null,
+        );
+        for (const { customerId, programId } of due) {
+          const loaded = await load(tx, programId, customerId);
+          if (loaded) await save(tx, customerId, loaded.state, recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now));
+        }
+        return due.length;
+      },
+      { timeout: 120_000 },
+    );
+    recalculated += done;
+    if (done < batchSize) return { recalculated };
+  }
+}

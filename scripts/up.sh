@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The one command that installs and runs the service: `npm run up`.
+# Installs dependencies, builds, migrates, seeds a demo program on first run, prints its API key and a
+# ready-to-paste curl, then serves on $PORT (default 3000). Embedded PGlite in $PGLITE_DIR (default
+# .data/pglite) unless DATABASE_URL names a PostgreSQL server.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export NEXT_TELEMETRY_DISABLED=1
+PORT="${PORT:-3000}"
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "==> installing dependencies"
+  npm ci --no-audit --no-fund
+fi
+
+echo "==> building"
+npm run --silent build
+
+echo "==> migrating"
+npm run --silent db:migrate
+
+# The demo key's secret is shown once at creation, so it is kept (outside git) to print again on later runs.
+target="${DATABASE_URL:-pglite:${PGLITE_DIR:-.data/pglite}}"
+mkdir -p .data
+demo_file=".data/demo-$(printf '%s' "$target" | sha256sum | cut -c1-12).json"
+if [ ! -s "$demo_file" ]; then
+  echo "==> seeding the demo program (first run)"
+  npm run --silent loyalty -- seed demo | tail -n 1 > "$demo_file.tmp"
+  mv "$demo_file.tmp" "$demo_file"
+fi
+
+node -e '
+const d = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const base = `http://localhost:${process.argv[2]}`;
+console.log(`
+Demo program: ${d.programId}
+Demo API key: ${d.apiKey}
+
+Try it:
+  curl -s ${base}/v1/programs/${d.programId}/customers/${encodeURIComponent(d.sampleEmail)} -H "api-key: ${d.apiKey}"
+
+  curl -si -X POST ${base}/v1/programs/${d.programId}/integrations/api -H "api-key: ${d.apiKey}" \\
+    -H "content-type: application/json" \\
+    -d '"'"'[{"email":"new.member@example.com","feature":"user","payload":{"firstName":"New","lastName":"Member"}}]'"'"'
+
+API reference: ${base}/v1/openapi.json
+`);' "$demo_file" "$PORT"
+
+echo "==> serving on http://localhost:$PORT"
+exec npx next start -p "$PORT"

@@ -10,7 +10,8 @@ PORT="${PORT:-3000}"
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "==> installing dependencies"
-  npm ci --no-audit --no-fund
+  # npm install, not npm ci: the registry mirror lacks other platforms' optional builds, which npm ci rejects.
+  npm install --no-audit --no-fund
 fi
 
 echo "==> building"

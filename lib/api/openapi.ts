@@ -32,7 +32,7 @@ const commonErrors = {
   "500": problem("Unexpected error (`internal`); no details are leaked."),
 };
 
-const paths = {
+const paths: Record<string, unknown> = {
   "/v1/programs/{programId}/integrations/api": {
     post: {
       operationId: "createOrUpdateResources",
@@ -63,6 +63,90 @@ const paths = {
     },
   },
 };
+
+const customerErrors = {
+  ...commonErrors,
+  "404": problem("No such customer (`customer_not_found`) or program (`not_found`)."),
+};
+const writeErrors = {
+  "400": problem("Invalid body (`validation_failed`, `invalid_json`); every problem listed with its path."),
+  "409": problem("`idempotency_conflict`: the Idempotency-Key was used with a different body."),
+  "415": problem("Body not sent as application/json (`unsupported_media_type`)."),
+};
+
+const balanceMove = (operationId: string, summary: string, description: string, conflicts: string) => ({
+  post: {
+    operationId,
+    summary,
+    description,
+    parameters: [programId, email, idempotencyKey],
+    requestBody: { required: true, content: json("PointsChange") },
+    responses: {
+      "200": { description: "The new balance and the ledger entry written.", content: json("BalanceResult") },
+      ...customerErrors,
+      ...writeErrors,
+      "409": problem(conflicts),
+    },
+  },
+});
+
+Object.assign(paths, {
+  "/v1/programs/{programId}/customers/{email}/balance/increase": balanceMove(
+    "increaseBalance",
+    "Increase balance",
+    "Adds points as an `earn` ledger entry; earned points count towards tiers.",
+    "`balance_limit` (balance would exceed 2,147,483,647) or `idempotency_conflict`.",
+  ),
+  "/v1/programs/{programId}/customers/{email}/balance/decrease": balanceMove(
+    "decreaseBalance",
+    "Decrease balance",
+    "Takes points as a `spend` ledger entry, oldest points first. Never below zero.",
+    "`insufficient_balance` (nothing written) or `idempotency_conflict`.",
+  ),
+  "/v1/programs/{programId}/customers/{email}/transactions": {
+    get: {
+      operationId: "listTransactions",
+      summary: "Points history",
+      description: "The customer's ledger, newest first.",
+      parameters: [
+        programId,
+        email,
+        { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 200, default: 50 } },
+        { name: "cursor", in: "query", required: false, description: "`nextCursor` of the previous page.", schema: { type: "string" } },
+      ],
+      responses: {
+        "200": { description: "A page of ledger entries.", content: json("TransactionPage") },
+        "400": problem("Invalid limit or cursor (`validation_failed`)."),
+        ...customerErrors,
+      },
+    },
+  },
+  "/v1/programs/{programId}/customers/{email}/earning-flows/{flowKey}": {
+    post: {
+      operationId: "executeEarningFlow",
+      summary: "Execute a custom earning flow for a customer",
+      description:
+        "Points = fixed points, or pointsPerUnit × the flow's numeric param, times the current tier's factor, rounded down; " +
+        "then limited by the flow's caps. A capped run earns 0, answers 200 and names the cap in `capped`.",
+      parameters: [programId, email, { name: "flowKey", in: "path", required: true, schema: { type: "string" } }, idempotencyKey],
+      requestBody: { required: false, content: json("EarningFlowRun") },
+      responses: {
+        "200": { description: "What was earned.", content: json("EarningFlowResult") },
+        ...customerErrors,
+        ...writeErrors,
+        "404": problem("No such customer (`customer_not_found`), flow (`earning_flow_not_found`) or program (`not_found`)."),
+      },
+    },
+  },
+  "/v1/programs/{programId}/tiers": {
+    get: {
+      operationId: "listTiers",
+      summary: "Tiers",
+      parameters: [programId],
+      responses: { "200": { description: "The program's tiers by requiredPoints.", content: json("TierList") }, ...commonErrors },
+    },
+  },
+});
 
 let cached: string | undefined;
 

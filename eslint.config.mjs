@@ -1,0 +1,37 @@
+// ESLint 9 flat config built on eslint-config-next 16's flat presets.
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  {
+    rules: {
+      // A leading underscore marks a binding as intentionally unused (e.g. `const { secret: _secret, ...rest } = x`).
+      "@typescript-eslint/no-unused-vars": [
+        "warn",
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          caughtErrorsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          ignoreRestSiblings: true,
+        },
+      ],
+    },
+  },
+  globalIgnores([
+    ".next/**",
+    "out/**",
+    "build/**",
+    "next-env.d.ts",
+    "lib/generated/**",
+    "node_modules/**",
+    ".data/**",
+    "test-results/**",
+    "playwright-report/**",
+    "bench/results/**",
+    "e2e/screenshots/**",
+  ]),
+]);

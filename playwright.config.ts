@@ -1,0 +1,73 @@
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// Browser tests run against the production build (`npm test` runs `next build` before `playwright test`)
+// served by `npm start`, on Debian's Chromium (never a downloaded browser).
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${port}`;
+
+// A fresh embedded database per run. The config is evaluated in the runner and again in each worker;
+// pinning the directory in process.env (inherited by workers) keeps them in agreement.
+const dataRoot = path.resolve(".data");
+if (!process.env.E2E_PGLITE_DIR) {
+  // Runner process: drop leftovers of earlier runs (older than a day), then create this run's directory.
+  try {
+    for (const name of readdirSync(dataRoot)) {
+      const dir = path.join(dataRoot, name);
+      if (name.startsWith("e2e-") && Date.now() - statSync(dir).mtimeMs > 24 * 3600 * 1000) {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  } catch {
+    // .data does not exist yet
+  }
+  process.env.E2E_PGLITE_DIR = path.join(dataRoot, `e2e-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`);
+  mkdirSync(process.env.E2E_PGLITE_DIR, { recursive: true });
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: "list",
+  use: {
+    baseURL,
+    browserName: "chromium",
+    viewport: { width: 1280, height: 800 },
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    // `npm start` applies migrations to the database, then runs `next start` on the existing build.
+    command: "npm start",
+    url: baseURL,
+    env: {
+      PORT: String(port),
+      PGLITE_DIR: process.env.E2E_PGLITE_DIR,
+      DATABASE_URL: "", // always the fresh embedded database, even if the shell points at a server
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+  },
+});

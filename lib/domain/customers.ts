@@ -17,12 +17,9 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 const USER_FIELDS = ["externalCustomerId", "firstName", "lastName", "phone"] as const;
 
-const presentOr = (field: string) =>
-  `CASE WHEN i.payload ? '${field}' THEN i.payload->>'${field}' ELSE u."${field}" END`;
-
 /**
- * Creates missing customers (with userData, loyaltyData at balance 0 and customerTier on the base tier) and
- * applies the payload fields present to existing ones, in one statement. Rows are locked in e-mail order,
+ * Creates missing customers with their userData, loyaltyData (balance 0) and customerTier (base tier, one
+ * period ahead) in one statement, and returns which e-mails already existed. Rows are locked in e-mail order,
  * so concurrent batches over the same customers queue instead of deadlocking, and concurrent creates of one
  * e-mail meet on the unique index and yield one customer.
  */
@@ -54,19 +51,25 @@ WITH input AS (
          now() + make_interval(months => p."tierPeriodMonths")
   FROM c CROSS JOIN program p WHERE c.inserted
   RETURNING 1
-), updated_user AS (
-  UPDATE "UserData" u SET
-    ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n    ")},
-    "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
-    "updatedAt" = now()
-  FROM c JOIN input i USING (email)
-  WHERE u."customerId" = c.id AND NOT c.inserted
-  RETURNING 1
 )
-SELECT (SELECT count(*) FROM c WHERE inserted)::int AS created,
-       (SELECT count(*) FROM c)::int AS touched,
-       (SELECT count(*) FROM new_user)::int + (SELECT count(*) FROM new_loyalty)::int
-         + (SELECT count(*) FROM new_tier)::int + (SELECT count(*) FROM updated_user)::int AS rows`;
+SELECT c.id, c.email, c.inserted, (SELECT count(*) FROM new_user) + (SELECT count(*) FROM new_loyalty) + (SELECT count(*) FROM new_tier) AS rows
+FROM c`;
+
+const presentOr = (field: string) =>
+  `CASE WHEN i.payload ? '${field}' THEN i.payload->>'${field}' ELSE u."${field}" END`;
+
+/**
+ * Applies the payload fields present to customers that already existed. A separate statement on purpose:
+ * under READ COMMITTED it takes a new snapshot, so it sees userData rows that a concurrent batch created
+ * while the upsert above waited for that batch's row lock.
+ */
+const UPDATE_USER_SQL = `
+UPDATE "UserData" u SET
+  ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n  ")},
+  "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
+  "updatedAt" = now()
+FROM jsonb_to_recordset($1::jsonb) AS i("customerId" uuid, payload jsonb)
+WHERE u."customerId" = i."customerId"`;
 
 interface Upsert {
   email: string;
@@ -78,8 +81,13 @@ interface Upsert {
 async function upsert(tx: Tx, programId: string, rows: Upsert[]): Promise<{ created: number }> {
   const input = JSON.stringify(rows.map((r) => ({ email: r.email, payload: r.payload })));
   try {
-    const [result] = await tx.$queryRawUnsafe<{ created: number }[]>(UPSERT_SQL, programId, input);
-    return { created: result?.created ?? 0 };
+    const upserted = await tx.$queryRawUnsafe<{ id: string; email: string; inserted: boolean }[]>(UPSERT_SQL, programId, input);
+    const payloadOf = new Map(rows.map((r) => [r.email, r.payload]));
+    const updates = upserted
+      .filter((c) => !c.inserted && Object.keys(payloadOf.get(c.email) ?? {}).length > 0)
+      .map((c) => ({ customerId: c.id, payload: payloadOf.get(c.email) }));
+    if (updates.length > 0) await tx.$executeRawUnsafe(UPDATE_USER_SQL, JSON.stringify(updates));
+    return { created: upserted.filter((c) => c.inserted).length };
   } catch (err) {
     const clash = uniqueViolation(err);
     if (clash?.constraint?.includes("externalCustomerId")) {

@@ -43,7 +43,7 @@ export interface BalanceResult {
 const CHANGE_SQL = `
 WITH upd AS (
   UPDATE "LoyaltyData" SET balance = balance + $3, "updatedAt" = now()
-  WHERE "customerId" = $2::uuid AND balance + $3 >= 0 AND balance + $3 <= ${MAX_BALANCE}
+  WHERE "customerId" = $2::uuid AND balance::bigint + $3 BETWEEN 0 AND ${MAX_BALANCE}
   RETURNING balance
 ), program AS (
   SELECT "pointsExpiryMonths" AS months FROM "Program" WHERE id = $1::uuid

@@ -47,7 +47,8 @@ function statusFor(sorted: TierDef[], currentTierId: string | null, earned: bool
 /** Points earned in the current period: counts towards the tier and upgrades at once when a tier is reached. */
 export function applyEarn(state: TierState, tiers: TierDef[], points: number, now: Date): TierState {
   const sorted = sortTiers(tiers);
-  const currentTierPoints = state.currentTierPoints + points;
+  // Stored as int4; a period's points saturate rather than overflow.
+  const currentTierPoints = Math.min(2_147_483_647, state.currentTierPoints + points);
   const reached = tierForPoints(sorted, currentTierPoints);
   const currentTierId = better(sorted, state.currentTierId, reached?.id ?? null);
   const earnedCurrent = reached !== null && rank(sorted, reached.id) >= rank(sorted, currentTierId);

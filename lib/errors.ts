@@ -26,22 +26,22 @@ export const notFound = (what = "resource") => new AppError(404, "not_found", `T
 export const customerNotFound = () => new AppError(404, "customer_not_found", "No customer with this e-mail in this program.");
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
 
-/** PostgreSQL unique_violation, however the driver adapter wrapped it. */
-export function uniqueViolation(err: unknown): { constraint?: string } | null {
+/**
+ * PostgreSQL unique_violation, however the driver adapter wrapped it. `constraint` is text that names the
+ * violated constraint (from the driver's metadata or message), for callers to test with `includes`.
+ */
+export function uniqueViolation(err: unknown): { constraint: string } | null {
   const seen = new Set<unknown>();
   let current: unknown = err;
   while (current && typeof current === "object" && !seen.has(current)) {
     seen.add(current);
     const e = current as Record<string, unknown>;
-    if (e.code === "23505" || e.code === "P2002") {
-      const meta = e.meta as Record<string, unknown> | undefined;
-      const constraint =
-        (e.constraint as string | undefined) ??
-        (meta?.target as string | undefined) ??
-        (typeof e.message === "string" ? /constraint "([^"]+)"/.exec(e.message)?.[1] : undefined);
-      return { constraint: typeof constraint === "string" ? constraint : JSON.stringify(constraint) };
+    if (e.code === "23505" || e.code === "P2002" || e.originalCode === "23505" || e.kind === "UniqueConstraintViolation") {
+      const text = [e.constraint, e.meta, e.originalMessage, e.message]
+        .map((v) => (typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v)))
+        .join(" ");
+      return { constraint: text };
     }
-    if (e.originalCode === "23505") return { constraint: String(e.originalMessage ?? "") };
     current = e.cause ?? (e.meta as Record<string, unknown> | undefined)?.driverAdapterError;
   }
   return null;

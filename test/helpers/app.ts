@@ -165,6 +165,7 @@ export async function startApp(database: Database, extraEnv: Record<string, stri
     baseUrl,
     logs: () => output,
     stop: async () => {
+      if (process.env.TEST_SHOW_LOGS === "1") console.error(output);
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       try {

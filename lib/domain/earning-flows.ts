@@ -1,6 +1,7 @@
 import type { Db, Tx } from "@/lib/db/types";
 import { AppError, conflict, notFound, uniqueViolation } from "@/lib/errors";
 import { changeBalance } from "./ledger";
+import { recalculateIfDue } from "./tiers-engine";
 
 export interface EarningFlowInput {
   programId: string;
@@ -49,7 +50,15 @@ export interface EarningOutcome {
  */
 export async function executeEarningFlow(
   tx: Tx,
-  input: { programId: string; customerId: string; flowKey: string; params: Record<string, unknown>; actor: string; idempotencyKey?: string | null },
+  input: {
+    programId: string;
+    customerId: string;
+    flowKey: string;
+    params: Record<string, unknown>;
+    actor: string;
+    idempotencyKey?: string | null;
+    now?: Date;
+  },
 ): Promise<EarningOutcome> {
   const flow = await tx.earningFlow.findUnique({ where: { programId_key: { programId: input.programId, key: input.flowKey } } });
   if (!flow || !flow.active) throw new AppError(404, "earning_flow_not_found", `No active earning flow "${input.flowKey}" in this program.`);
@@ -67,10 +76,13 @@ export async function executeEarningFlow(
   }
 
   // The balance row lock serialises this customer's runs, so the caps below see every earlier run.
+  await tx.$queryRawUnsafe(`SELECT 1 FROM "LoyaltyData" WHERE "customerId" = $1::uuid FOR UPDATE`, input.customerId);
+  // The factor is the tier's after any period that has ended is closed.
+  await recalculateIfDue(tx, input.programId, input.customerId, input.now);
   const [locked] = await tx.$queryRawUnsafe<{ balance: number; factor: number | null }[]>(
     `SELECT l.balance, t.factor FROM "LoyaltyData" l
        JOIN "CustomerTier" ct ON ct."customerId" = l."customerId" LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
-     WHERE l."customerId" = $1::uuid FOR UPDATE OF l`,
+     WHERE l."customerId" = $1::uuid`,
     input.customerId,
   );
   if (!locked) throw new Error("customer without loyalty data");
@@ -80,10 +92,11 @@ export async function executeEarningFlow(
   if (flow.once || flow.capTotal != null || flow.capPerDay != null) {
     const [used] = await tx.$queryRawUnsafe<{ runs: number; total: number; today: number }[]>(
       `SELECT count(*)::int AS runs, coalesce(sum(points), 0)::int AS total,
-              coalesce(sum(points) FILTER (WHERE "createdAt" >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::int AS today
+              coalesce(sum(points) FILTER (WHERE "createdAt" >= date_trunc('day', $3::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::int AS today
        FROM "LedgerEntry" WHERE "customerId" = $1::uuid AND "earningFlowId" = $2::uuid`,
       input.customerId,
       flow.id,
+      (input.now ?? new Date()).toISOString(),
     );
     const limits: [CapReason, number][] = [];
     if (flow.once) limits.push(["once", (used?.runs ?? 0) > 0 ? 0 : points]);
@@ -109,6 +122,7 @@ export async function executeEarningFlow(
     metadata: { flowKey: flow.key, params: input.params },
     idempotencyKey: input.idempotencyKey,
     earningFlowId: flow.id,
+    now: input.now,
   });
   return { pointsEarned: points, balance: result.balance, transactionJson: result.entryJson, capped };
 }

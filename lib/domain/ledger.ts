@@ -28,6 +28,8 @@ export interface BalanceChange {
   metadata?: Record<string, unknown> | null;
   idempotencyKey?: string | null;
   earningFlowId?: string | null;
+  /** The clock, for jobs and tests that replay time; the database's now() when absent. */
+  now?: Date;
 }
 
 /** Points earned (not adjusted or spent) count towards tiers. */
@@ -49,10 +51,10 @@ WITH upd AS (
   SELECT "pointsExpiryMonths" AS months FROM "Program" WHERE id = $1::uuid
 ), e AS (
   INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", reason, source, actor,
-                             "idempotencyKey", metadata, "earningFlowId", "expiresAt")
-  SELECT $1::uuid, $2::uuid, $4, $3, upd.balance, $5, $6, $7, $8, $9::jsonb, $10::uuid,
-         CASE WHEN $3 > 0 AND program.months IS NOT NULL THEN now() + make_interval(months => program.months) END
-  FROM upd CROSS JOIN program
+                             "idempotencyKey", metadata, "earningFlowId", "createdAt", "expiresAt")
+  SELECT $1::uuid, $2::uuid, $4, $3, upd.balance, $5, $6, $7, $8, $9::jsonb, $10::uuid, clock.at,
+         CASE WHEN $3 > 0 AND program.months IS NOT NULL THEN clock.at + make_interval(months => program.months) END
+  FROM upd CROSS JOIN program CROSS JOIN (SELECT coalesce($11::timestamptz, now()) AS at) clock
   RETURNING *
 ), lot AS (
   INSERT INTO "PointLot" ("customerId", "ledgerEntryId", remaining, "createdAt", "expiresAt")
@@ -90,6 +92,7 @@ async function writeEntry(tx: Tx, change: BalanceChange): Promise<BalanceResult>
     change.idempotencyKey ?? null,
     change.metadata == null ? null : JSON.stringify(change.metadata),
     change.earningFlowId ?? null,
+    change.now?.toISOString() ?? null,
   );
   const row = rows[0];
   if (!row) {
@@ -103,14 +106,14 @@ async function writeEntry(tx: Tx, change: BalanceChange): Promise<BalanceResult>
 
 export async function changeBalance(tx: Tx, change: BalanceChange): Promise<BalanceResult> {
   // A spend never draws on points that have expired, even when the expiry job has not run yet.
-  if (change.points < 0) await expireDueLots(tx, change.programId, change.customerId);
+  if (change.points < 0) await expireDueLots(tx, change.programId, change.customerId, change.now);
   const result = await writeEntry(tx, change);
   if (change.points < 0) {
     const used = await tx.$queryRawUnsafe<{ used: number }[]>(CONSUME_LOTS_SQL, change.customerId, -change.points);
     const total = used.reduce((s, u) => s + Number(u.used), 0);
     if (total !== -change.points) throw new Error(`lot invariant broken for customer ${change.customerId}`);
   }
-  if (countsForTier(change)) await applyTierEarn(tx, change.programId, change.customerId, change.points);
+  if (countsForTier(change)) await applyTierEarn(tx, change.programId, change.customerId, change.points, change.now);
   return result;
 }
 
@@ -133,7 +136,7 @@ export async function expireDueLots(tx: Tx, programId: string, customerId: strin
   );
   const points = expired?.points ?? 0;
   if (points > 0) {
-    await writeEntry(tx, { programId, customerId, points: -points, type: "expire", source: "system", actor: "system", reason: "points expired" });
+    await writeEntry(tx, { programId, customerId, points: -points, type: "expire", source: "system", actor: "system", reason: "points expired", now });
   }
   return points;
 }

@@ -20,6 +20,7 @@ export interface PointsMove {
   source: LedgerSource;
   actor: string;
   idempotencyKey?: string | null;
+  now?: Date;
 }
 
 /** Increase balance: an `earn` from the API (counts towards tiers), an `adjust` from the dashboard (does not). */

@@ -71,6 +71,13 @@ async function save(tx: Tx, customerId: string, before: TierState, after: TierSt
   }
 }
 
+/** Closes the customer's period if it has ended (the scheduled job may not have reached it yet). */
+export async function recalculateIfDue(tx: Tx, programId: string, customerId: string, now = new Date()) {
+  const loaded = await load(tx, programId, customerId);
+  if (!loaded?.state.recalculationDate || loaded.state.recalculationDate.getTime() > now.getTime()) return;
+  await save(tx, customerId, loaded.state, recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now));
+}
+
 /** Earned points: closes a period that has ended first, then counts the points and upgrades at once. */
 export async function applyTierEarn(tx: Tx, programId: string, customerId: string, points: number, now = new Date()) {
   const loaded = await load(tx, programId, customerId);

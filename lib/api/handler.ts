@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { db } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
 import { AppError, notFound, uniqueViolation } from "@/lib/errors";
-import { findActiveKey, invalidKey, type ApiKeyIdentity } from "@/lib/domain/api-keys";
+import { findActiveKey, invalidKey } from "@/lib/domain/api-keys";
 import { internalError, problemResponse, validationFailed, zodProblems } from "./problem";
 import { takeToken } from "./rate-limit";
 import { findOutcome, requestFingerprint, storeOutcome } from "./idempotency";
@@ -16,9 +16,19 @@ import { findOutcome, requestFingerprint, storeOutcome } from "./idempotency";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Who is calling: an integrator's API key, or a customer holding a token on the /me routes. */
+export interface Caller {
+  /** Recorded on ledger entries: `api_key:<id>` or `customer:<id>`. */
+  actor: string;
+  /** Idempotency keys are scoped to this id. */
+  scopeId: string;
+  /** The customer of a /me call, else null. */
+  customerId: string | null;
+}
+
 export interface ApiRequest<B> {
   requestId: string;
-  apiKey: ApiKeyIdentity;
+  caller: Caller;
   programId: string;
   params: Record<string, string>;
   url: URL;
@@ -49,7 +59,7 @@ export function parseWith<T>(schema: SchemaLike<T>) {
   };
 }
 
-interface Edge {
+export interface Edge {
   requestId: string;
   headers: Headers;
 }
@@ -73,24 +83,31 @@ async function withEdge(req: Request, work: (edge: Edge) => Promise<Response>): 
   }
 }
 
-async function authenticate(req: Request, params: Record<string, string>, edge: Edge, database: Db) {
+export type Authenticate = (req: Request, params: Record<string, string>, edge: Edge, database: Db) => Promise<{ caller: Caller; programId: string }>;
+
+export function applyRateLimit(edge: Edge, bucketId: string, perSecond: number, burst: number) {
+  const rate = takeToken(bucketId, perSecond, burst);
+  edge.headers.set("RateLimit-Limit", String(rate.limit));
+  edge.headers.set("RateLimit-Remaining", String(rate.remaining));
+  edge.headers.set("RateLimit-Reset", String(rate.resetSeconds));
+  if (!rate.allowed) {
+    throw new AppError(429, "rate_limited", "Too many requests; retry later.", undefined, {
+      "Retry-After": String(rate.retryAfterSeconds),
+    });
+  }
+}
+
+/** Integrator routes: the `api-key` header, for the program in the path only. */
+const byApiKey: Authenticate = async (req, params, edge, database) => {
   const secret = req.headers.get("api-key");
   if (!secret) throw invalidKey();
   const apiKey = await findActiveKey(database, secret.trim());
   if (!apiKey) throw invalidKey();
   // Another program's path looks exactly like a program that does not exist.
   if (params.programId !== apiKey.programId) throw notFound("program");
-  const rate = takeToken(apiKey.id, apiKey.rateLimitPerSec, apiKey.rateLimitBurst);
-  edge.headers.set("RateLimit-Limit", String(rate.limit));
-  edge.headers.set("RateLimit-Remaining", String(rate.remaining));
-  edge.headers.set("RateLimit-Reset", String(rate.resetSeconds));
-  if (!rate.allowed) {
-    throw new AppError(429, "rate_limited", "Too many requests for this API key; retry later.", undefined, {
-      "Retry-After": String(rate.retryAfterSeconds),
-    });
-  }
-  return apiKey;
-}
+  applyRateLimit(edge, apiKey.id, apiKey.rateLimitPerSec, apiKey.rateLimitBurst);
+  return { caller: { actor: `api_key:${apiKey.id}`, scopeId: apiKey.id, customerId: null }, programId: apiKey.programId };
+};
 
 async function readJsonBody(req: Request): Promise<{ raw: string; value: unknown }> {
   const type = req.headers.get("content-type") ?? "";
@@ -111,19 +128,23 @@ async function readJsonBody(req: Request): Promise<{ raw: string; value: unknown
 }
 
 /** A read: authenticated, outside any transaction. */
-export function apiRead(run: (req: ApiRequest<undefined>, database: Db) => Promise<ApiReply>): RouteHandler {
+/** A read: authenticated, outside any transaction. */
+export function readRoute(authenticate: Authenticate, run: (req: ApiRequest<undefined>, database: Db) => Promise<ApiReply>): RouteHandler {
   return (req, ctx) =>
     withEdge(req, async (edge) => {
       const params = await ctx.params;
       const database = await db();
-      const apiKey = await authenticate(req, params, edge, database);
+      const { caller, programId } = await authenticate(req, params, edge, database);
       const reply = await run(
-        { requestId: edge.requestId, apiKey, programId: apiKey.programId, params, url: new URL(req.url), body: undefined, idempotencyKey: null },
+        { requestId: edge.requestId, caller, programId, params, url: new URL(req.url), body: undefined, idempotencyKey: null },
         database,
       );
       return replyToResponse(reply, edge.headers);
     });
 }
+
+/** An integrator read (api-key). */
+export const apiRead = (run: (req: ApiRequest<undefined>, database: Db) => Promise<ApiReply>) => readRoute(byApiKey, run);
 
 const TX_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
 
@@ -131,16 +152,21 @@ const TX_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
  * A write: the body is parsed and validated before anything is touched, then `run` executes in one
  * transaction. On POST an Idempotency-Key makes a retry replay the stored outcome instead of acting twice.
  */
-export function apiWrite<B>(options: {
+export interface WriteOptions<B> {
   /** A zod schema, or a function that validates (throwing AppError) and returns the body. */
   body?: SchemaLike<B> | ((input: unknown) => B);
   run: (req: ApiRequest<NoInfer<B>>, tx: Tx) => Promise<ApiReply>;
-}): RouteHandler {
+}
+
+/** An integrator write (api-key). */
+export const apiWrite = <B>(options: WriteOptions<B>) => writeRoute(byApiKey, options);
+
+export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<B>): RouteHandler {
   return (req, ctx) =>
     withEdge(req, async (edge) => {
       const params = await ctx.params;
       const database = await db();
-      const apiKey = await authenticate(req, params, edge, database);
+      const { caller, programId } = await authenticate(req, params, edge, database);
       const parsed = options.body ? await readJsonBody(req) : { raw: "", value: undefined };
       const parse = typeof options.body === "function" ? options.body : options.body && parseWith(options.body);
       const body = parse ? parse(parsed.value) : (undefined as B);
@@ -148,8 +174,8 @@ export function apiWrite<B>(options: {
       const idemKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
       const apiReq: ApiRequest<B> = {
         requestId: edge.requestId,
-        apiKey,
-        programId: apiKey.programId,
+        caller,
+        programId,
         params,
         url,
         body,
@@ -168,13 +194,13 @@ export function apiWrite<B>(options: {
         edge.headers.set("idempotent-replayed", "true");
         return replyToResponse({ status: stored.status, rawJson: stored.body ?? undefined }, edge.headers);
       };
-      const previous = await findOutcome(database, apiKey.id, idemKey, fingerprint);
+      const previous = await findOutcome(database, caller.scopeId, idemKey, fingerprint);
       if (previous) return replay(previous);
       try {
         const reply = await database.$transaction(async (tx) => {
           const result = await options.run(apiReq, tx);
           const text = result.rawJson ?? (result.json === undefined ? null : JSON.stringify(result.json));
-          await storeOutcome(tx, apiKey.id, idemKey, fingerprint, { status: result.status, body: text });
+          await storeOutcome(tx, caller.scopeId, idemKey, fingerprint, { status: result.status, body: text });
           return { status: result.status, rawJson: text ?? undefined };
         }, TX_OPTIONS);
         return replyToResponse(reply, edge.headers);
@@ -182,7 +208,7 @@ export function apiWrite<B>(options: {
         // A concurrent twin committed first: answer as it did.
         const clash = uniqueViolation(err);
         if (clash?.constraint?.includes("IdempotencyRecord")) {
-          const winner = await findOutcome(database, apiKey.id, idemKey, fingerprint);
+          const winner = await findOutcome(database, caller.scopeId, idemKey, fingerprint);
           if (winner) return replay(winner);
         }
         throw err;

@@ -213,3 +213,64 @@ export const EarningFlowResult = z
     capped: z.enum(["once", "cap_total", "cap_per_day"]).nullable().describe("Which cap limited this run, if any."),
   })
   .meta({ id: "EarningFlowResult" });
+
+export const DeleteItem = z.strictObject({ email: Email, feature: z.enum(FEATURES) }).meta({ id: "DeleteItem" });
+export const DeleteBatch = z
+  .array(DeleteItem)
+  .min(1, "must contain at least one item")
+  .max(MAX_BATCH_ITEMS, `must contain at most ${MAX_BATCH_ITEMS} items`)
+  .meta({ id: "DeleteBatch" });
+
+export const CustomerToken = z
+  .object({ token: z.string(), expiresAt: Timestamp })
+  .meta({ id: "CustomerToken", description: "A signed token for the customer-scoped /me routes, valid one hour." });
+
+export const Reward = z
+  .object({
+    id: Id,
+    programId: Id,
+    name: z.string(),
+    description: z.string().nullable(),
+    image: z.string().nullable(),
+    costPoints: z.number().int(),
+    stock: z.number().int().nullable().describe("Units left; null means unlimited."),
+    active: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: "Reward" });
+export const RewardList = z.object({ data: z.array(Reward) }).meta({ id: "RewardList" });
+
+export const RedeemRequest = z.strictObject({ metadata: Metadata.nullable().optional() }).meta({ id: "RedeemRequest" });
+export const RedeemResult = z
+  .object({
+    redemption: z.object({
+      id: Id,
+      rewardId: Id,
+      customerId: Id,
+      code: z.string().meta({ example: "KQ7MZ-4HT2P" }),
+      points: z.number().int(),
+      transactionId: Id,
+      metadata: z.record(z.string(), z.unknown()).nullable(),
+      createdAt: Timestamp,
+    }),
+    balance: z.number().int(),
+  })
+  .meta({ id: "RedeemResult" });
+
+export const CouponRequest = z.strictObject({ couponPoolId: z.uuid() }).meta({ id: "CouponRequest" });
+export const CouponResult = z
+  .object({ coupon: z.object({ code: z.string(), couponPoolId: Id, assignedAt: Timestamp, expiresAt: Timestamp.nullable() }) })
+  .meta({ id: "CouponResult" });
+
+export const NotificationRequest = z
+  .strictObject({
+    title: z.string().trim().min(1).max(120),
+    body: z.string().trim().min(1).max(1000),
+    category: z.enum(["balance", "tier", "rewardAvailable", "location", "marketing"]),
+    data: Metadata.nullable().optional(),
+  })
+  .meta({ id: "NotificationRequest" });
+export const NotificationResult = z
+  .object({ notification: z.object({ id: Id, status: z.enum(["queued", "suppressed"]) }) })
+  .meta({ id: "NotificationResult" });

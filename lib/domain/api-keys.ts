@@ -53,8 +53,17 @@ export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; re
   if (!existing) throw notFound("API key");
   if (existing.revokedAt) return { id, revokedAt: existing.revokedAt };
   const updated = await db.apiKey.update({ where: { id }, data: { revokedAt: new Date() }, select: { revokedAt: true } });
+  for (const [hash, entry] of keyCache) if (entry.identity?.id === id) keyCache.delete(hash);
   return { id, revokedAt: updated.revokedAt! };
 }
+
+/**
+ * Each instance remembers a key's lookup for a moment: the lookup is one of the two queries of a read, and
+ * it is the same for every request of a busy integrator. A revocation therefore reaches every instance
+ * within KEY_CACHE_MS (at once in the instance that revoked).
+ */
+const KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_MS ?? 2000);
+const keyCache = new Map<string, { identity: ApiKeyIdentity | null; until: number }>();
 
 const lastTouched = new Map<string, number>();
 const TOUCH_EVERY_MS = 60_000;
@@ -63,6 +72,16 @@ const TOUCH_EVERY_MS = 60_000;
 export async function findActiveKey(db: Db, secret: string): Promise<ApiKeyIdentity | null> {
   if (!secret.startsWith(KEY_PREFIX) || secret.length > 128) return null;
   const hash = hashSecret(secret);
+  const now = Date.now();
+  const cached = keyCache.get(hash);
+  if (cached && cached.until > now) return cached.identity;
+  const identity = await lookUp(db, hash, now);
+  if (keyCache.size >= 10_000) keyCache.clear(); // unknown keys must not grow memory without bound
+  keyCache.set(hash, { identity, until: now + KEY_CACHE_MS });
+  return identity;
+}
+
+async function lookUp(db: Db, hash: string, now: number): Promise<ApiKeyIdentity | null> {
   const row = await db.apiKey.findUnique({
     where: { secretHash: hash },
     select: { id: true, programId: true, secretHash: true, revokedAt: true, rateLimitPerSec: true, rateLimitBurst: true },
@@ -70,7 +89,6 @@ export async function findActiveKey(db: Db, secret: string): Promise<ApiKeyIdent
   if (!row || row.revokedAt) return null;
   // The index lookup already matched the hash; compare again in constant time so no timing path depends on the secret.
   if (!timingSafeEqual(Buffer.from(row.secretHash), Buffer.from(hash))) return null;
-  const now = Date.now();
   if ((lastTouched.get(row.id) ?? 0) + TOUCH_EVERY_MS < now) {
     lastTouched.set(row.id, now);
     db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => lastTouched.delete(row.id));

@@ -2,13 +2,22 @@ import type { Db, Tx } from "@/lib/db/types";
 import { AppError, conflict, uniqueViolation, type FieldProblem } from "@/lib/errors";
 import type { IntegrationItem, UserPayload } from "@/lib/api/schemas";
 import { customerJoins, customerJson } from "./sql";
+import { emitEvent, emitEvents } from "./events";
 
-const GET_CUSTOMER_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
+export const GET_CUSTOMER_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
   WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL`;
 
 /** The Customer of spec §2.1 as JSON text, or null. `email` must already be normalised (trimmed, lower case). */
 export async function getCustomerJson(db: Db, programId: string, email: string): Promise<string | null> {
   const rows = await db.$queryRawUnsafe<{ body: string }[]>(GET_CUSTOMER_SQL, programId, email);
+  return rows[0]?.body ?? null;
+}
+
+const GET_CUSTOMER_BY_ID_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
+  WHERE c."programId" = $1::uuid AND c.id = $2::uuid AND c."deletedAt" IS NULL`;
+
+export async function getCustomerJsonById(db: Db, programId: string, customerId: string): Promise<string | null> {
+  const rows = await db.$queryRawUnsafe<{ body: string }[]>(GET_CUSTOMER_BY_ID_SQL, programId, customerId);
   return rows[0]?.body ?? null;
 }
 
@@ -23,7 +32,7 @@ const USER_FIELDS = ["externalCustomerId", "firstName", "lastName", "phone"] as 
  * so concurrent batches over the same customers queue instead of deadlocking, and concurrent creates of one
  * e-mail meet on the unique index and yield one customer.
  */
-const UPSERT_SQL = `
+export const UPSERT_SQL = `
 WITH input AS (
   SELECT x.email, x.payload FROM jsonb_to_recordset($2::jsonb) AS x(email text, payload jsonb)
 ), program AS (
@@ -63,7 +72,7 @@ const presentOr = (field: string) =>
  * under READ COMMITTED it takes a new snapshot, so it sees userData rows that a concurrent batch created
  * while the upsert above waited for that batch's row lock.
  */
-const UPDATE_USER_SQL = `
+export const UPDATE_USER_SQL = `
 UPDATE "UserData" u SET
   ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n  ")},
   "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
@@ -87,6 +96,14 @@ async function upsert(tx: Tx, programId: string, rows: Upsert[]): Promise<{ crea
       .filter((c) => !c.inserted && Object.keys(payloadOf.get(c.email) ?? {}).length > 0)
       .map((c) => ({ customerId: c.id, payload: payloadOf.get(c.email) }));
     if (updates.length > 0) await tx.$executeRawUnsafe(UPDATE_USER_SQL, JSON.stringify(updates));
+    await emitEvents(
+      tx,
+      programId,
+      upserted.map((c) => ({
+        type: c.inserted ? "customer.created" : "customer.updated",
+        data: { customerId: c.id, email: c.email, changes: Object.keys(payloadOf.get(c.email) ?? {}) },
+      })),
+    );
     return { created: upserted.filter((c) => c.inserted).length };
   } catch (err) {
     const clash = uniqueViolation(err);
@@ -129,7 +146,12 @@ async function checkExternalIds(tx: Tx, programId: string, items: IntegrationIte
 
 async function rename(tx: Tx, programId: string, from: string, to: string, index: number) {
   try {
-    await tx.customer.updateMany({ where: { programId, email: from, deletedAt: null }, data: { email: to } });
+    const renamed = await tx.customer.updateManyAndReturn({
+      where: { programId, email: from, deletedAt: null },
+      data: { email: to },
+      select: { id: true },
+    });
+    for (const c of renamed) await emitEvent(tx, programId, "customer.updated", { customerId: c.id, email: to, previousEmail: from, changes: ["email"] });
   } catch (err) {
     if (uniqueViolation(err)) {
       throw new AppError(409, "conflict", "Another customer of the program already has this e-mail.", [

@@ -42,7 +42,7 @@ export interface BalanceResult {
   entryId: string;
 }
 
-const CHANGE_SQL = `
+export const CHANGE_SQL = `
 WITH upd AS (
   UPDATE "LoyaltyData" SET balance = balance + $3, "updatedAt" = now()
   WHERE "customerId" = $2::uuid AND balance::bigint + $3 BETWEEN 0 AND ${MAX_BALANCE}
@@ -60,8 +60,14 @@ WITH upd AS (
   INSERT INTO "PointLot" ("customerId", "ledgerEntryId", remaining, "createdAt", "expiresAt")
   SELECT e."customerId", e.id, e.points, e."createdAt", e."expiresAt" FROM e WHERE e.points > 0
   RETURNING 1
+), event AS (
+  INSERT INTO "Event" ("programId", type, data)
+  SELECT e."programId", 'balance.changed',
+         jsonb_build_object('customerId', e."customerId", 'transactionId', e.id, 'type', e.type, 'points', e.points, 'balance', e."balanceAfter")
+  FROM e
+  RETURNING 1
 )
-SELECT e.id, e."balanceAfter" AS balance, ${ledgerEntryJson("e")}::text AS entry, (SELECT count(*) FROM lot)::int AS lots FROM e`;
+SELECT e.id, e."balanceAfter" AS balance, ${ledgerEntryJson("e")}::text AS entry, (SELECT count(*) FROM lot)::int AS lots, (SELECT count(*) FROM event)::int AS events FROM e`;
 
 /**
  * Spends `$2` points from the customer's oldest lots. Runs as its own statement after the balance UPDATE

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "@/lib/db/types";
+import { emitEvent } from "./events";
 import { applyEarn, recalculate, type TierDef, type TierState, type TierStatus } from "./tier-rules";
 
 /**
@@ -54,7 +55,7 @@ async function load(tx: Tx, programId: string, customerId: string): Promise<Load
   };
 }
 
-async function save(tx: Tx, customerId: string, before: TierState, after: TierState) {
+async function save(tx: Tx, programId: string, customerId: string, before: TierState, after: TierState) {
   await tx.customerTier.update({
     where: { customerId },
     data: {
@@ -69,13 +70,21 @@ async function save(tx: Tx, customerId: string, before: TierState, after: TierSt
   if (after.tierStatus !== before.tierStatus) {
     await tx.loyaltyData.update({ where: { customerId }, data: { tierStatus: after.tierStatus } });
   }
+  if (after.currentTierId !== before.currentTierId) {
+    await emitEvent(tx, programId, "tier.changed", {
+      customerId,
+      fromTierId: before.currentTierId,
+      toTierId: after.currentTierId,
+      tierStatus: after.tierStatus,
+    });
+  }
 }
 
 /** Closes the customer's period if it has ended (the scheduled job may not have reached it yet). */
 export async function recalculateIfDue(tx: Tx, programId: string, customerId: string, now = new Date()) {
   const loaded = await load(tx, programId, customerId);
   if (!loaded?.state.recalculationDate || loaded.state.recalculationDate.getTime() > now.getTime()) return;
-  await save(tx, customerId, loaded.state, recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now));
+  await save(tx, programId, customerId, loaded.state, recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now));
 }
 
 /** Earned points: closes a period that has ended first, then counts the points and upgrades at once. */
@@ -83,7 +92,7 @@ export async function applyTierEarn(tx: Tx, programId: string, customerId: strin
   const loaded = await load(tx, programId, customerId);
   if (!loaded) return;
   const recalculated = recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now);
-  await save(tx, customerId, loaded.state, applyEarn(recalculated, loaded.tiers, points, now));
+  await save(tx, programId, customerId, loaded.state, applyEarn(recalculated, loaded.tiers, points, now));
 }
 
 /**
@@ -113,7 +122,7 @@ export async function recalculateDueTiers(
         );
         for (const { customerId, programId } of due) {
           const loaded = await load(tx, programId, customerId);
-          if (loaded) await save(tx, customerId, loaded.state, recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now));
+          if (loaded) await save(tx, programId, customerId, loaded.state, recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now));
         }
         return due.length;
       },

@@ -1,6 +1,7 @@
 import { db } from "@/lib/db/client";
 import { expireDuePoints } from "@/lib/domain/points";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
+import { runOutbox } from "./outbox";
 
 /**
  * Periodic work inside each app instance. Every job claims rows with SKIP LOCKED, so instances running
@@ -11,27 +12,39 @@ const jobs: { name: string; run: () => Promise<unknown> }[] = [
   { name: "points.expire", run: async () => expireDuePoints(await db()) },
 ];
 
-let running = false;
-
-async function tick() {
-  if (running) return; // a slow run is never overlapped by the next tick
-  running = true;
-  try {
-    for (const job of jobs) {
-      try {
-        const result = await job.run();
-        if (process.env.LOYALTY_JOBS_LOG === "1") console.log(JSON.stringify({ level: "info", job: job.name, result }));
-      } catch (err) {
-        console.error(JSON.stringify({ level: "error", job: job.name, error: String((err as Error)?.stack ?? err) }));
-      }
+/** Runs the jobs one after another; a slow run is never overlapped by the next tick. */
+function ticker(list: typeof jobs) {
+  let running = false;
+  return async () => {
+    if (running) return;
+    running = true;
+    try {
+      await runAll(list);
+    } finally {
+      running = false;
     }
-  } finally {
-    running = false;
+  };
+}
+
+async function runAll(list: typeof jobs) {
+  for (const job of list) {
+    try {
+      const result = await job.run();
+      if (process.env.LOYALTY_JOBS_LOG === "1") console.log(JSON.stringify({ level: "info", job: job.name, result }));
+    } catch (err) {
+      console.error(JSON.stringify({ level: "error", job: job.name, error: String((err as Error)?.stack ?? err) }));
+    }
   }
 }
 
-export function startScheduler(intervalMs = Number(process.env.LOYALTY_JOBS_INTERVAL_MS ?? 60_000)) {
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  setTimeout(tick, Math.min(intervalMs, 5_000)).unref();
+function every(ms: number, list: typeof jobs) {
+  const tick = ticker(list);
+  setInterval(tick, ms).unref();
+  setTimeout(tick, Math.min(ms, 5_000)).unref();
+}
+
+export function startScheduler() {
+  every(Number(process.env.LOYALTY_JOBS_INTERVAL_MS ?? 60_000), jobs);
+  // Webhooks and push notifications should leave within seconds of the change.
+  every(Number(process.env.OUTBOX_INTERVAL_MS ?? 2_000), [{ name: "outbox", run: async () => runOutbox(await db()) }]);
 }

@@ -47,7 +47,7 @@ function pgliteTemplate(): string {
   return dir;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);

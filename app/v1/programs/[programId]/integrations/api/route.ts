@@ -1,6 +1,8 @@
 import { apiWrite } from "@/lib/api/handler";
 import { parseIntegrationBatch } from "@/lib/api/integration-batch";
 import { applyUserBatch } from "@/lib/domain/customers";
+import { deleteCustomers } from "@/lib/domain/deletion";
+import { DeleteBatch } from "@/lib/api/schemas";
 
 /** Create/Update resources (spec §4.2): 201 with no body. */
 export const POST = apiWrite({
@@ -8,5 +10,18 @@ export const POST = apiWrite({
   run: async (req, tx) => {
     await applyUserBatch(tx, req.programId, req.body);
     return { status: 201 };
+  },
+});
+
+/** Delete resources: erases the customers' personal data; unknown e-mails are ignored. 204. */
+export const DELETE = apiWrite({
+  body: DeleteBatch,
+  run: async (req, tx) => {
+    await deleteCustomers(
+      tx,
+      req.programId,
+      req.body.map((item) => item.email),
+    );
+    return { status: 204 };
   },
 });

@@ -1,0 +1,22 @@
+import { AppError, notFound } from "@/lib/errors";
+import { verifyCustomerToken } from "@/lib/domain/customer-tokens";
+import { applyRateLimit, readRoute, writeRoute, type ApiReply, type ApiRequest, type Authenticate, type WriteOptions } from "./handler";
+import type { Db } from "@/lib/db/types";
+
+/**
+ * The /me routes: a customer token as `Authorization: Bearer`, never an api-key (and a customer token is
+ * never accepted on integrator routes, which read only the api-key header).
+ */
+const byCustomerToken: Authenticate = async (req, params, edge, database) => {
+  const unauthorized = () => new AppError(401, "unauthorized", "A valid customer token is required (Authorization: Bearer).");
+  if (req.headers.get("api-key")) throw unauthorized();
+  const match = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "");
+  if (!match) throw unauthorized();
+  if (!/^[0-9a-f-]{36}$/.test(params.programId ?? "")) throw notFound("program");
+  const customerId = await verifyCustomerToken(database, params.programId!, match[1]!);
+  applyRateLimit(edge, `customer:${customerId}`, 10, 30);
+  return { caller: { actor: `customer:${customerId}`, scopeId: customerId, customerId }, programId: params.programId! };
+};
+
+export const meRead = (run: (req: ApiRequest<undefined>, database: Db) => Promise<ApiReply>) => readRoute(byCustomerToken, run);
+export const meWrite = <B>(options: WriteOptions<B>) => writeRoute(byCustomerToken, options);

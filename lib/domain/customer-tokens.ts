@@ -1,0 +1,55 @@
+import { randomBytes } from "node:crypto";
+import { SignJWT, jwtVerify } from "jose";
+import type { Db } from "@/lib/db/types";
+import { AppError } from "@/lib/errors";
+
+/** Customer tokens (HS256 JWTs) let a front-end widget call the /me routes for one customer of one program. */
+
+export const TOKEN_TTL_SECONDS = 3600;
+const AUDIENCE = "loyalty:me";
+
+/** The program's signing key, created on first use. Rotating it (setting it to null) revokes every token. */
+async function programSecret(db: Db, programId: string): Promise<Uint8Array | null> {
+  const program = await db.program.findUnique({ where: { id: programId }, select: { tokenSecret: true } });
+  if (!program) return null;
+  if (program.tokenSecret) return Buffer.from(program.tokenSecret, "hex");
+  // Two concurrent first uses may both try: only a null secret is replaced, and both then read the winner's.
+  await db.program.updateMany({ where: { id: programId, tokenSecret: null }, data: { tokenSecret: randomBytes(32).toString("hex") } });
+  return programSecret(db, programId);
+}
+
+export async function issueCustomerToken(db: Db, programId: string, customerId: string, now = new Date()) {
+  const secret = await programSecret(db, programId);
+  if (!secret) throw new AppError(404, "not_found", "The program was not found.");
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  const expiresAt = new Date((issuedAt + TOKEN_TTL_SECONDS) * 1000);
+  const token = await new SignJWT({ pid: programId })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(customerId)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + TOKEN_TTL_SECONDS)
+    .sign(secret);
+  return { token, expiresAt: expiresAt.toISOString() };
+}
+
+const invalid = () => new AppError(401, "unauthorized", "A valid customer token is required (Authorization: Bearer).");
+
+/** The live customer a token names, for the program in the path; 401 for anything else. */
+export async function verifyCustomerToken(db: Db, programId: string, token: string): Promise<string> {
+  const secret = await programSecret(db, programId).catch(() => null);
+  if (!secret) throw invalid();
+  let customerId: string | undefined;
+  try {
+    const { payload } = await jwtVerify(token, secret, { audience: AUDIENCE, algorithms: ["HS256"] });
+    if (payload.pid !== programId) throw invalid();
+    customerId = payload.sub;
+  } catch {
+    throw invalid();
+  }
+  const customer = customerId
+    ? await db.customer.findFirst({ where: { id: customerId, programId, deletedAt: null }, select: { id: true } })
+    : null;
+  if (!customer) throw invalid();
+  return customer.id;
+}

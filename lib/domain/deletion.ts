@@ -1,0 +1,31 @@
+import type { Tx } from "@/lib/db/types";
+import { emitEvents } from "./events";
+
+/**
+ * Erases customers' personal data (right to erasure) and makes them absent to every read. Their ledger,
+ * redemptions and coupons stay, keyed by an id that no longer leads to a person, so program totals stay
+ * true. Unknown or already deleted e-mails are ignored, so a retry is harmless.
+ */
+export async function deleteCustomers(tx: Tx, programId: string, emails: string[]): Promise<{ deleted: number }> {
+  const erased = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `UPDATE "Customer" SET email = NULL, "deletedAt" = now(), "updatedAt" = now(),
+       referral = NULL, "utmCampaign" = NULL, "utmSource" = NULL, "utmMedium" = NULL, language = NULL
+     WHERE "programId" = $1::uuid AND email = ANY(SELECT jsonb_array_elements_text($2::jsonb)) AND "deletedAt" IS NULL
+     RETURNING id`,
+    programId,
+    JSON.stringify([...new Set(emails)]),
+  );
+  if (erased.length === 0) return { deleted: 0 };
+  const ids = JSON.stringify(erased.map((c) => c.id));
+  await tx.$executeRawUnsafe(
+    `UPDATE "UserData" SET "externalCustomerId" = NULL, "firstName" = NULL, "lastName" = NULL, phone = NULL, birthdate = NULL, "updatedAt" = now()
+     WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+    ids,
+  );
+  await tx.$executeRawUnsafe(
+    `UPDATE "Notification" SET title = '', body = '', data = NULL WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+    ids,
+  );
+  await emitEvents(tx, programId, erased.map((c) => ({ type: "customer.deleted" as const, data: { customerId: c.id } })));
+  return { deleted: erased.length };
+}

@@ -1,0 +1,50 @@
+import type { Tx } from "@/lib/db/types";
+import { emitEvent } from "./events";
+
+export const CATEGORIES = ["balance", "tier", "rewardAvailable", "location", "marketing"] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+const FLAG: Record<Category, string> = {
+  balance: "balanceNotifications",
+  tier: "tierNotifications",
+  rewardAvailable: "rewardAvailableNotifications",
+  location: "locationNotifications",
+  marketing: "marketingNotifications",
+};
+
+/**
+ * Stores a push notification. It is `suppressed` when the customer turned that category off, else `queued`:
+ * the outbox worker then delivers it to the program's push endpoint.
+ */
+export async function sendNotification(
+  tx: Tx,
+  input: { programId: string; customerId: string; title: string; body: string; category: Category; data?: Record<string, unknown> | null },
+): Promise<{ id: string; status: "queued" | "suppressed" }> {
+  const [customer] = await tx.$queryRawUnsafe<{ allowed: boolean; pushEndpointUrl: string | null }[]>(
+    `SELECT c."${FLAG[input.category]}" AS allowed, p."pushEndpointUrl" FROM "Customer" c JOIN "Program" p ON p.id = c."programId"
+     WHERE c.id = $1::uuid`,
+    input.customerId,
+  );
+  const status = customer?.allowed ? "queued" : "suppressed";
+  const notification = await tx.notification.create({
+    data: {
+      programId: input.programId,
+      customerId: input.customerId,
+      title: input.title,
+      body: input.body,
+      category: input.category,
+      data: (input.data ?? undefined) as object | undefined,
+      status,
+    },
+    select: { id: true },
+  });
+  if (status === "queued") {
+    await emitEvent(tx, input.programId, "notification.requested", { customerId: input.customerId, notificationId: notification.id, category: input.category });
+    if (customer?.pushEndpointUrl) {
+      await tx.delivery.create({
+        data: { programId: input.programId, kind: "push", notificationId: notification.id, url: customer.pushEndpointUrl },
+      });
+    }
+  }
+  return { id: notification.id, status };
+}

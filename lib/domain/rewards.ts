@@ -1,0 +1,122 @@
+import { randomBytes } from "node:crypto";
+import type { Db, Tx } from "@/lib/db/types";
+import { AppError, notFound } from "@/lib/errors";
+import { emitEvent } from "./events";
+import { changeBalance } from "./ledger";
+import { jsonObject } from "./sql";
+import { isoSql } from "@/lib/db/types";
+
+export interface RewardInput {
+  programId: string;
+  name: string;
+  costPoints: number;
+  stock?: number | null;
+  description?: string | null;
+  image?: string | null;
+  active?: boolean;
+}
+
+export async function createReward(db: Db, input: RewardInput): Promise<{ rewardId: string }> {
+  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
+  if (!program) throw notFound("program");
+  const reward = await db.reward.create({ data: input, select: { id: true } });
+  return { rewardId: reward.id };
+}
+
+export const rewardJson = (r: string) =>
+  jsonObject({
+    id: `${r}.id`,
+    programId: `${r}."programId"`,
+    name: `${r}.name`,
+    description: `${r}.description`,
+    image: `${r}.image`,
+    costPoints: `${r}."costPoints"`,
+    stock: `${r}.stock`,
+    active: `${r}.active`,
+    createdAt: isoSql(`${r}."createdAt"`),
+    updatedAt: isoSql(`${r}."updatedAt"`),
+  });
+
+/** Active rewards, cheapest first, as JSON text. */
+export async function listActiveRewardsJson(db: Db, programId: string): Promise<string> {
+  const [row] = await db.$queryRawUnsafe<{ body: string }[]>(
+    `SELECT coalesce(json_agg(${rewardJson("r")} ORDER BY r."costPoints", r.name), '[]'::json)::text AS body
+     FROM "Reward" r WHERE r."programId" = $1::uuid AND r.active`,
+    programId,
+  );
+  return row?.body ?? "[]";
+}
+
+const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"; // no 0/O or 1/I: codes are read aloud at tills
+
+function redemptionCode(): string {
+  let code = "";
+  for (const b of randomBytes(10)) code += CODE_ALPHABET[b % CODE_ALPHABET.length];
+  return `${code.slice(0, 5)}-${code.slice(5)}`;
+}
+
+/**
+ * Redeems a reward in the caller's transaction: takes one unit of stock with a conditional UPDATE (never
+ * below zero, whatever the concurrency), spends the cost through the ledger (never below zero either) and
+ * records the redemption with its code. Any refusal rolls all of it back.
+ */
+export async function redeemReward(
+  tx: Tx,
+  input: { programId: string; customerId: string; rewardId: string; actor: string; source: "api" | "dashboard"; metadata?: Record<string, unknown> | null; idempotencyKey?: string | null },
+) {
+  const [taken] = await tx.$queryRawUnsafe<{ costPoints: number; name: string; stock: number | null }[]>(
+    `UPDATE "Reward" SET stock = CASE WHEN stock IS NULL THEN NULL ELSE stock - 1 END, "updatedAt" = now()
+     WHERE id = $1::uuid AND "programId" = $2::uuid AND active AND (stock IS NULL OR stock > 0)
+     RETURNING "costPoints", name, stock`,
+    input.rewardId,
+    input.programId,
+  );
+  if (!taken) {
+    const reward = await tx.reward.findFirst({ where: { id: input.rewardId, programId: input.programId }, select: { active: true } });
+    if (!reward) throw new AppError(404, "reward_not_found", "No such reward in this program.");
+    if (!reward.active) throw new AppError(409, "reward_inactive", "The reward is not available.");
+    throw new AppError(409, "reward_out_of_stock", "The reward is out of stock.");
+  }
+  const spent = await changeBalance(tx, {
+    programId: input.programId,
+    customerId: input.customerId,
+    points: -taken.costPoints,
+    type: "redeem",
+    source: input.source,
+    actor: input.actor,
+    reason: `reward: ${taken.name}`,
+    metadata: { rewardId: input.rewardId, ...(input.metadata ?? {}) },
+    idempotencyKey: input.idempotencyKey,
+  });
+  const redemption = await tx.redemption.create({
+    data: {
+      programId: input.programId,
+      customerId: input.customerId,
+      rewardId: input.rewardId,
+      code: redemptionCode(),
+      points: taken.costPoints,
+      ledgerEntryId: spent.entryId,
+      metadata: (input.metadata ?? undefined) as object | undefined,
+    },
+  });
+  await emitEvent(tx, input.programId, "reward.redeemed", {
+    customerId: input.customerId,
+    rewardId: input.rewardId,
+    redemptionId: redemption.id,
+    code: redemption.code,
+    points: taken.costPoints,
+  });
+  return {
+    redemption: {
+      id: redemption.id,
+      rewardId: redemption.rewardId,
+      customerId: redemption.customerId,
+      code: redemption.code,
+      points: redemption.points,
+      transactionId: spent.entryId,
+      metadata: redemption.metadata ?? null,
+      createdAt: redemption.createdAt.toISOString(),
+    },
+    balance: spent.balance,
+  };
+}

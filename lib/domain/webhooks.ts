@@ -1,0 +1,51 @@
+import { createHmac, randomBytes } from "node:crypto";
+import type { Db } from "@/lib/db/types";
+import { AppError, notFound } from "@/lib/errors";
+
+const httpUrl = (url: string) => {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError(400, "validation_failed", "The URL is not valid.", [{ path: "url", message: "must be an http(s) URL" }]);
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+    throw new AppError(400, "validation_failed", "Only http(s) URLs can receive deliveries.", [{ path: "url", message: "must be an http(s) URL" }]);
+  }
+  return parsed.toString();
+};
+
+const newSecret = () => `whsec_${randomBytes(24).toString("hex")}`;
+
+/** `loyalty-signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`: receivers recompute and compare. */
+export function signature(secret: string, body: string, at = new Date()): string {
+  const t = Math.floor(at.getTime() / 1000);
+  const v1 = createHmac("sha256", secret).update(`${t}.${body}`).digest("hex");
+  return `t=${t},v1=${v1}`;
+}
+
+export async function createWebhook(db: Db, input: { programId: string; url: string }) {
+  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
+  if (!program) throw notFound("program");
+  const secret = newSecret();
+  const webhook = await db.webhook.create({ data: { programId: input.programId, url: httpUrl(input.url), secret }, select: { id: true } });
+  return { webhookId: webhook.id, secret };
+}
+
+export async function setPushEndpoint(db: Db, input: { programId: string; url: string | null }) {
+  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
+  if (!program) throw notFound("program");
+  const pushSecret = input.url ? newSecret() : null;
+  await db.program.update({ where: { id: input.programId }, data: { pushEndpointUrl: input.url ? httpUrl(input.url) : null, pushSecret } });
+  return { programId: input.programId, url: input.url, secret: pushSecret };
+}
+
+/** Puts a delivery back in the queue for an immediate attempt (from the dashboard's delivery log). */
+export async function resendDelivery(db: Db, programId: string, deliveryId: string) {
+  const updated = await db.delivery.updateMany({
+    where: { id: deliveryId, programId },
+    data: { status: "pending", nextAttemptAt: new Date(), createdAt: new Date(), lastError: null },
+  });
+  if (updated.count === 0) throw notFound("delivery");
+  return { deliveryId };
+}

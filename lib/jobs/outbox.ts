@@ -1,0 +1,140 @@
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { signature } from "@/lib/domain/webhooks";
+
+/**
+ * The outbox worker: plans deliveries for new events, then sends due deliveries. Several instances may run
+ * it at once: events and deliveries are claimed with FOR UPDATE SKIP LOCKED, and a claimed delivery is
+ * leased (its nextAttemptAt pushed past the send timeout) before sending, so no two workers send it together.
+ */
+
+const SEND_TIMEOUT_MS = 10_000;
+const LEASE_MS = 60_000;
+const GIVE_UP_AFTER_MS = 24 * 3600 * 1000;
+const baseDelayMs = () => Number(process.env.OUTBOX_BASE_DELAY_MS ?? 10_000);
+
+/** Exponential backoff with jitter, capped at an hour. */
+export function backoffMs(attempts: number): number {
+  const delay = Math.min(3_600_000, baseDelayMs() * 2 ** Math.max(0, attempts - 1));
+  return Math.round(delay * (0.8 + Math.random() * 0.4));
+}
+
+/** Creates one delivery per active webhook of the event's program, for events not yet planned. */
+export async function fanOutEvents(prisma: PrismaClient, batch = 500): Promise<number> {
+  return prisma.$transaction(async (tx) => {
+    const events = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id FROM "Event" WHERE "fannedOutAt" IS NULL ORDER BY "createdAt", id LIMIT ${batch} FOR UPDATE SKIP LOCKED`,
+    );
+    if (events.length === 0) return 0;
+    const ids = JSON.stringify(events.map((e) => e.id));
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "Delivery" ("programId", kind, "eventId", "webhookId", url)
+       SELECT e."programId", 'webhook', e.id, w.id, w.url
+       FROM "Event" e JOIN "Webhook" w ON w."programId" = e."programId" AND w.active
+       WHERE e.id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+      ids,
+    );
+    await tx.$executeRawUnsafe(`UPDATE "Event" SET "fannedOutAt" = now() WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`, ids);
+    return events.length;
+  });
+}
+
+interface Claimed {
+  id: string;
+  kind: string;
+  url: string;
+  attempts: number;
+  createdAt: Date;
+  secret: string | null;
+  body: string;
+  notificationId: string | null;
+}
+
+/** Claims and leases up to `batch` due deliveries, with the body and key to send them with. */
+async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
+  return prisma.$queryRawUnsafe<Claimed[]>(
+    `WITH due AS (
+       SELECT id FROM "Delivery" WHERE status = 'pending' AND "nextAttemptAt" <= now()
+       ORDER BY "nextAttemptAt" LIMIT ${batch} FOR UPDATE SKIP LOCKED
+     ), leased AS (
+       UPDATE "Delivery" d SET attempts = d.attempts + 1, "nextAttemptAt" = now() + interval '${LEASE_MS} milliseconds'
+       FROM due WHERE d.id = due.id
+       RETURNING d.*
+     )
+     SELECT l.id, l.kind, l.url, l.attempts, l."createdAt", l."notificationId",
+            CASE WHEN l.kind = 'webhook' THEN w.secret ELSE p."pushSecret" END AS secret,
+            CASE WHEN l.kind = 'webhook' THEN
+              json_build_object('id', e.id, 'type', e.type, 'programId', e."programId",
+                                'createdAt', to_char(e."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', e.data)::text
+            ELSE
+              json_build_object('id', n.id, 'type', 'notification', 'programId', n."programId", 'customerId', n."customerId",
+                                'loyaltyCustomerId', ld."loyaltyCustomerId", 'title', n.title, 'body', n.body, 'category', n.category,
+                                'data', n.data, 'createdAt', to_char(n."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+            END AS body
+     FROM leased l
+       LEFT JOIN "Webhook" w ON w.id = l."webhookId"
+       LEFT JOIN "Event" e ON e.id = l."eventId"
+       LEFT JOIN "Notification" n ON n.id = l."notificationId"
+       LEFT JOIN "LoyaltyData" ld ON ld."customerId" = n."customerId"
+       LEFT JOIN "Program" p ON p.id = l."programId"`,
+  );
+}
+
+async function send(d: Claimed): Promise<{ ok: boolean; status: number | null; error: string | null }> {
+  try {
+    const res = await fetch(d.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "loyalty-webhooks/1",
+        "loyalty-signature": signature(d.secret ?? "", d.body),
+        "loyalty-delivery": d.id,
+      },
+      body: d.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+    });
+    await res.body?.cancel();
+    return { ok: res.status >= 200 && res.status < 300, status: res.status, error: res.ok ? null : `HTTP ${res.status}` };
+  } catch (err) {
+    return { ok: false, status: null, error: String((err as Error)?.message ?? err).slice(0, 500) };
+  }
+}
+
+/** Sends due deliveries once; returns how many were attempted. */
+export async function deliverDue(prisma: PrismaClient, batch = 50): Promise<{ attempted: number; delivered: number }> {
+  const claimed = await claim(prisma, batch);
+  let delivered = 0;
+  await Promise.all(
+    claimed.map(async (d) => {
+      const result = await send(d);
+      const now = Date.now();
+      const expired = now - new Date(d.createdAt).getTime() > GIVE_UP_AFTER_MS;
+      const status = result.ok ? "delivered" : expired ? "failed" : "pending";
+      if (result.ok) delivered++;
+      await prisma.delivery.update({
+        where: { id: d.id },
+        data: {
+          status,
+          lastStatusCode: result.status,
+          lastError: result.error,
+          deliveredAt: result.ok ? new Date(now) : null,
+          nextAttemptAt: new Date(now + (status === "pending" ? backoffMs(d.attempts) : 0)),
+        },
+      });
+      if (d.notificationId && status !== "pending") {
+        await prisma.notification.update({
+          where: { id: d.notificationId },
+          data: { status: result.ok ? "delivered" : "failed", deliveredAt: result.ok ? new Date(now) : null },
+        });
+      }
+    }),
+  );
+  return { attempted: claimed.length, delivered };
+}
+
+export async function runOutbox(prisma: PrismaClient) {
+  let planned = 0;
+  for (let n = await fanOutEvents(prisma); n > 0; n = await fanOutEvents(prisma)) planned += n;
+  const sent = await deliverDue(prisma);
+  return { planned, ...sent };
+}

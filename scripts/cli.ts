@@ -13,6 +13,12 @@ import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { expireDuePoints } from "@/lib/domain/points";
 import { updateProgram } from "@/lib/domain/programs";
+import { createReward } from "@/lib/domain/rewards";
+import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
+import { createWebhook, setPushEndpoint } from "@/lib/domain/webhooks";
+import { runOutbox } from "@/lib/jobs/outbox";
+import { createReadStream } from "node:fs";
+import { parse as parseCsv } from "csv-parse";
 import { formatPath } from "@/lib/api/problem";
 
 const Name = z.string().trim().min(1).max(255);
@@ -132,6 +138,74 @@ const commands: Record<string, Command> = {
         capTotal: f["cap-total"],
         once: f.once,
       }),
+  },
+  "reward create": {
+    usage: "--program ID --name N --cost-points P [--stock S] [--description D] [--image URL] [--inactive]",
+    flags: z.strictObject({
+      program: Uuid,
+      name: Name,
+      "cost-points": Int(1, 1_000_000_000),
+      stock: Int(0, 1_000_000_000).optional(),
+      description: z.string().max(2000).optional(),
+      image: z.url().max(2000).optional(),
+      inactive: z.boolean().optional(),
+    }),
+    run: async (f: { program: string; name: string; "cost-points": number; stock?: number; description?: string; image?: string; inactive?: boolean }) =>
+      createReward(await db(), {
+        programId: f.program,
+        name: f.name,
+        costPoints: f["cost-points"],
+        stock: f.stock ?? null,
+        description: f.description,
+        image: f.image,
+        active: !f.inactive,
+      }),
+  },
+  "coupon-pool create": {
+    usage: "--program ID --name N [--valid-days D]",
+    flags: z.strictObject({ program: Uuid, name: Name, "valid-days": Int(1, 3650).optional() }),
+    run: async (f: { program: string; name: string; "valid-days"?: number }) =>
+      createCouponPool(await db(), { programId: f.program, name: f.name, validDays: f["valid-days"] }),
+  },
+  "coupon-pool import": {
+    usage: "--pool ID --file codes.csv   (one code per line; an optional header line `code`)",
+    flags: z.strictObject({ pool: Uuid, file: z.string().min(1) }),
+    run: async (f: { pool: string; file: string }) => {
+      const started = Date.now();
+      const rows = createReadStream(f.file).pipe(parseCsv({ skip_empty_lines: true, trim: true, relax_column_count: true }));
+      async function* codes() {
+        let first = true;
+        for await (const row of rows as AsyncIterable<string[]>) {
+          const code = row[0] ?? "";
+          if (first && code.toLowerCase() === "code") {
+            first = false;
+            continue;
+          }
+          first = false;
+          yield code;
+        }
+      }
+      const result = await importCoupons(await db(), f.pool, codes(), (p) =>
+        console.error(`imported ${p.imported} of ${p.read} codes read (${((Date.now() - started) / 1000).toFixed(1)} s)`),
+      );
+      return { ...result, seconds: Number(((Date.now() - started) / 1000).toFixed(2)) };
+    },
+  },
+  "webhook create": {
+    usage: "--program ID --url U",
+    flags: z.strictObject({ program: Uuid, url: z.url() }),
+    run: async (f: { program: string; url: string }) => createWebhook(await db(), { programId: f.program, url: f.url }),
+  },
+  "push-endpoint set": {
+    usage: "--program ID --url U|off",
+    flags: z.strictObject({ program: Uuid, url: z.union([z.literal("off"), z.url()]) }),
+    run: async (f: { program: string; url: string }) =>
+      setPushEndpoint(await db(), { programId: f.program, url: f.url === "off" ? null : f.url }),
+  },
+  "outbox run": {
+    usage: "(one pass of the webhook and push delivery worker)",
+    flags: z.strictObject({}),
+    run: async () => runOutbox(await db()),
   },
   "seed demo": {
     usage: "[--customers 1000]",

@@ -22,8 +22,15 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
      WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
     ids,
   );
+  // Undelivered pushes to an erased person are cancelled rather than sent blank.
   await tx.$executeRawUnsafe(
-    `UPDATE "Notification" SET title = '', body = '', data = NULL WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+    `UPDATE "Delivery" SET status = 'cancelled' WHERE kind = 'push' AND status = 'pending'
+       AND "notificationId" IN (SELECT id FROM "Notification" WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid))`,
+    ids,
+  );
+  await tx.$executeRawUnsafe(
+    `UPDATE "Notification" SET title = '', body = '', data = NULL, status = CASE WHEN status = 'queued' THEN 'cancelled' ELSE status END
+     WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
     ids,
   );
   await emitEvents(tx, programId, erased.map((c) => ({ type: "customer.deleted" as const, data: { customerId: c.id } })));

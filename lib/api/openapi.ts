@@ -148,6 +148,112 @@ Object.assign(paths, {
   },
 });
 
+const rewardId = { name: "rewardId", in: "path", required: true, schema: { type: "string", format: "uuid" } };
+const bearer = [{ customerToken: [] }];
+const meErrors = {
+  "401": problem("Missing, invalid or expired customer token, or an api-key sent instead (`unauthorized`)."),
+  "429": problem("Rate limit exceeded (`rate_limited`)."),
+  "500": problem("Unexpected error (`internal`)."),
+};
+const redeemErrors = {
+  "404": problem("No such customer (`customer_not_found`) or reward (`reward_not_found`)."),
+  "409": problem("`insufficient_balance`, `reward_out_of_stock`, `reward_inactive` or `idempotency_conflict`; nothing is changed."),
+};
+
+Object.assign(paths, {
+  "/v1/programs/{programId}/customers/{email}/token": {
+    get: {
+      operationId: "getCustomerToken",
+      summary: "Get a customer token",
+      description: "A signed token (HS256 JWT) valid one hour, for a front-end widget to call the `/me` routes as this customer.",
+      parameters: [programId, email],
+      responses: { "200": { description: "The token.", content: json("CustomerToken") }, ...customerErrors },
+    },
+  },
+  "/v1/programs/{programId}/customers/{email}/rewards/{rewardId}/redeem": {
+    post: {
+      operationId: "redeemReward",
+      summary: "Redeem a reward",
+      description: "Spends the reward's costPoints through the ledger (type `redeem`), takes one unit of stock and issues a redemption code, atomically.",
+      parameters: [programId, email, rewardId, idempotencyKey],
+      requestBody: { required: false, content: json("RedeemRequest") },
+      responses: { "201": { description: "Redeemed.", content: json("RedeemResult") }, ...customerErrors, ...writeErrors, ...redeemErrors },
+    },
+  },
+  "/v1/programs/{programId}/customers/{email}/coupons": {
+    post: {
+      operationId: "assignCoupon",
+      summary: "Assign a coupon",
+      description: "Gives the customer the next free code of the pool; a code never goes to two customers.",
+      parameters: [programId, email, idempotencyKey],
+      requestBody: { required: true, content: json("CouponRequest") },
+      responses: {
+        "201": { description: "Assigned.", content: json("CouponResult") },
+        ...customerErrors,
+        ...writeErrors,
+        "404": problem("No such customer (`customer_not_found`) or pool (`coupon_pool_not_found`)."),
+        "409": problem("`coupon_pool_empty` or `idempotency_conflict`."),
+      },
+    },
+  },
+  "/v1/programs/{programId}/customers/{email}/notifications": {
+    post: {
+      operationId: "sendPushNotification",
+      summary: "Send a push notification",
+      description: "`suppressed` when the customer turned the category off, else `queued` and delivered to the program's push endpoint as signed JSON.",
+      parameters: [programId, email, idempotencyKey],
+      requestBody: { required: true, content: json("NotificationRequest") },
+      responses: { "202": { description: "Accepted.", content: json("NotificationResult") }, ...customerErrors, ...writeErrors },
+    },
+  },
+  "/v1/programs/{programId}/rewards": {
+    get: {
+      operationId: "listRewards",
+      summary: "Rewards",
+      parameters: [programId],
+      responses: { "200": { description: "Active rewards, cheapest first.", content: json("RewardList") }, ...commonErrors },
+    },
+  },
+  "/v1/programs/{programId}/me": {
+    get: {
+      operationId: "getMe",
+      summary: "The token's customer",
+      security: bearer,
+      parameters: [programId],
+      responses: { "200": { description: "The customer.", content: json("Customer") }, ...meErrors },
+    },
+  },
+  "/v1/programs/{programId}/me/transactions": {
+    get: {
+      operationId: "getMyTransactions",
+      summary: "The token's customer's points history",
+      security: bearer,
+      parameters: [programId, { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 200 } }, { name: "cursor", in: "query", schema: { type: "string" } }],
+      responses: { "200": { description: "A page of ledger entries.", content: json("TransactionPage") }, ...meErrors },
+    },
+  },
+  "/v1/programs/{programId}/me/rewards/{rewardId}/redeem": {
+    post: {
+      operationId: "redeemMyReward",
+      summary: "The token's customer redeems a reward",
+      security: bearer,
+      parameters: [programId, rewardId, idempotencyKey],
+      requestBody: { required: false, content: json("RedeemRequest") },
+      responses: { "201": { description: "Redeemed.", content: json("RedeemResult") }, ...meErrors, ...writeErrors, ...redeemErrors },
+    },
+  },
+});
+
+(paths["/v1/programs/{programId}/integrations/api"] as Record<string, unknown>).delete = {
+  operationId: "deleteResources",
+  summary: "Delete resources",
+  description:
+    "Erases the customers' personal data and makes them absent to every read; their ledger stays (anonymised) so program totals stay true. Unknown e-mails are ignored.",
+  parameters: [programId],
+  requestBody: { required: true, content: json("DeleteBatch") },
+  responses: { "204": { description: "Erased." }, ...writeErrors, ...commonErrors },
+};
+
 let cached: string | undefined;
 
 export function openApiDocument(): string {
@@ -171,7 +277,10 @@ export function openApiDocument(): string {
     paths,
     components: {
       schemas: components,
-      securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "api-key" } },
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "api-key" },
+        customerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "From Get a customer token." },
+      },
     },
   });
   return cached;

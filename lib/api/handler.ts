@@ -49,7 +49,7 @@ type RouteContext = { params: Promise<Record<string, string>> };
 type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
 
 /** Parses a validated body or throws a 400 listing every problem. */
-type SchemaLike<T> = { safeParse(input: unknown): z.ZodSafeParseResult<T> };
+export type SchemaLike<T> = { safeParse(input: unknown): z.ZodSafeParseResult<T> };
 
 export function parseWith<T>(schema: SchemaLike<T>) {
   return (input: unknown): T => {
@@ -64,13 +64,13 @@ export interface Edge {
   headers: Headers;
 }
 
-function replyToResponse(reply: ApiReply, headers: Headers): Response {
+export function replyToResponse(reply: ApiReply, headers: Headers): Response {
   const text = reply.rawJson ?? (reply.json === undefined ? null : JSON.stringify(reply.json));
   if (text !== null) headers.set("content-type", "application/json");
   return new Response(reply.status === 204 ? null : text, { status: reply.status, headers });
 }
 
-async function withEdge(req: Request, work: (edge: Edge) => Promise<Response>): Promise<Response> {
+export async function withEdge(req: Request, work: (edge: Edge) => Promise<Response>): Promise<Response> {
   const incoming = req.headers.get("x-request-id");
   const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
   const headers = new Headers({ "x-request-id": requestId, "cache-control": "no-store" });
@@ -109,7 +109,7 @@ const byApiKey: Authenticate = async (req, params, edge, database) => {
   return { caller: { actor: `api_key:${apiKey.id}`, scopeId: apiKey.id, customerId: null }, programId: apiKey.programId };
 };
 
-async function readJsonBody(req: Request): Promise<{ raw: string; value: unknown }> {
+export async function readJsonBody(req: Request): Promise<{ raw: string; value: unknown }> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new AppError(415, "unsupported_media_type", "Send the body as application/json.");
@@ -146,7 +146,7 @@ export function readRoute(authenticate: Authenticate, run: (req: ApiRequest<unde
 /** An integrator read (api-key). */
 export const apiRead = (run: (req: ApiRequest<undefined>, database: Db) => Promise<ApiReply>) => readRoute(byApiKey, run);
 
-const TX_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
+export const TX_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
 
 /**
  * A write: the body is parsed and validated before anything is touched, then `run` executes in one

@@ -40,9 +40,12 @@ function preparedName(query: { sql: string }): string {
 export async function openAdapter(target: DatabaseTarget = databaseTarget()): Promise<OpenedAdapter> {
   if (target.kind === "postgres") {
     const { PrismaPg } = await import("@prisma/adapter-pg");
-    const max = Number(process.env.DATABASE_POOL_SIZE ?? 10);
-    const factory = new PrismaPg({ connectionString: target.url, max }, { statementNameGenerator: preparedName });
-    return { factory, close: async () => {} };
+    const { default: pg } = await import("pg");
+    const pool = new pg.Pool({ connectionString: target.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    // An idle connection closed by the server (restart, failover) must not crash the process; the pool reconnects.
+    pool.on("error", (err) => console.error(JSON.stringify({ level: "warn", msg: "idle database connection lost", error: err.message })));
+    const factory = new PrismaPg(pool, { statementNameGenerator: preparedName });
+    return { factory, close: () => pool.end() };
   }
   const { mkdir } = await import("node:fs/promises");
   const { PGlite } = await import("@electric-sql/pglite");

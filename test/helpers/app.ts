@@ -84,6 +84,7 @@ export async function createDatabase(backend: Backend): Promise<Database> {
   const env = { ...process.env, DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: "20" };
   migrate(env);
   const sql = new pg.Pool({ connectionString: url.toString(), max: 4 });
+  sql.on("error", () => {}); // idle clients are cut when the database is dropped
   return {
     backend,
     target: { kind: "postgres", url: url.toString() },

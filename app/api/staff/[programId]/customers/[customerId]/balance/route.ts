@@ -1,0 +1,8 @@
+import { staffWrite } from "@/lib/staff/http";
+import { adjustBalance, BalanceAdjustment } from "@/lib/staff/operations";
+
+export const POST = staffWrite({
+  permission: "balance.adjust",
+  body: BalanceAdjustment,
+  run: (req, tx) => adjustBalance(tx, req.staff, req.params.customerId!, req.body),
+});

@@ -1,0 +1,48 @@
+import bcrypt from "bcryptjs";
+import type { Db } from "@/lib/db/types";
+import { AppError, notFound } from "@/lib/errors";
+
+export const ROLES = ["owner", "manager", "support", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+const BCRYPT_COST = 12;
+
+/** Creates the staff account (or finds it by e-mail) and gives it `role` in the program. */
+export async function createStaff(db: Db, input: { email: string; password: string; programId: string; role: Role; name?: string }) {
+  const email = input.email.trim().toLowerCase();
+  if (input.password.length < 10) throw new AppError(400, "validation_failed", "The password must be at least 10 characters.");
+  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
+  if (!program) throw notFound("program");
+  const passwordHash = await bcrypt.hash(input.password, BCRYPT_COST);
+  const staff = await db.staffUser.upsert({
+    where: { email },
+    create: { email, passwordHash, name: input.name ?? null },
+    update: { passwordHash },
+    select: { id: true },
+  });
+  await db.staffMembership.upsert({
+    where: { staffId_programId: { staffId: staff.id, programId: input.programId } },
+    create: { staffId: staff.id, programId: input.programId, role: input.role },
+    update: { role: input.role },
+  });
+  return { staffId: staff.id, email, role: input.role };
+}
+
+// A fixed hash to compare against when the e-mail is unknown, so both paths take bcrypt's time.
+const DUMMY_HASH = "$2b$12$hbNe55ieRCj6iu0/cC7DJOZPhyvfmRQw88.lEKRrvgT4idXgZfOKi";
+
+/** The staff user for an e-mail and password, or null. Same cost whether or not the e-mail exists. */
+export async function verifyStaffPassword(db: Db, email: string, password: string) {
+  const user = await db.staffUser.findUnique({ where: { email: email.trim().toLowerCase() } });
+  const ok = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !ok || user.disabledAt) return null;
+  return { id: user.id, email: user.email, name: user.name };
+}
+
+export async function membershipsOf(db: Db, staffId: string) {
+  return db.staffMembership.findMany({
+    where: { staffId },
+    select: { programId: true, role: true, program: { select: { name: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+}

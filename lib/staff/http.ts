@@ -1,0 +1,47 @@
+import { db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/types";
+import { parseWith, readJsonBody, replyToResponse, TX_OPTIONS, withEdge, type SchemaLike } from "@/lib/api/handler";
+import { requireStaff, type StaffContext } from "./session";
+import type { Permission } from "./permissions";
+
+/**
+ * The dashboard's JSON routes (app/api/staff/**): session auth, the role check for `permission`, zod
+ * validation, one transaction, problem+json errors — the same edge as /v1, with a staff session instead of
+ * an api-key. The operation functions check the role again, so neither layer alone guards a write.
+ */
+
+type Ctx = { params: Promise<Record<string, string>> };
+
+interface StaffRequest<B> {
+  staff: StaffContext;
+  params: Record<string, string>;
+  url: URL;
+  body: B;
+}
+
+export function staffRead(permission: Permission, run: (req: StaffRequest<undefined>, database: Db) => Promise<unknown>) {
+  return (req: Request, ctx: Ctx) =>
+    withEdge(req, async (edge) => {
+      const params = await ctx.params;
+      const staff = await requireStaff(params.programId ?? "", permission);
+      const json = await run({ staff, params, url: new URL(req.url), body: undefined }, await db());
+      return replyToResponse({ status: 200, json }, edge.headers);
+    });
+}
+
+export function staffWrite<B>(options: {
+  permission: Permission;
+  body?: SchemaLike<B>;
+  status?: number;
+  run: (req: StaffRequest<NoInfer<B>>, tx: Tx) => Promise<unknown>;
+}) {
+  return (req: Request, ctx: Ctx) =>
+    withEdge(req, async (edge) => {
+      const params = await ctx.params;
+      const staff = await requireStaff(params.programId ?? "", options.permission);
+      const body = options.body ? parseWith(options.body)((await readJsonBody(req)).value) : (undefined as B);
+      const database = await db();
+      const json = await database.$transaction((tx) => options.run({ staff, params, url: new URL(req.url), body }, tx), TX_OPTIONS);
+      return replyToResponse({ status: options.status ?? 200, json }, edge.headers);
+    });
+}

@@ -26,12 +26,24 @@ export default function Home() {
         Customers, points and tiers for your program, through a versioned REST API authenticated with an{" "}
         <code className="rounded bg-slate-200 px-1 py-0.5 text-sm">api-key</code> header.
       </p>
-      <div className="mt-8 flex gap-4">
+      <div className="mt-8 flex flex-wrap gap-4">
         <Link
           href="/v1/openapi.json"
           className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white shadow-sm hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400"
         >
           API reference (OpenAPI 3.1)
+        </Link>
+        <Link
+          href="/docs"
+          className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 shadow-sm hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400"
+        >
+          Readable reference
+        </Link>
+        <Link
+          href="/signin"
+          className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 shadow-sm hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400"
+        >
+          Staff sign-in
         </Link>
       </div>
       <section className="mt-12" aria-labelledby="endpoints">

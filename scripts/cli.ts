@@ -6,6 +6,7 @@ import { z } from "zod";
 import { db, disconnectDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createStaff, ROLES } from "@/lib/domain/staff";
 import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
 import { seedDemo } from "@/lib/domain/demo";
@@ -206,6 +207,12 @@ const commands: Record<string, Command> = {
     usage: "(one pass of the webhook and push delivery worker)",
     flags: z.strictObject({}),
     run: async () => runOutbox(await db()),
+  },
+  "staff create": {
+    usage: "--email E --password P --program ID --role owner|manager|support|viewer [--name N]",
+    flags: z.strictObject({ email: z.email(), password: z.string().min(10).max(200), program: Uuid, role: z.enum(ROLES), name: Name.optional() }),
+    run: async (f: { email: string; password: string; program: string; role: (typeof ROLES)[number]; name?: string }) =>
+      createStaff(await db(), { email: f.email, password: f.password, programId: f.program, role: f.role, name: f.name }),
   },
   "seed demo": {
     usage: "[--customers 1000]",

@@ -44,7 +44,10 @@ Try it:
     -H "content-type: application/json" \\
     -d '"'"'[{"email":"new.member@example.com","feature":"user","payload":{"firstName":"New","lastName":"Member"}}]'"'"'
 
-API reference: ${base}/v1/openapi.json
+API reference: ${base}/docs (OpenAPI: ${base}/v1/openapi.json)
+
+Staff dashboard: ${base}/signin
+${(d.staff ?? []).map((s) => `  ${s.role.padEnd(8)} ${s.email}  password: ${s.password}`).join("\n")}
 `);' "$demo_file" "$PORT"
 
 echo "==> serving on http://localhost:$PORT"

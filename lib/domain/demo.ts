@@ -3,6 +3,8 @@ import { createApiKey } from "./api-keys";
 import { applyUserBatch } from "./customers";
 import { createProgram } from "./programs";
 import { createTier } from "./tiers";
+import { createStaff, ROLES } from "./staff";
+import { randomBytes } from "node:crypto";
 
 const FIRST = ["Olivia", "Liam", "Emma", "Noah", "Ava", "Elijah", "Sophia", "Mateo", "Isabella", "Lucas", "Mia", "Levi", "Amelia", "Ezra", "Harper", "Asher", "Evelyn", "James", "Luna", "Leo", "Chloé", "Zoë", "Jürgen", "Aïcha", "Kenji", "Priya", "Santiago", "Ngozi", "Mei", "Oskar"];
 const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Müller", "O'Brien", "Nakamura", "Okafor", "Kowalski", "Dubois", "Rossi", "Singh", "Chen", "Larsen"];
@@ -53,5 +55,13 @@ export async function seedDemo(prisma: PrismaClient, customers = 1000) {
     await prisma.$transaction((tx) => applyUserBatch(tx, programId, people.slice(i, i + 1000)), { timeout: 60_000 });
   }
   const apiKey = await createApiKey(prisma, { programId, name: "Demo key" });
-  return { programId, apiKey: apiKey.key, apiKeyId: apiKey.id, customers: people.length, sampleEmail: people[0]!.email };
+  // One account per role, sharing a password generated for this seed and shown once.
+  const password = `demo-${randomBytes(6).toString("hex")}`;
+  const staff = [];
+  for (const role of ROLES) {
+    const email = `${role}.${programId.slice(0, 8)}@demo.example`;
+    await createStaff(prisma, { email, password, programId, role });
+    staff.push({ role, email, password });
+  }
+  return { programId, apiKey: apiKey.key, apiKeyId: apiKey.id, customers: people.length, sampleEmail: people[0]!.email, staff };
 }

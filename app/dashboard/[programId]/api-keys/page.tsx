@@ -1,0 +1,39 @@
+import { db } from "@/lib/db/client";
+import { requirePage } from "@/lib/staff/session";
+import { apiKeys } from "@/lib/staff/queries";
+import { Badge, Card, Empty, formatDate } from "@/components/ui";
+import { ApiKeyForm, RevokeKeyButton } from "@/components/dashboard/program-forms";
+
+export default async function ApiKeysPage({ params }: { params: Promise<{ programId: string }> }) {
+  const { programId } = await params;
+  await requirePage(programId, "apikeys.manage");
+  const keys = await apiKeys(await db(), programId);
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold">API keys</h1>
+      <ApiKeyForm programId={programId} />
+      <Card title="Keys">
+        {keys.length === 0 ? (
+          <Empty>No API keys yet.</Empty>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {keys.map((k) => (
+              <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                <div>
+                  <p className="font-medium">
+                    {k.name} <span className="font-mono text-slate-600">{k.prefix}…</span>{" "}
+                    {k.revokedAt ? <Badge tone="red">revoked</Badge> : <Badge tone="green">active</Badge>}
+                  </p>
+                  <p className="text-xs text-slate-600">
+                    created {formatDate(k.createdAt)} · last used {formatDate(k.lastUsedAt)}
+                  </p>
+                </div>
+                {!k.revokedAt && <RevokeKeyButton programId={programId} keyId={k.id} name={k.name} />}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}

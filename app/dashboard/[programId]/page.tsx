@@ -1,0 +1,23 @@
+import { db } from "@/lib/db/client";
+import { requirePage } from "@/lib/staff/session";
+import { overview } from "@/lib/staff/queries";
+import { Stat, formatNumber } from "@/components/ui";
+import { OverviewCharts } from "@/components/dashboard/overview-charts";
+
+export default async function OverviewPage({ params }: { params: Promise<{ programId: string }> }) {
+  const { programId } = await params;
+  const staff = await requirePage(programId, "program.read");
+  const data = await overview(await db(), programId);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">{staff.programName}</h1>
+      <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <Stat label="Members" value={formatNumber(data.members)} />
+        <Stat label="New members" value={formatNumber(data.newMembers30)} hint="last 30 days" />
+        <Stat label="Points issued" value={formatNumber(data.issued30)} hint="last 30 days" />
+        <Stat label="Points redeemed" value={formatNumber(data.redeemed30)} hint="last 30 days" />
+      </div>
+      <OverviewCharts days={data.days} tiers={data.tiers} />
+    </div>
+  );
+}

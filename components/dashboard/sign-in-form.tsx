@@ -1,0 +1,46 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { buttonClass, Field, inputClass } from "@/components/ui";
+
+export function SignInForm() {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    setBusy(false);
+    if (!result || result.error) {
+      setError("That e-mail and password do not match a staff account.");
+      return;
+    }
+    router.push("/dashboard");
+    router.refresh();
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate>
+      <Field label="E-mail" htmlFor="email">
+        <input id="email" name="email" type="email" autoComplete="username" required className={inputClass} autoFocus />
+      </Field>
+      <Field label="Password" htmlFor="password">
+        <input id="password" name="password" type="password" autoComplete="current-password" required className={inputClass} />
+      </Field>
+      {error && (
+        <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className={`${buttonClass} w-full`} disabled={busy}>
+        {busy ? "Signing in…" : "Sign in"}
+      </button>
+    </form>
+  );
+}

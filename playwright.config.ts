@@ -34,6 +34,7 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
+  timeout: 60_000,
   reporter: "list",
   use: {
     baseURL,
@@ -55,14 +56,16 @@ export default defineConfig({
     },
   },
   webServer: {
-    // `npm start` applies migrations to the database, then runs `next start` on the existing build.
-    command: "npm start",
+    // Migrates and seeds the run's fresh database, then serves the existing build (`npm test` builds first).
+    command: "bash scripts/e2e-server.sh",
     url: baseURL,
     env: {
       PORT: String(port),
       PGLITE_DIR: process.env.E2E_PGLITE_DIR,
       DATABASE_URL: "", // always the fresh embedded database, even if the shell points at a server
       NEXT_TELEMETRY_DISABLED: "1",
+      LOYALTY_JOBS: "off",
+      AUTH_SECRET_FILE: `${process.env.E2E_PGLITE_DIR}/auth-secret`,
     },
     reuseExistingServer: false,
     timeout: 120_000,

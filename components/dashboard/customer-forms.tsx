@@ -150,7 +150,7 @@ export function CustomerActions({ programId, customerId, email, rewards, pools, 
                 <input id="points" name="points" type="number" min={1} step={1} required className={inputClass} />
               </Field>
               <Field label="Reason" htmlFor="reason" error={errors.reason}>
-                <input id="reason" name="reason" required minLength={3} className={inputClass} placeholder="Goodwill for a late delivery" />
+                <input id="reason" name="reason" required className={inputClass} placeholder="Goodwill for a late delivery" />
               </Field>
               <button className={buttonClass} disabled={act.isPending} type="submit">
                 Apply

@@ -22,8 +22,8 @@ export function OverviewCharts({ days, tiers }: Props) {
               <YAxis fontSize={12} />
               <Tooltip />
               <Legend />
-              <Line type="monotone" dataKey="issued" name="Issued" stroke="#4f46e5" strokeWidth={2} dot={false} />
-              <Line type="monotone" dataKey="redeemed" name="Redeemed" stroke="#d97706" strokeWidth={2} dot={false} />
+              <Line type="monotone" dataKey="issued" name="Issued" stroke="#4338ca" strokeWidth={2} dot={false} />
+              <Line type="monotone" dataKey="redeemed" name="Redeemed" stroke="#b45309" strokeWidth={2} dot={false} />
             </LineChart>
           </ResponsiveContainer>
         </div>
@@ -36,7 +36,7 @@ export function OverviewCharts({ days, tiers }: Props) {
               <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
               <YAxis fontSize={12} allowDecimals={false} />
               <Tooltip />
-              <Bar dataKey="members" name="New members" fill="#0d9488" />
+              <Bar dataKey="members" name="New members" fill="#0f766e" />
             </BarChart>
           </ResponsiveContainer>
         </div>
@@ -49,7 +49,7 @@ export function OverviewCharts({ days, tiers }: Props) {
               <XAxis type="number" fontSize={12} allowDecimals={false} />
               <YAxis type="category" dataKey="name" fontSize={12} width={80} />
               <Tooltip />
-              <Bar dataKey="customers" name="Customers" fill="#6366f1" />
+              <Bar dataKey="customers" name="Customers" fill="#4338ca" />
             </BarChart>
           </ResponsiveContainer>
         </div>

@@ -33,6 +33,16 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
      WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
     ids,
   );
+  // Staff audit entries about them keep who did what and when, but not the values they recorded (names,
+  // phone, e-mail, message titles…): only which fields there were.
+  await tx.$executeRawUnsafe(
+    `UPDATE "AuditLog" SET
+       before = CASE WHEN jsonb_typeof(before) = 'object' THEN jsonb_build_object('redacted', true, 'fields', (SELECT jsonb_agg(k) FROM jsonb_object_keys(before) k)) ELSE before END,
+       after = CASE WHEN jsonb_typeof(after) = 'object' THEN jsonb_build_object('redacted', true, 'fields', (SELECT jsonb_agg(k) FROM jsonb_object_keys(after) k)) ELSE after END
+     WHERE "programId" = $1::uuid AND "entityType" = 'customer' AND "entityId" IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+    programId,
+    ids,
+  );
   await emitEvents(tx, programId, erased.map((c) => ({ type: "customer.deleted" as const, data: { customerId: c.id } })));
   return { deleted: erased.length };
 }

@@ -39,9 +39,10 @@ export async function verifyStaffPassword(db: Db, email: string, password: strin
   return { id: user.id, email: user.email, name: user.name };
 }
 
+/** The programs a staff member may open, with the role in each (none for a disabled account). */
 export async function membershipsOf(db: Db, staffId: string) {
   return db.staffMembership.findMany({
-    where: { staffId },
+    where: { staffId, staff: { disabledAt: null } },
     select: { programId: true, role: true, program: { select: { name: true } } },
     orderBy: { createdAt: "asc" },
   });

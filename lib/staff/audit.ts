@@ -1,26 +1,44 @@
 import type { Tx } from "@/lib/db/types";
+import type { StaffContext } from "./authz";
 
-export interface StaffActor {
-  staffId: string;
-  email: string;
+/** Every action the audit log knows; the audit page filters on these. Add yours when you add a staff write. */
+export const AUDIT_ACTIONS = [
+  "customer.update",
+  "customer.delete",
+  "balance.adjust",
+  "reward.redeem",
+  "coupon.assign",
+  "notification.send",
+  "tier.create",
+  "apikey.create",
+  "apikey.revoke",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What was changed: its kind (`customer`, `tier`, `api_key`, …) and id. */
+export interface AuditEntity {
+  type: string;
+  id?: string | null;
 }
 
-/** Records a staff write (who, when, what, before → after) in the same transaction as the write itself. */
-export async function audit(
-  tx: Tx,
-  actor: StaffActor,
-  entry: { programId: string; action: string; entityType: string; entityId?: string | null; before?: unknown; after?: unknown },
-) {
+/** Dates and other non-JSON values as their JSON form; undefined stays absent (SQL NULL). */
+const json = (value: unknown) => (value === undefined || value === null ? undefined : (JSON.parse(JSON.stringify(value)) as object));
+
+/**
+ * Records a staff write — who, when, what, before → after — in the transaction `tx` that makes the write, so
+ * the change and its record commit or roll back together. Every staff write calls it; never pass secrets.
+ */
+export async function audited(tx: Tx, actor: StaffContext, action: AuditAction, entity: AuditEntity, before: unknown, after: unknown) {
   await tx.auditLog.create({
     data: {
-      programId: entry.programId,
+      programId: actor.programId,
       staffId: actor.staffId,
       staffEmail: actor.email,
-      action: entry.action,
-      entityType: entry.entityType,
-      entityId: entry.entityId ?? null,
-      before: entry.before === undefined ? undefined : (JSON.parse(JSON.stringify(entry.before)) as object),
-      after: entry.after === undefined ? undefined : (JSON.parse(JSON.stringify(entry.after)) as object),
+      action,
+      entityType: entity.type,
+      entityId: entity.id ?? null,
+      before: json(before),
+      after: json(after),
     },
   });
 }

@@ -1,0 +1,32 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { seed, signIn } from "./helpers";
+
+async function expectNoSeriousViolations(page: Page, name: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`)).toEqual([]);
+}
+
+test("main pages have no serious or critical accessibility violations", async ({ page }) => {
+  await page.goto("/");
+  await expectNoSeriousViolations(page, "home");
+  await page.goto("/docs");
+  await expectNoSeriousViolations(page, "docs");
+  await page.goto("/signin");
+  await expectNoSeriousViolations(page, "sign-in");
+
+  await signIn(page, "manager");
+  const { programId, sampleEmail } = seed();
+  await expect(page.locator(".recharts-surface").first()).toBeVisible();
+  await expectNoSeriousViolations(page, "overview");
+  await page.goto(`/dashboard/${programId}/customers?q=${encodeURIComponent(sampleEmail.slice(0, 3))}`);
+  await expectNoSeriousViolations(page, "customers");
+  await page.getByRole("link", { name: sampleEmail }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expectNoSeriousViolations(page, "customer");
+  for (const sub of ["tiers", "api-keys", "audit"]) {
+    await page.goto(`/dashboard/${programId}/${sub}`);
+    await expectNoSeriousViolations(page, sub);
+  }
+});

@@ -1,0 +1,110 @@
+/**
+ * Staff authorisation: the one place that decides what a signed-in staff member may read or change.
+ *
+ * Building a dashboard page or write on top of it (e.g. rewards, coupon pools, earning flows, webhooks, staff):
+ *  - Page / data loader (server component): `const staff = await requirePage(programId, "program.read")`
+ *    — signed out → /signin, role without the permission → the program's /forbidden page.
+ *  - JSON route (app/api/staff/[programId]/…): `staffRead(permission, run)` / `staffWrite({ permission, body, run })`
+ *    from lib/staff/http.ts; they call `requireStaff` (401/403 problem+json), validate the body with zod and run
+ *    the write in one transaction.
+ *  - Server action: `const staff = await requireStaff(programId, permission)`, then
+ *    `(await db()).$transaction((tx) => operation(tx, staff, input))`.
+ *  - The write itself (lib/staff/operations.ts): `authorize(staff, permission)` first, then the lib/domain
+ *    function (the same one the /v1 API uses), then `audited(tx, staff, action, entity, before, after)` from
+ *    lib/staff/audit.ts in the same transaction. A forged request therefore meets the same checks as a click.
+ *  - Form schemas shared by the browser (inline errors) and the server live in lib/staff/forms.ts.
+ *  - Navigation: add the page to NAV in lib/staff/nav.ts with the permission it needs.
+ *  - UI: pass `can(staff.role, permission)` booleans to client components to hide controls — a courtesy only.
+ *  - A new kind of change: add a permission row below, naming the roles that hold it.
+ *
+ * The role is read from StaffMembership on every request (not from the session token), so a role change or
+ * a disabled account takes effect at the next request.
+ */
+import { getServerSession } from "next-auth";
+import { notFound, redirect } from "next/navigation";
+import { db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/types";
+import type { Role } from "@/lib/domain/staff";
+import { AppError } from "@/lib/errors";
+import { authOptions } from "./auth";
+
+/** Role → permissions. viewer reads; support also serves customers; manager also configures; owner also manages staff. */
+export const PERMISSIONS = {
+  "program.read": ["owner", "manager", "support", "viewer"],
+  "customers.read": ["owner", "manager", "support", "viewer"],
+  "customers.edit": ["owner", "manager", "support"],
+  "balance.adjust": ["owner", "manager", "support"],
+  "rewards.redeem": ["owner", "manager", "support"],
+  "coupons.assign": ["owner", "manager", "support"],
+  "notifications.send": ["owner", "manager", "support"],
+  "customers.delete": ["owner", "manager"],
+  /** Tiers, rewards, coupon pools, earning flows, webhooks, push endpoint, program settings. */
+  "program.manage": ["owner", "manager"],
+  "apikeys.manage": ["owner", "manager"],
+  "audit.read": ["owner", "manager"],
+  "staff.manage": ["owner"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export const can = (role: Role | null | undefined, permission: Permission): boolean =>
+  !!role && (PERMISSIONS[permission] as readonly Role[]).includes(role);
+
+/** Who is acting, in which program, with which role. Every operation takes one. */
+export interface StaffContext {
+  staffId: string;
+  email: string;
+  programId: string;
+  programName: string;
+  role: Role;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The staff member's context in a program, or null (no membership, disabled account, malformed ids). */
+export async function resolveStaff(database: Db, staffId: string, programId: string): Promise<StaffContext | null> {
+  if (!UUID.test(staffId) || !UUID.test(programId)) return null;
+  const membership = await database.staffMembership.findUnique({
+    where: { staffId_programId: { staffId, programId } },
+    select: { role: true, program: { select: { name: true } }, staff: { select: { email: true, disabledAt: true } } },
+  });
+  if (!membership || membership.staff.disabledAt) return null;
+  return { staffId, email: membership.staff.email, programId, programName: membership.program.name, role: membership.role as Role };
+}
+
+/** The signed-in staff member's id from the session cookie, or null. */
+export async function sessionStaffId(): Promise<string | null> {
+  const session = (await getServerSession(authOptions)) as { staffId?: string } | null;
+  return session?.staffId ?? null;
+}
+
+/** For route handlers, server actions and operations: the context, or a 401/403 problem. */
+export async function requireStaff(programId: string, permission: Permission): Promise<StaffContext> {
+  const staffId = await sessionStaffId();
+  if (!staffId) throw new AppError(401, "unauthorized", "Sign in to continue.");
+  const staff = await resolveStaff(await db(), staffId, programId);
+  // Not a member of this program: answered like a missing permission, without saying whether it exists.
+  if (!staff) throw new AppError(403, "forbidden", "You do not have access to this program.");
+  authorize(staff, permission);
+  return staff;
+}
+
+/**
+ * For pages: the context when allowed; sign-in when signed out; not found for a program the staff member
+ * does not belong to; the program's forbidden page when the role lacks the permission.
+ */
+export async function requirePage(programId: string, permission: Permission): Promise<StaffContext> {
+  const staffId = await sessionStaffId();
+  if (!staffId) redirect("/signin");
+  const staff = await resolveStaff(await db(), staffId, programId);
+  if (!staff) notFound();
+  if (!can(staff.role, permission)) redirect(`/dashboard/${programId}/forbidden`);
+  return staff;
+}
+
+/** Throws 403 unless the role holds the permission. Operations call it first, whoever called them. */
+export function authorize(staff: StaffContext, permission: Permission): void {
+  if (!can(staff.role, permission)) {
+    throw new AppError(403, "forbidden", `Your role (${staff.role}) does not allow this.`);
+  }
+}

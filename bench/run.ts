@@ -12,6 +12,7 @@ import { applyUserBatch } from "@/lib/domain/customers";
 import { createApiKey } from "@/lib/domain/api-keys";
 import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
+import { benchDashboard } from "./dashboard";
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -193,10 +194,27 @@ async function main() {
   console.log(`\nerrors/non-2xx: ${rows.slice(1).map((r) => `${r.name.split(",")[0]}: ${r.ours.errors}/${r.ours.non2xx}`).join("; ")}`);
   console.log(`total bench time ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
+  let dashboard = null;
+  if (process.env.BENCH_DASHBOARD !== "off") {
+    const big = Number(process.env.BENCH_DASHBOARD_CUSTOMERS ?? 1_000_000);
+    log(`dashboard reads: loading ${big} customers with 5 ledger entries each`);
+    await ours.stop();
+    await baseline.stop();
+    dashboard = await withPrisma(database, (prisma) => benchDashboard(prisma, big, 5, log));
+    const ms = (t: { p50: number; p99: number }) => `p50 ${t.p50.toFixed(1).padStart(6)} ms   p99 ${t.p99.toFixed(1).padStart(6)} ms`;
+    const verdict = (t: { p99: number }) => (t.p99 <= 50 ? "PASS" : "FAIL");
+    console.log(`\nDashboard reads — ${dashboard.customers.toLocaleString("en")} customers, ${dashboard.entries.toLocaleString("en")} ledger entries (server time, in-process)`);
+    console.log(`  baseline: customer by primary key       ${ms(dashboard.baseline)}`);
+    console.log(`  e-mail prefix search (3–8 chars)        ${ms(dashboard.search)}   ×${(dashboard.search.p50 / dashboard.baseline.p50).toFixed(1)} baseline   ${verdict(dashboard.search)} (p99 ≤ 50 ms)`);
+    console.log(`  prefix search + tier filter             ${ms(dashboard.searchTier)}`);
+    console.log(`  customer list, newest first             ${ms(dashboard.listNewest)}`);
+    console.log(`  customer page data (profile + history)  ${ms(dashboard.page)}   ×${(dashboard.page.p50 / dashboard.baseline.p50).toFixed(1)} baseline   ${verdict(dashboard.page)} (p99 ≤ 50 ms)`);
+  }
+
   mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(
     path.join(ROOT, "bench/results/latest.json"),
-    JSON.stringify({ at: new Date().toISOString(), customers: CUSTOMERS, rows, batch1000ms: times }, null, 2),
+    JSON.stringify({ at: new Date().toISOString(), customers: CUSTOMERS, rows, batch1000ms: times, dashboard }, null, 2),
   );
 }
 

@@ -5,6 +5,9 @@ import { createProgram } from "./programs";
 import { createTier } from "./tiers";
 import { createStaff, ROLES } from "./staff";
 import { randomBytes } from "node:crypto";
+import { createReward } from "./rewards";
+import { createCouponPool, importCoupons } from "./coupons";
+import { decreaseBalance, increaseBalance } from "./points";
 
 const FIRST = ["Olivia", "Liam", "Emma", "Noah", "Ava", "Elijah", "Sophia", "Mateo", "Isabella", "Lucas", "Mia", "Levi", "Amelia", "Ezra", "Harper", "Asher", "Evelyn", "James", "Luna", "Leo", "Chloé", "Zoë", "Jürgen", "Aïcha", "Kenji", "Priya", "Santiago", "Ngozi", "Mei", "Oskar"];
 const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Müller", "O'Brien", "Nakamura", "Okafor", "Kowalski", "Dubois", "Rossi", "Singh", "Chen", "Larsen"];
@@ -41,6 +44,45 @@ export function demoCustomers(count: number, seed = 42) {
   });
 }
 
+/**
+ * A month of believable history, through the real ledger with its clock set in the past: members joined
+ * over the last 60 days, earned on purchases and spent on rewards, so the dashboard's charts have a shape.
+ */
+async function demoActivity(prisma: PrismaClient, programId: string) {
+  const rand = mulberry32(7);
+  const day = 86_400_000;
+  const now = Date.now();
+  await prisma.$executeRawUnsafe(
+    `UPDATE "Customer" c SET "createdAt" = now() - (random() * interval '60 days') WHERE "programId" = $1::uuid`,
+    programId,
+  );
+  await prisma.$executeRawUnsafe(
+    `UPDATE "LoyaltyData" l SET "memberSince" = c."createdAt", "createdAt" = c."createdAt" FROM "Customer" c
+     WHERE c.id = l."customerId" AND c."programId" = $1::uuid`,
+    programId,
+  );
+  const mug = await createReward(prisma, { programId, name: "Ceramic mug", costPoints: 400, stock: 150, description: "The club mug." });
+  await createReward(prisma, { programId, name: "Free coffee", costPoints: 120, description: "Any size, any blend." });
+  const { couponPoolId } = await createCouponPool(prisma, { programId, name: "Welcome 10%", validDays: 30 });
+  await importCoupons(prisma, couponPoolId, Array.from({ length: 500 }, (_, i) => `WELCOME10-${String(i).padStart(4, "0")}`));
+  const customers = await prisma.customer.findMany({ where: { programId }, select: { id: true }, orderBy: { email: "asc" } });
+  for (const { id: customerId } of customers) {
+    const visits = 1 + Math.floor(rand() * 4);
+    const times = Array.from({ length: visits }, () => now - Math.floor(rand() * 30 * day)).sort((a, b) => a - b);
+    for (const [i, at] of times.entries()) {
+      await prisma.$transaction(async (tx) => {
+        const base = { programId, customerId, actor: "system", source: "api" as const, now: new Date(at) };
+        await increaseBalance(tx, { ...base, points: 50 + Math.floor(rand() * 400), reason: "purchase" });
+        if (i > 0 && rand() < 0.3) {
+          await increaseBalance(tx, { ...base, points: 200, reason: "bonus" });
+          await decreaseBalance(tx, { ...base, points: 120, reason: "reward: Free coffee" });
+        }
+      });
+    }
+  }
+  return { rewardId: mug.rewardId, couponPoolId };
+}
+
 /** A demo program with three tiers, `customers` customers and an API key (whose secret is returned once). */
 export async function seedDemo(prisma: PrismaClient, customers = 1000) {
   const { programId } = await createProgram(prisma, { name: "Demo Coffee Club" });
@@ -54,6 +96,7 @@ export async function seedDemo(prisma: PrismaClient, customers = 1000) {
   for (let i = 0; i < people.length; i += 1000) {
     await prisma.$transaction((tx) => applyUserBatch(tx, programId, people.slice(i, i + 1000)), { timeout: 60_000 });
   }
+  await demoActivity(prisma, programId);
   const apiKey = await createApiKey(prisma, { programId, name: "Demo key" });
   // One account per role, sharing a password generated for this seed and shown once.
   const password = `demo-${randomBytes(6).toString("hex")}`;

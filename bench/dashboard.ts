@@ -1,0 +1,92 @@
+/**
+ * Dashboard reads at scale: e-mail prefix search and the customer page's data, on a program of 1,000,000
+ * customers and 5,000,000 ledger entries, timed in-process through the same functions the pages call, with
+ * a primary-key lookup through the same client as the baseline.
+ */
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { createProgram } from "@/lib/domain/programs";
+import { createTier } from "@/lib/domain/tiers";
+import { customerProfile, searchCustomers } from "@/lib/staff/queries";
+
+const FIRST = ["olivia", "liam", "emma", "noah", "ava", "elijah", "sophia", "mateo", "isabella", "lucas", "mia", "levi", "amelia", "ezra", "harper", "asher", "evelyn", "james", "luna", "leo"];
+const LAST = ["smith", "johnson", "williams", "brown", "jones", "garcia", "miller", "davis", "rodriguez", "martinez", "lopez", "wilson", "anderson", "taylor", "moore", "martin", "muller", "okafor", "chen", "larsen"];
+
+export interface Timing {
+  p50: number;
+  p99: number;
+  runs: number;
+}
+
+async function time(runs: number, fn: (i: number) => Promise<unknown>): Promise<Timing> {
+  for (let i = 0; i < 20; i++) await fn(i); // warm-up: plans, caches
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    samples.push(performance.now() - t0);
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
+  return { p50: at(0.5), p99: at(0.99), runs };
+}
+
+export async function benchDashboard(prisma: PrismaClient, customers: number, entriesPerCustomer: number, log: (...a: unknown[]) => void) {
+  const { programId } = await createProgram(prisma, { name: "Dashboard bench" });
+  const tiers: string[] = [];
+  for (const [name, requiredPoints] of [["Bronze", 0], ["Silver", 1000], ["Gold", 5000]] as const) {
+    tiers.push((await createTier(prisma, { programId, name, requiredPoints, factor: 1 })).tierId);
+  }
+  const t0 = Date.now();
+  const names = (list: string[]) => `ARRAY[${list.map((n) => `'${n}'`).join(",")}]`;
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt")
+     SELECT $1::uuid, (${names(FIRST)})[1 + i % ${FIRST.length}] || '.' || (${names(LAST)})[1 + (i / ${FIRST.length}) % ${LAST.length}] || '.' || i || '@example.com',
+            now() - (i % 700) * interval '1 hour', now()
+     FROM generate_series(1, ${customers}) AS i`,
+    programId,
+  );
+  log(`  customers inserted (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO "UserData" ("customerId", "programId", "firstName", "lastName", "updatedAt")
+     SELECT id, "programId", split_part(email, '.', 1), split_part(email, '.', 2), now() FROM "Customer" WHERE "programId" = $1::uuid`,
+    programId,
+  );
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO "CustomerTier" ("customerId", "currentTierId", "currentTierPoints", "recalculationDate")
+     SELECT id, (ARRAY[$2::uuid, $3::uuid, $4::uuid])[1 + abs(hashtext(id::text)) % 3], 0, now() + interval '1 year'
+     FROM "Customer" WHERE "programId" = $1::uuid`,
+    programId,
+    ...tiers,
+  );
+  log(`  user data and tiers inserted (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  // Ledger: entriesPerCustomer earns of 10 points each, so balance = sum of entries holds for the data set too.
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", source, actor, "createdAt")
+     SELECT $1::uuid, c.id, 'earn', 10, 10 * n, 'api', 'bench', c."createdAt" + n * interval '1 minute'
+     FROM "Customer" c CROSS JOIN generate_series(1, ${entriesPerCustomer}) AS n WHERE c."programId" = $1::uuid`,
+    programId,
+  );
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO "LoyaltyData" ("customerId", "loyaltyCustomerId", balance, "updatedAt")
+     SELECT id, replace(id::text, '-', ''), ${10 * entriesPerCustomer}, now() FROM "Customer" WHERE "programId" = $1::uuid`,
+    programId,
+  );
+  await prisma.$executeRawUnsafe(`ANALYZE`);
+  const loadSeconds = (Date.now() - t0) / 1000;
+  log(`  ${customers} customers and ${customers * entriesPerCustomer} ledger entries in ${loadSeconds.toFixed(0)} s`);
+
+  const sample = await prisma.$queryRawUnsafe<{ id: string; email: string }[]>(
+    `SELECT id, email FROM "Customer" WHERE "programId" = $1::uuid ORDER BY random() LIMIT 500`,
+    programId,
+  );
+  const prefixOf = (i: number) => {
+    const email = sample[i % sample.length]!.email;
+    return email.slice(0, 3 + (i % 6)); // 3 to 8 characters, as typed
+  };
+  const baseline = await time(500, (i) => prisma.$queryRawUnsafe(`SELECT id FROM "Customer" WHERE id = $1::uuid`, sample[i % sample.length]!.id));
+  const search = await time(500, (i) => searchCustomers(prisma, programId, { prefix: prefixOf(i), limit: 25 }));
+  const searchTier = await time(200, (i) => searchCustomers(prisma, programId, { prefix: prefixOf(i), tierId: tiers[i % 3], limit: 25 }));
+  const listNewest = await time(200, () => searchCustomers(prisma, programId, { sort: "newest", limit: 25 }));
+  const page = await time(500, (i) => customerProfile(prisma, programId, sample[i % sample.length]!.id));
+  return { customers, entries: customers * entriesPerCustomer, loadSeconds, baseline, search, searchTier, listNewest, page };
+}

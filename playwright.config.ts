@@ -35,6 +35,8 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 60_000,
+  // The first request to each page of a fresh `next start` on a 2-core machine can take a few seconds.
+  expect: { timeout: 10_000 },
   reporter: "list",
   use: {
     baseURL,

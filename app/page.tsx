@@ -15,6 +15,8 @@ const endpoints = [
   { method: "GET", path: "/v1/programs/{programId}/tiers", what: "Tiers" },
   { method: "GET", path: "/v1/programs/{programId}/rewards", what: "Active rewards" },
   { method: "GET", path: "/v1/programs/{programId}/me", what: "The token's customer (Bearer)" },
+  { method: "GET", path: "/v1/programs/{programId}/me/transactions", what: "The token's customer's points history (Bearer)" },
+  { method: "POST", path: "/v1/programs/{programId}/me/rewards/{rewardId}/redeem", what: "The token's customer redeems a reward (Bearer)" },
 ];
 
 export default function Home() {

@@ -48,15 +48,16 @@ export const secondaryButtonClass =
 export const dangerButtonClass =
   "inline-flex items-center justify-center gap-1 rounded-md bg-red-700 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-red-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-400 disabled:opacity-50";
 
-export function Field({ label, error, children, htmlFor }: { label: string; error?: string; children: React.ReactNode; htmlFor: string }) {
+export function Field({ label, error, hint, children, htmlFor }: { label: string; error?: string; hint?: string; children: React.ReactNode; htmlFor: string }) {
   return (
     <div className="space-y-1">
       <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
       {children}
+      {hint && !error && <p className="text-xs text-slate-600">{hint}</p>}
       {error && (
-        <p className="text-xs text-red-700" role="alert">
+        <p className="text-xs font-medium text-red-700" role="alert">
           {error}
         </p>
       )}

@@ -7,6 +7,8 @@ export interface Seed {
   apiKey: string;
   sampleEmail: string;
   staff: { role: string; email: string; password: string }[];
+  /** A second program in which the demo owner is a viewer (for the program switcher). */
+  secondProgram?: { programId: string; name: string };
 }
 
 /** What scripts/e2e-server.sh seeded into this run's database. */
@@ -24,4 +26,12 @@ export async function signIn(page: Page, role: string) {
   return account;
 }
 
-export const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+/**
+ * A screenshot under e2e/screenshots/: the whole page from the top (so sticky headers sit where they belong),
+ * or with `fullPage: false` just the viewport as it is scrolled.
+ */
+export async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  const fullPage = options.fullPage ?? true;
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage });
+}

@@ -14,9 +14,9 @@ import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { expireDuePoints } from "@/lib/domain/points";
 import { updateProgram } from "@/lib/domain/programs";
-import { createReward } from "@/lib/domain/rewards";
+import { createReward, updateReward } from "@/lib/domain/rewards";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
-import { createWebhook, setPushEndpoint } from "@/lib/domain/webhooks";
+import { createWebhook, resendDelivery, setPushEndpoint } from "@/lib/domain/webhooks";
 import { runOutbox } from "@/lib/jobs/outbox";
 import { createReadStream } from "node:fs";
 import { parse as parseCsv } from "csv-parse";
@@ -162,6 +162,28 @@ const commands: Record<string, Command> = {
         active: !f.inactive,
       }),
   },
+  "reward update": {
+    usage: "--program ID --id ID [--name N] [--cost-points P] [--stock S|unlimited] [--description D] [--image URL] [--active true|false]",
+    flags: z.strictObject({
+      program: Uuid,
+      id: Uuid,
+      name: Name.optional(),
+      "cost-points": Int(1, 1_000_000_000).optional(),
+      stock: z.union([z.literal("unlimited"), Int(0, 1_000_000_000)]).optional(),
+      description: z.string().max(2000).optional(),
+      image: z.url().max(2000).optional(),
+      active: z.enum(["true", "false"]).optional(),
+    }),
+    run: async (f: { program: string; id: string; name?: string; "cost-points"?: number; stock?: number | "unlimited"; description?: string; image?: string; active?: "true" | "false" }) =>
+      updateReward(await db(), f.program, f.id, {
+        name: f.name,
+        costPoints: f["cost-points"],
+        stock: f.stock === "unlimited" ? null : f.stock,
+        description: f.description,
+        image: f.image,
+        active: f.active === undefined ? undefined : f.active === "true",
+      }),
+  },
   "coupon-pool create": {
     usage: "--program ID --name N [--valid-days D]",
     flags: z.strictObject({ program: Uuid, name: Name, "valid-days": Int(1, 3650).optional() }),
@@ -207,6 +229,11 @@ const commands: Record<string, Command> = {
     usage: "(one pass of the webhook and push delivery worker)",
     flags: z.strictObject({}),
     run: async () => runOutbox(await db()),
+  },
+  "delivery resend": {
+    usage: "--program ID --id DELIVERY_ID   (queue a webhook or push delivery again, for an attempt now)",
+    flags: z.strictObject({ program: Uuid, id: Uuid }),
+    run: async (f: { program: string; id: string }) => resendDelivery(await db(), f.program, f.id),
   },
   "staff create": {
     usage: "--email E --password P --program ID --role owner|manager|support|viewer [--name N]",
@@ -276,4 +303,9 @@ main()
     }
     process.exitCode = 1;
   })
-  .finally(() => disconnectDb());
+  .finally(async () => {
+    // PGlite (Emscripten) sets process.exitCode itself when it opens (99) and closes (0): decide it last.
+    const failed = process.exitCode === 1;
+    await disconnectDb();
+    process.exitCode = failed ? 1 : 0;
+  });

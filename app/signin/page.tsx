@@ -1,8 +1,11 @@
+import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/dashboard/sign-in-form";
+import { sessionStaffId } from "@/lib/staff/authz";
 
 export const metadata = { title: "Sign in · Loyalty" };
 
-export default function SignInPage() {
+export default async function SignInPage() {
+  if (await sessionStaffId()) redirect("/dashboard");
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm">

@@ -1,10 +1,10 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { toast } from "sonner";
-import { staffFetch, StaffApiError } from "@/lib/staff/client";
+import { staffFetch, useStaffWrite } from "@/lib/staff/client";
+import { BalanceAdjustment, CouponForm, NotificationForm, RedeemForm, UserDataEdit } from "@/lib/staff/forms";
 import { Badge, Card, Empty, Field, buttonClass, dangerButtonClass, formatDate, formatNumber, inputClass, secondaryButtonClass } from "@/components/ui";
 
 interface UserData {
@@ -16,69 +16,72 @@ interface UserData {
   emailVerified: boolean;
 }
 
-/** After a write: refresh the server-rendered page and the client caches that show the customer. */
-function useAfterWrite(customerId: string) {
-  const router = useRouter();
-  const queryClient = useQueryClient();
-  return () => {
-    router.refresh();
-    void queryClient.invalidateQueries({ queryKey: ["history", customerId] });
-    void queryClient.invalidateQueries({ queryKey: ["search"] });
-  };
-}
+/** What a write changes on the customer page: its history and any search result showing the customer. */
+const customerKeys = (customerId: string) => [["history", customerId], ["search"]];
 
-const blankToNull = (v: FormDataEntryValue | null) => {
-  const s = String(v ?? "").trim();
+const text = (form: FormData, name: string) => {
+  const s = String(form.get(name) ?? "").trim();
   return s === "" ? null : s;
 };
 
-export function EditUserData({ programId, customerId, userData, canWrite }: { programId: string; customerId: string; userData: UserData; canWrite: boolean }) {
-  const afterWrite = useAfterWrite(customerId);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) => staffFetch("PATCH", `/api/staff/${programId}/customers/${customerId}`, body),
-    onSuccess: () => {
-      setErrors({});
-      toast.success("User data saved");
-      afterWrite();
-    },
-    onError: (err) => {
-      if (err instanceof StaffApiError) setErrors(err.fields);
-      toast.error(err.message);
-    },
+const USER_FIELDS = [
+  ["firstName", "First name", "given-name"],
+  ["lastName", "Last name", "family-name"],
+  ["phone", "Phone", "tel"],
+  ["externalCustomerId", "External customer id", "off"],
+  ["birthdate", "Birthdate (YYYY-MM-DD)", "off"],
+] as const;
+
+export function EditUserData({ programId, customerId, email, userData, canEdit }: { programId: string; customerId: string; email: string; userData: UserData; canEdit: boolean }) {
+  const save = useStaffWrite({
+    schema: UserDataEdit,
+    method: "PATCH",
+    url: `/api/staff/${programId}/customers/${customerId}`,
+    success: "User data saved",
+    invalidate: customerKeys(customerId),
   });
-  const fields = [
-    ["firstName", "First name"],
-    ["lastName", "Last name"],
-    ["phone", "Phone"],
-    ["externalCustomerId", "External customer id"],
-    ["birthdate", "Birthdate (YYYY-MM-DD)"],
-  ] as const;
   return (
     <Card title="User data">
       <form
         className="grid gap-3 sm:grid-cols-2"
+        aria-label="User data"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           const form = new FormData(e.currentTarget);
-          const body: Record<string, unknown> = Object.fromEntries(fields.map(([name]) => [name, blankToNull(form.get(name))]));
+          const body: Record<string, unknown> = Object.fromEntries(USER_FIELDS.map(([name]) => [name, text(form, name)]));
           body.emailVerified = form.get("emailVerified") === "on";
-          save.mutate(body);
+          const newEmail = text(form, "email");
+          if (newEmail !== email) body.email = newEmail ?? "";
+          save.submit(body);
         }}
       >
-        {fields.map(([name, label]) => (
-          <Field key={name} label={label} htmlFor={`ud-${name}`} error={errors[name]}>
-            <input id={`ud-${name}`} name={name} defaultValue={userData[name] ?? ""} disabled={!canWrite} className={inputClass} aria-invalid={!!errors[name]} />
+        <div className="sm:col-span-2">
+          <Field label="E-mail" htmlFor="ud-email" error={save.errors.email} hint="Changing it renames the customer for the API too.">
+            <input id="ud-email" name="email" type="email" defaultValue={email} disabled={!canEdit} className={inputClass} aria-invalid={!!save.errors.email} autoComplete="off" />
+          </Field>
+        </div>
+        {USER_FIELDS.map(([name, label, autoComplete]) => (
+          <Field key={name} label={label} htmlFor={`ud-${name}`} error={save.errors[name]}>
+            <input
+              id={`ud-${name}`}
+              name={name}
+              defaultValue={userData[name] ?? ""}
+              disabled={!canEdit}
+              className={inputClass}
+              aria-invalid={!!save.errors[name]}
+              autoComplete={autoComplete}
+            />
           </Field>
         ))}
-        <label className="flex items-center gap-2 self-end text-sm text-slate-800">
-          <input type="checkbox" name="emailVerified" defaultChecked={userData.emailVerified} disabled={!canWrite} className="h-4 w-4" />
+        <label className="flex items-center gap-2 self-end pb-2 text-sm text-slate-800">
+          <input type="checkbox" name="emailVerified" defaultChecked={userData.emailVerified} disabled={!canEdit} className="h-4 w-4 accent-indigo-600" />
           E-mail verified
         </label>
-        {canWrite && (
+        {canEdit && (
           <div className="sm:col-span-2">
-            <button type="submit" className={buttonClass} disabled={save.isPending}>
-              {save.isPending ? "Saving…" : "Save user data"}
+            <button type="submit" className={buttonClass} disabled={save.pending}>
+              {save.pending ? "Saving…" : "Save user data"}
             </button>
           </div>
         )}
@@ -87,189 +90,247 @@ export function EditUserData({ programId, customerId, userData, canWrite }: { pr
   );
 }
 
-interface Props {
+export interface CustomerPermissions {
+  adjust: boolean;
+  redeem: boolean;
+  assign: boolean;
+  notify: boolean;
+  delete: boolean;
+}
+
+interface ActionsProps {
   programId: string;
   customerId: string;
   email: string;
   rewards: { id: string; name: string; costPoints: number; stock: number | null }[];
   pools: { id: string; name: string }[];
-  canAdjust: boolean;
-  canWrite: boolean;
-  canDelete: boolean;
+  can: CustomerPermissions;
 }
 
-export function CustomerActions({ programId, customerId, email, rewards, pools, canAdjust, canWrite, canDelete }: Props) {
-  const afterWrite = useAfterWrite(customerId);
-  const router = useRouter();
-  const base = `/api/staff/${programId}/customers/${customerId}`;
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [confirm, setConfirm] = useState("");
-  const act = useMutation({
-    mutationFn: ({ method, path, body }: { method: string; path: string; body?: unknown; done: string }) => staffFetch(method, `${base}${path}`, body),
-    onSuccess: (_data, vars) => {
-      setErrors({});
-      toast.success(vars.done);
-      if (vars.method === "DELETE") router.push(`/dashboard/${programId}/customers`);
-      else afterWrite();
-    },
-    onError: (err) => {
-      if (err instanceof StaffApiError) setErrors(err.fields);
-      toast.error(err.message);
-    },
-  });
-  if (!canAdjust && !canWrite && !canDelete) {
+export function CustomerActions({ programId, customerId, email, rewards, pools, can }: ActionsProps) {
+  if (!Object.values(can).some(Boolean)) {
     return (
       <Card title="Actions">
         <Empty>Your role can view this customer but not change it.</Empty>
       </Card>
     );
   }
+  const base = `/api/staff/${programId}/customers/${customerId}`;
   return (
     <Card title="Actions">
-      <div className="space-y-5">
-        {canAdjust && (
-          <form
-            className="space-y-2"
-            aria-label="Adjust balance"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const form = new FormData(e.currentTarget);
-              const points = Number(form.get("points")) * (form.get("direction") === "down" ? -1 : 1);
-              act.mutate({ method: "POST", path: "/balance", body: { points, reason: String(form.get("reason") ?? "") }, done: "Balance adjusted" });
-            }}
-          >
-            <h3 className="text-sm font-semibold">Adjust balance</h3>
-            <div className="grid gap-2 sm:grid-cols-[auto_8rem_1fr_auto] sm:items-end">
-              <Field label="Direction" htmlFor="direction">
-                <select id="direction" name="direction" className={inputClass}>
-                  <option value="up">Add</option>
-                  <option value="down">Take</option>
-                </select>
-              </Field>
-              <Field label="Points" htmlFor="points" error={errors.points}>
-                <input id="points" name="points" type="number" min={1} step={1} required className={inputClass} />
-              </Field>
-              <Field label="Reason" htmlFor="reason" error={errors.reason}>
-                <input id="reason" name="reason" required className={inputClass} placeholder="Goodwill for a late delivery" />
-              </Field>
-              <button className={buttonClass} disabled={act.isPending} type="submit">
-                Apply
-              </button>
-            </div>
-          </form>
-        )}
-        {canWrite && rewards.length > 0 && (
-          <form
-            className="flex flex-wrap items-end gap-2"
-            aria-label="Redeem a reward"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const rewardId = String(new FormData(e.currentTarget).get("rewardId"));
-              act.mutate({ method: "POST", path: "/redeem", body: { rewardId }, done: "Reward redeemed" });
-            }}
-          >
-            <div className="min-w-48 flex-1">
-              <Field label="Redeem a reward" htmlFor="rewardId">
-                <select id="rewardId" name="rewardId" className={inputClass}>
-                  {rewards.map((r) => (
-                    <option key={r.id} value={r.id}>
-                      {r.name} · {formatNumber(r.costPoints)} pts{r.stock !== null ? ` · ${r.stock} left` : ""}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-            </div>
-            <button className={secondaryButtonClass} disabled={act.isPending} type="submit">
-              Redeem
-            </button>
-          </form>
-        )}
-        {canWrite && pools.length > 0 && (
-          <form
-            className="flex flex-wrap items-end gap-2"
-            aria-label="Assign a coupon"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const couponPoolId = String(new FormData(e.currentTarget).get("couponPoolId"));
-              act.mutate({ method: "POST", path: "/coupons", body: { couponPoolId }, done: "Coupon assigned" });
-            }}
-          >
-            <div className="min-w-48 flex-1">
-              <Field label="Assign a coupon from" htmlFor="couponPoolId">
-                <select id="couponPoolId" name="couponPoolId" className={inputClass}>
-                  {pools.map((p) => (
-                    <option key={p.id} value={p.id}>
-                      {p.name}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-            </div>
-            <button className={secondaryButtonClass} disabled={act.isPending} type="submit">
-              Assign
-            </button>
-          </form>
-        )}
-        {canWrite && (
-          <form
-            className="grid gap-2 sm:grid-cols-2"
-            aria-label="Send a notification"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const form = new FormData(e.currentTarget);
-              act.mutate({
-                method: "POST",
-                path: "/notifications",
-                body: { title: form.get("title"), body: form.get("body"), category: form.get("category") },
-                done: "Notification sent",
-              });
-            }}
-          >
-            <h3 className="text-sm font-semibold sm:col-span-2">Send a notification</h3>
-            <Field label="Title" htmlFor="n-title" error={errors.title}>
-              <input id="n-title" name="title" required className={inputClass} />
-            </Field>
-            <Field label="Category" htmlFor="n-category">
-              <select id="n-category" name="category" className={inputClass}>
-                {["balance", "tier", "rewardAvailable", "location", "marketing"].map((c) => (
-                  <option key={c}>{c}</option>
-                ))}
-              </select>
-            </Field>
-            <div className="sm:col-span-2">
-              <Field label="Message" htmlFor="n-body" error={errors.body}>
-                <textarea id="n-body" name="body" required rows={2} className={inputClass} />
-              </Field>
-            </div>
-            <div>
-              <button className={secondaryButtonClass} disabled={act.isPending} type="submit">
-                Send
-              </button>
-            </div>
-          </form>
-        )}
-        {canDelete && (
-          <form
-            className="space-y-2 rounded-md border border-red-200 bg-red-50 p-3"
-            aria-label="Delete customer"
-            onSubmit={(e) => {
-              e.preventDefault();
-              act.mutate({ method: "DELETE", path: "", done: "Customer deleted" });
-            }}
-          >
-            <h3 className="text-sm font-semibold text-red-900">Delete customer</h3>
-            <p className="text-xs text-red-900">Erases personal data; the anonymised points history stays. Type the e-mail to confirm.</p>
-            <label htmlFor="confirm-delete" className="sr-only">
-              Type the customer&apos;s e-mail to confirm
-            </label>
-            <input id="confirm-delete" value={confirm} onChange={(e) => setConfirm(e.target.value)} className={inputClass} placeholder={email} />
-            <button className={dangerButtonClass} disabled={confirm.trim().toLowerCase() !== email || act.isPending} type="submit">
-              Delete permanently
-            </button>
-          </form>
-        )}
+      <div className="divide-y divide-slate-100 [&>*]:py-4 [&>*:first-child]:pt-0 [&>*:last-child]:pb-0">
+        {can.adjust && <AdjustBalance url={`${base}/balance`} customerId={customerId} />}
+        {can.redeem && <RedeemReward url={`${base}/redeem`} customerId={customerId} rewards={rewards} />}
+        {can.assign && <AssignCoupon url={`${base}/coupons`} customerId={customerId} pools={pools} />}
+        {can.notify && <Notify url={`${base}/notifications`} customerId={customerId} />}
+        {can.delete && <DeleteCustomer url={base} programId={programId} email={email} />}
       </div>
     </Card>
+  );
+}
+
+function AdjustBalance({ url, customerId }: { url: string; customerId: string }) {
+  const adjust = useStaffWrite({ schema: BalanceAdjustment, method: "POST", url, success: "Balance adjusted", invalidate: customerKeys(customerId) });
+  return (
+    <form
+      aria-label="Adjust balance"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const target = e.currentTarget;
+        const form = new FormData(target);
+        const raw = String(form.get("points") ?? "").trim();
+        const points = raw === "" ? Number.NaN : Number(raw) * (form.get("direction") === "down" ? -1 : 1);
+        if (adjust.submit({ points, reason: String(form.get("reason") ?? "") })) target.reset();
+      }}
+    >
+      <h3 className="text-sm font-semibold text-slate-900">Adjust balance</h3>
+      <p className="text-xs text-slate-600">Recorded in the points history with your name and the reason.</p>
+      <div className="mt-2 grid grid-cols-2 gap-2">
+        <Field label="Direction" htmlFor="direction">
+          <select id="direction" name="direction" className={inputClass}>
+            <option value="up">Add</option>
+            <option value="down">Take</option>
+          </select>
+        </Field>
+        <Field label="Points" htmlFor="points" error={adjust.errors.points}>
+          <input id="points" name="points" type="number" inputMode="numeric" min={1} step={1} className={inputClass} aria-invalid={!!adjust.errors.points} />
+        </Field>
+        <div className="col-span-2">
+          <Field label="Reason" htmlFor="reason" error={adjust.errors.reason}>
+            <input id="reason" name="reason" className={inputClass} placeholder="Goodwill for a late delivery" aria-invalid={!!adjust.errors.reason} />
+          </Field>
+        </div>
+        <div>
+          <button className={buttonClass} disabled={adjust.pending} type="submit">
+            {adjust.pending ? "Applying…" : "Apply"}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+function RedeemReward({ url, customerId, rewards }: { url: string; customerId: string; rewards: ActionsProps["rewards"] }) {
+  const redeem = useStaffWrite<typeof RedeemForm, { redemption: { code: string } }>({
+    schema: RedeemForm,
+    method: "POST",
+    url,
+    success: (data) => `Reward redeemed: code ${data.redemption.code}`,
+    invalidate: customerKeys(customerId),
+  });
+  if (rewards.length === 0) return <p className="text-sm text-slate-600">No active rewards to redeem in this program.</p>;
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2"
+      aria-label="Redeem a reward"
+      onSubmit={(e) => {
+        e.preventDefault();
+        redeem.submit({ rewardId: String(new FormData(e.currentTarget).get("rewardId")) });
+      }}
+    >
+      <div className="min-w-48 flex-1">
+        <Field label="Redeem a reward" htmlFor="rewardId" error={redeem.errors.rewardId}>
+          <select id="rewardId" name="rewardId" className={inputClass}>
+            {rewards.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.name} · {formatNumber(r.costPoints)} pts{r.stock !== null ? ` · ${r.stock} left` : ""}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <button className={secondaryButtonClass} disabled={redeem.pending} type="submit">
+        Redeem
+      </button>
+    </form>
+  );
+}
+
+function AssignCoupon({ url, customerId, pools }: { url: string; customerId: string; pools: ActionsProps["pools"] }) {
+  const assign = useStaffWrite<typeof CouponForm, { coupon: { code: string } }>({
+    schema: CouponForm,
+    method: "POST",
+    url,
+    success: (data) => `Coupon ${data.coupon.code} assigned`,
+    invalidate: customerKeys(customerId),
+  });
+  if (pools.length === 0) return <p className="text-sm text-slate-600">No coupon pools in this program.</p>;
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2"
+      aria-label="Assign a coupon"
+      onSubmit={(e) => {
+        e.preventDefault();
+        assign.submit({ couponPoolId: String(new FormData(e.currentTarget).get("couponPoolId")) });
+      }}
+    >
+      <div className="min-w-48 flex-1">
+        <Field label="Assign a coupon from" htmlFor="couponPoolId" error={assign.errors.couponPoolId}>
+          <select id="couponPoolId" name="couponPoolId" className={inputClass}>
+            {pools.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <button className={secondaryButtonClass} disabled={assign.pending} type="submit">
+        Assign
+      </button>
+    </form>
+  );
+}
+
+const CATEGORY_LABELS = { balance: "Balance", tier: "Tier", rewardAvailable: "Reward available", location: "Location", marketing: "Marketing" } as const;
+
+function Notify({ url, customerId }: { url: string; customerId: string }) {
+  const notify = useStaffWrite<typeof NotificationForm, { notification: { status: string } }>({
+    schema: NotificationForm,
+    method: "POST",
+    url,
+    success: (data) => (data.notification.status === "suppressed" ? "Not sent: the customer turned this category off" : "Notification queued"),
+    invalidate: customerKeys(customerId),
+  });
+  return (
+    <form
+      className="grid gap-2 sm:grid-cols-2"
+      aria-label="Send a notification"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const target = e.currentTarget;
+        const form = new FormData(target);
+        if (notify.submit({ title: String(form.get("title") ?? ""), body: String(form.get("body") ?? ""), category: String(form.get("category")) as "balance" })) {
+          target.reset();
+        }
+      }}
+    >
+      <h3 className="text-sm font-semibold text-slate-900 sm:col-span-2">Send a push notification</h3>
+      <Field label="Title" htmlFor="n-title" error={notify.errors.title}>
+        <input id="n-title" name="title" maxLength={120} className={inputClass} aria-invalid={!!notify.errors.title} />
+      </Field>
+      <Field label="Category" htmlFor="n-category">
+        <select id="n-category" name="category" className={inputClass}>
+          {Object.entries(CATEGORY_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <div className="sm:col-span-2">
+        <Field label="Message" htmlFor="n-body" error={notify.errors.body}>
+          <textarea id="n-body" name="body" rows={2} maxLength={1000} className={inputClass} aria-invalid={!!notify.errors.body} />
+        </Field>
+      </div>
+      <div>
+        <button className={secondaryButtonClass} disabled={notify.pending} type="submit">
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function DeleteCustomer({ url, programId, email }: { url: string; programId: string; email: string }) {
+  const router = useRouter();
+  const [confirm, setConfirm] = useState("");
+  const remove = useStaffWrite({
+    method: "DELETE",
+    url,
+    success: "Customer deleted",
+    invalidate: [["search"]],
+    onSuccess: () => router.push(`/dashboard/${programId}/customers`),
+  });
+  const matches = confirm.trim().toLowerCase() === email;
+  return (
+    <form
+      className="space-y-2"
+      aria-label="Delete customer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (matches) remove.submit();
+      }}
+    >
+      <div className="rounded-md border border-red-200 bg-red-50 p-3">
+        <h3 className="text-sm font-semibold text-red-900">Delete customer</h3>
+        <p className="mt-1 text-xs text-red-900">
+          Erases the personal data at once and for good; the anonymised points history stays in the program totals. Type{" "}
+          <span className="break-all font-mono">{email}</span> to confirm.
+        </p>
+        <div className="mt-2 flex flex-wrap gap-2">
+          <label htmlFor="confirm-delete" className="sr-only">
+            Type the customer&apos;s e-mail to confirm
+          </label>
+          <input id="confirm-delete" value={confirm} onChange={(e) => setConfirm(e.target.value)} className={`${inputClass} min-w-0 flex-1`} autoComplete="off" />
+          <button className={dangerButtonClass} disabled={!matches || remove.pending} type="submit">
+            Delete permanently
+          </button>
+        </div>
+      </div>
+    </form>
   );
 }
 
@@ -289,7 +350,7 @@ export function History({ programId, customerId, initial }: { programId: string;
   const query = useInfiniteQuery({
     queryKey: ["history", customerId],
     queryFn: ({ pageParam }) =>
-      staffFetch<Page>("GET", `/api/staff/${programId}/customers/${customerId}/transactions${pageParam ? `?cursor=${pageParam}` : ""}`),
+      staffFetch<Page>("GET", `/api/staff/${programId}/customers/${customerId}/transactions${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ""}`),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     initialData: { pages: [initial], pageParams: [null] },
@@ -300,7 +361,7 @@ export function History({ programId, customerId, initial }: { programId: string;
       {entries.length === 0 ? (
         <Empty>No points movements yet.</Empty>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="-mx-4 overflow-x-auto px-4">
           <table className="min-w-full text-sm" aria-label="Points history">
             <thead className="text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
               <tr>
@@ -319,18 +380,23 @@ export function History({ programId, customerId, initial }: { programId: string;
                   <td className="py-2 pr-4">
                     <Badge tone={e.points > 0 ? "green" : "amber"}>{e.type}</Badge>
                   </td>
-                  <td className={`py-2 pr-4 text-right tabular-nums ${e.points > 0 ? "text-emerald-800" : "text-amber-900"}`}>
+                  <td className={`whitespace-nowrap py-2 pr-4 text-right tabular-nums ${e.points > 0 ? "text-emerald-800" : "text-amber-900"}`}>
                     {e.points > 0 ? "+" : ""}
                     {formatNumber(e.points)}
                   </td>
                   <td className="py-2 pr-4 text-right tabular-nums">{formatNumber(e.balanceAfter)}</td>
-                  <td className="py-2 pr-4">{e.reason ?? "—"}</td>
+                  <td className="min-w-40 py-2 pr-4">{e.reason ?? "—"}</td>
                   <td className="hidden py-2 text-slate-600 md:table-cell">{e.source}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
+      )}
+      {query.isError && (
+        <p className="mt-2 text-sm text-red-700" role="alert">
+          Could not load older entries: {query.error.message}
+        </p>
       )}
       {query.hasNextPage && (
         <button className={`${secondaryButtonClass} mt-3`} onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>

@@ -5,36 +5,55 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { staffFetch } from "@/lib/staff/client";
 import type { CustomerRow } from "@/lib/staff/queries";
+import { formatNumber } from "@/components/ui";
 
-/** Finds customers by the start of their e-mail as you type; arrow keys and Enter open one. */
+/**
+ * Finds customers by the start of their e-mail as you type (debounced, case-insensitive). A WAI-ARIA combobox:
+ * ↓/↑ move through the results, Enter opens one, Escape closes the list; "/" anywhere focuses the box.
+ */
 export function GlobalSearch({ programId }: { programId: string }) {
   const router = useRouter();
   const listId = useId();
   const [text, setText] = useState("");
   const [query, setQuery] = useState("");
-  const [active, setActive] = useState(0);
+  const [active, setActive] = useState(-1);
   const [open, setOpen] = useState(false);
 
   useEffect(() => {
-    const t = setTimeout(() => setQuery(text.trim().toLowerCase()), 150);
+    const t = setTimeout(() => setQuery(text.trim().toLowerCase()), 200);
     return () => clearTimeout(t);
   }, [text]);
 
-  const { data, isFetching } = useQuery({
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (e.key !== "/" || target?.closest("input, textarea, select, [contenteditable]")) return;
+      e.preventDefault();
+      document.getElementById("global-search")?.focus();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const { data, isFetching, isError } = useQuery({
     queryKey: ["search", programId, query],
     queryFn: () => staffFetch<{ data: CustomerRow[] }>("GET", `/api/staff/${programId}/search?q=${encodeURIComponent(query)}`),
-    enabled: query.length >= 2,
+    enabled: query.length > 0,
+    placeholderData: (previous) => previous,
   });
-  const results = query.length >= 2 ? (data?.data ?? []) : [];
+  const results = query.length > 0 ? (data?.data ?? []) : [];
+  const expanded = open && query.length > 0;
+  const optionId = (i: number) => `${listId}-option-${i}`;
 
   const go = (row: CustomerRow) => {
     setOpen(false);
     setText("");
+    setActive(-1);
     router.push(`/dashboard/${programId}/customers/${row.id}`);
   };
 
   return (
-    <div className="relative max-w-xl">
+    <div className="relative w-full max-w-xl">
       <label htmlFor="global-search" className="sr-only">
         Find a customer by e-mail
       </label>
@@ -42,47 +61,69 @@ export function GlobalSearch({ programId }: { programId: string }) {
         id="global-search"
         type="search"
         role="combobox"
-        aria-expanded={open && results.length > 0}
+        aria-expanded={expanded && results.length > 0}
         aria-controls={listId}
         aria-autocomplete="list"
+        aria-activedescendant={expanded && active >= 0 && results[active] ? optionId(active) : undefined}
         autoComplete="off"
-        placeholder="Find a customer by e-mail…"
+        spellCheck={false}
+        placeholder="Find a customer by e-mail…  ( / )"
         value={text}
         onChange={(e) => {
           setText(e.target.value);
           setOpen(true);
-          setActive(0);
+          setActive(-1);
         }}
         onFocus={() => setOpen(true)}
         onBlur={() => setTimeout(() => setOpen(false), 150)}
         onKeyDown={(e) => {
-          if (e.key === "ArrowDown") setActive((a) => Math.min(a + 1, results.length - 1));
-          else if (e.key === "ArrowUp") setActive((a) => Math.max(a - 1, 0));
-          else if (e.key === "Enter" && results[active]) go(results[active]!);
-          else if (e.key === "Escape") setOpen(false);
-          else return;
+          if (e.key === "ArrowDown") {
+            setOpen(true);
+            setActive((a) => Math.min(a + 1, results.length - 1));
+          } else if (e.key === "ArrowUp") setActive((a) => Math.max(a - 1, 0));
+          else if (e.key === "Enter" && results.length > 0) go(results[Math.max(active, 0)]!);
+          else if (e.key === "Escape") {
+            if (!expanded) setText("");
+            setOpen(false);
+          } else return;
           e.preventDefault();
         }}
-        className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200"
+        className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-500 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200"
       />
-      {open && query.length >= 2 && (
-        <ul id={listId} role="listbox" className="absolute z-20 mt-1 w-full overflow-hidden rounded-md border border-slate-200 bg-white shadow-lg">
-          {results.length === 0 && <li className="px-3 py-2 text-sm text-slate-600">{isFetching ? "Searching…" : "No customer with that e-mail."}</li>}
-          {results.map((row, i) => (
-            <li
-              key={row.id}
-              role="option"
-              aria-selected={i === active}
-              onMouseDown={() => go(row)}
-              className={`cursor-pointer px-3 py-2 text-sm ${i === active ? "bg-indigo-50" : ""}`}
-            >
-              <span className="font-medium text-slate-900">{row.email}</span>
-              <span className="ml-2 text-slate-600">
-                {[row.firstName, row.lastName].filter(Boolean).join(" ")} · {row.tier ?? "no tier"} · {row.balance} pts
-              </span>
-            </li>
-          ))}
-        </ul>
+      <ul
+        id={listId}
+        role="listbox"
+        aria-label="Customers found"
+        hidden={!expanded || results.length === 0}
+        className="absolute z-20 mt-1 max-h-96 w-full overflow-y-auto rounded-md border border-slate-200 bg-white py-1 shadow-lg"
+      >
+        {results.map((row, i) => (
+          <li
+            key={row.id}
+            id={optionId(i)}
+            role="option"
+            aria-selected={i === active}
+            onMouseDown={(e) => {
+              e.preventDefault();
+              go(row);
+            }}
+            onMouseEnter={() => setActive(i)}
+            className={`cursor-pointer px-3 py-2 text-sm ${i === active ? "bg-indigo-50" : ""}`}
+          >
+            <span className="block truncate font-medium text-slate-900">{row.email}</span>
+            <span className="block truncate text-xs text-slate-600">
+              {[row.firstName, row.lastName].filter(Boolean).join(" ") || "No name"} · {row.tier ?? "no tier"} · {formatNumber(row.balance)} pts
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p className="sr-only" aria-live="polite">
+        {expanded ? (isError ? "Search failed." : isFetching && results.length === 0 ? "Searching…" : `${results.length} customers found.`) : ""}
+      </p>
+      {expanded && results.length === 0 && (
+        <p className="absolute z-20 mt-1 w-full rounded-md border border-slate-200 bg-white px-3 py-2 text-sm text-slate-600 shadow-lg">
+          {isError ? "Search failed: try again." : isFetching || query !== text.trim().toLowerCase() ? "Searching…" : "No customer’s e-mail starts with that."}
+        </p>
       )}
     </div>
   );

@@ -22,8 +22,8 @@ export function OverviewCharts({ days, tiers }: Props) {
               <YAxis fontSize={12} />
               <Tooltip />
               <Legend />
-              <Line type="monotone" dataKey="issued" name="Issued" stroke="#4338ca" strokeWidth={2} dot={false} />
-              <Line type="monotone" dataKey="redeemed" name="Redeemed" stroke="#b45309" strokeWidth={2} dot={false} />
+              <Line type="monotone" dataKey="issued" name="Issued" stroke="#4338ca" strokeWidth={2} dot={false} isAnimationActive={false} />
+              <Line type="monotone" dataKey="redeemed" name="Redeemed" stroke="#b45309" strokeWidth={2} dot={false} isAnimationActive={false} />
             </LineChart>
           </ResponsiveContainer>
         </div>
@@ -36,7 +36,7 @@ export function OverviewCharts({ days, tiers }: Props) {
               <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
               <YAxis fontSize={12} allowDecimals={false} />
               <Tooltip />
-              <Bar dataKey="members" name="New members" fill="#0f766e" />
+              <Bar dataKey="members" name="New members" fill="#0f766e" isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>
         </div>
@@ -49,7 +49,7 @@ export function OverviewCharts({ days, tiers }: Props) {
               <XAxis type="number" fontSize={12} allowDecimals={false} />
               <YAxis type="category" dataKey="name" fontSize={12} width={80} />
               <Tooltip />
-              <Bar dataKey="customers" name="Customers" fill="#4338ca" />
+              <Bar dataKey="customers" name="Customers" fill="#4338ca" isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>
         </div>

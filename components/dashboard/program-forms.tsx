@@ -1,32 +1,14 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
-import { staffFetch, StaffApiError } from "@/lib/staff/client";
+import { useStaffWrite } from "@/lib/staff/client";
+import { ApiKeyForm as ApiKeySchema, TierForm as TierSchema } from "@/lib/staff/forms";
 import { Card, Field, buttonClass, dangerButtonClass, inputClass, secondaryButtonClass } from "@/components/ui";
 
-function useWrite<T>(onDone: (data: T) => void) {
-  const router = useRouter();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const mutation = useMutation({
-    mutationFn: ({ method, url, body }: { method: string; url: string; body?: unknown }) => staffFetch<T>(method, url, body),
-    onSuccess: (data) => {
-      setErrors({});
-      onDone(data);
-      router.refresh();
-    },
-    onError: (err) => {
-      if (err instanceof StaffApiError) setErrors(err.fields);
-      toast.error(err.message);
-    },
-  });
-  return { mutation, errors };
-}
-
 export function TierForm({ programId }: { programId: string }) {
-  const { mutation, errors } = useWrite(() => toast.success("Tier created"));
+  const create = useStaffWrite({ schema: TierSchema, method: "POST", url: `/api/staff/${programId}/tiers`, success: "Tier created" });
+  const errors = create.errors;
   return (
     <Card title="New tier">
       <form
@@ -34,16 +16,12 @@ export function TierForm({ programId }: { programId: string }) {
         onSubmit={(e) => {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
-          mutation.mutate({
-            method: "POST",
-            url: `/api/staff/${programId}/tiers`,
-            body: {
-              name: String(f.get("name") ?? ""),
-              requiredPoints: Number(f.get("requiredPoints")),
-              factor: Number(f.get("factor")),
-              content: String(f.get("content") ?? "") || null,
-              image: String(f.get("image") ?? "") || null,
-            },
+          create.submit({
+            name: String(f.get("name") ?? ""),
+            requiredPoints: Number(f.get("requiredPoints")),
+            factor: Number(f.get("factor")),
+            content: String(f.get("content") ?? "") || null,
+            image: String(f.get("image") ?? "") || null,
           });
         }}
       >
@@ -65,7 +43,7 @@ export function TierForm({ programId }: { programId: string }) {
           </Field>
         </div>
         <div>
-          <button className={buttonClass} type="submit" disabled={mutation.isPending}>
+          <button className={buttonClass} type="submit" disabled={create.pending}>
             Create tier
           </button>
         </div>
@@ -76,17 +54,21 @@ export function TierForm({ programId }: { programId: string }) {
 
 export function ApiKeyForm({ programId }: { programId: string }) {
   const [created, setCreated] = useState<{ key: string; prefix: string } | null>(null);
-  const { mutation, errors } = useWrite<{ key: string; prefix: string }>((data) => {
-    setCreated(data);
-    toast.success("API key created");
+  const create = useStaffWrite<typeof ApiKeySchema, { key: string; prefix: string }>({
+    schema: ApiKeySchema,
+    method: "POST",
+    url: `/api/staff/${programId}/api-keys`,
+    success: "API key created",
+    onSuccess: setCreated,
   });
+  const errors = create.errors;
   return (
     <Card title="New API key">
       <form
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => {
           e.preventDefault();
-          mutation.mutate({ method: "POST", url: `/api/staff/${programId}/api-keys`, body: { name: String(new FormData(e.currentTarget).get("name") ?? "") } });
+          create.submit({ name: String(new FormData(e.currentTarget).get("name") ?? "") });
         }}
       >
         <div className="min-w-56 flex-1">
@@ -94,7 +76,7 @@ export function ApiKeyForm({ programId }: { programId: string }) {
             <input id="key-name" name="name" required className={inputClass} placeholder="Web shop" />
           </Field>
         </div>
-        <button className={buttonClass} type="submit" disabled={mutation.isPending}>
+        <button className={buttonClass} type="submit" disabled={create.pending}>
           Create key
         </button>
       </form>
@@ -123,16 +105,14 @@ export function ApiKeyForm({ programId }: { programId: string }) {
 }
 
 export function RevokeKeyButton({ programId, keyId, name }: { programId: string; keyId: string; name: string }) {
-  const { mutation } = useWrite(() => toast.success(`Key "${name}" revoked`));
+  const revoke = useStaffWrite({ method: "DELETE", url: `/api/staff/${programId}/api-keys/${keyId}`, success: `Key "${name}" revoked` });
   return (
     <button
       type="button"
       className={dangerButtonClass}
-      disabled={mutation.isPending}
+      disabled={revoke.pending}
       onClick={() => {
-        if (window.confirm(`Revoke "${name}"? Integrations using it stop working within seconds.`)) {
-          mutation.mutate({ method: "DELETE", url: `/api/staff/${programId}/api-keys/${keyId}` });
-        }
+        if (window.confirm(`Revoke "${name}"? Integrations using it stop working within seconds.`)) revoke.submit();
       }}
     >
       Revoke

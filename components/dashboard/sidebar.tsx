@@ -13,32 +13,50 @@ interface Props {
   role: string;
 }
 
+/** Navigation, the program switcher (when the staff member has several programs), who is signed in, sign-out. */
 export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
   const pathname = usePathname();
   const router = useRouter();
-  const active = (href: string) => (href === `/dashboard/${current}` ? pathname === href : pathname.startsWith(href));
+  const home = `/dashboard/${current}`;
+  const active = (href: string) => (href === home ? pathname === href : pathname === href || pathname.startsWith(`${href}/`));
+  const program = programs.find((p) => p.id === current);
   return (
-    <aside className="border-b border-slate-800 bg-slate-900 text-slate-100 md:sticky md:top-0 md:h-screen md:w-60 md:shrink-0 md:border-b-0 md:border-r">
-      <div className="flex flex-col gap-4 p-4 md:h-full">
-        <div>
-          <p className="text-xs font-semibold uppercase tracking-wider text-indigo-300">Loyalty</p>
-          <label htmlFor="program" className="sr-only">
-            Program
-          </label>
-          <select
-            id="program"
-            value={current}
-            onChange={(e) => router.push(`/dashboard/${e.target.value}`)}
-            className="mt-2 w-full rounded-md border border-slate-700 bg-slate-800 px-2 py-1.5 text-sm text-white focus:outline-none focus:ring-2 focus:ring-indigo-400"
+    <aside className="bg-slate-900 text-slate-100 md:w-60 md:shrink-0">
+      <div className="flex flex-col gap-3 p-3 md:sticky md:top-0 md:h-screen md:gap-4 md:p-4">
+        <div className="flex items-center justify-between gap-3 md:block">
+          <div className="min-w-0 flex-1">
+            <p className="text-xs font-semibold uppercase tracking-wider text-indigo-300">Loyalty</p>
+            {programs.length > 1 ? (
+              <>
+                <label htmlFor="program" className="sr-only">
+                  Program
+                </label>
+                <select
+                  id="program"
+                  value={current}
+                  onChange={(e) => router.push(`/dashboard/${e.target.value}`)}
+                  className="mt-1 w-full rounded-md border border-slate-600 bg-slate-800 px-2 py-1.5 text-sm text-white focus:outline-none focus:ring-2 focus:ring-indigo-400"
+                >
+                  {programs.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.name} ({p.role})
+                    </option>
+                  ))}
+                </select>
+              </>
+            ) : (
+              <p className="mt-1 truncate text-sm font-semibold text-white">{program?.name}</p>
+            )}
+          </div>
+          <button
+            type="button"
+            onClick={() => signOut({ callbackUrl: "/signin" })}
+            className="shrink-0 rounded-md border border-slate-500 px-3 py-1.5 text-sm text-slate-100 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 md:hidden"
           >
-            {programs.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
+            Sign out
+          </button>
         </div>
-        <nav aria-label="Dashboard" className="flex gap-1 overflow-x-auto md:flex-col">
+        <nav aria-label="Dashboard" className="-mx-1 flex gap-1 overflow-x-auto px-1 md:mx-0 md:flex-col md:overflow-visible md:px-0">
           {links.map((l) => (
             <Link
               key={l.href}
@@ -58,14 +76,14 @@ export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
             {staffEmail}
           </p>
           <p className="text-xs capitalize text-slate-300">{role}</p>
+          <button
+            type="button"
+            onClick={() => signOut({ callbackUrl: "/signin" })}
+            className="mt-3 w-full rounded-md border border-slate-500 px-3 py-1.5 text-sm text-slate-100 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400"
+          >
+            Sign out
+          </button>
         </div>
-        <button
-          type="button"
-          onClick={() => signOut({ callbackUrl: "/signin" })}
-          className="rounded-md border border-slate-600 px-3 py-1.5 text-sm text-slate-100 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400"
-        >
-          Sign out
-        </button>
       </div>
     </aside>
   );

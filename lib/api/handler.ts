@@ -109,8 +109,13 @@ const byApiKey: Authenticate = async (req, params, edge, database) => {
   return { caller: { actor: `api_key:${apiKey.id}`, scopeId: apiKey.id, customerId: null }, programId: apiKey.programId };
 };
 
-export async function readJsonBody(req: Request): Promise<{ raw: string; value: unknown }> {
+export async function readJsonBody(req: Request, whenEmpty?: { value: unknown }): Promise<{ raw: string; value: unknown }> {
   const type = req.headers.get("content-type") ?? "";
+  // A wholly optional body may be left out: no content type and nothing sent reads as `whenEmpty`.
+  if (whenEmpty && !type) {
+    const length = req.headers.get("content-length");
+    if (length === null ? req.body === null : Number(length) === 0) return { raw: "", value: whenEmpty.value };
+  }
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new AppError(415, "unsupported_media_type", "Send the body as application/json.");
   }
@@ -155,6 +160,8 @@ export const TX_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
 export interface WriteOptions<B> {
   /** A zod schema, or a function that validates (throwing AppError) and returns the body. */
   body?: SchemaLike<B> | ((input: unknown) => B);
+  /** The body may be omitted altogether (no content type, empty); it is then validated as `{}`. */
+  bodyOptional?: boolean;
   run: (req: ApiRequest<NoInfer<B>>, tx: Tx) => Promise<ApiReply>;
 }
 
@@ -167,7 +174,7 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
       const params = await ctx.params;
       const database = await db();
       const { caller, programId } = await authenticate(req, params, edge, database);
-      const parsed = options.body ? await readJsonBody(req) : { raw: "", value: undefined };
+      const parsed = options.body ? await readJsonBody(req, options.bodyOptional ? { value: {} } : undefined) : { raw: "", value: undefined };
       const parse = typeof options.body === "function" ? options.body : options.body && parseWith(options.body);
       const body = parse ? parse(parsed.value) : (undefined as B);
       const url = new URL(req.url);

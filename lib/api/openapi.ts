@@ -174,7 +174,8 @@ Object.assign(paths, {
     post: {
       operationId: "redeemReward",
       summary: "Redeem a reward",
-      description: "Spends the reward's costPoints through the ledger (type `redeem`), takes one unit of stock and issues a redemption code, atomically.",
+      description:
+        "Spends the reward's costPoints through the ledger (type `redeem`), takes one unit of stock and issues a redemption code, atomically. The body is optional.",
       parameters: [programId, email, rewardId, idempotencyKey],
       requestBody: { required: false, content: json("RedeemRequest") },
       responses: { "201": { description: "Redeemed.", content: json("RedeemResult") }, ...customerErrors, ...writeErrors, ...redeemErrors },
@@ -251,7 +252,12 @@ Object.assign(paths, {
     "Erases the customers' personal data and makes them absent to every read; their ledger stays (anonymised) so program totals stay true. Unknown e-mails are ignored.",
   parameters: [programId],
   requestBody: { required: true, content: json("DeleteBatch") },
-  responses: { "204": { description: "Erased." }, ...writeErrors, ...commonErrors },
+  responses: {
+    "204": { description: "Erased." },
+    ...writeErrors,
+    ...commonErrors,
+    "400": problem("Invalid body (`validation_failed`, `invalid_json`), or only unknown `feature` values (`unsupported_feature`)."),
+  },
 };
 
 let cached: string | undefined;

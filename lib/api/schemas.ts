@@ -16,7 +16,9 @@ export const Email = z
   .pipe(z.email({ message: "must be a valid e-mail address" }))
   .meta({ example: "jane.doe@example.com" });
 
-const Text = z.string().trim().max(255);
+/** PostgreSQL text cannot hold U+0000 nor unpaired UTF-16 surrogates: refuse them here rather than fail as a 500. */
+const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
+const Text = z.string().trim().max(255).refine(storable, "must not contain U+0000 or unpaired surrogates");
 const OptionalText = Text.nullable().optional();
 
 export const UserPayload = z
@@ -156,7 +158,10 @@ export const Problem = z
 export const MAX_POINTS = 1_000_000_000;
 
 export const Metadata = z
-  .record(z.string().min(1).max(64), z.union([z.string().max(255), z.number(), z.boolean(), z.null()]))
+  .record(
+    z.string().min(1).max(64).refine(storable, "must not contain U+0000 or unpaired surrogates"),
+    z.union([z.string().max(255).refine(storable, "must not contain U+0000 or unpaired surrogates"), z.number(), z.boolean(), z.null()]),
+  )
   .refine((m) => Object.keys(m).length <= 20, "must have at most 20 keys")
   .describe("Your own key/value data stored with the ledger entry (at most 20 keys).");
 
@@ -265,8 +270,8 @@ export const CouponResult = z
 
 export const NotificationRequest = z
   .strictObject({
-    title: z.string().trim().min(1).max(120),
-    body: z.string().trim().min(1).max(1000),
+    title: z.string().trim().min(1).max(120).refine(storable, "must not contain U+0000 or unpaired surrogates"),
+    body: z.string().trim().min(1).max(1000).refine(storable, "must not contain U+0000 or unpaired surrogates"),
     category: z.enum(["balance", "tier", "rewardAvailable", "location", "marketing"]),
     data: Metadata.nullable().optional(),
   })

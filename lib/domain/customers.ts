@@ -9,6 +9,7 @@ export const GET_CUSTOMER_SQL = `SELECT ${customerJson}::text AS body FROM "Cust
 
 /** The Customer of spec §2.1 as JSON text, or null. `email` must already be normalised (trimmed, lower case). */
 export async function getCustomerJson(db: Db, programId: string, email: string): Promise<string | null> {
+  if (email.includes("\u0000")) return null; // cannot be stored, so no customer has it (and PostgreSQL would reject it)
   const rows = await db.$queryRawUnsafe<{ body: string }[]>(GET_CUSTOMER_SQL, programId, email);
   return rows[0]?.body ?? null;
 }

@@ -33,6 +33,15 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
      WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
     ids,
   );
+  // Their e-mail also sits in the customer.created/updated events (kept for the delivery log): erase it there too,
+  // so a delivery still pending or re-sent carries only the anonymous id.
+  await tx.$executeRawUnsafe(
+    `UPDATE "Event" SET data = data - 'email' - 'previousEmail'
+     WHERE "programId" = $1::uuid AND type IN ('customer.created', 'customer.updated') AND (data ? 'email' OR data ? 'previousEmail')
+       AND data->>'customerId' IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+    programId,
+    ids,
+  );
   // Staff audit entries about them keep who did what and when, but not the values they recorded (names,
   // phone, e-mail, message titles…): only which fields there were.
   await tx.$executeRawUnsafe(

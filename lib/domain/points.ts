@@ -6,6 +6,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 /** The live customer's id for an e-mail (already normalised), or 404 `customer_not_found`. */
 export async function resolveCustomerId(db: Db, programId: string, email: string): Promise<string> {
+  if (email.includes("\u0000")) throw customerNotFound(); // cannot be stored; PostgreSQL would reject it as a 500
   const customer = await db.customer.findFirst({ where: { programId, email, deletedAt: null }, select: { id: true } });
   if (!customer) throw customerNotFound();
   return customer.id;

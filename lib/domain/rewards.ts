@@ -23,6 +23,16 @@ export async function createReward(db: Db, input: RewardInput): Promise<{ reward
   return { rewardId: reward.id };
 }
 
+/**
+ * Changes a reward of the program (name, cost, stock, description, image, active). Setting `stock` replaces the
+ * units left (null: unlimited); redemptions already made are untouched.
+ */
+export async function updateReward(db: Db, programId: string, rewardId: string, changes: Partial<Omit<RewardInput, "programId">>) {
+  const updated = await db.reward.updateMany({ where: { id: rewardId, programId }, data: changes });
+  if (updated.count === 0) throw new AppError(404, "reward_not_found", "No such reward in this program.");
+  return { rewardId };
+}
+
 export const rewardJson = (r: string) =>
   jsonObject({
     id: `${r}.id`,
@@ -64,19 +74,22 @@ export async function redeemReward(
   tx: Tx,
   input: { programId: string; customerId: string; rewardId: string; actor: string; source: "api" | "dashboard"; metadata?: Record<string, unknown> | null; idempotencyKey?: string | null },
 ) {
-  const [taken] = await tx.$queryRawUnsafe<{ costPoints: number; name: string; stock: number | null }[]>(
-    `UPDATE "Reward" SET stock = CASE WHEN stock IS NULL THEN NULL ELSE stock - 1 END, "updatedAt" = now()
-     WHERE id = $1::uuid AND "programId" = $2::uuid AND active AND (stock IS NULL OR stock > 0)
-     RETURNING "costPoints", name, stock`,
-    input.rewardId,
-    input.programId,
-  );
-  if (!taken) {
-    const reward = await tx.reward.findFirst({ where: { id: input.rewardId, programId: input.programId }, select: { active: true } });
-    if (!reward) throw new AppError(404, "reward_not_found", "No such reward in this program.");
-    if (!reward.active) throw new AppError(409, "reward_inactive", "The reward is not available.");
-    throw new AppError(409, "reward_out_of_stock", "The reward is out of stock.");
+  const reward = await tx.reward.findFirst({
+    where: { id: input.rewardId, programId: input.programId },
+    select: { costPoints: true, name: true, stock: true, active: true },
+  });
+  if (!reward) throw new AppError(404, "reward_not_found", "No such reward in this program.");
+  if (!reward.active) throw new AppError(409, "reward_inactive", "The reward is not available.");
+  // Only a limited reward takes a unit, with a conditional UPDATE that never goes below zero. An unlimited one
+  // is not written at all, so its redemptions do not queue on one row.
+  if (reward.stock !== null) {
+    const taken = await tx.$executeRawUnsafe(
+      `UPDATE "Reward" SET stock = stock - 1, "updatedAt" = now() WHERE id = $1::uuid AND active AND stock > 0`,
+      input.rewardId,
+    );
+    if (taken === 0) throw new AppError(409, "reward_out_of_stock", "The reward is out of stock.");
   }
+  const taken = { costPoints: reward.costPoints, name: reward.name };
   const spent = await changeBalance(tx, {
     programId: input.programId,
     customerId: input.customerId,

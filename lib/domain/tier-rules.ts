@@ -63,15 +63,16 @@ export function applyEarn(state: TierState, tiers: TierDef[], points: number, no
 
 /**
  * Closes every period that ended at or before `now`: the period's points become the carry points and
- * the tier they reached the carry tier; the customer keeps the better of the carry tier and the tier
- * zero points reach (the base); downgrades happen only here.
+ * the tier they reached the carry tier; the customer keeps the better of the carry tier and the base tier
+ * (the program's lowest, which every customer is created on); downgrades happen only here.
  */
 export function recalculate(state: TierState, tiers: TierDef[], periodMonths: number, now: Date): TierState {
   const sorted = sortTiers(tiers);
   let next = state;
   while (next.recalculationDate && next.recalculationDate.getTime() <= now.getTime()) {
     const carry = tierForPoints(sorted, next.currentTierPoints);
-    const base = tierForPoints(sorted, 0);
+    // The base tier is the lowest one, whatever its requiredPoints: every customer is created on it (customers.ts).
+    const base = sorted[0] ?? null;
     const currentTierId = better(sorted, carry?.id ?? null, base?.id ?? null);
     next = {
       currentTierId,

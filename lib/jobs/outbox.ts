@@ -9,7 +9,8 @@ import { signature } from "@/lib/domain/webhooks";
 
 const SEND_TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
-const GIVE_UP_AFTER_MS = 24 * 3600 * 1000;
+/** Retries stop this long after the delivery was created (24 h; shorter in tests). */
+const giveUpAfterMs = () => Number(process.env.OUTBOX_GIVE_UP_AFTER_MS ?? 24 * 3600 * 1000);
 const baseDelayMs = () => Number(process.env.OUTBOX_BASE_DELAY_MS ?? 10_000);
 
 /** Exponential backoff with jitter, capped at an hour. */
@@ -41,7 +42,8 @@ export async function fanOutEvents(prisma: PrismaClient, batch = 500): Promise<n
 interface Claimed {
   id: string;
   kind: string;
-  url: string;
+  /** Where the program sends this kind now: the webhook's URL while it is active, or the push endpoint; null when gone. */
+  url: string | null;
   attempts: number;
   createdAt: Date;
   secret: string | null;
@@ -49,7 +51,11 @@ interface Claimed {
   notificationId: string | null;
 }
 
-/** Claims and leases up to `batch` due deliveries, with the body and key to send them with. */
+/**
+ * Claims and leases up to `batch` due deliveries, with the body and key to send them with. The URL is read from
+ * the current configuration, not the one at planning time: a webhook moved or switched off, or a push endpoint
+ * changed or removed, never receives what is still queued for its old address.
+ */
 async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
   return prisma.$queryRawUnsafe<Claimed[]>(
     `WITH due AS (
@@ -60,7 +66,8 @@ async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
        FROM due WHERE d.id = due.id
        RETURNING d.*
      )
-     SELECT l.id, l.kind, l.url, l.attempts, l."createdAt", l."notificationId",
+     SELECT l.id, l.kind, l.attempts, l."createdAt", l."notificationId",
+            CASE WHEN l.kind = 'webhook' THEN (CASE WHEN w.active THEN w.url END) ELSE p."pushEndpointUrl" END AS url,
             CASE WHEN l.kind = 'webhook' THEN w.secret ELSE p."pushSecret" END AS secret,
             CASE WHEN l.kind = 'webhook' THEN
               json_build_object('id', e.id, 'type', e.type, 'programId', e."programId",
@@ -79,7 +86,7 @@ async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
   );
 }
 
-async function send(d: Claimed): Promise<{ ok: boolean; status: number | null; error: string | null }> {
+async function send(d: Claimed & { url: string }): Promise<{ ok: boolean; status: number | null; error: string | null }> {
   try {
     const res = await fetch(d.url, {
       method: "POST",
@@ -106,15 +113,17 @@ export async function deliverDue(prisma: PrismaClient, batch = 50): Promise<{ at
   let delivered = 0;
   await Promise.all(
     claimed.map(async (d) => {
-      const result = await send(d);
+      if (!d.url || !d.secret) return cancel(prisma, d);
+      const result = await send({ ...d, url: d.url });
       const now = Date.now();
-      const expired = now - new Date(d.createdAt).getTime() > GIVE_UP_AFTER_MS;
+      const expired = now - new Date(d.createdAt).getTime() > giveUpAfterMs();
       const status = result.ok ? "delivered" : expired ? "failed" : "pending";
       if (result.ok) delivered++;
       await prisma.delivery.update({
         where: { id: d.id },
         data: {
           status,
+          url: d.url,
           lastStatusCode: result.status,
           lastError: result.error,
           deliveredAt: result.ok ? new Date(now) : null,
@@ -132,9 +141,28 @@ export async function deliverDue(prisma: PrismaClient, batch = 50): Promise<{ at
   return { attempted: claimed.length, delivered };
 }
 
-export async function runOutbox(prisma: PrismaClient) {
+/** The webhook was switched off or deleted, or the push endpoint removed: nothing is sent anywhere. */
+async function cancel(prisma: PrismaClient, d: Claimed) {
+  await prisma.delivery.update({ where: { id: d.id }, data: { status: "cancelled", lastError: "endpoint no longer configured" } });
+  if (d.notificationId) await prisma.notification.update({ where: { id: d.notificationId }, data: { status: "failed" } });
+}
+
+/**
+ * One pass: plans every new event, then sends due deliveries batch after batch while batches come back full,
+ * for at most `budgetMs` (so a backlog drains quickly but a pass still ends).
+ */
+export async function runOutbox(prisma: PrismaClient, options: { batch?: number; budgetMs?: number } = {}) {
+  const batch = options.batch ?? 50;
+  const deadline = Date.now() + (options.budgetMs ?? 20_000);
   let planned = 0;
   for (let n = await fanOutEvents(prisma); n > 0; n = await fanOutEvents(prisma)) planned += n;
-  const sent = await deliverDue(prisma);
-  return { planned, ...sent };
+  let attempted = 0;
+  let delivered = 0;
+  for (;;) {
+    const sent = await deliverDue(prisma, batch);
+    attempted += sent.attempted;
+    delivered += sent.delivered;
+    if (sent.attempted < batch || Date.now() > deadline) break;
+  }
+  return { planned, attempted, delivered };
 }

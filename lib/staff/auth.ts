@@ -7,16 +7,22 @@ import { db } from "@/lib/db/client";
 import { verifyStaffPassword } from "@/lib/domain/staff";
 
 /**
- * The session-signing secret: NEXTAUTH_SECRET when set (required when several instances serve the
- * dashboard), else one generated on first start and kept in .data/ (outside git), so a single instance
- * needs no configuration and no secret ever lives in the repository.
+ * The session-signing secret: NEXTAUTH_SECRET when set (set it when several instances serve the dashboard,
+ * so they all accept each other's sessions), else 32 random bytes generated on first start and kept in
+ * .data/auth-secret (mode 600, git-ignored; AUTH_SECRET_FILE moves it), so a single instance needs no
+ * configuration and no secret ever lives in the repository. Deleting the file signs everyone out.
  */
 function authSecret(): string {
   if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
   const file = path.resolve(process.env.AUTH_SECRET_FILE ?? ".data/auth-secret");
   if (!existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
+    try {
+      writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
+    } catch (err) {
+      // Another process starting at the same moment wrote it first: use theirs.
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
   }
   return readFileSync(file, "utf8").trim();
 }

@@ -3,7 +3,7 @@
  *
  * Building a dashboard page or write on top of it (e.g. rewards, coupon pools, earning flows, webhooks, staff):
  *  - Page / data loader (server component): `const staff = await requirePage(programId, "program.read")`
- *    — signed out → /signin, role without the permission → the program's /forbidden page.
+ *    — signed out → /signin, not a member → 404, role without the permission → the program's /forbidden page.
  *  - JSON route (app/api/staff/[programId]/…): `staffRead(permission, run)` / `staffWrite({ permission, body, run })`
  *    from lib/staff/http.ts; they call `requireStaff` (401/403 problem+json), validate the body with zod and run
  *    the write in one transaction.
@@ -11,8 +11,11 @@
  *    `(await db()).$transaction((tx) => operation(tx, staff, input))`.
  *  - The write itself (lib/staff/operations.ts): `authorize(staff, permission)` first, then the lib/domain
  *    function (the same one the /v1 API uses), then `audited(tx, staff, action, entity, before, after)` from
- *    lib/staff/audit.ts in the same transaction. A forged request therefore meets the same checks as a click.
- *  - Form schemas shared by the browser (inline errors) and the server live in lib/staff/forms.ts.
+ *    lib/staff/audit.ts in the same transaction (add the action name to AUDIT_ACTIONS there). A forged request
+ *    therefore meets the same checks as a click.
+ *  - Form schemas shared by the browser (inline errors) and the server live in lib/staff/forms.ts; in a client
+ *    component, `useStaffWrite({ schema, method, url, success, invalidate })` from lib/staff/client.ts validates,
+ *    sends, shows field errors and toasts, invalidates react-query caches and refreshes the page.
  *  - Navigation: add the page to NAV in lib/staff/nav.ts with the permission it needs.
  *  - UI: pass `can(staff.role, permission)` booleans to client components to hide controls — a courtesy only.
  *  - A new kind of change: add a permission row below, naming the roles that hold it.
@@ -20,13 +23,12 @@
  * The role is read from StaffMembership on every request (not from the session token), so a role change or
  * a disabled account takes effect at the next request.
  */
-import { getServerSession } from "next-auth";
 import { notFound, redirect } from "next/navigation";
+import { cache } from "react";
 import { db } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import type { Role } from "@/lib/domain/staff";
 import { AppError } from "@/lib/errors";
-import { authOptions } from "./auth";
 
 /** Role → permissions. viewer reads; support also serves customers; manager also configures; owner also manages staff. */
 export const PERMISSIONS = {
@@ -60,10 +62,12 @@ export interface StaffContext {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids in URLs are checked before they reach a uuid column (a malformed one is "not found", never a 500). */
+export const isUuid = (id: string | null | undefined): id is string => !!id && UUID.test(id);
 
 /** The staff member's context in a program, or null (no membership, disabled account, malformed ids). */
 export async function resolveStaff(database: Db, staffId: string, programId: string): Promise<StaffContext | null> {
-  if (!UUID.test(staffId) || !UUID.test(programId)) return null;
+  if (!isUuid(staffId) || !isUuid(programId)) return null;
   const membership = await database.staffMembership.findUnique({
     where: { staffId_programId: { staffId, programId } },
     select: { role: true, program: { select: { name: true } }, staff: { select: { email: true, disabledAt: true } } },
@@ -74,15 +78,22 @@ export async function resolveStaff(database: Db, staffId: string, programId: str
 
 /** The signed-in staff member's id from the session cookie, or null. */
 export async function sessionStaffId(): Promise<string | null> {
+  // Loaded on first use: code that only resolves contexts (the CLI, tests) never starts next-auth.
+  const [{ getServerSession }, { authOptions }] = await Promise.all([import("next-auth"), import("./auth")]);
   const session = (await getServerSession(authOptions)) as { staffId?: string } | null;
   return session?.staffId ?? null;
 }
 
+/** The session's staff member in a program: looked up once per server render (layout and page share it). */
+const current = cache(async (programId: string): Promise<{ staffId: string | null; staff: StaffContext | null }> => {
+  const staffId = await sessionStaffId();
+  return { staffId, staff: staffId ? await resolveStaff(await db(), staffId, programId) : null };
+});
+
 /** For route handlers, server actions and operations: the context, or a 401/403 problem. */
 export async function requireStaff(programId: string, permission: Permission): Promise<StaffContext> {
-  const staffId = await sessionStaffId();
+  const { staffId, staff } = await current(programId);
   if (!staffId) throw new AppError(401, "unauthorized", "Sign in to continue.");
-  const staff = await resolveStaff(await db(), staffId, programId);
   // Not a member of this program: answered like a missing permission, without saying whether it exists.
   if (!staff) throw new AppError(403, "forbidden", "You do not have access to this program.");
   authorize(staff, permission);
@@ -94,9 +105,8 @@ export async function requireStaff(programId: string, permission: Permission): P
  * does not belong to; the program's forbidden page when the role lacks the permission.
  */
 export async function requirePage(programId: string, permission: Permission): Promise<StaffContext> {
-  const staffId = await sessionStaffId();
+  const { staffId, staff } = await current(programId);
   if (!staffId) redirect("/signin");
-  const staff = await resolveStaff(await db(), staffId, programId);
   if (!staff) notFound();
   if (!can(staff.role, permission)) redirect(`/dashboard/${programId}/forbidden`);
   return staff;

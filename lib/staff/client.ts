@@ -1,5 +1,12 @@
 "use client";
 
+import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { toast } from "sonner";
+import type { z } from "zod";
+import { fieldErrors } from "./forms";
+
 /** A problem+json answer from /api/staff, with the field errors by path for inline display. */
 export class StaffApiError extends Error {
   constructor(
@@ -19,11 +26,64 @@ export async function staffFetch<T>(method: string, url: string, body?: unknown)
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  const json = text ? JSON.parse(text) : null;
+  let json: { detail?: string; code?: string; errors?: { path: string; message: string }[] } | null = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON (a proxy's error page): reported by status below
+  }
   if (!res.ok) {
     const fields: Record<string, string> = {};
     for (const e of json?.errors ?? []) fields[e.path] ??= e.message;
-    throw new StaffApiError(json?.detail ?? `Request failed (${res.status})`, res.status, json?.code ?? "error", fields);
+    const message = res.status === 401 ? "Your session has ended: sign in again." : (json?.detail ?? `Request failed (${res.status})`);
+    throw new StaffApiError(message, res.status, json?.code ?? "error", fields);
   }
   return json as T;
+}
+
+/**
+ * One dashboard write from a form: validates `input` with the form's zod schema in the browser (inline errors,
+ * nothing sent), sends it, shows the server's field errors inline and its message as a toast, and on success
+ * toasts, invalidates the listed react-query caches and refreshes the server-rendered page.
+ */
+export function useStaffWrite<S extends z.ZodType, T = unknown>(options: {
+  schema?: S;
+  method: "POST" | "PATCH" | "PUT" | "DELETE";
+  url: string;
+  success: string | ((data: T) => string);
+  invalidate?: QueryKey[];
+  onSuccess?: (data: T) => void;
+}) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const mutation = useMutation({
+    mutationFn: (body: unknown) => staffFetch<T>(options.method, options.url, body),
+    onSuccess: (data) => {
+      setErrors({});
+      toast.success(typeof options.success === "function" ? options.success(data) : options.success);
+      for (const queryKey of options.invalidate ?? []) void queryClient.invalidateQueries({ queryKey });
+      options.onSuccess?.(data);
+      router.refresh();
+    },
+    onError: (err) => {
+      if (err instanceof StaffApiError) setErrors(err.fields);
+      toast.error(err.message);
+    },
+  });
+  /** Returns false (and shows the errors) when the input does not pass the schema. */
+  const submit = (input?: z.input<S>): boolean => {
+    if (options.schema) {
+      const parsed = options.schema.safeParse(input);
+      if (!parsed.success) {
+        setErrors(fieldErrors(parsed.error));
+        return false;
+      }
+    }
+    setErrors({});
+    // The raw input is sent: the server applies the same schema (trimming, lower-casing) itself.
+    mutation.mutate(input);
+    return true;
+  };
+  return { submit, errors, pending: mutation.isPending };
 }

@@ -1,13 +1,14 @@
 import { db } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
 import { parseWith, readJsonBody, replyToResponse, TX_OPTIONS, withEdge, type SchemaLike } from "@/lib/api/handler";
-import { requireStaff, type StaffContext } from "./session";
-import type { Permission } from "./permissions";
+import { requireStaff, type Permission, type StaffContext } from "./authz";
 
 /**
  * The dashboard's JSON routes (app/api/staff/**): session auth, the role check for `permission`, zod
  * validation, one transaction, problem+json errors — the same edge as /v1, with a staff session instead of
  * an api-key. The operation functions check the role again, so neither layer alone guards a write.
+ * Bodies must be application/json (415 otherwise) and deletes use DELETE: neither can be sent cross-site
+ * without a CORS preflight, which, with next-auth's SameSite=Lax session cookie, is the CSRF defence.
  */
 
 type Ctx = { params: Promise<Record<string, string>> };

@@ -1,7 +1,5 @@
-import { z } from "zod";
 import type { Db, Tx } from "@/lib/db/types";
 import { AppError, customerNotFound, notFound } from "@/lib/errors";
-import { MAX_POINTS, Metadata, UserPayload } from "@/lib/api/schemas";
 import { applyUserBatch } from "@/lib/domain/customers";
 import { deleteCustomers } from "@/lib/domain/deletion";
 import { decreaseBalance, increaseBalance } from "@/lib/domain/points";
@@ -9,133 +7,115 @@ import { createTier } from "@/lib/domain/tiers";
 import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
 import { redeemReward } from "@/lib/domain/rewards";
 import { assignCoupon } from "@/lib/domain/coupons";
-import { sendNotification, CATEGORIES } from "@/lib/domain/notifications";
-import { audit } from "./audit";
-import { authorize, type StaffContext } from "./session";
+import { sendNotification } from "@/lib/domain/notifications";
+import { audited } from "./audit";
+import { authorize, isUuid, type StaffContext } from "./authz";
+import type { ApiKeyForm, BalanceAdjustment, CouponForm, NotificationForm, RedeemForm, TierForm, UserDataEdit } from "./forms";
 
 /**
  * Every staff write, one function each: authorise by role, act through the same domain functions as the
  * API, and audit (before → after) in the same transaction. Route handlers in app/api/staff only parse and
- * call these, so a forged request meets exactly the same checks as a click.
+ * call these, so a forged request meets exactly the same checks as a click. Inputs are already validated
+ * with the schemas of lib/staff/forms.ts.
  */
 
-const actorOf = (staff: StaffContext) => ({ staffId: staff.staffId, email: staff.email });
+const actorId = (staff: StaffContext) => `staff:${staff.staffId}`;
 
+const USER_FIELDS = { externalCustomerId: true, firstName: true, lastName: true, phone: true, birthdate: true, emailVerified: true } as const;
+
+/** A live customer of the staff member's program (never another program's), with its user data. */
 async function customerIn(db: Db, staff: StaffContext, customerId: string) {
+  if (!isUuid(customerId)) throw customerNotFound();
   const customer = await db.customer.findFirst({
     where: { id: customerId, programId: staff.programId, deletedAt: null },
-    select: { id: true, email: true, userData: true },
+    select: { id: true, email: true, userData: { select: USER_FIELDS } },
   });
   if (!customer?.email) throw customerNotFound();
-  return { ...customer, email: customer.email };
+  return { id: customer.id, email: customer.email, ...customer.userData };
 }
 
-export const UserDataEdit = UserPayload.omit({ email: true }).extend({
-  birthdate: z.iso.date("must be a date (YYYY-MM-DD)").nullable().optional(),
-});
-
-export async function updateCustomer(tx: Tx, staff: StaffContext, customerId: string, input: z.infer<typeof UserDataEdit>) {
-  authorize(staff, "customers.write");
+export async function updateCustomer(tx: Tx, staff: StaffContext, customerId: string, input: UserDataEdit) {
+  authorize(staff, "customers.edit");
   const before = await customerIn(tx, staff, customerId);
   const { birthdate, ...payload } = input;
   await applyUserBatch(tx, staff.programId, [{ email: before.email, feature: "user", payload }]);
   if (birthdate !== undefined) await tx.userData.update({ where: { customerId }, data: { birthdate } });
-  const after = await tx.userData.findUnique({ where: { customerId } });
-  await audit(tx, actorOf(staff), { programId: staff.programId, action: "customer.update", entityType: "customer", entityId: customerId, before: before.userData, after });
+  const after = await customerIn(tx, staff, customerId);
+  await audited(tx, staff, "customer.update", { type: "customer", id: customerId }, before, after);
   return after;
 }
 
-export const BalanceAdjustment = z.strictObject({
-  points: z.number().int().refine((n) => n !== 0 && Math.abs(n) <= MAX_POINTS, "must be a non-zero whole number of points"),
-  reason: z.string().trim().min(3, "a reason is required").max(255),
-});
-
-export async function adjustBalance(tx: Tx, staff: StaffContext, customerId: string, input: z.infer<typeof BalanceAdjustment>) {
+export async function adjustBalance(tx: Tx, staff: StaffContext, customerId: string, input: BalanceAdjustment) {
   authorize(staff, "balance.adjust");
   await customerIn(tx, staff, customerId);
-  const move = { programId: staff.programId, customerId, points: Math.abs(input.points), reason: input.reason, source: "dashboard" as const, actor: `staff:${staff.staffId}` };
+  const move = { programId: staff.programId, customerId, points: Math.abs(input.points), reason: input.reason, source: "dashboard" as const, actor: actorId(staff) };
   const result = input.points > 0 ? await increaseBalance(tx, move) : await decreaseBalance(tx, move);
-  await audit(tx, actorOf(staff), {
-    programId: staff.programId,
-    action: "balance.adjust",
-    entityType: "customer",
-    entityId: customerId,
-    before: { balance: result.balance - input.points },
-    after: { balance: result.balance, reason: input.reason, transactionId: result.entryId },
-  });
+  await audited(
+    tx,
+    staff,
+    "balance.adjust",
+    { type: "customer", id: customerId },
+    { balance: result.balance - input.points },
+    { balance: result.balance, points: input.points, reason: input.reason, transactionId: result.entryId },
+  );
   return { balance: result.balance, transaction: JSON.parse(result.entryJson) };
 }
 
 export async function deleteCustomer(tx: Tx, staff: StaffContext, customerId: string) {
   authorize(staff, "customers.delete");
-  const customer = await customerIn(tx, staff, customerId);
-  await deleteCustomers(tx, staff.programId, [customer.email]);
-  await audit(tx, actorOf(staff), { programId: staff.programId, action: "customer.delete", entityType: "customer", entityId: customerId, before: { email: customer.email } });
+  const { email } = await customerIn(tx, staff, customerId);
+  await deleteCustomers(tx, staff.programId, [email]);
+  // No personal data in the record of an erasure.
+  await audited(tx, staff, "customer.delete", { type: "customer", id: customerId }, { deleted: false }, { deleted: true });
   return { deleted: true };
 }
 
-export const RedeemForm = z.strictObject({ rewardId: z.uuid() });
-export async function redeemForCustomer(tx: Tx, staff: StaffContext, customerId: string, input: z.infer<typeof RedeemForm>) {
-  authorize(staff, "customers.write");
+export async function redeemForCustomer(tx: Tx, staff: StaffContext, customerId: string, input: RedeemForm) {
+  authorize(staff, "rewards.redeem");
   await customerIn(tx, staff, customerId);
-  const result = await redeemReward(tx, { programId: staff.programId, customerId, rewardId: input.rewardId, actor: `staff:${staff.staffId}`, source: "dashboard" });
-  await audit(tx, actorOf(staff), { programId: staff.programId, action: "reward.redeem", entityType: "customer", entityId: customerId, after: result.redemption });
+  const result = await redeemReward(tx, { programId: staff.programId, customerId, rewardId: input.rewardId, metadata: input.metadata, actor: actorId(staff), source: "dashboard" });
+  await audited(tx, staff, "reward.redeem", { type: "customer", id: customerId }, null, result);
   return result;
 }
 
-export const CouponForm = z.strictObject({ couponPoolId: z.uuid() });
-export async function assignCouponToCustomer(tx: Tx, staff: StaffContext, customerId: string, input: z.infer<typeof CouponForm>) {
-  authorize(staff, "customers.write");
+export async function assignCouponToCustomer(tx: Tx, staff: StaffContext, customerId: string, input: CouponForm) {
+  authorize(staff, "coupons.assign");
   await customerIn(tx, staff, customerId);
   const coupon = await assignCoupon(tx, { programId: staff.programId, customerId, couponPoolId: input.couponPoolId });
-  await audit(tx, actorOf(staff), { programId: staff.programId, action: "coupon.assign", entityType: "customer", entityId: customerId, after: coupon });
-  return coupon;
+  await audited(tx, staff, "coupon.assign", { type: "customer", id: customerId }, null, coupon);
+  return { coupon };
 }
 
-export const NotificationForm = z.strictObject({
-  title: z.string().trim().min(1).max(120),
-  body: z.string().trim().min(1).max(1000),
-  category: z.enum(CATEGORIES),
-  data: Metadata.nullable().optional(),
-});
-export async function notifyCustomer(tx: Tx, staff: StaffContext, customerId: string, input: z.infer<typeof NotificationForm>) {
-  authorize(staff, "customers.write");
+export async function notifyCustomer(tx: Tx, staff: StaffContext, customerId: string, input: NotificationForm) {
+  authorize(staff, "notifications.send");
   await customerIn(tx, staff, customerId);
   const notification = await sendNotification(tx, { programId: staff.programId, customerId, ...input });
-  await audit(tx, actorOf(staff), { programId: staff.programId, action: "notification.send", entityType: "customer", entityId: customerId, after: { ...notification, title: input.title } });
-  return notification;
+  await audited(tx, staff, "notification.send", { type: "customer", id: customerId }, null, { ...notification, title: input.title, category: input.category });
+  return { notification };
 }
 
-export const TierForm = z.strictObject({
-  name: z.string().trim().min(1).max(255),
-  requiredPoints: z.number().int().min(0).max(MAX_POINTS),
-  factor: z.number().min(0).max(100),
-  content: z.string().trim().max(2000).nullable().optional(),
-  image: z.url().max(2000).nullable().optional().or(z.literal("").transform(() => null)),
-});
-export async function createTierAsStaff(tx: Tx, staff: StaffContext, input: z.infer<typeof TierForm>) {
+export async function createTierAsStaff(tx: Tx, staff: StaffContext, input: TierForm) {
   authorize(staff, "program.manage");
   const created = await createTier(tx, { programId: staff.programId, ...input });
-  await audit(tx, actorOf(staff), { programId: staff.programId, action: "tier.create", entityType: "tier", entityId: created.tierId, after: input });
+  await audited(tx, staff, "tier.create", { type: "tier", id: created.tierId }, null, input);
   return created;
 }
 
-export const ApiKeyForm = z.strictObject({ name: z.string().trim().min(1).max(255) });
-export async function createApiKeyAsStaff(tx: Tx, staff: StaffContext, input: z.infer<typeof ApiKeyForm>) {
+export async function createApiKeyAsStaff(tx: Tx, staff: StaffContext, input: ApiKeyForm) {
   authorize(staff, "apikeys.manage");
   const key = await createApiKey(tx, { programId: staff.programId, name: input.name });
   // The secret is returned to the caller once and never written to the audit log.
-  await audit(tx, actorOf(staff), { programId: staff.programId, action: "apikey.create", entityType: "api_key", entityId: key.id, after: { name: input.name, prefix: key.prefix } });
+  await audited(tx, staff, "apikey.create", { type: "api_key", id: key.id }, null, { name: input.name, prefix: key.prefix });
   return key;
 }
 
 export async function revokeApiKeyAsStaff(tx: Tx, staff: StaffContext, keyId: string) {
   authorize(staff, "apikeys.manage");
+  if (!isUuid(keyId)) throw notFound("API key");
   const key = await tx.apiKey.findFirst({ where: { id: keyId, programId: staff.programId }, select: { id: true, name: true, prefix: true, revokedAt: true } });
   if (!key) throw notFound("API key");
   if (key.revokedAt) throw new AppError(409, "conflict", "The key is already revoked.");
   const result = await revokeApiKey(tx, keyId);
-  await audit(tx, actorOf(staff), { programId: staff.programId, action: "apikey.revoke", entityType: "api_key", entityId: keyId, before: { name: key.name, prefix: key.prefix }, after: { revokedAt: result.revokedAt } });
+  await audited(tx, staff, "apikey.revoke", { type: "api_key", id: keyId }, { name: key.name, prefix: key.prefix, revokedAt: null }, { revokedAt: result.revokedAt });
   return result;
 }
-

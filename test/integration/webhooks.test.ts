@@ -1,88 +1,328 @@
+/**
+ * Webhooks and push notifications through the transactional outbox, delivered by the app's own worker to a real
+ * HTTP receiver on 127.0.0.1: every event type, signatures, retries after a 500, giving up, re-sending, only the
+ * configured URL, and exactly one delivery per event and webhook with several workers at once (on PostgreSQL:
+ * two app instances plus concurrent `outbox run` CLI passes on one database).
+ */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { backends, client, createDatabase, startApp, withPrisma, type Database, type RunningApp } from "../helpers/app";
-import { programWithTiers, uniqueEmail, type ProgramFixture } from "../helpers/fixtures";
-import { startReceiver, verifySignature, waitFor } from "../helpers/receiver";
-import { createWebhook, setPushEndpoint } from "@/lib/domain/webhooks";
-import { createReward } from "@/lib/domain/rewards";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { BACKENDS, createStack, emailPath, newEmail, waitFor, type AppInstance, type Stack } from "../support/loyalty-stack";
+import { startReceiver, verifySignature, type Receiver, type Received } from "../support/webhook-receiver";
+import { ISO_MS } from "../support/assertions";
 
-const workerEnv = { LOYALTY_JOBS: "on", OUTBOX_INTERVAL_MS: "200", OUTBOX_BASE_DELAY_MS: "300" };
+const GIVE_UP_MS = 5000;
+const WORKER_ENV = {
+  LOYALTY_JOBS: "on",
+  OUTBOX_INTERVAL_MS: "200",
+  OUTBOX_BASE_DELAY_MS: "200",
+  OUTBOX_GIVE_UP_AFTER_MS: String(GIVE_UP_MS),
+};
+const EVENT_TYPES = [
+  "customer.created",
+  "customer.updated",
+  "customer.deleted",
+  "balance.changed",
+  "tier.changed",
+  "reward.redeemed",
+  "coupon.assigned",
+  "notification.requested",
+];
 
-for (const backend of backends) {
+for (const backend of BACKENDS) {
   describe(`Webhooks and push delivery [${backend}]`, () => {
-    let database: Database;
-    const apps: RunningApp[] = [];
-    let a: ProgramFixture;
-    let api: ReturnType<typeof client>;
-    let hooks: Awaited<ReturnType<typeof startReceiver>>;
-    let push: Awaited<ReturnType<typeof startReceiver>>;
-    let webhookSecret: string;
-    let pushSecret: string;
+    let stack: Stack;
+    let apps: AppInstance[] = [];
+    const files = mkdtempSync(path.join(os.tmpdir(), "loyalty-hooks-"));
+    let receiver: Receiver;
+    const secret: Record<"hooks" | "second" | "push" | "push2", string> = { hooks: "", second: "", push: "", push2: "" };
     let rewardId: string;
+    let poolId: string;
     const failedOnce = new Set<string>();
+    const api = (...args: Parameters<AppInstance["api"]>) => apps[0]!.api(...args);
+    const p = () => `/v1/programs/${stack.programId}`;
+    const c = (email: string) => emailPath(stack.programId, email);
+    const at = (where: string) => receiver.received.filter((r) => r.path === where);
+    const ok = (where: string) => at(where).filter((r) => r.status === 200);
+    const idsAt = (where: string) => new Set(ok(where).map((r) => r.json.id as string));
+    /** Both webhooks have received the same events and nothing has arrived for a while. */
+    const settle = () =>
+      waitFor(() => {
+        const [hooks, second] = [idsAt("/hooks"), idsAt("/second")];
+        const quiet = Date.now() - (receiver.received.at(-1)?.at ?? 0) > 1000;
+        return quiet && hooks.size === second.size && [...hooks].every((id) => second.has(id));
+      }, "the outbox to settle");
+
+    /** PGlite admits one process: stop the app for the CLI or SQL. PostgreSQL keeps its instances running. */
+    const pause = async () => {
+      if (backend === "pglite") await stack.stopAll();
+    };
+    const resume = async () => {
+      if (backend === "pglite") apps = [await stack.start(WORKER_ENV)];
+    };
 
     before(async () => {
-      // The first attempt of every customer.created event fails with a 500: each must be retried, once.
-      hooks = await startReceiver(({ json }) => {
-        if (json.type === "customer.created" && !failedOnce.has(json.id)) {
-          failedOnce.add(json.id);
+      receiver = await startReceiver((r) => {
+        if (r.path === "/hooks" && r.json?.type === "customer.created" && !failedOnce.has(r.json.id)) {
+          failedOnce.add(r.json.id); // the first attempt of every customer.created fails: each must be retried
+          return 500;
+        }
+        if (r.path === "/push" && r.json?.title === "FAIL") return 500;
+        if (r.path === "/push" && r.json?.title === "FLAKY" && !failedOnce.has(r.json.id)) {
+          failedOnce.add(r.json.id);
           return 500;
         }
         return 200;
       });
-      push = await startReceiver();
-      database = await createDatabase(backend);
-      await withPrisma(database, async (prisma) => {
-        a = await programWithTiers(prisma);
-        webhookSecret = (await createWebhook(prisma, { programId: a.programId, url: hooks.url })).secret;
-        pushSecret = (await setPushEndpoint(prisma, { programId: a.programId, url: push.url })).secret!;
-        rewardId = (await createReward(prisma, { programId: a.programId, name: "Cup", costPoints: 10 })).rewardId;
-      });
-      apps.push(await startApp(database, workerEnv));
-      // Two instances each running the outbox worker on one PostgreSQL database (PGlite is one process only).
-      if (backend === "postgres") apps.push(await startApp(database, workerEnv));
-      api = client(apps[0]!.baseUrl, a.key);
+      stack = await createStack(backend);
+      const A = stack.programId;
+      const refusals = await stack.together(
+        ...["ftp://127.0.0.1/x", "javascript:alert(1)", "file:///etc/passwd"].map((url) => () => stack.cliRun(["webhook", "create", "--program", A, "--url", url])),
+      );
+      for (const r of refusals) assert.equal(r.code, 1, `only http(s) URLs: ${r.stdout}`);
+      const [hooks, second, push, reward, pool] = await stack.together(
+        () => stack.loyalty("webhook", "create", "--program", A, "--url", `${receiver.url}/hooks`),
+        () => stack.loyalty("webhook", "create", "--program", A, "--url", `${receiver.url}/second`),
+        () => stack.loyalty("push-endpoint", "set", "--program", A, "--url", `${receiver.url}/push`),
+        () => stack.loyalty("reward", "create", "--program", A, "--name", "Cup", "--cost-points", "10"),
+        () => stack.loyalty("coupon-pool", "create", "--program", A, "--name", "Hooks"),
+        // Points expire after a month: the expiry job's balance.changed events are checked at the end.
+        () => stack.loyalty("program", "update", "--id", A, "--points-expiry-months", "1"),
+      );
+      assert.match(String(hooks!.webhookId), /^[0-9a-f-]{36}$/);
+      secret.hooks = String(hooks!.secret);
+      secret.second = String(second!.secret);
+      assert.notEqual(secret.hooks, secret.second);
+      secret.push = String(push!.secret);
+      rewardId = String(reward!.rewardId);
+      poolId = String(pool!.couponPoolId);
+      const csv = path.join(files, "codes.csv");
+      writeFileSync(csv, "HOOK-1\nHOOK-2\n");
+      await stack.loyalty("coupon-pool", "import", "--pool", poolId, "--file", csv);
+      // Two instances, so two workers, on one PostgreSQL database; PGlite admits one process.
+      apps = await stack.together(...Array.from({ length: backend === "postgres" ? 2 : 1 }, () => () => stack.start(WORKER_ENV)));
     });
     after(async () => {
-      for (const app of apps) await app.stop();
-      await database?.drop();
-      await hooks?.close();
-      await push?.close();
+      await stack?.close();
+      await receiver?.close();
+      rmSync(files, { recursive: true, force: true });
     });
 
-    test("every event type is delivered, signed, once per event, with a retry after a 500", async () => {
-      const email = uniqueEmail("hook");
-      const p = `/v1/programs/${a.programId}`;
-      const c = `${p}/customers/${encodeURIComponent(email)}`;
-      assert.equal((await api("POST", `${p}/integrations/api`, { body: [{ email, feature: "user", payload: { firstName: "W" } }] })).status, 201);
-      await api("POST", `${p}/integrations/api`, { body: [{ email, feature: "user", payload: { lastName: "H" } }] });
-      await api("POST", `${c}/balance/increase`, { body: { points: 1500 } }); // balance.changed + tier.changed (Silver)
-      await api("POST", `${c}/rewards/${rewardId}/redeem`, { body: {} });
-      await api("POST", `${c}/notifications`, { body: { title: "T", body: "B", category: "balance" } });
-      await waitFor(() => push.received.length > 0, 10_000, "the push delivery");
-      await api("DELETE", `${p}/integrations/api`, { body: [{ email, feature: "user" }] });
+    let customerId: string;
+    let pushCustomer: string;
+    const eventIds = new Map<string, string>(); // type → id, for the customer below
 
-      const expected = ["customer.created", "customer.updated", "balance.changed", "tier.changed", "reward.redeemed", "notification.requested", "customer.deleted"];
-      const ok = () => hooks.received.filter((r) => r.status === 200);
-      await waitFor(() => expected.every((t) => ok().some((r) => r.json.type === t)), 30_000, "every event type");
-      await new Promise((r) => setTimeout(r, 1500)); // any duplicate delivery would arrive by now
+    test("every event type reaches every webhook once, signed; a 500 is retried", async () => {
+      const email = newEmail("hook");
+      assert.equal((await api("POST", `${p()}/integrations/api`, { body: [{ email, feature: "user", payload: { firstName: "W" } }] })).status, 201);
+      customerId = (await api("GET", c(email))).json.id;
+      assert.equal((await api("POST", `${p()}/integrations/api`, { body: [{ email, feature: "user", payload: { lastName: "H" } }] })).status, 201);
+      assert.equal((await api("POST", `${c(email)}/balance/increase`, { body: { points: 1500 } })).status, 200); // + tier.changed (Silver)
+      assert.equal((await api("POST", `${c(email)}/rewards/${rewardId}/redeem`, { body: {} })).status, 201);
+      assert.equal((await api("POST", `${c(email)}/coupons`, { body: { couponPoolId: poolId } })).status, 201);
+      assert.equal((await api("POST", `${c(email)}/notifications`, { body: { title: "Hello", body: "B", category: "tier" } })).status, 202);
+      assert.equal((await api("DELETE", `${p()}/integrations/api`, { body: [{ email, feature: "user" }] })).status, 204);
 
-      for (const r of hooks.received) assert.ok(verifySignature(webhookSecret, r.signature, r.body), "signature verifies");
-      assert.ok(!verifySignature("whsec_wrong", hooks.received[0]!.signature, hooks.received[0]!.body));
-      const deliveredIds = ok().map((r) => r.json.id);
-      assert.equal(new Set(deliveredIds).size, deliveredIds.length, "no event delivered twice");
-      const created = hooks.received.filter((r) => r.json.type === "customer.created");
-      assert.deepEqual(created.map((r) => r.status), [500, 200], "retried after the 500, then delivered once");
-      const event = ok().find((r) => r.json.type === "balance.changed" && (r.json.data as { type: string }).type === "earn")!.json;
-      assert.equal(event.programId, a.programId);
-      assert.match(String(event.createdAt), /Z$/);
-      assert.deepEqual(Object.keys(event).sort(), ["createdAt", "data", "id", "programId", "type"]);
-      assert.equal((event.data as { points: number }).points, 1500);
+      const mine = (path: string) => ok(path).filter((r) => r.json?.data?.customerId === customerId);
+      for (const path of ["/hooks", "/second"]) {
+        await waitFor(() => EVENT_TYPES.every((t) => mine(path).some((r) => r.json.type === t)), `every event type at ${path}`);
+      }
+      for (const r of mine("/second")) eventIds.set(`${r.json.type}:${r.json.data.type ?? ""}`, r.json.id);
 
-      const notification = push.received[0]!;
-      assert.ok(verifySignature(pushSecret, notification.signature, notification.body));
-      assert.equal(notification.json.title, "T");
-      assert.equal(push.received.length, 1);
+      for (const r of at("/hooks")) assert.ok(verifySignature(secret.hooks, r.headers["loyalty-signature"], r.body), "signed with the webhook's secret");
+      for (const r of at("/second")) assert.ok(verifySignature(secret.second, r.headers["loyalty-signature"], r.body));
+      const sample = mine("/hooks")[0]!;
+      assert.ok(!verifySignature(secret.second, sample.headers["loyalty-signature"], sample.body), "another webhook's secret does not verify");
+      assert.ok(!verifySignature(secret.hooks, sample.headers["loyalty-signature"], sample.body.replace("}", ' }')), "a changed body does not verify");
+      assert.match(String(sample.headers["loyalty-signature"]), /^t=\d{10},v1=[0-9a-f]{64}$/);
+      assert.match(String(sample.headers["content-type"]), /^application\/json/);
+      assert.equal(sample.method, "POST");
+
+      for (const r of mine("/hooks")) {
+        assert.deepEqual(Object.keys(r.json).sort(), ["createdAt", "data", "id", "programId", "type"]);
+        assert.equal(r.json.programId, stack.programId);
+        assert.match(r.json.createdAt, ISO_MS);
+        assert.ok(EVENT_TYPES.includes(r.json.type), r.json.type);
+      }
+      const earn = mine("/hooks").find((r) => r.json.type === "balance.changed" && r.json.data.type === "earn")!.json.data;
+      assert.deepEqual({ points: earn.points, balance: earn.balance }, { points: 1500, balance: 1500 });
+      const redeem = mine("/hooks").find((r) => r.json.type === "balance.changed" && r.json.data.type === "redeem")!.json.data;
+      assert.deepEqual({ points: redeem.points, balance: redeem.balance }, { points: -10, balance: 1490 });
+      const tier = mine("/hooks").find((r) => r.json.type === "tier.changed")!.json.data;
+      assert.deepEqual({ from: tier.fromTierId, to: tier.toTierId }, { from: stack.tiers.bronze, to: stack.tiers.silver });
+      assert.equal(mine("/hooks").find((r) => r.json.type === "reward.redeemed")!.json.data.rewardId, rewardId);
+      assert.equal(mine("/hooks").find((r) => r.json.type === "coupon.assigned")!.json.data.couponPoolId, poolId);
+
+      // The first attempt of customer.created failed with a 500 and was retried after the backoff, once.
+      const created = at("/hooks").filter((r) => r.json?.type === "customer.created" && r.json.data.customerId === customerId);
+      assert.deepEqual(created.map((r) => r.status), [500, 200]);
+      assert.ok(created[1]!.at - created[0]!.at >= 100, "retried after a delay, not at once");
+    });
+
+    test("push notifications go to the push endpoint signed with its secret; a 500 is retried, then delivered", async () => {
+      pushCustomer = newEmail("push");
+      assert.equal((await api("POST", `${p()}/integrations/api`, { body: [{ email: pushCustomer, feature: "user", payload: {} }] })).status, 201);
+      const flaky = await api("POST", `${c(pushCustomer)}/notifications`, { body: { title: "FLAKY", body: "Your points", category: "balance", data: { screen: "wallet" } } });
+      assert.equal(flaky.json.notification.status, "queued");
+      const suppressed = await api("POST", `${c(pushCustomer)}/notifications`, { body: { title: "Sale", body: "B", category: "marketing" } });
+      assert.equal(suppressed.json.notification.status, "suppressed");
+      const id = flaky.json.notification.id;
+      await waitFor(() => ok("/push").some((r) => r.json.id === id), "the push delivery");
+      const attempts = at("/push").filter((r) => r.json.id === id);
+      assert.deepEqual(attempts.map((r) => r.status), [500, 200]);
+      const body = attempts[1]!.json;
+      assert.deepEqual(
+        { title: body.title, body: body.body, category: body.category, data: body.data, programId: body.programId },
+        { title: "FLAKY", body: "Your points", category: "balance", data: { screen: "wallet" }, programId: stack.programId },
+      );
+      assert.match(body.createdAt, ISO_MS);
+      for (const r of at("/push")) assert.ok(verifySignature(secret.push, r.headers["loyalty-signature"], r.body), "signed with the push secret");
+      assert.ok(!at("/push").some((r) => r.json.title === "Sale"), "a suppressed notification is never sent");
+      await waitFor(() => ok("/hooks").some((r) => r.json.type === "notification.requested" && r.json.data.notificationId === id), "notification.requested");
+    });
+
+    test("a delivery that keeps failing is retried with growing delays, then marked failed", async () => {
+      const res = await api("POST", `${c(pushCustomer)}/notifications`, { body: { title: "FAIL", body: "B", category: "balance" } });
+      const id = res.json.notification.id;
+      const tries = () => at("/push").filter((r) => r.json.id === id);
+      // The last attempt is the first one made more than GIVE_UP_MS after the delivery was created.
+      await waitFor(() => tries().length > 1 && tries().at(-1)!.at - tries()[0]!.at > GIVE_UP_MS, "retries past the give-up window", 30_000);
+      await new Promise((r) => setTimeout(r, 1500)); // the worker records the outcome; no further attempt comes
+      const seen = tries();
+      assert.ok(seen.every((r) => r.status === 500));
+      const gaps = seen.slice(1).map((r, i) => r.at - seen[i]!.at);
+      assert.ok(gaps.length >= 3, `several retries (${gaps.length})`);
+      assert.ok(gaps.at(-1)! > gaps[0]!, `the delay grows: ${gaps.join(", ")} ms`);
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(tries().length, seen.length, "no attempt after giving up");
+    });
+
+    test("exactly one delivery per event and webhook with several workers at once", async () => {
+      const emails = Array.from({ length: 60 }, () => newEmail("load"));
+      assert.equal((await api("POST", `${p()}/integrations/api`, { body: emails.map((email) => ({ email, feature: "user", payload: {} })) })).status, 201);
+      // Extra workers on PostgreSQL: `outbox run` passes from the CLI, racing the two app instances.
+      let racing = backend === "postgres";
+      const cliWorkers = racing
+        ? Array.from({ length: 2 }, async () => {
+            let passes = 0;
+            while (racing) {
+              const r = await stack.cliRun(["outbox", "run"]);
+              assert.equal(r.code, 0, r.stderr);
+              passes++;
+            }
+            return passes;
+          })
+        : [];
+      await Promise.all(
+        emails.map((email, i) => apps[i % apps.length]!.api("POST", `${c(email)}/balance/increase`, { body: { points: 10 + i } })),
+      );
+      const loadIds = (where: string) =>
+        new Set(ok(where).filter((r) => r.json.type === "balance.changed" && r.json.data.type === "earn" && r.json.data.points < 70).map((r) => r.json.id));
+      await waitFor(() => loadIds("/hooks").size === 60 && loadIds("/second").size === 60, "the 60 balance.changed deliveries", 60_000);
+      racing = false;
+      const passes = await Promise.all(cliWorkers);
+      await settle(); // the customer.created retries, and any duplicate, would arrive by now
+      assert.equal(ok("/second").filter((r) => r.json.type === "customer.created").length, 62);
+      for (const where of ["/hooks", "/second"]) {
+        const delivered = ok(where).map((r: Received) => r.json.id);
+        assert.equal(new Set(delivered).size, delivered.length, `no event delivered twice to ${where}`);
+      }
+      assert.deepEqual(
+        new Set(ok("/hooks").map((r) => r.json.id)),
+        new Set(ok("/second").map((r) => r.json.id)),
+        "both webhooks received the same events",
+      );
+      if (passes.length) assert.ok(passes.every((n) => n > 0), `CLI passes ran: ${passes.join(", ")}`);
+    });
+
+    test("the outbox tables agree: one delivery per event and webhook, delivered; the failed push recorded", async () => {
+      await settle();
+      await pause();
+      const [row] = await stack.query<Record<string, number>>(
+        `SELECT (SELECT count(*)::int FROM "Event" WHERE "programId" = $1) AS events,
+                (SELECT count(*)::int FROM "Event" WHERE "programId" = $1 AND "fannedOutAt" IS NULL) AS unplanned,
+                (SELECT count(*)::int FROM "Delivery" WHERE "programId" = $1 AND kind = 'webhook') AS deliveries,
+                (SELECT count(*)::int FROM (SELECT 1 FROM "Delivery" WHERE kind = 'webhook' GROUP BY "eventId", "webhookId" HAVING count(*) > 1) d) AS doubled,
+                (SELECT count(*)::int FROM "Delivery" WHERE "programId" = $1 AND kind = 'webhook' AND status <> 'delivered') AS undelivered`,
+        [stack.programId],
+      );
+      assert.equal(row!.unplanned, 0);
+      assert.equal(row!.doubled, 0);
+      assert.equal(row!.deliveries, row!.events! * 2, "one delivery per event for each of the two webhooks");
+      assert.equal(row!.undelivered, 0);
+      const delivered = receiver.received.filter((r) => (r.path === "/hooks" || r.path === "/second") && r.status === 200).length;
+      assert.equal(delivered, row!.deliveries, "the receiver got each delivery exactly once");
+
+      const pushes = await stack.query<{ title: string; status: string; delivery: string; attempts: number; lastStatusCode: number }>(
+        `SELECT n.title, n.status, d.status AS delivery, d.attempts, d."lastStatusCode" FROM "Notification" n
+         LEFT JOIN "Delivery" d ON d."notificationId" = n.id WHERE n."programId" = $1 ORDER BY n."createdAt"`,
+        [stack.programId],
+      );
+      // The erased customer's push was blanked by the deletion: cancelled if it had not left yet, else delivered.
+      const [erased, ...live] = pushes;
+      assert.equal(erased!.title, "");
+      assert.ok(["cancelled/cancelled", "delivered/delivered", "cancelled/delivered"].includes(`${erased!.status}/${erased!.delivery}`), `${erased!.status}/${erased!.delivery}`);
+      assert.deepEqual(
+        live.map((n) => [n.title, n.status, n.delivery]),
+        [
+          ["FLAKY", "delivered", "delivered"],
+          ["Sale", "suppressed", null],
+          ["FAIL", "failed", "failed"],
+        ],
+      );
+      const fail = pushes.find((n) => n.title === "FAIL")!;
+      assert.equal(fail.lastStatusCode, 500);
+      assert.equal(fail.attempts, at("/push").filter((r) => r.json.title === "FAIL").length);
+    });
+
+    test("re-send goes to the endpoint configured now, signed with its secret; no endpoint → cancelled", async () => {
+      // (app paused on PGlite) Re-send the failed push after moving the push endpoint; expire everyone's points.
+      const [failed] = await stack.query<{ id: string }>(
+        `SELECT d.id FROM "Delivery" d JOIN "Notification" n ON n.id = d."notificationId" WHERE n.title = 'FAIL' AND n."programId" = $1`,
+        [stack.programId],
+      );
+      // (Endpoint first, then the re-send: on PostgreSQL the workers keep running and would pick it up at once.)
+      const pushBefore = at("/push").length;
+      secret.push2 = String((await stack.loyalty("push-endpoint", "set", "--program", stack.programId, "--url", `${receiver.url}/push2`)).secret);
+      assert.notEqual(secret.push2, secret.push, "a new endpoint gets a new secret");
+      assert.deepEqual(await stack.loyalty("delivery", "resend", "--program", stack.programId, "--id", failed!.id), { deliveryId: failed!.id });
+      const refused = await stack.cliRun(["delivery", "resend", "--program", stack.otherProgramId, "--id", failed!.id]);
+      assert.equal((refused.json?.error as { code: string }).code, "not_found", "a delivery is re-sent only within its program");
+      const in40Days = new Date(Date.now() + 40 * 86_400_000).toISOString();
+      const expired = await stack.loyalty("points", "expire", "--program", stack.programId, "--now", in40Days);
+      assert.ok(Number(expired.customers) >= 60, JSON.stringify(expired));
+      await resume();
+
+      await waitFor(() => ok("/push2").some((r) => r.json.title === "FAIL"), "the re-sent push at the new endpoint");
+      const resent = ok("/push2").find((r) => r.json.title === "FAIL")!;
+      assert.ok(verifySignature(secret.push2, resent.headers["loyalty-signature"], resent.body));
+      assert.ok(!verifySignature(secret.push, resent.headers["loyalty-signature"], resent.body));
+      assert.equal(at("/push").length, pushBefore, "nothing more went to the old endpoint");
+      // The expiry path emits balance.changed too.
+      await waitFor(() => ok("/second").filter((r) => r.json.type === "balance.changed" && r.json.data.type === "expire").length >= 60, "the expiry events");
+
+      await pause();
+      const [after] = await stack.query<{ status: string; url: string; notification: string }>(
+        `SELECT d.status, d.url, n.status AS notification FROM "Delivery" d JOIN "Notification" n ON n.id = d."notificationId" WHERE d.id = $1`,
+        [failed!.id],
+      );
+      assert.deepEqual(after, { status: "delivered", url: `${receiver.url}/push2`, notification: "delivered" });
+
+      // With the push endpoint removed, a re-sent push is cancelled instead of going anywhere.
+      const push2Before = at("/push2").length;
+      await stack.loyalty("push-endpoint", "set", "--program", stack.programId, "--url", "off");
+      await stack.loyalty("delivery", "resend", "--program", stack.programId, "--id", failed!.id);
+      await resume();
+      if (backend === "pglite") await new Promise((r) => setTimeout(r, 2500)); // several worker ticks
+      await pause();
+      const poll = async () => (await stack.query<{ status: string }>(`SELECT status FROM "Delivery" WHERE id = $1`, [failed!.id]))[0]!.status;
+      if (backend === "postgres") await waitFor(async () => (await poll()) === "cancelled", "the cancellation");
+      assert.equal(await poll(), "cancelled");
+      assert.equal(at("/push2").length, push2Before, "nothing was sent");
+      const [n] = await stack.query<{ status: string }>(`SELECT n.status FROM "Notification" n JOIN "Delivery" d ON d."notificationId" = n.id WHERE d.id = $1`, [failed!.id]);
+      assert.equal(n!.status, "failed");
     });
   });
 }

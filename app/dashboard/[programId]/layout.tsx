@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { membershipsOf } from "@/lib/domain/staff";
-import { requirePage } from "@/lib/staff/session";
-import { can } from "@/lib/staff/permissions";
+import { requirePage } from "@/lib/staff/authz";
+import { navLinks } from "@/lib/staff/nav";
 import { Providers } from "@/components/providers";
 import { Sidebar } from "@/components/dashboard/sidebar";
 import { GlobalSearch } from "@/components/dashboard/global-search";
@@ -10,23 +10,19 @@ export default async function ProgramLayout({ children, params }: { children: Re
   const { programId } = await params;
   const staff = await requirePage(programId, "program.read");
   const programs = (await membershipsOf(await db(), staff.staffId)).map((m) => ({ id: m.programId, name: m.program.name, role: m.role }));
-  const links = [
-    { href: `/dashboard/${programId}`, label: "Overview" },
-    { href: `/dashboard/${programId}/customers`, label: "Customers" },
-    { href: `/dashboard/${programId}/tiers`, label: "Tiers" },
-    ...(can(staff.role, "apikeys.manage") ? [{ href: `/dashboard/${programId}/api-keys`, label: "API keys" }] : []),
-    ...(can(staff.role, "audit.read") ? [{ href: `/dashboard/${programId}/audit`, label: "Audit log" }] : []),
-    { href: "/docs", label: "API reference" },
-  ];
+  const links = navLinks(staff);
   return (
     <Providers>
+      <a href="#main" className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-800 focus:not-sr-only focus:absolute focus:left-2 focus:top-2">
+        Skip to content
+      </a>
       <div className="min-h-screen md:flex">
         <Sidebar links={links} programs={programs} current={programId} staffEmail={staff.email} role={staff.role} />
         <div className="min-w-0 flex-1">
           <header className="sticky top-0 z-10 border-b border-slate-200 bg-white/95 px-4 py-3 backdrop-blur md:px-8">
             <GlobalSearch programId={programId} />
           </header>
-          <main id="main" className="px-4 py-6 md:px-8">
+          <main id="main" tabIndex={-1} className="px-4 py-6 focus:outline-none md:px-8">
             {children}
           </main>
         </div>

@@ -1,6 +1,7 @@
 export default function Loading() {
   return (
-    <div className="animate-pulse space-y-4" aria-busy="true" aria-label="Loading">
+    <div className="animate-pulse space-y-4" role="status" aria-busy="true">
+      <span className="sr-only">Loading…</span>
       <div className="h-8 w-64 rounded bg-slate-200" />
       <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         {[0, 1, 2, 3].map((i) => (

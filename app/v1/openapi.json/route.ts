@@ -1,7 +1,10 @@
+import { withEdge } from "@/lib/api/handler";
 import { openApiDocument } from "@/lib/api/openapi";
 
-export const dynamic = "force-static";
-
-export function GET() {
-  return new Response(openApiDocument(), { headers: { "content-type": "application/json" } });
+/** The OpenAPI 3.1 document. Rendered per request (from a cached string) so that, like every /v1 response, it carries x-request-id. */
+export function GET(req: Request) {
+  return withEdge(req, async ({ headers }) => {
+    headers.set("content-type", "application/json");
+    return new Response(openApiDocument(), { headers });
+  });
 }

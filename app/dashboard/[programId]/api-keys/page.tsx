@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { requirePage } from "@/lib/staff/session";
+import { requirePage } from "@/lib/staff/authz";
 import { apiKeys } from "@/lib/staff/queries";
 import { Badge, Card, Empty, formatDate } from "@/components/ui";
 import { ApiKeyForm, RevokeKeyButton } from "@/components/dashboard/program-forms";

@@ -1,18 +1,21 @@
 import Link from "next/link";
 import { db } from "@/lib/db/client";
-import { requirePage } from "@/lib/staff/session";
-import { programTiers, searchCustomers, type CustomerSort } from "@/lib/staff/queries";
+import { firstParams } from "@/lib/staff/search-params";
+import { isUuid, requirePage } from "@/lib/staff/authz";
+import { CUSTOMER_SORTS, programTiers, searchCustomers, type CustomerSort } from "@/lib/staff/queries";
 import { Badge, Empty, buttonClass, formatDate, formatNumber, inputClass, secondaryButtonClass } from "@/components/ui";
 
-type Search = { q?: string; tier?: string; sort?: string; after?: string };
+type Search = Partial<Record<"q" | "tier" | "sort" | "after", string | string[]>>;
+
+export const metadata = { title: "Customers · Loyalty" };
 
 export default async function CustomersPage({ params, searchParams }: { params: Promise<{ programId: string }>; searchParams: Promise<Search> }) {
   const { programId } = await params;
-  const search = await searchParams;
+  const search = await firstParams(searchParams);
   await requirePage(programId, "customers.read");
   const database = await db();
-  const sort: CustomerSort = search.sort === "newest" ? "newest" : "email";
-  const tierId = search.tier && /^[0-9a-f-]{36}$/.test(search.tier) ? search.tier : null;
+  const sort: CustomerSort = CUSTOMER_SORTS.find((s) => s === search.sort) ?? "email";
+  const tierId = isUuid(search.tier) ? search.tier : null;
   const [tiers, page] = await Promise.all([
     programTiers(database, programId),
     searchCustomers(database, programId, { prefix: search.q, tierId, sort, after: search.after }),
@@ -50,6 +53,7 @@ export default async function CustomersPage({ params, searchParams }: { params: 
           <select id="sort" name="sort" defaultValue={sort} className={inputClass}>
             <option value="email">E-mail A→Z</option>
             <option value="newest">Newest first</option>
+            <option value="balance">Highest balance</option>
           </select>
         </div>
         <button className={buttonClass} type="submit">

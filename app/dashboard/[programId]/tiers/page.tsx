@@ -1,6 +1,5 @@
 import { db } from "@/lib/db/client";
-import { requirePage } from "@/lib/staff/session";
-import { can } from "@/lib/staff/permissions";
+import { requirePage, can } from "@/lib/staff/authz";
 import { programTiers } from "@/lib/staff/queries";
 import { Card, Empty, formatNumber } from "@/components/ui";
 import { TierForm } from "@/components/dashboard/program-forms";

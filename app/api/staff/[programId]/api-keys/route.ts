@@ -1,5 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
-import { ApiKeyForm, createApiKeyAsStaff } from "@/lib/staff/operations";
+import { ApiKeyForm } from "@/lib/staff/forms";
+import { createApiKeyAsStaff } from "@/lib/staff/operations";
 
 export const POST = staffWrite({
   permission: "apikeys.manage",

@@ -1,5 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
-import { createTierAsStaff, TierForm } from "@/lib/staff/operations";
+import { TierForm } from "@/lib/staff/forms";
+import { createTierAsStaff } from "@/lib/staff/operations";
 
 export const POST = staffWrite({
   permission: "program.manage",

@@ -1,32 +1,52 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { requirePage } from "@/lib/staff/session";
-import { can } from "@/lib/staff/permissions";
+import { can, isUuid, requirePage } from "@/lib/staff/authz";
 import { customerProfile } from "@/lib/staff/queries";
 import { Badge, Card, Empty, formatDate, formatNumber } from "@/components/ui";
 import { CustomerActions, EditUserData, History } from "@/components/dashboard/customer-forms";
 
+export const metadata = { title: "Customer · Loyalty" };
+
+const FLAGS = [
+  ["balanceNotifications", "Balance changes"],
+  ["tierNotifications", "Tier changes"],
+  ["rewardAvailableNotifications", "Rewards available"],
+  ["locationNotifications", "Location"],
+  ["marketingNotifications", "Marketing"],
+] as const;
+
+const STATUS_TEXT = { base: "base tier", earned: "earned this period", carried: "carried from last period" } as Record<string, string>;
+
 export default async function CustomerPage({ params }: { params: Promise<{ programId: string; customerId: string }> }) {
   const { programId, customerId } = await params;
   const staff = await requirePage(programId, "customers.read");
-  if (!/^[0-9a-f-]{36}$/.test(customerId)) notFound();
+  if (!isUuid(customerId)) notFound();
   const profile = await customerProfile(await db(), programId, customerId);
   if (!profile) notFound();
   const { customer, tiers } = profile;
   const ct = customer.customerTier;
   const current = tiers.find((t) => t.id === ct.currentTierId);
-  const next = tiers.find((t) => t.requiredPoints > (current?.requiredPoints ?? -1));
-  const progress = next ? Math.min(100, Math.round((ct.currentTierPoints / next.requiredPoints) * 100)) : 100;
-  const canWrite = can(staff.role, "customers.write");
-  const flags = ["balance", "tier", "rewardAvailable", "location", "marketing"] as const;
+  const next = tiers.find((t) => t.requiredPoints > (current?.requiredPoints ?? -1) && t.requiredPoints > ct.currentTierPoints);
+  const progress = next ? Math.min(100, Math.floor((ct.currentTierPoints / Math.max(next.requiredPoints, 1)) * 100)) : 100;
+  const name = [customer.userData.firstName, customer.userData.lastName].filter(Boolean).join(" ");
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <div>
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href={`/dashboard/${programId}/customers`} className="text-indigo-700 underline decoration-indigo-300 hover:decoration-indigo-700">
+          Customers
+        </Link>{" "}
+        <span aria-hidden="true" className="text-slate-500">
+          /
+        </span>{" "}
+        <span className="text-slate-700">{name || customer.email}</span>
+      </nav>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="min-w-0">
           <h1 className="break-all text-2xl font-bold">{customer.email}</h1>
           <p className="text-sm text-slate-600">
-            {[customer.userData.firstName, customer.userData.lastName].filter(Boolean).join(" ") || "No name"} · member since {formatDate(customer.loyaltyData.memberSince)}
+            {name || "No name"} · member since {formatDate(customer.loyaltyData.memberSince)}
           </p>
         </div>
         <p className="text-3xl font-semibold tabular-nums" aria-label="Balance">
@@ -36,39 +56,61 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
 
       <div className="grid gap-4 lg:grid-cols-3">
         <Card title="Tier">
-          <p className="flex items-center gap-2 text-lg font-semibold">
-            {ct.currentTier?.name ?? "No tier"} <Badge tone={customer.loyaltyData.tierStatus === "base" ? "slate" : "green"}>{customer.loyaltyData.tierStatus}</Badge>
+          <p className="flex flex-wrap items-center gap-2 text-lg font-semibold">
+            {ct.currentTier?.name ?? "No tier"}
+            <Badge tone={customer.loyaltyData.tierStatus === "base" ? "slate" : "green"}>{STATUS_TEXT[customer.loyaltyData.tierStatus] ?? customer.loyaltyData.tierStatus}</Badge>
           </p>
-          <p className="mt-1 text-sm text-slate-600">Carried: {ct.carryTier?.name ?? "—"} ({formatNumber(ct.carryTierPoints)} points last period)</p>
+          <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+            <dt className="text-slate-600">Carry tier</dt>
+            <dd>
+              {ct.carryTier?.name ?? "—"} <span className="text-slate-600">({formatNumber(ct.carryTierPoints)} points last period)</span>
+            </dd>
+            <dt className="text-slate-600">Changed</dt>
+            <dd>{formatDate(ct.tierChangedAt)}</dd>
+            <dt className="text-slate-600">Recalculation</dt>
+            <dd>{formatDate(ct.recalculationDate)}</dd>
+          </dl>
           <div className="mt-3">
-            <div className="flex justify-between text-xs text-slate-600">
+            <div className="flex flex-wrap justify-between gap-x-2 text-xs text-slate-700">
               <span>{formatNumber(ct.currentTierPoints)} points this period</span>
-              <span>{next ? `${next.name} at ${formatNumber(next.requiredPoints)}` : "Top tier"}</span>
+              <span>{next ? `${formatNumber(next.requiredPoints - ct.currentTierPoints)} more for ${next.name}` : "Top tier reached"}</span>
             </div>
-            <div className="mt-1 h-2 rounded-full bg-slate-200" role="progressbar" aria-valuenow={progress} aria-valuemin={0} aria-valuemax={100} aria-label="Progress to the next tier">
+            <div
+              className="mt-1 h-2 rounded-full bg-slate-200"
+              role="progressbar"
+              aria-valuenow={progress}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-label={next ? `Progress to ${next.name}` : "Progress to the next tier"}
+            >
               <div className="h-2 rounded-full bg-indigo-600" style={{ width: `${progress}%` }} />
             </div>
           </div>
-          <p className="mt-3 text-sm text-slate-600">Recalculation: {formatDate(ct.recalculationDate)}</p>
         </Card>
         <Card title="Loyalty data">
-          <dl className="grid grid-cols-2 gap-x-2 gap-y-1 text-sm">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
             <dt className="text-slate-600">Loyalty id</dt>
-            <dd className="truncate font-mono text-xs" title={customer.loyaltyData.loyaltyCustomerId}>{customer.loyaltyData.loyaltyCustomerId}</dd>
+            <dd className="truncate font-mono text-xs leading-5" title={customer.loyaltyData.loyaltyCustomerId}>
+              {customer.loyaltyData.loyaltyCustomerId}
+            </dd>
+            <dt className="text-slate-600">Balance</dt>
+            <dd className="tabular-nums">{formatNumber(customer.loyaltyData.balance)}</dd>
             <dt className="text-slate-600">Origin</dt>
             <dd>{customer.origin}</dd>
             <dt className="text-slate-600">Language</dt>
             <dd>{customer.language ?? "—"}</dd>
-            <dt className="text-slate-600">External id</dt>
-            <dd className="truncate">{customer.userData.externalCustomerId ?? "—"}</dd>
+            <dt className="text-slate-600">Referral</dt>
+            <dd className="truncate">{customer.referral ?? "—"}</dd>
+            <dt className="text-slate-600">Updated</dt>
+            <dd>{formatDate(customer.updatedAt)}</dd>
           </dl>
         </Card>
         <Card title="Notification preferences">
           <ul className="space-y-1 text-sm">
-            {flags.map((f) => (
-              <li key={f} className="flex justify-between">
-                <span className="capitalize">{f.replace(/([A-Z])/g, " $1").toLowerCase()}</span>
-                <Badge tone={customer[`${f}Notifications`] ? "green" : "slate"}>{customer[`${f}Notifications`] ? "on" : "off"}</Badge>
+            {FLAGS.map(([flag, label]) => (
+              <li key={flag} className="flex justify-between gap-2">
+                <span>{label}</span>
+                <Badge tone={customer[flag] ? "green" : "slate"}>{customer[flag] ? "on" : "off"}</Badge>
               </li>
             ))}
           </ul>
@@ -76,16 +118,20 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
       </div>
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <EditUserData programId={programId} customerId={customerId} userData={customer.userData} canWrite={canWrite} />
+        <EditUserData programId={programId} customerId={customerId} email={customer.email} userData={customer.userData} canEdit={can(staff.role, "customers.edit")} />
         <CustomerActions
           programId={programId}
           customerId={customerId}
           email={customer.email}
           rewards={profile.rewards}
           pools={profile.pools}
-          canAdjust={can(staff.role, "balance.adjust")}
-          canWrite={canWrite}
-          canDelete={can(staff.role, "customers.delete")}
+          can={{
+            adjust: can(staff.role, "balance.adjust"),
+            redeem: can(staff.role, "rewards.redeem"),
+            assign: can(staff.role, "coupons.assign"),
+            notify: can(staff.role, "notifications.send"),
+            delete: can(staff.role, "customers.delete"),
+          }}
         />
       </div>
 
@@ -100,7 +146,9 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
               {profile.redemptions.map((r) => (
                 <li key={r.id} className="py-2">
                   <span className="font-medium">{r.reward.name}</span> · <span className="font-mono">{r.code}</span>
-                  <p className="text-xs text-slate-600">{formatNumber(r.points)} points · {formatDate(r.createdAt)}</p>
+                  <p className="text-xs text-slate-600">
+                    {formatNumber(r.points)} points · {formatDate(r.createdAt)}
+                  </p>
                 </li>
               ))}
             </ul>
@@ -114,7 +162,10 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
               {profile.coupons.map((c) => (
                 <li key={c.id} className="py-2">
                   <span className="font-mono font-medium">{c.code}</span> · {c.pool.name}
-                  <p className="text-xs text-slate-600">assigned {formatDate(c.assignedAt)}{c.expiresAt ? ` · expires ${formatDate(c.expiresAt)}` : ""}</p>
+                  <p className="text-xs text-slate-600">
+                    assigned {formatDate(c.assignedAt)}
+                    {c.expiresAt ? ` · expires ${formatDate(c.expiresAt)}` : ""}
+                  </p>
                 </li>
               ))}
             </ul>
@@ -127,8 +178,11 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
             <ul className="divide-y divide-slate-100 text-sm">
               {profile.notifications.map((n) => (
                 <li key={n.id} className="py-2">
-                  <span className="font-medium">{n.title}</span> <Badge tone={n.status === "delivered" ? "green" : n.status === "failed" ? "red" : "slate"}>{n.status}</Badge>
-                  <p className="text-xs text-slate-600">{n.category} · {formatDate(n.createdAt)}</p>
+                  <span className="font-medium">{n.title}</span>{" "}
+                  <Badge tone={n.status === "delivered" ? "green" : n.status === "failed" ? "red" : n.status === "suppressed" ? "amber" : "slate"}>{n.status}</Badge>
+                  <p className="text-xs text-slate-600">
+                    {n.category} · {formatDate(n.createdAt)}
+                  </p>
                 </li>
               ))}
             </ul>

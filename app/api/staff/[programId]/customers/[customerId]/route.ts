@@ -1,8 +1,9 @@
 import { staffWrite } from "@/lib/staff/http";
-import { deleteCustomer, updateCustomer, UserDataEdit } from "@/lib/staff/operations";
+import { UserDataEdit } from "@/lib/staff/forms";
+import { deleteCustomer, updateCustomer } from "@/lib/staff/operations";
 
 export const PATCH = staffWrite({
-  permission: "customers.write",
+  permission: "customers.edit",
   body: UserDataEdit,
   run: (req, tx) => updateCustomer(tx, req.staff, req.params.customerId!, req.body),
 });

@@ -2,7 +2,7 @@ import { apiWrite } from "@/lib/api/handler";
 import { parseIntegrationBatch } from "@/lib/api/integration-batch";
 import { applyUserBatch } from "@/lib/domain/customers";
 import { deleteCustomers } from "@/lib/domain/deletion";
-import { DeleteBatch } from "@/lib/api/schemas";
+import { parseDeleteBatch } from "@/lib/api/delete-batch";
 
 /** Create/Update resources (spec §4.2): 201 with no body. */
 export const POST = apiWrite({
@@ -15,7 +15,7 @@ export const POST = apiWrite({
 
 /** Delete resources: erases the customers' personal data; unknown e-mails are ignored. 204. */
 export const DELETE = apiWrite({
-  body: DeleteBatch,
+  body: parseDeleteBatch,
   run: async (req, tx) => {
     await deleteCustomers(
       tx,

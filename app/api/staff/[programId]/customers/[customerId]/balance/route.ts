@@ -1,5 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
-import { adjustBalance, BalanceAdjustment } from "@/lib/staff/operations";
+import { BalanceAdjustment } from "@/lib/staff/forms";
+import { adjustBalance } from "@/lib/staff/operations";
 
 export const POST = staffWrite({
   permission: "balance.adjust",

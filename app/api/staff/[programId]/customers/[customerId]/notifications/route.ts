@@ -1,8 +1,9 @@
 import { staffWrite } from "@/lib/staff/http";
-import { notifyCustomer, NotificationForm } from "@/lib/staff/operations";
+import { NotificationForm } from "@/lib/staff/forms";
+import { notifyCustomer } from "@/lib/staff/operations";
 
 export const POST = staffWrite({
-  permission: "customers.write",
+  permission: "notifications.send",
   body: NotificationForm,
   status: 202,
   run: (req, tx) => notifyCustomer(tx, req.staff, req.params.customerId!, req.body),

@@ -1,10 +1,14 @@
 import { staffRead } from "@/lib/staff/http";
+import { isUuid } from "@/lib/staff/authz";
 import { listTransactionsJson } from "@/lib/domain/points";
 import { customerNotFound } from "@/lib/errors";
 
+/** One page (20 entries, newest first) of a customer's points history; `?cursor=` from the previous page. */
 export const GET = staffRead("customers.read", async (req, db) => {
-  const customer = await db.customer.findFirst({ where: { id: req.params.customerId, programId: req.staff.programId, deletedAt: null }, select: { id: true } });
+  const customerId = req.params.customerId;
+  const customer = isUuid(customerId)
+    ? await db.customer.findFirst({ where: { id: customerId, programId: req.staff.programId, deletedAt: null }, select: { id: true } })
+    : null;
   if (!customer) throw customerNotFound();
-  const cursor = req.url.searchParams.get("cursor");
-  return JSON.parse(await listTransactionsJson(db, customer.id, 20, cursor));
+  return JSON.parse(await listTransactionsJson(db, customer.id, 20, req.url.searchParams.get("cursor")));
 });

@@ -6,6 +6,7 @@ import { redeemReward } from "@/lib/domain/rewards";
 /** The token's customer redeems a reward. */
 export const POST = meWrite({
   body: RedeemRequest,
+  bodyOptional: true,
   run: async (req, tx) => {
     const result = await redeemReward(tx, {
       programId: req.programId,

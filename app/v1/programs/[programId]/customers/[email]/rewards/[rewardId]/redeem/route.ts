@@ -6,6 +6,7 @@ import { redeemReward } from "@/lib/domain/rewards";
 /** Redeem a reward: spends its cost through the ledger and takes one unit of stock. 201. */
 export const POST = apiWrite({
   body: RedeemRequest,
+  bodyOptional: true,
   run: async (req, tx) => {
     const customerId = await customerOf(req, tx);
     const result = await redeemReward(tx, {

@@ -1,0 +1,21 @@
+import { can, type Permission, type StaffContext } from "./authz";
+
+/**
+ * The dashboard's sidebar, in order. A page appears for the roles holding its permission (its loader checks
+ * the same permission with requirePage). `path` is relative to /dashboard/{programId}.
+ */
+export const NAV: { path: string; label: string; permission: Permission }[] = [
+  { path: "", label: "Overview", permission: "program.read" },
+  { path: "/customers", label: "Customers", permission: "customers.read" },
+  { path: "/tiers", label: "Tiers", permission: "program.read" },
+  { path: "/api-keys", label: "API keys", permission: "apikeys.manage" },
+  { path: "/audit", label: "Audit log", permission: "audit.read" },
+  { path: "/api-reference", label: "API reference", permission: "program.read" },
+];
+
+export function navLinks(staff: StaffContext): { href: string; label: string }[] {
+  return NAV.filter((item) => can(staff.role, item.permission)).map((item) => ({
+    href: `/dashboard/${staff.programId}${item.path}`,
+    label: item.label,
+  }));
+}

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "LoyaltyData_balance_customerId_idx" ON "LoyaltyData"("balance", "customerId");

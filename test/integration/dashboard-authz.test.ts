@@ -1,0 +1,426 @@
+/**
+ * Server-side authorisation of every dashboard write, per role, on a real database — no mocks of our code.
+ *
+ * 1. The operations (lib/staff/operations.ts) called directly with each role's context, resolved from the
+ *    database by lib/staff/authz.ts, on an in-memory PGlite: allowed roles change the data and write exactly
+ *    one audit row in the same transaction; refused roles get 403 and change nothing.
+ * 2. The JSON routes of the built app (`next start`), with real next-auth sessions signed in through the
+ *    credentials provider: every write path, every role, plus signed-out and other-program callers.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { AppError } from "@/lib/errors";
+import { applyUserBatch } from "@/lib/domain/customers";
+import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
+import { increaseBalance } from "@/lib/domain/points";
+import { createReward } from "@/lib/domain/rewards";
+import { createStaff, ROLES, type Role } from "@/lib/domain/staff";
+import { can, resolveStaff, type StaffContext } from "@/lib/staff/authz";
+import { BalanceAdjustment, UserDataEdit } from "@/lib/staff/forms";
+import {
+  adjustBalance,
+  assignCouponToCustomer,
+  createApiKeyAsStaff,
+  createTierAsStaff,
+  deleteCustomer,
+  notifyCustomer,
+  redeemForCustomer,
+  revokeApiKeyAsStaff,
+  updateCustomer,
+} from "@/lib/staff/operations";
+import { createApiKey } from "@/lib/domain/api-keys";
+import { memoryDatabase } from "../support/pglite-memory";
+import { programWithTiers, type ProgramFixture } from "../helpers/fixtures";
+import { backends, createDatabase, startApp, withPrisma, type Database, type RunningApp } from "../helpers/app";
+
+const PASSWORD = "correct horse battery staple";
+
+/** The matrix the brief asks for, written out independently of lib/staff/authz.ts's table. */
+const ALLOWED: Record<string, readonly Role[]> = {
+  "customer.update": ["owner", "manager", "support"],
+  "balance.adjust": ["owner", "manager", "support"],
+  "reward.redeem": ["owner", "manager", "support"],
+  "coupon.assign": ["owner", "manager", "support"],
+  "notification.send": ["owner", "manager", "support"],
+  "customer.delete": ["owner", "manager"],
+  "tier.create": ["owner", "manager"],
+  "apikey.create": ["owner", "manager"],
+  "apikey.revoke": ["owner", "manager"],
+};
+
+interface World {
+  program: ProgramFixture;
+  other: ProgramFixture;
+  rewardId: string;
+  poolId: string;
+  staffIds: Record<Role | "outsider", string>;
+}
+
+let counter = 0;
+const email = (label: string) => `${label}.${++counter}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+async function newCustomer(prisma: PrismaClient, programId: string, points = 0) {
+  const address = email("customer");
+  await prisma.$transaction((tx) => applyUserBatch(tx, programId, [{ email: address, feature: "user", payload: { firstName: "Ada", lastName: "Lovelace" } }]));
+  const { id } = (await prisma.customer.findFirst({ where: { programId, email: address }, select: { id: true } }))!;
+  if (points) {
+    await prisma.$transaction((tx) => increaseBalance(tx, { programId, customerId: id, points, source: "api", actor: "test" }));
+  }
+  return { id, email: address };
+}
+
+/** A program with tiers, a reward, a coupon pool, one staff account per role, and an outsider from another program. */
+async function buildWorld(prisma: PrismaClient): Promise<World> {
+  const program = await programWithTiers(prisma, "Dashboard authz");
+  const other = await programWithTiers(prisma, "Another program");
+  const { rewardId } = await createReward(prisma, { programId: program.programId, name: "Mug", costPoints: 10 });
+  const { couponPoolId: poolId } = await createCouponPool(prisma, { programId: program.programId, name: "Welcome" });
+  await importCoupons(prisma, poolId, Array.from({ length: 20 }, (_, i) => `WELCOME-${i}`));
+  const staffIds = {} as World["staffIds"];
+  for (const role of ROLES) {
+    staffIds[role] = (await createStaff(prisma, { email: email(role), password: PASSWORD, programId: program.programId, role })).staffId;
+  }
+  staffIds.outsider = (await createStaff(prisma, { email: email("outsider"), password: PASSWORD, programId: other.programId, role: "owner" })).staffId;
+  return { program, other, rewardId, poolId, staffIds };
+}
+
+describe("Dashboard operations, per role, on a real database", () => {
+  let database: Awaited<ReturnType<typeof memoryDatabase>>;
+  let prisma: PrismaClient;
+  let world: World;
+  const staff = {} as Record<Role, StaffContext>;
+
+  before(async () => {
+    database = await memoryDatabase();
+    prisma = database.prisma;
+    world = await buildWorld(prisma);
+    for (const role of ROLES) staff[role] = (await resolveStaff(prisma, world.staffIds[role], world.program.programId))!;
+  });
+  after(() => database?.close());
+
+  const auditCount = (programId = world.program.programId) => prisma.auditLog.count({ where: { programId } });
+
+  /** Each write path: how to run it as `who` against a fresh customer, and how to see whether it happened. */
+  const paths: Record<string, (who: StaffContext) => Promise<{ run: () => Promise<unknown>; happened: () => Promise<boolean> }>> = {
+    "customer.update": async (who) => {
+      const c = await newCustomer(prisma, world.program.programId);
+      return {
+        run: () => prisma.$transaction((tx) => updateCustomer(tx, who, c.id, UserDataEdit.parse({ lastName: "Byron", phone: "+44 20 7946 0000" }))),
+        happened: async () => (await prisma.userData.findUnique({ where: { customerId: c.id } }))!.lastName === "Byron",
+      };
+    },
+    "balance.adjust": async (who) => {
+      const c = await newCustomer(prisma, world.program.programId);
+      return {
+        run: () => prisma.$transaction((tx) => adjustBalance(tx, who, c.id, BalanceAdjustment.parse({ points: 50, reason: "Goodwill" }))),
+        happened: async () => (await prisma.loyaltyData.findUnique({ where: { customerId: c.id } }))!.balance === 50,
+      };
+    },
+    "reward.redeem": async (who) => {
+      const c = await newCustomer(prisma, world.program.programId, 100);
+      return {
+        run: () => prisma.$transaction((tx) => redeemForCustomer(tx, who, c.id, { rewardId: world.rewardId })),
+        happened: async () => (await prisma.redemption.count({ where: { customerId: c.id } })) === 1,
+      };
+    },
+    "coupon.assign": async (who) => {
+      const c = await newCustomer(prisma, world.program.programId);
+      return {
+        run: () => prisma.$transaction((tx) => assignCouponToCustomer(tx, who, c.id, { couponPoolId: world.poolId })),
+        happened: async () => (await prisma.coupon.count({ where: { customerId: c.id } })) === 1,
+      };
+    },
+    "notification.send": async (who) => {
+      const c = await newCustomer(prisma, world.program.programId);
+      return {
+        run: () => prisma.$transaction((tx) => notifyCustomer(tx, who, c.id, { title: "Hello", body: "Your points are waiting", category: "balance" })),
+        happened: async () => (await prisma.notification.count({ where: { customerId: c.id } })) === 1,
+      };
+    },
+    "customer.delete": async (who) => {
+      const c = await newCustomer(prisma, world.program.programId);
+      return {
+        run: () => prisma.$transaction((tx) => deleteCustomer(tx, who, c.id)),
+        happened: async () => (await prisma.customer.findUnique({ where: { id: c.id } }))!.deletedAt !== null,
+      };
+    },
+    "tier.create": async (who) => {
+      const name = `Tier ${++counter}`;
+      return {
+        run: () => prisma.$transaction((tx) => createTierAsStaff(tx, who, { name, requiredPoints: 100_000 + counter, factor: 2 })),
+        happened: async () => (await prisma.tier.count({ where: { programId: world.program.programId, name } })) === 1,
+      };
+    },
+    "apikey.create": async (who) => {
+      const name = `Key ${++counter}`;
+      return {
+        run: () => prisma.$transaction((tx) => createApiKeyAsStaff(tx, who, { name })),
+        happened: async () => (await prisma.apiKey.count({ where: { programId: world.program.programId, name } })) === 1,
+      };
+    },
+    "apikey.revoke": async (who) => {
+      const key = await createApiKey(prisma, { programId: world.program.programId, name: `To revoke ${++counter}` });
+      return {
+        run: () => prisma.$transaction((tx) => revokeApiKeyAsStaff(tx, who, key.id)),
+        happened: async () => (await prisma.apiKey.findUnique({ where: { id: key.id } }))!.revokedAt !== null,
+      };
+    },
+  };
+
+  test("the permission table gives each role what the brief says", () => {
+    assert.deepEqual(ROLES.filter((r) => can(r, "customers.read")), ["owner", "manager", "support", "viewer"]);
+    assert.deepEqual(ROLES.filter((r) => can(r, "audit.read")), ["owner", "manager"]);
+    assert.deepEqual(ROLES.filter((r) => can(r, "program.manage")), ["owner", "manager"]);
+    assert.deepEqual(ROLES.filter((r) => can(r, "staff.manage")), ["owner"]);
+    assert.equal(can(undefined, "customers.read"), false);
+  });
+
+  for (const [action, allowed] of Object.entries(ALLOWED)) {
+    for (const role of ROLES) {
+      const may = allowed.includes(role);
+      test(`${action} as ${role}: ${may ? "done and audited" : "refused with 403, nothing changed"}`, async () => {
+        const { run, happened } = await paths[action]!(staff[role]);
+        const audits = await auditCount();
+        if (may) {
+          await run();
+          assert.equal(await happened(), true);
+          assert.equal(await auditCount(), audits + 1);
+          const [last] = await prisma.auditLog.findMany({ where: { programId: world.program.programId }, orderBy: { createdAt: "desc" }, take: 1 });
+          assert.equal(last!.action, action);
+          assert.equal(last!.staffId, staff[role].staffId);
+          assert.equal(last!.staffEmail, staff[role].email);
+        } else {
+          await assert.rejects(run(), (err: unknown) => err instanceof AppError && err.status === 403 && err.code === "forbidden");
+          assert.equal(await happened(), false);
+          assert.equal(await auditCount(), audits);
+        }
+      });
+    }
+  }
+
+  test("a dashboard adjustment goes through the ledger: source dashboard, actor staff:<id>, the reason, an adjust entry", async () => {
+    const c = await newCustomer(prisma, world.program.programId, 30);
+    await prisma.$transaction((tx) => adjustBalance(tx, staff.support, c.id, { points: 50, reason: "Late delivery" }));
+    await prisma.$transaction((tx) => adjustBalance(tx, staff.support, c.id, { points: -20, reason: "Duplicate order" }));
+    const entries = await prisma.ledgerEntry.findMany({ where: { customerId: c.id }, orderBy: { createdAt: "asc" } });
+    assert.deepEqual(
+      entries.map((e) => [e.type, e.points, e.balanceAfter, e.source, e.actor, e.reason]),
+      [
+        ["earn", 30, 30, "api", "test", null],
+        ["adjust", 50, 80, "dashboard", `staff:${staff.support.staffId}`, "Late delivery"],
+        ["adjust", -20, 60, "dashboard", `staff:${staff.support.staffId}`, "Duplicate order"],
+      ],
+    );
+    const balance = (await prisma.loyaltyData.findUnique({ where: { customerId: c.id } }))!.balance;
+    assert.equal(balance, entries.reduce((s, e) => s + e.points, 0));
+    // Adjustments do not count towards tiers (API.md §4).
+    assert.equal((await prisma.customerTier.findUnique({ where: { customerId: c.id } }))!.currentTierPoints, 30);
+    const audit = await prisma.auditLog.findFirst({ where: { entityId: c.id, action: "balance.adjust" }, orderBy: { createdAt: "desc" } });
+    assert.deepEqual(audit!.before, { balance: 80 });
+    assert.equal((audit!.after as { balance: number }).balance, 60);
+  });
+
+  test("a refused change leaves no audit row, and a failed audit rolls the change back (same transaction)", async () => {
+    const c = await newCustomer(prisma, world.program.programId, 10);
+    const audits = await auditCount();
+    await assert.rejects(
+      prisma.$transaction((tx) => adjustBalance(tx, staff.support, c.id, { points: -11, reason: "Too much" })),
+      (err: unknown) => err instanceof AppError && err.code === "insufficient_balance",
+    );
+    assert.equal(await auditCount(), audits);
+    // An actor the audit log cannot record (staffEmail is NOT NULL): the balance change must not survive.
+    const broken = { ...staff.support, email: null as unknown as string };
+    await assert.rejects(prisma.$transaction((tx) => adjustBalance(tx, broken, c.id, { points: 5, reason: "Audit fails" })));
+    assert.equal((await prisma.loyaltyData.findUnique({ where: { customerId: c.id } }))!.balance, 10);
+    assert.equal(await prisma.ledgerEntry.count({ where: { customerId: c.id } }), 1);
+  });
+
+  test("staff of another program resolve to nothing here and cannot reach this program's customers", async () => {
+    assert.equal(await resolveStaff(prisma, world.staffIds.outsider, world.program.programId), null);
+    const outsider = (await resolveStaff(prisma, world.staffIds.outsider, world.other.programId))!;
+    assert.equal(outsider.role, "owner");
+    const c = await newCustomer(prisma, world.program.programId);
+    await assert.rejects(
+      prisma.$transaction((tx) => adjustBalance(tx, outsider, c.id, { points: 5, reason: "Cross-program" })),
+      (err: unknown) => err instanceof AppError && err.status === 404,
+    );
+    assert.equal((await prisma.loyaltyData.findUnique({ where: { customerId: c.id } }))!.balance, 0);
+    await assert.rejects(
+      prisma.$transaction((tx) => updateCustomer(tx, staff.support, "not-a-uuid", {})),
+      (err: unknown) => err instanceof AppError && err.status === 404,
+    );
+  });
+
+  test("a disabled account resolves to nothing, whatever its role", async () => {
+    const { staffId } = await createStaff(prisma, { email: email("disabled"), password: PASSWORD, programId: world.program.programId, role: "owner" });
+    assert.ok(await resolveStaff(prisma, staffId, world.program.programId));
+    await prisma.staffUser.update({ where: { id: staffId }, data: { disabledAt: new Date() } });
+    assert.equal(await resolveStaff(prisma, staffId, world.program.programId), null);
+  });
+
+  test("the edit form has the API's rules: bad phone and unknown fields refused, renames allowed", async () => {
+    assert.equal(UserDataEdit.safeParse({ phone: "call me" }).success, false);
+    assert.equal(UserDataEdit.safeParse({ balance: 1_000_000 }).success, false);
+    assert.equal(UserDataEdit.safeParse({ birthdate: "1990-02-30" }).success, false);
+    assert.equal(BalanceAdjustment.safeParse({ points: 5, reason: "" }).success, false);
+    assert.equal(BalanceAdjustment.safeParse({ points: 0, reason: "Zero" }).success, false);
+    const c = await newCustomer(prisma, world.program.programId);
+    const renamed = email("renamed").toUpperCase();
+    const after = await prisma.$transaction((tx) => updateCustomer(tx, staff.support, c.id, UserDataEdit.parse({ email: renamed, birthdate: "1990-02-28" })));
+    assert.equal(after.email, renamed.toLowerCase());
+    assert.equal(after.birthdate, "1990-02-28");
+  });
+
+  test("deleting a customer erases the personal data its audit entries held", async () => {
+    const c = await newCustomer(prisma, world.program.programId);
+    await prisma.$transaction((tx) => updateCustomer(tx, staff.support, c.id, { lastName: "Secret-Name", phone: "+1 555 0100" }));
+    await prisma.$transaction((tx) => deleteCustomer(tx, staff.manager, c.id));
+    const rows = await prisma.auditLog.findMany({ where: { entityId: c.id }, orderBy: { createdAt: "asc" } });
+    assert.deepEqual(rows.map((r) => r.action), ["customer.update", "customer.delete"]);
+    const text = JSON.stringify(rows);
+    assert.ok(!text.includes("Secret-Name") && !text.includes(c.email) && !text.includes("555 0100"), text);
+    assert.equal((rows[0]!.after as { redacted: boolean }).redacted, true);
+  });
+});
+
+/** Signs in through next-auth's credentials provider and returns the session cookie. */
+async function signIn(baseUrl: string, address: string, password: string): Promise<string | null> {
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
+    body: new URLSearchParams({ csrfToken, email: address, password, json: "true" }),
+    redirect: "manual",
+  });
+  const session = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
+  return session ? session.split(";")[0]! : null;
+}
+
+for (const backend of backends) {
+  describe(`Dashboard routes, per role, through real sessions [${backend}]`, () => {
+    let database: Database;
+    let app: RunningApp;
+    let world: World;
+    const emails = {} as Record<Role | "outsider", string>;
+    const cookies = {} as Record<Role | "outsider", string>;
+    const customers: string[] = [];
+
+    before(async () => {
+      database = await createDatabase(backend);
+      await withPrisma(database, async (prisma) => {
+        world = await buildWorld(prisma);
+        for (const [who, staffId] of Object.entries(world.staffIds)) {
+          emails[who as Role] = (await prisma.staffUser.findUnique({ where: { id: staffId } }))!.email;
+        }
+        for (let i = 0; i < 40; i++) customers.push((await newCustomer(prisma, world.program.programId, 100)).id);
+      });
+      app = await startApp(database, { AUTH_SECRET_FILE: `${database.target.kind === "pglite" ? database.target.dir : "/tmp"}/auth-secret-${process.pid}` });
+      for (const who of [...ROLES, "outsider"] as const) {
+        const cookie = await signIn(app.baseUrl, emails[who], PASSWORD);
+        assert.ok(cookie, `${who} could not sign in`);
+        cookies[who] = cookie;
+      }
+    });
+    after(async () => {
+      await app?.stop();
+      await database?.drop();
+    });
+
+    const call = async (who: Role | "outsider" | null, method: string, path: string, body?: unknown) => {
+      const headers: Record<string, string> = {};
+      if (who) headers.cookie = cookies[who];
+      if (body !== undefined) headers["content-type"] = "application/json";
+      const res = await fetch(`${app.baseUrl}/api/staff/${world.program.programId}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    };
+
+    let next = 0;
+    const fresh = () => customers[next++]!;
+    const routes: Record<string, () => { method: string; path: string; body?: unknown; ok: number }> = {
+      "customer.update": () => ({ method: "PATCH", path: `/customers/${fresh()}`, body: { lastName: "Byron" }, ok: 200 }),
+      "balance.adjust": () => ({ method: "POST", path: `/customers/${fresh()}/balance`, body: { points: 25, reason: "Goodwill" }, ok: 200 }),
+      "reward.redeem": () => ({ method: "POST", path: `/customers/${fresh()}/redeem`, body: { rewardId: world.rewardId }, ok: 201 }),
+      "coupon.assign": () => ({ method: "POST", path: `/customers/${fresh()}/coupons`, body: { couponPoolId: world.poolId }, ok: 201 }),
+      "notification.send": () => ({ method: "POST", path: `/customers/${fresh()}/notifications`, body: { title: "Hi", body: "Points!", category: "balance" }, ok: 202 }),
+      "customer.delete": () => ({ method: "DELETE", path: `/customers/${fresh()}`, ok: 200 }),
+      "tier.create": () => ({ method: "POST", path: `/tiers`, body: { name: `Tier ${++counter}`, requiredPoints: 200_000 + counter, factor: 2 }, ok: 201 }),
+      "apikey.create": () => ({ method: "POST", path: `/api-keys`, body: { name: `Key ${++counter}` }, ok: 201 }),
+    };
+
+    test("every write path answers each role as the permission table says", async () => {
+      const outcome: string[] = [];
+      for (const [action, route] of Object.entries(routes)) {
+        for (const role of ROLES) {
+          const r = route();
+          const res = await call(role, r.method, r.path, r.body);
+          const expected = ALLOWED[action]!.includes(role) ? r.ok : 403;
+          outcome.push(`${action} ${role} ${res.status}${res.status === expected ? "" : ` (expected ${expected}: ${JSON.stringify(res.body)})`}`);
+          if (expected === 403) assert.equal(res.body.code, "forbidden");
+        }
+      }
+      assert.deepEqual(outcome.filter((o) => o.includes("expected")), []);
+    });
+
+    test("revoking an API key: owner and manager only", async () => {
+      for (const role of ROLES) {
+        const created = await call("owner", "POST", "/api-keys", { name: `Revocable ${role}` });
+        assert.equal(created.status, 201);
+        const res = await call(role, "DELETE", `/api-keys/${created.body.id}`);
+        assert.equal(res.status, ALLOWED["apikey.revoke"]!.includes(role) ? 200 : 403, `${role}: ${JSON.stringify(res.body)}`);
+      }
+    });
+
+    test("signed out: 401 on reads and writes; another program's staff: 403, without learning anything", async () => {
+      const customerId = fresh();
+      assert.equal((await call(null, "POST", `/customers/${customerId}/balance`, { points: 5, reason: "Anonymous" })).status, 401);
+      assert.equal((await call(null, "GET", `/search?q=c`)).status, 401);
+      const forged = await call("outsider", "POST", `/customers/${customerId}/balance`, { points: 5, reason: "Other program" });
+      assert.equal(forged.status, 403);
+      assert.equal((await call("outsider", "GET", `/customers/${customerId}/transactions`)).status, 403);
+      // A forged cookie is no session.
+      const headers = { cookie: "next-auth.session-token=forged", "content-type": "application/json" };
+      const res = await fetch(`${app.baseUrl}/api/staff/${world.program.programId}/customers/${customerId}/balance`, { method: "POST", headers, body: JSON.stringify({ points: 5, reason: "Forged" }) });
+      assert.equal(res.status, 401);
+    });
+
+    test("reads are open to every role of the program: search, points history", async () => {
+      for (const role of ROLES) {
+        const found = await call(role, "GET", `/search?q=CUSTOMER`);
+        assert.equal(found.status, 200);
+        assert.ok(found.body.data.length > 0);
+        assert.equal((await call(role, "GET", `/customers/${customers[0]}/transactions`)).status, 200);
+      }
+    });
+
+    test("a viewer's forged writes leave the customer's data and points history as they were", async () => {
+      const customerId = fresh();
+      const before = await call("owner", "GET", `/customers/${customerId}/transactions`);
+      for (const r of [
+        { method: "POST", path: `/customers/${customerId}/balance`, body: { points: 1000, reason: "forged by a viewer" } },
+        { method: "PATCH", path: `/customers/${customerId}`, body: { lastName: "Forged" } },
+        { method: "DELETE", path: `/customers/${customerId}` },
+      ]) {
+        assert.equal((await call("viewer", r.method, r.path, r.body)).status, 403);
+      }
+      const afterwards = await call("owner", "GET", `/customers/${customerId}/transactions`);
+      assert.deepEqual(afterwards.body, before.body);
+    });
+
+    test("invalid input is refused with the field named, as on the API", async () => {
+      const customerId = fresh();
+      const noReason = await call("support", "POST", `/customers/${customerId}/balance`, { points: 5 });
+      assert.equal(noReason.status, 400);
+      assert.equal(noReason.body.code, "validation_failed");
+      assert.deepEqual(noReason.body.errors.map((e: { path: string }) => e.path), ["reason"]);
+      const badPhone = await call("support", "PATCH", `/customers/${customerId}`, { phone: "call me" });
+      assert.equal(badPhone.status, 400);
+      assert.deepEqual(badPhone.body.errors.map((e: { path: string }) => e.path), ["phone"]);
+      const unknown = await call("support", "PATCH", `/customers/${customerId}`, { balance: 1_000_000 });
+      assert.equal(unknown.status, 400);
+    });
+  });
+}

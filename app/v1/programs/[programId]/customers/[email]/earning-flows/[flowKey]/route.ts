@@ -6,6 +6,7 @@ import { executeEarningFlow } from "@/lib/domain/earning-flows";
 /** Execute a custom earning flow for a customer. A capped run answers 200 with pointsEarned 0 and `capped`. */
 export const POST = apiWrite({
   body: EarningFlowRun,
+  bodyOptional: true,
   run: async (req, tx) => {
     const customerId = await customerOf(req, tx);
     const outcome = await executeEarningFlow(tx, {

@@ -21,6 +21,8 @@ const optionalNumber = (value: FormDataEntryValue | null) => {
 };
 const optionalText = (value: FormDataEntryValue | null) => String(value ?? "").trim() || null;
 
+/** A number input sized for a table cell (the form inputs fill their field). */
+const cellInputClass = `${inputClass.replace("w-full", "w-28")} ml-auto text-right tabular-nums`;
 const checkboxClass = "h-4 w-4 rounded border-slate-400 text-indigo-600 focus:ring-indigo-300";
 
 export function RewardForm({ programId }: { programId: string }) {
@@ -92,7 +94,7 @@ export interface RewardRowData {
 /** The rewards table; managers edit cost and stock in place and switch a reward on or off. */
 export function RewardsTable({ programId, rewards, canManage }: { programId: string; rewards: RewardRowData[]; canManage: boolean }) {
   return (
-    <div className="-mx-4 overflow-x-auto px-4">
+    <div className="relative -mx-4 overflow-x-auto px-4">
       <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Rewards">
         <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
           <tr>
@@ -158,7 +160,7 @@ function EditableRewardRow({ programId, reward }: { programId: string; reward: R
           step={1}
           defaultValue={reward.costPoints}
           aria-label={`Cost of ${reward.name} in points`}
-          className={`${inputClass} ml-auto w-28 text-right tabular-nums`}
+          className={cellInputClass}
         />
         {errors.costPoints && (
           <p className="mt-1 text-xs font-medium text-red-700" role="alert">
@@ -177,7 +179,7 @@ function EditableRewardRow({ programId, reward }: { programId: string; reward: R
           defaultValue={reward.stock ?? ""}
           placeholder="unlimited"
           aria-label={`Stock of ${reward.name} (empty for unlimited)`}
-          className={`${inputClass} ml-auto w-28 text-right tabular-nums`}
+          className={cellInputClass}
         />
         {errors.stock && (
           <p className="mt-1 text-xs font-medium text-red-700" role="alert">

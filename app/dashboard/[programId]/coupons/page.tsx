@@ -16,7 +16,7 @@ export default async function CouponPoolsPage({ params }: { params: Promise<{ pr
         {pools.length === 0 ? (
           <Empty>No coupon pools yet.{canManage ? " Create one below, then import its codes from a CSV file." : ""}</Empty>
         ) : (
-          <div className="-mx-4 overflow-x-auto px-4">
+          <div className="relative -mx-4 overflow-x-auto px-4">
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Coupon pools">
               <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>

@@ -18,7 +18,7 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
         {flows.length === 0 ? (
           <Empty>No earning flows yet: points are only added through the API&apos;s balance calls.</Empty>
         ) : (
-          <div className="-mx-4 overflow-x-auto px-4">
+          <div className="relative -mx-4 overflow-x-auto px-4">
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Earning flows">
               <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>

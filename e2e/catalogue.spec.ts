@@ -139,6 +139,7 @@ test("viewers see the catalogue without the manage controls, and their forged wr
   await expect(page.getByRole("form", { name: "Import coupon codes" })).toHaveCount(0);
   await expect(page.getByRole("form", { name: "New coupon pool" })).toHaveCount(0);
   await nav(page, "Earning flows").click();
+  await expect(page.getByRole("heading", { level: 1, name: "Earning flows" })).toBeVisible();
   await expect(page.getByRole("form", { name: "New earning flow" })).toHaveCount(0);
   await shot(page, "catalogue-viewer-earning-flows");
   const base = `/api/staff/${programId}`;

@@ -96,7 +96,7 @@ export function RewardsTable({ programId, rewards, canManage }: { programId: str
   return (
     <div className="relative -mx-4 overflow-x-auto px-4">
       <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Rewards">
-        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
+        <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
           <tr>
             <th scope="col" className="px-4 py-2">Reward</th>
             <th scope="col" className="px-4 py-2 text-right">Cost (points)</th>
@@ -204,7 +204,7 @@ function EditableRewardRow({ programId, reward }: { programId: string; reward: R
           <button type="submit" className={secondaryButtonClass} disabled={save.pending}>
             Save<span className="sr-only"> {reward.name}</span>
           </button>
-          <button type="button" className={secondaryButtonClass} disabled={toggle.pending} onClick={() => toggle.submit({ active: !reward.active })}>
+          <button type="button" className={`${secondaryButtonClass} min-w-28`} disabled={toggle.pending} onClick={() => toggle.submit({ active: !reward.active })}>
             {reward.active ? "Deactivate" : "Activate"}
             <span className="sr-only"> {reward.name}</span>
           </button>
@@ -346,7 +346,8 @@ export function CouponImport({ programId, pools }: { programId: string; pools: {
       )}
       {progress && (
         <div className="mt-4 space-y-1" role="status">
-          <progress className="h-3 w-full accent-indigo-600" value={progress.done} max={progress.total} aria-label="Codes imported">
+          <progress
+            className="h-3 w-full overflow-hidden rounded-full bg-slate-200 [&::-moz-progress-bar]:bg-indigo-600 [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-indigo-600 [&::-webkit-progress-value]:transition-all" value={progress.done} max={progress.total} aria-label="Codes imported">
             {progress.done} of {progress.total}
           </progress>
           <p className="text-sm tabular-nums text-slate-700" data-testid="import-progress">

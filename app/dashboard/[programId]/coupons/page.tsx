@@ -18,7 +18,7 @@ export default async function CouponPoolsPage({ params }: { params: Promise<{ pr
         ) : (
           <div className="relative -mx-4 overflow-x-auto px-4">
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Coupon pools">
-              <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
+              <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>
                   <th scope="col" className="px-4 py-2">Name</th>
                   <th scope="col" className="px-4 py-2 text-right">Valid for</th>

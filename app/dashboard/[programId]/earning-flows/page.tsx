@@ -20,7 +20,7 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
         ) : (
           <div className="relative -mx-4 overflow-x-auto px-4">
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Earning flows">
-              <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
+              <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>
                   <th scope="col" className="px-4 py-2">Key</th>
                   <th scope="col" className="px-4 py-2">Earns</th>
@@ -34,7 +34,7 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
                 {flows.map((f) => (
                   <tr key={f.id}>
                     <td className="px-4 py-2">
-                      <p className="font-mono font-medium">{f.key}</p>
+                      <p className="whitespace-nowrap font-mono font-medium">{f.key}</p>
                       {f.name && <p className="text-xs text-slate-600">{f.name}</p>}
                     </td>
                     <td className="whitespace-nowrap px-4 py-2 tabular-nums">

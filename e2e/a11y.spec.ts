@@ -25,7 +25,7 @@ test("main pages have no serious or critical accessibility violations", async ({
   await page.getByRole("link", { name: sampleEmail }).click();
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectNoSeriousViolations(page, "customer");
-  for (const sub of ["tiers", "api-keys", "audit", "api-reference"]) {
+  for (const sub of ["tiers", "rewards", "coupons", "earning-flows", "api-keys", "audit", "api-reference"]) {
     await page.goto(`/dashboard/${programId}/${sub}`);
     await expectNoSeriousViolations(page, sub);
   }

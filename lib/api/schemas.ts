@@ -157,6 +157,9 @@ export const Problem = z
 
 export const MAX_POINTS = 1_000_000_000;
 
+/** A coupon code as importCoupons accepts it: letters, digits, - and _, starting with a letter or digit, at most 64. */
+export const COUPON_CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
 export const Metadata = z
   .record(
     z.string().min(1).max(64).refine(storable, "must not contain U+0000 or unpaired surrogates"),

@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@/lib/db/types";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { COUPON_CODE } from "@/lib/api/schemas";
 import { AppError, conflict, notFound, uniqueViolation } from "@/lib/errors";
 import { emitEvent } from "./events";
 
@@ -15,15 +15,16 @@ export async function createCouponPool(db: Db, input: { programId: string; name:
   }
 }
 
-const CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const CODE = COUPON_CODE;
 const CHUNK = 5000;
 
 /**
  * Adds codes to a pool in chunks of multi-row INSERT … ON CONFLICT DO NOTHING, so a re-import of the same
  * file adds nothing twice. Blank lines are ignored; an invalid code stops the import before its chunk.
+ * Given a transaction client, the whole import commits or rolls back with the caller's transaction.
  */
 export async function importCoupons(
-  prisma: PrismaClient,
+  prisma: Db,
   poolId: string,
   codes: AsyncIterable<string> | Iterable<string>,
   onProgress?: (p: { read: number; imported: number; skipped: number }) => void,

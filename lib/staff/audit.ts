@@ -12,6 +12,11 @@ export const AUDIT_ACTIONS = [
   "tier.create",
   "apikey.create",
   "apikey.revoke",
+  "reward.create",
+  "reward.update",
+  "coupon_pool.create",
+  "coupon_pool.import",
+  "earning_flow.create",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CouponRequest, MAX_POINTS, NotificationRequest, RedeemRequest, UserPayload } from "@/lib/api/schemas";
+import { COUPON_CODE, CouponRequest, MAX_POINTS, NotificationRequest, RedeemRequest, UserPayload } from "@/lib/api/schemas";
 import { zodProblems } from "@/lib/api/problem";
 
 /**
@@ -45,6 +45,81 @@ export type TierForm = z.infer<typeof TierForm>;
 
 export const ApiKeyForm = z.strictObject({ name: z.string().trim().min(1, "a name is required").max(255) });
 export type ApiKeyForm = z.infer<typeof ApiKeyForm>;
+
+const Cost = z.number("must be a whole number of points").int("must be a whole number of points").min(1, "must be at least 1").max(MAX_POINTS);
+/** Units left; null is unlimited. */
+const Stock = z.number("must be a whole number").int("must be a whole number").min(0, "must not be negative").max(MAX_POINTS).nullable();
+
+/** A new reward, with the CLI's `reward create` rules. */
+export const RewardForm = z.strictObject({
+  name: z.string().trim().min(1, "a name is required").max(255),
+  description: z.string().trim().max(2000).nullable().optional(),
+  image: z.url("must be a URL").max(2000).nullable().optional(),
+  costPoints: Cost,
+  stock: Stock.optional(),
+  active: z.boolean().optional(),
+});
+export type RewardForm = z.infer<typeof RewardForm>;
+
+/** A change to a reward from its table row: active, stock (null: unlimited) and cost; at least one of them. */
+export const RewardUpdate = z
+  .strictObject({ active: z.boolean().optional(), stock: Stock.optional(), costPoints: Cost.optional() })
+  .refine((u) => u.active !== undefined || u.stock !== undefined || u.costPoints !== undefined, "nothing to change");
+export type RewardUpdate = z.infer<typeof RewardUpdate>;
+
+/** A new coupon pool, with the CLI's `coupon-pool create` rules. */
+export const CouponPoolForm = z.strictObject({
+  name: z.string().trim().min(1, "a name is required").max(255),
+  validDays: z.number("must be a whole number of days").int("must be a whole number of days").min(1, "must be at least 1").max(3650, "must be at most 3650").nullable().optional(),
+});
+export type CouponPoolForm = z.infer<typeof CouponPoolForm>;
+
+/** Codes per import request: the browser sends a file in chunks of this size, each one all-or-nothing. */
+export const MAX_CODES_PER_CHUNK = 5000;
+
+/** One chunk of a CSV import: the codes importCoupons accepts (trimmed; letters, digits, - and _; at most 64). */
+export const CouponImportChunk = z.strictObject({
+  codes: z
+    .array(z.string().trim().regex(COUPON_CODE, "must be a coupon code: letters, digits, - and _, at most 64 characters"))
+    .min(1, "must contain at least one code")
+    .max(MAX_CODES_PER_CHUNK, `must contain at most ${MAX_CODES_PER_CHUNK.toLocaleString("en-US")} codes`),
+});
+export type CouponImportChunk = z.infer<typeof CouponImportChunk>;
+
+/**
+ * A coupon CSV as the CLI's `coupon-pool import` reads it: one code per line (the first column), blank lines
+ * ignored, an optional `code` header. Returns the codes, or the first bad line (1-based) and why.
+ */
+export function parseCouponCsv(text: string): { codes: string[] } | { line: number; message: string } {
+  const codes: string[] = [];
+  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
+  for (let i = 0; i < lines.length; i++) {
+    const code = (lines[i]!.split(",")[0] ?? "").trim().replace(/^"(.*)"$/, "$1").trim();
+    if (!code) continue;
+    if (codes.length === 0 && code.toLowerCase() === "code") continue;
+    if (!COUPON_CODE.test(code)) return { line: i + 1, message: `"${code.slice(0, 70)}" is not a coupon code (letters, digits, - and _, at most 64)` };
+    codes.push(code);
+  }
+  return { codes };
+}
+
+const Cap = z.number("must be a whole number of points").int("must be a whole number of points").min(1, "must be at least 1").max(MAX_POINTS).nullable().optional();
+
+/** A new earning flow, with the CLI's `earning-flow create` rules: fixed points, or points per unit of a param. */
+export const EarningFlowForm = z
+  .strictObject({
+    key: z.string().trim().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lower-case letters, digits, - or _ (at most 64)"),
+    name: z.string().trim().max(255).nullable().optional(),
+    points: Cost.nullable().optional(),
+    pointsPerUnit: z.number("must be a number").positive("must be more than 0").max(1_000_000, "must be at most 1,000,000").nullable().optional(),
+    param: z.string().trim().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "must be a parameter name (letters, digits, _)").nullable().optional(),
+    capPerDay: Cap,
+    capTotal: Cap,
+    once: z.boolean().optional(),
+  })
+  .refine((f) => (f.points == null) !== (f.pointsPerUnit == null), { message: "give either points or points per unit", path: ["points"] })
+  .refine((f) => f.pointsPerUnit == null || !!f.param, { message: "points per unit needs a param", path: ["param"] });
+export type EarningFlowForm = z.infer<typeof EarningFlowForm>;
 
 /** Field errors by path (`lastName`, `points`…), the same paths the server's problem+json `errors` use. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {

@@ -5,12 +5,26 @@ import { deleteCustomers } from "@/lib/domain/deletion";
 import { decreaseBalance, increaseBalance } from "@/lib/domain/points";
 import { createTier } from "@/lib/domain/tiers";
 import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
-import { redeemReward } from "@/lib/domain/rewards";
-import { assignCoupon } from "@/lib/domain/coupons";
+import { createReward, redeemReward, updateReward } from "@/lib/domain/rewards";
+import { assignCoupon, createCouponPool, importCoupons } from "@/lib/domain/coupons";
+import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { sendNotification } from "@/lib/domain/notifications";
 import { audited } from "./audit";
 import { authorize, isUuid, type StaffContext } from "./authz";
-import type { ApiKeyForm, BalanceAdjustment, CouponForm, NotificationForm, RedeemForm, TierForm, UserDataEdit } from "./forms";
+import type {
+  ApiKeyForm,
+  BalanceAdjustment,
+  CouponForm,
+  CouponImportChunk,
+  CouponPoolForm,
+  EarningFlowForm,
+  NotificationForm,
+  RedeemForm,
+  RewardForm,
+  RewardUpdate,
+  TierForm,
+  UserDataEdit,
+} from "./forms";
 
 /**
  * Every staff write, one function each: authorise by role, act through the same domain functions as the
@@ -118,4 +132,56 @@ export async function revokeApiKeyAsStaff(tx: Tx, staff: StaffContext, keyId: st
   const result = await revokeApiKey(tx, keyId);
   await audited(tx, staff, "apikey.revoke", { type: "api_key", id: keyId }, { name: key.name, prefix: key.prefix, revokedAt: null }, { revokedAt: result.revokedAt });
   return result;
+}
+
+const REWARD_FIELDS = { name: true, costPoints: true, stock: true, active: true } as const;
+
+export async function createRewardAsStaff(tx: Tx, staff: StaffContext, input: RewardForm) {
+  authorize(staff, "program.manage");
+  const created = await createReward(tx, { programId: staff.programId, ...input });
+  await audited(tx, staff, "reward.create", { type: "reward", id: created.rewardId }, null, input);
+  return created;
+}
+
+/** Active on/off, stock (null: unlimited) and cost of a reward of the staff member's program. */
+export async function updateRewardAsStaff(tx: Tx, staff: StaffContext, rewardId: string, input: RewardUpdate) {
+  authorize(staff, "program.manage");
+  const missing = () => new AppError(404, "reward_not_found", "No such reward in this program.");
+  if (!isUuid(rewardId)) throw missing();
+  const before = await tx.reward.findFirst({ where: { id: rewardId, programId: staff.programId }, select: REWARD_FIELDS });
+  if (!before) throw missing();
+  await updateReward(tx, staff.programId, rewardId, input);
+  const after = await tx.reward.findFirstOrThrow({ where: { id: rewardId }, select: REWARD_FIELDS });
+  await audited(tx, staff, "reward.update", { type: "reward", id: rewardId }, before, after);
+  return { rewardId, ...after };
+}
+
+export async function createCouponPoolAsStaff(tx: Tx, staff: StaffContext, input: CouponPoolForm) {
+  authorize(staff, "program.manage");
+  const created = await createCouponPool(tx, { programId: staff.programId, ...input });
+  await audited(tx, staff, "coupon_pool.create", { type: "coupon_pool", id: created.couponPoolId }, null, input);
+  return created;
+}
+
+/**
+ * One chunk of a CSV import into a pool of the staff member's program: inserted in the caller's transaction,
+ * so the chunk is all-or-nothing. Codes already in the pool (or repeated in the chunk) are skipped. The audit
+ * row holds the counts, never the codes.
+ */
+export async function importCouponsAsStaff(tx: Tx, staff: StaffContext, poolId: string, input: CouponImportChunk) {
+  authorize(staff, "program.manage");
+  const missing = () => new AppError(404, "coupon_pool_not_found", "No such coupon pool in this program.");
+  if (!isUuid(poolId)) throw missing();
+  const pool = await tx.couponPool.findFirst({ where: { id: poolId, programId: staff.programId }, select: { id: true } });
+  if (!pool) throw missing();
+  const result = await importCoupons(tx, poolId, input.codes);
+  await audited(tx, staff, "coupon_pool.import", { type: "coupon_pool", id: poolId }, null, { received: input.codes.length, ...result });
+  return result;
+}
+
+export async function createEarningFlowAsStaff(tx: Tx, staff: StaffContext, input: EarningFlowForm) {
+  authorize(staff, "program.manage");
+  const created = await createEarningFlow(tx, { programId: staff.programId, ...input });
+  await audited(tx, staff, "earning_flow.create", { type: "earning_flow", id: created.earningFlowId }, null, input);
+  return created;
 }

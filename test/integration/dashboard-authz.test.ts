@@ -17,17 +17,22 @@ import { increaseBalance } from "@/lib/domain/points";
 import { createReward } from "@/lib/domain/rewards";
 import { createStaff, ROLES, type Role } from "@/lib/domain/staff";
 import { can, resolveStaff, type StaffContext } from "@/lib/staff/authz";
-import { BalanceAdjustment, UserDataEdit } from "@/lib/staff/forms";
+import { BalanceAdjustment, CouponImportChunk, EarningFlowForm, MAX_CODES_PER_CHUNK, RewardForm, UserDataEdit } from "@/lib/staff/forms";
 import {
   adjustBalance,
   assignCouponToCustomer,
   createApiKeyAsStaff,
+  createCouponPoolAsStaff,
+  createEarningFlowAsStaff,
+  createRewardAsStaff,
   createTierAsStaff,
   deleteCustomer,
+  importCouponsAsStaff,
   notifyCustomer,
   redeemForCustomer,
   revokeApiKeyAsStaff,
   updateCustomer,
+  updateRewardAsStaff,
 } from "@/lib/staff/operations";
 import { createApiKey } from "@/lib/domain/api-keys";
 import { memoryDatabase } from "../support/pglite-memory";
@@ -47,6 +52,11 @@ const ALLOWED: Record<string, readonly Role[]> = {
   "tier.create": ["owner", "manager"],
   "apikey.create": ["owner", "manager"],
   "apikey.revoke": ["owner", "manager"],
+  "reward.create": ["owner", "manager"],
+  "reward.update": ["owner", "manager"],
+  "coupon_pool.create": ["owner", "manager"],
+  "coupon_pool.import": ["owner", "manager"],
+  "earning_flow.create": ["owner", "manager"],
 };
 
 interface World {
@@ -166,6 +176,45 @@ describe("Dashboard operations, per role, on a real database", () => {
         happened: async () => (await prisma.apiKey.findUnique({ where: { id: key.id } }))!.revokedAt !== null,
       };
     },
+    "reward.create": async (who) => {
+      const name = `Reward ${++counter}`;
+      return {
+        run: () => prisma.$transaction((tx) => createRewardAsStaff(tx, who, RewardForm.parse({ name, costPoints: 150, stock: 3 }))),
+        happened: async () => (await prisma.reward.count({ where: { programId: world.program.programId, name, costPoints: 150, stock: 3 } })) === 1,
+      };
+    },
+    "reward.update": async (who) => {
+      const { rewardId } = await createReward(prisma, { programId: world.program.programId, name: `Editable ${++counter}`, costPoints: 10 });
+      return {
+        run: () => prisma.$transaction((tx) => updateRewardAsStaff(tx, who, rewardId, { active: false, stock: 7, costPoints: 20 })),
+        happened: async () => {
+          const r = (await prisma.reward.findUnique({ where: { id: rewardId } }))!;
+          return !r.active && r.stock === 7 && r.costPoints === 20;
+        },
+      };
+    },
+    "coupon_pool.create": async (who) => {
+      const name = `Pool ${++counter}`;
+      return {
+        run: () => prisma.$transaction((tx) => createCouponPoolAsStaff(tx, who, { name, validDays: 30 })),
+        happened: async () => (await prisma.couponPool.count({ where: { programId: world.program.programId, name, validDays: 30 } })) === 1,
+      };
+    },
+    "coupon_pool.import": async (who) => {
+      const { couponPoolId } = await createCouponPool(prisma, { programId: world.program.programId, name: `Import ${++counter}` });
+      const codes = Array.from({ length: 50 }, (_, i) => `IMP-${counter}-${i}`);
+      return {
+        run: () => prisma.$transaction((tx) => importCouponsAsStaff(tx, who, couponPoolId, CouponImportChunk.parse({ codes }))),
+        happened: async () => (await prisma.coupon.count({ where: { poolId: couponPoolId } })) === 50,
+      };
+    },
+    "earning_flow.create": async (who) => {
+      const key = `flow-${++counter}`;
+      return {
+        run: () => prisma.$transaction((tx) => createEarningFlowAsStaff(tx, who, EarningFlowForm.parse({ key, pointsPerUnit: 0.5, param: "amount", capPerDay: 100, once: false }))),
+        happened: async () => (await prisma.earningFlow.count({ where: { programId: world.program.programId, key, pointsPerUnit: 0.5, param: "amount" } })) === 1,
+      };
+    },
   };
 
   test("the permission table gives each role what the brief says", () => {
@@ -272,6 +321,54 @@ describe("Dashboard operations, per role, on a real database", () => {
     assert.equal(after.birthdate, "1990-02-28");
   });
 
+  test("a coupon import is all-or-nothing: a bad code or a failed audit leaves the pool as it was; the audit holds counts, not codes", async () => {
+    const { couponPoolId } = await createCouponPool(prisma, { programId: world.program.programId, name: `Atomic ${++counter}` });
+    const count = () => prisma.coupon.count({ where: { poolId: couponPoolId } });
+    // Past the schema (a forged call of the operation): more codes than one insert, the last one invalid.
+    const codes = Array.from({ length: 6000 }, (_, i) => `ATOM-${i}`);
+    codes[5500] = "not a code!";
+    await assert.rejects(
+      prisma.$transaction((tx) => importCouponsAsStaff(tx, staff.manager, couponPoolId, { codes })),
+      (err: unknown) => err instanceof AppError && err.code === "validation_failed",
+    );
+    assert.equal(await count(), 0, "the first 5,000 codes were rolled back with the rest");
+    const broken = { ...staff.manager, email: null as unknown as string };
+    await assert.rejects(prisma.$transaction((tx) => importCouponsAsStaff(tx, broken, couponPoolId, { codes: ["ATOM-A", "ATOM-B"] })));
+    assert.equal(await count(), 0);
+
+    const first = await prisma.$transaction((tx) => importCouponsAsStaff(tx, staff.manager, couponPoolId, { codes: ["ATOM-A", "ATOM-B", "ATOM-A"] }));
+    assert.deepEqual(first, { imported: 2, skipped: 1 });
+    const again = await prisma.$transaction((tx) => importCouponsAsStaff(tx, staff.manager, couponPoolId, { codes: ["ATOM-B", "ATOM-C"] }));
+    assert.deepEqual(again, { imported: 1, skipped: 1 });
+    assert.equal(await count(), 3);
+    const audits = await prisma.auditLog.findMany({ where: { entityId: couponPoolId, action: "coupon_pool.import" }, orderBy: { createdAt: "asc" } });
+    assert.deepEqual(audits.map((a) => a.after), [{ received: 3, imported: 2, skipped: 1 }, { received: 2, imported: 1, skipped: 1 }]);
+    assert.ok(!JSON.stringify(audits).includes("ATOM-"));
+
+    // Another program's pool is out of reach, even for its owner's role elsewhere.
+    const outsider = (await resolveStaff(prisma, world.staffIds.outsider, world.other.programId))!;
+    await assert.rejects(
+      prisma.$transaction((tx) => importCouponsAsStaff(tx, outsider, couponPoolId, { codes: ["ATOM-X"] })),
+      (err: unknown) => err instanceof AppError && err.status === 404,
+    );
+    assert.equal(await count(), 3);
+  });
+
+  test("the catalogue forms have the CLI's rules", () => {
+    assert.equal(CouponImportChunk.safeParse({ codes: [] }).success, false);
+    assert.equal(CouponImportChunk.safeParse({ codes: Array.from({ length: MAX_CODES_PER_CHUNK + 1 }, (_, i) => `C${i}`) }).success, false);
+    assert.equal(CouponImportChunk.safeParse({ codes: ["-starts-with-dash"] }).success, false);
+    assert.equal(CouponImportChunk.safeParse({ codes: ["X".repeat(65)] }).success, false);
+    assert.deepEqual(CouponImportChunk.parse({ codes: [" SUMMER_10-a "] }).codes, ["SUMMER_10-a"]);
+    assert.equal(EarningFlowForm.safeParse({ key: "visit", points: 5, pointsPerUnit: 1, param: "amount" }).success, false);
+    assert.equal(EarningFlowForm.safeParse({ key: "visit" }).success, false);
+    assert.equal(EarningFlowForm.safeParse({ key: "Visit", points: 5 }).success, false);
+    assert.equal(EarningFlowForm.safeParse({ key: "purchase", pointsPerUnit: 0.1 }).success, false);
+    assert.equal(EarningFlowForm.safeParse({ key: "purchase", pointsPerUnit: 0.1, param: "amount", once: true }).success, true);
+    assert.equal(RewardForm.safeParse({ name: "Mug", costPoints: 0 }).success, false);
+    assert.equal(RewardForm.safeParse({ name: "Mug", costPoints: 10, stock: -1 }).success, false);
+  });
+
   test("deleting a customer erases the personal data its audit entries held", async () => {
     const c = await newCustomer(prisma, world.program.programId);
     await prisma.$transaction((tx) => updateCustomer(tx, staff.support, c.id, { lastName: "Secret-Name", phone: "+1 555 0100" }));
@@ -349,6 +446,12 @@ for (const backend of backends) {
       "customer.delete": () => ({ method: "DELETE", path: `/customers/${fresh()}`, ok: 200 }),
       "tier.create": () => ({ method: "POST", path: `/tiers`, body: { name: `Tier ${++counter}`, requiredPoints: 200_000 + counter, factor: 2 }, ok: 201 }),
       "apikey.create": () => ({ method: "POST", path: `/api-keys`, body: { name: `Key ${++counter}` }, ok: 201 }),
+      "reward.create": () => ({ method: "POST", path: `/rewards`, body: { name: `Reward ${++counter}`, costPoints: 40, stock: 5 }, ok: 201 }),
+      // The cost it already has: the reward stays redeemable for the other tests.
+      "reward.update": () => ({ method: "PATCH", path: `/rewards/${world.rewardId}`, body: { costPoints: 10 }, ok: 200 }),
+      "coupon_pool.create": () => ({ method: "POST", path: `/coupon-pools`, body: { name: `Pool ${++counter}`, validDays: 14 }, ok: 201 }),
+      "coupon_pool.import": () => ({ method: "POST", path: `/coupon-pools/${world.poolId}/codes`, body: { codes: [`ROUTE-${++counter}-A`, `ROUTE-${counter}-B`] }, ok: 200 }),
+      "earning_flow.create": () => ({ method: "POST", path: `/earning-flows`, body: { key: `flow-${++counter}`, points: 10, capTotal: 100 }, ok: 201 }),
     };
 
     test("every write path answers each role as the permission table says", async () => {
@@ -421,6 +524,36 @@ for (const backend of backends) {
       assert.deepEqual(badPhone.body.errors.map((e: { path: string }) => e.path), ["phone"]);
       const unknown = await call("support", "PATCH", `/customers/${customerId}`, { balance: 1_000_000 });
       assert.equal(unknown.status, 400);
+    });
+
+    test("catalogue writes: bad input is 400 validation_failed with the field path; an import chunk is all-or-nothing", async () => {
+      const expectInvalid = async (method: string, path: string, body: unknown, paths: string[]) => {
+        const res = await call("manager", method, path, body);
+        assert.equal(res.status, 400, JSON.stringify(res.body));
+        assert.equal(res.body.code, "validation_failed");
+        assert.deepEqual(res.body.errors.map((e: { path: string }) => e.path), paths);
+      };
+      const poolName = `Chunks ${++counter}`;
+      const created = await call("manager", "POST", "/coupon-pools", { name: poolName });
+      assert.equal(created.status, 201);
+      const codes = `/coupon-pools/${created.body.couponPoolId}/codes`;
+      // One bad code refuses the whole chunk: the good ones before it are not imported either.
+      await expectInvalid("POST", codes, { codes: ["GOOD-1", "GOOD-2", "bad code!"] }, ["codes[2]"]);
+      await expectInvalid("POST", codes, { codes: Array.from({ length: MAX_CODES_PER_CHUNK + 1 }, (_, i) => `BIG-${i}`) }, ["codes"]);
+      await expectInvalid("POST", codes, { codes: [] }, ["codes"]);
+      await expectInvalid("POST", "/coupon-pools", { name: "", validDays: 0 }, ["name", "validDays"]);
+      await expectInvalid("POST", "/rewards", { name: "Mug", costPoints: 10, stock: -1 }, ["stock"]);
+      await expectInvalid("PATCH", `/rewards/${world.rewardId}`, { stock: 1.5 }, ["stock"]);
+      await expectInvalid("POST", "/earning-flows", { key: "purchase", points: 5, pointsPerUnit: 1, param: "amount" }, ["points"]);
+      await expectInvalid("POST", "/earning-flows", { key: "purchase", pointsPerUnit: 0.1 }, ["param"]);
+
+      const full = await call("manager", "POST", codes, { codes: Array.from({ length: MAX_CODES_PER_CHUNK }, (_, i) => `FULL-${i}`) });
+      assert.deepEqual([full.status, full.body], [200, { imported: MAX_CODES_PER_CHUNK, skipped: 0 }]);
+      const again = await call("manager", "POST", codes, { codes: ["FULL-0", "FULL-1", "GOOD-1"] });
+      assert.deepEqual(again.body, { imported: 1, skipped: 2 }, "GOOD-1 was not left behind by the refused chunk");
+      assert.equal((await call("manager", "POST", `/coupon-pools/${world.other.programId}/codes`, { codes: ["X1"] })).status, 404);
+      assert.equal((await call("manager", "PATCH", `/rewards/not-a-uuid`, { active: false })).status, 404);
+      assert.equal((await call("manager", "POST", "/coupon-pools", { name: poolName })).status, 409);
     });
   });
 }

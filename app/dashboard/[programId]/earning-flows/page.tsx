@@ -1,0 +1,63 @@
+import { db } from "@/lib/db/client";
+import { can, requirePage } from "@/lib/staff/authz";
+import { earningFlows } from "@/lib/staff/queries";
+import { Badge, Card, Empty, formatNumber } from "@/components/ui";
+import { EarningFlowForm } from "@/components/dashboard/catalogue-forms";
+
+const cap = (n: number | null) => (n === null ? "—" : formatNumber(n));
+
+export default async function EarningFlowsPage({ params }: { params: Promise<{ programId: string }> }) {
+  const { programId } = await params;
+  const staff = await requirePage(programId, "program.read");
+  const flows = await earningFlows(await db(), programId);
+  const canManage = can(staff.role, "program.manage");
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold">Earning flows</h1>
+      <Card title="How customers earn points">
+        {flows.length === 0 ? (
+          <Empty>No earning flows yet: points are only added through the API&apos;s balance calls.</Empty>
+        ) : (
+          <div className="relative -mx-4 overflow-x-auto px-4">
+            <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Earning flows">
+              <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
+                <tr>
+                  <th scope="col" className="px-4 py-2">Key</th>
+                  <th scope="col" className="px-4 py-2">Earns</th>
+                  <th scope="col" className="px-4 py-2 text-right">Cap per day</th>
+                  <th scope="col" className="px-4 py-2 text-right">Cap in total</th>
+                  <th scope="col" className="px-4 py-2">Once</th>
+                  <th scope="col" className="px-4 py-2">Status</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {flows.map((f) => (
+                  <tr key={f.id}>
+                    <td className="px-4 py-2">
+                      <p className="whitespace-nowrap font-mono font-medium">{f.key}</p>
+                      {f.name && <p className="text-xs text-slate-600">{f.name}</p>}
+                    </td>
+                    <td className="whitespace-nowrap px-4 py-2 tabular-nums">
+                      {f.points !== null ? (
+                        `${formatNumber(f.points)} points`
+                      ) : (
+                        <>
+                          {f.pointsPerUnit} points per <span className="font-mono">{f.param}</span>
+                        </>
+                      )}
+                    </td>
+                    <td className="px-4 py-2 text-right tabular-nums">{cap(f.capPerDay)}</td>
+                    <td className="px-4 py-2 text-right tabular-nums">{cap(f.capTotal)}</td>
+                    <td className="px-4 py-2">{f.once ? "yes" : "no"}</td>
+                    <td className="px-4 py-2">{f.active ? <Badge tone="green">active</Badge> : <Badge>inactive</Badge>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      {canManage && <EarningFlowForm programId={programId} />}
+    </div>
+  );
+}

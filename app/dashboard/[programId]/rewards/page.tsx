@@ -1,0 +1,29 @@
+import { db } from "@/lib/db/client";
+import { can, requirePage } from "@/lib/staff/authz";
+import { programRewards } from "@/lib/staff/queries";
+import { Card, Empty } from "@/components/ui";
+import { RewardForm, RewardsTable } from "@/components/dashboard/catalogue-forms";
+
+export default async function RewardsPage({ params }: { params: Promise<{ programId: string }> }) {
+  const { programId } = await params;
+  const staff = await requirePage(programId, "program.read");
+  const rewards = await programRewards(await db(), programId);
+  const canManage = can(staff.role, "program.manage");
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold">Rewards</h1>
+      <Card title="Rewards customers can redeem">
+        {rewards.length === 0 ? (
+          <Empty>No rewards yet.{canManage ? " Create the first one below." : ""}</Empty>
+        ) : (
+          <RewardsTable
+            programId={programId}
+            canManage={canManage}
+            rewards={rewards.map((r) => ({ id: r.id, name: r.name, description: r.description, costPoints: r.costPoints, stock: r.stock, active: r.active, redemptions: r.redemptions }))}
+          />
+        )}
+      </Card>
+      {canManage && <RewardForm programId={programId} />}
+    </div>
+  );
+}

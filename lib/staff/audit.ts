@@ -12,6 +12,14 @@ export const AUDIT_ACTIONS = [
   "tier.create",
   "apikey.create",
   "apikey.revoke",
+  "webhook.create",
+  "webhook.update",
+  "push.set",
+  "delivery.resend",
+  "staff.create",
+  "staff.role",
+  "staff.disable",
+  "staff.enable",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -61,7 +61,7 @@ export function WebhookForm({ programId }: { programId: string }) {
         }}
       >
         <div className="min-w-56 flex-1">
-          <Field label="Endpoint URL" htmlFor="webhook-url" error={create.errors.url} hint="Every event of the program is POSTed here, signed with the endpoint's secret.">
+          <Field label="Webhook URL" htmlFor="webhook-url" error={create.errors.url} hint="Every event of the program is POSTed here, signed with the endpoint's secret.">
             <input id="webhook-url" name="url" type="text" inputMode="url" className={inputClass} placeholder="https://example.com/loyalty/events" />
           </Field>
         </div>
@@ -216,7 +216,7 @@ export function StaffRoleForm({ programId, staffId, email, role }: { programId: 
   const id = `role-${staffId}`;
   return (
     <form
-      aria-label={`Role of ${email}`}
+      aria-label={`Change the role of ${email}`}
       className="flex items-center gap-2"
       onSubmit={(e) => {
         e.preventDefault();

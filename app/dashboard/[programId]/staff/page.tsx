@@ -25,7 +25,7 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
         {members.length === 0 ? (
           <Empty>No staff members yet.</Empty>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Staff members">
               <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>

@@ -36,7 +36,7 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
         {settings.webhooks.length === 0 ? (
           <Empty>No webhooks yet{manage ? ": add an endpoint above to receive the program's events." : "."}</Empty>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Webhook endpoints">
               <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>
@@ -102,7 +102,7 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
         {log.rows.length === 0 ? (
           <Empty>{status ? `No ${status} deliveries.` : "No deliveries yet: they appear here once an event or push notification is queued for an endpoint."}</Empty>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Deliveries">
               <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>

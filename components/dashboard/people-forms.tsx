@@ -61,7 +61,7 @@ export function WebhookForm({ programId }: { programId: string }) {
         }}
       >
         <div className="min-w-56 flex-1">
-          <Field label="Webhook URL" htmlFor="webhook-url" error={create.errors.url} hint="Every event of the program is POSTed here, signed with the endpoint's secret.">
+          <Field label="Webhook URL" htmlFor="webhook-url" error={create.errors.url}>
             <input id="webhook-url" name="url" type="text" inputMode="url" className={inputClass} placeholder="https://example.com/loyalty/events" />
           </Field>
         </div>
@@ -69,6 +69,7 @@ export function WebhookForm({ programId }: { programId: string }) {
           Add webhook
         </button>
       </form>
+      <p className="mt-1 text-xs text-slate-600">Every event of the program is POSTed here, signed with the endpoint&apos;s own secret.</p>
       {secret && <ShownOnce what="signing secret" value={secret} testId="new-webhook-secret" />}
     </Card>
   );
@@ -115,7 +116,7 @@ export function PushEndpointForm({ programId, current }: { programId: string; cu
         }}
       >
         <div className="min-w-56 flex-1">
-          <Field label="Push endpoint URL" htmlFor="push-url" error={save.errors.url} hint="Queued push notifications are POSTed here. Saving a URL creates a new signing secret.">
+          <Field label="Push endpoint URL" htmlFor="push-url" error={save.errors.url}>
             <input id="push-url" name="url" type="text" inputMode="url" defaultValue={current ?? ""} key={current ?? ""} className={inputClass} placeholder="https://example.com/loyalty/push" />
           </Field>
         </div>
@@ -135,6 +136,7 @@ export function PushEndpointForm({ programId, current }: { programId: string; cu
           </button>
         )}
       </form>
+      <p className="mt-1 text-xs text-slate-600">Queued push notifications are POSTed here. Saving a URL creates a new signing secret.</p>
       {secret && <ShownOnce what="signing secret" value={secret} testId="new-push-secret" />}
     </div>
   );
@@ -143,7 +145,7 @@ export function PushEndpointForm({ programId, current }: { programId: string; cu
 export function ResendButton({ programId, deliveryId }: { programId: string; deliveryId: string }) {
   const resend = useStaffWrite({ method: "POST", url: `/api/staff/${programId}/deliveries/${deliveryId}/resend`, success: "Delivery queued again" });
   return (
-    <button type="button" className={secondaryButtonClass} disabled={resend.pending} aria-label={`Re-send delivery ${deliveryId}`} onClick={() => resend.submit()}>
+    <button type="button" className={`${secondaryButtonClass} whitespace-nowrap`} disabled={resend.pending} aria-label={`Re-send delivery ${deliveryId}`} onClick={() => resend.submit()}>
       Re-send
     </button>
   );
@@ -226,7 +228,7 @@ export function StaffRoleForm({ programId, staffId, email, role }: { programId: 
       <label htmlFor={id} className="sr-only">
         Role of {email}
       </label>
-      <select id={id} name="role" defaultValue={role} key={role} className={`${inputClass} w-32 py-1`}>
+      <select id={id} name="role" defaultValue={role} key={role} className={`${inputClass} min-w-32 py-1`}>
         {STAFF_ROLES.map((r) => (
           <option key={r} value={r}>
             {roleLabel(r)}
@@ -249,7 +251,7 @@ export function StaffDisableButton({ programId, staffId, email, disabled }: { pr
   return (
     <button
       type="button"
-      className={`${disabled ? secondaryButtonClass : dangerButtonClass} py-1`}
+      className={`${disabled ? secondaryButtonClass : dangerButtonClass} whitespace-nowrap py-1`}
       disabled={update.pending}
       aria-label={`${disabled ? "Re-enable" : "Disable"} ${email}`}
       onClick={() => {

@@ -44,10 +44,10 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                   const self = m.id === me.staffId;
                   return (
                     <tr key={m.id}>
-                      <td className={`${td} break-all font-medium`}>
+                      <td className={`${td} whitespace-nowrap font-medium`}>
                         {m.email} {self && <Badge tone="indigo">you</Badge>}
                       </td>
-                      <td className={td}>{m.name ?? "—"}</td>
+                      <td className={`${td} min-w-32`}>{m.name ?? "—"}</td>
                       <td className={td}>
                         {self ? <span className="capitalize">{m.role}</span> : <StaffRoleForm programId={programId} staffId={m.id} email={m.email} role={m.role} />}
                       </td>

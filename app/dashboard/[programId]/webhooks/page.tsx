@@ -12,8 +12,8 @@ export const metadata = { title: "Webhooks & push · Loyalty" };
 type Search = Partial<Record<"status" | "after", string | string[]>>;
 
 const STATUS_TONE = { pending: "amber", delivered: "green", failed: "red", cancelled: "slate" } as const;
-const th = "px-4 py-2 whitespace-nowrap";
-const td = "px-4 py-2 align-top";
+const th = "px-3 py-2 whitespace-nowrap";
+const td = "px-3 py-2 align-top";
 
 export default async function WebhooksPage({ params, searchParams }: { params: Promise<{ programId: string }>; searchParams: Promise<Search> }) {
   const { programId } = await params;
@@ -53,7 +53,7 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
               <tbody className="divide-y divide-slate-100">
                 {settings.webhooks.map((w) => (
                   <tr key={w.id}>
-                    <td className={`${td} break-all font-mono text-xs`}>{w.url}</td>
+                    <td className={`${td} min-w-48 break-all font-mono text-xs`}>{w.url}</td>
                     <td className={`${td} whitespace-nowrap`}>{formatDate(w.createdAt)}</td>
                     <td className={td}>{w.active ? <Badge tone="green">active</Badge> : <Badge>disabled</Badge>}</td>
                     {manage && (
@@ -123,24 +123,24 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
               <tbody className="divide-y divide-slate-100">
                 {log.rows.map((d) => (
                   <tr key={d.id}>
-                    <td className={`${td} whitespace-nowrap`}>{formatDate(d.createdAt)}</td>
+                    <td className={`${td} min-w-28`}>{formatDate(d.createdAt)}</td>
                     <td className={`${td} whitespace-nowrap font-mono text-xs`}>{d.eventType}</td>
                     <td className={td}>
                       <Badge tone={d.kind === "push" ? "indigo" : "slate"}>{d.kind}</Badge>
-                      <span className="mt-1 block max-w-72 break-all font-mono text-xs">{d.url}</span>
+                      <span className="mt-1 block min-w-44 max-w-72 break-all font-mono text-xs">{d.url}</span>
                     </td>
                     <td className={td}>
                       <Badge tone={STATUS_TONE[d.status as keyof typeof STATUS_TONE] ?? "slate"}>{d.status}</Badge>
                     </td>
                     <td className={`${td} text-right tabular-nums`}>{d.attempts}</td>
-                    <td className={`${td} max-w-64 text-xs`}>
+                    <td className={`${td} min-w-24 max-w-64 text-xs`}>
                       {d.lastStatusCode ? <span className="font-mono">HTTP {d.lastStatusCode}</span> : null}
                       {d.lastError && !(d.lastStatusCode && d.lastError === `HTTP ${d.lastStatusCode}`) ? (
                         <span className="block break-words text-red-800">{d.lastError}</span>
                       ) : null}
                       {!d.lastStatusCode && !d.lastError ? (d.deliveredAt ? `delivered ${formatDate(d.deliveredAt)}` : "—") : null}
                     </td>
-                    <td className={`${td} whitespace-nowrap`}>{d.status === "pending" ? formatDate(d.nextAttemptAt) : "—"}</td>
+                    <td className={`${td} min-w-28`}>{d.status === "pending" ? formatDate(d.nextAttemptAt) : "—"}</td>
                     {manage && (
                       <td className={`${td} text-right`}>
                         <ResendButton programId={programId} deliveryId={d.id} />

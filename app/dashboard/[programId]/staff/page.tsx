@@ -1,13 +1,13 @@
 import { db } from "@/lib/db/client";
 import { requirePage } from "@/lib/staff/authz";
 import { staffMembers } from "@/lib/staff/queries";
-import { Badge, Card, Empty, formatDate } from "@/components/ui";
+import { Badge, Card, Empty } from "@/components/ui";
 import { StaffDisableButton, StaffForm, StaffRoleForm } from "@/components/dashboard/people-forms";
 
 export const metadata = { title: "Staff · Loyalty" };
 
-const th = "px-4 py-2 whitespace-nowrap";
-const td = "px-4 py-2 align-middle";
+const th = "px-3 py-2 whitespace-nowrap";
+const td = "px-3 py-2 align-middle";
 
 export default async function StaffPage({ params }: { params: Promise<{ programId: string }> }) {
   const { programId } = await params;
@@ -29,8 +29,7 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Staff members">
               <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>
-                  <th scope="col" className={th}>E-mail</th>
-                  <th scope="col" className={th}>Name</th>
+                  <th scope="col" className={th}>E-mail / name</th>
                   <th scope="col" className={th}>Role</th>
                   <th scope="col" className={th}>Added</th>
                   <th scope="col" className={th}>Status</th>
@@ -44,14 +43,16 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                   const self = m.id === me.staffId;
                   return (
                     <tr key={m.id}>
-                      <td className={`${td} whitespace-nowrap font-medium`}>
-                        {m.email} {self && <Badge tone="indigo">you</Badge>}
+                      <td className={td}>
+                        <p className="whitespace-nowrap font-medium">
+                          {m.email} {self && <Badge tone="indigo">you</Badge>}
+                        </p>
+                        <p className="text-xs text-slate-600">{m.name ?? "no name"}</p>
                       </td>
-                      <td className={`${td} min-w-32`}>{m.name ?? "—"}</td>
                       <td className={td}>
                         {self ? <span className="capitalize">{m.role}</span> : <StaffRoleForm programId={programId} staffId={m.id} email={m.email} role={m.role} />}
                       </td>
-                      <td className={`${td} whitespace-nowrap`}>{formatDate(m.addedAt)}</td>
+                      <td className={`${td} whitespace-nowrap`}>{m.addedAt.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}</td>
                       <td className={td}>{m.disabledAt ? <Badge tone="red">disabled</Badge> : <Badge tone="green">active</Badge>}</td>
                       <td className={`${td} text-right`}>
                         {!self && <StaffDisableButton programId={programId} staffId={m.id} email={m.email} disabled={!!m.disabledAt} />}

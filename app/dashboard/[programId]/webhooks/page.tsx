@@ -12,8 +12,8 @@ export const metadata = { title: "Webhooks & push · Loyalty" };
 type Search = Partial<Record<"status" | "after", string | string[]>>;
 
 const STATUS_TONE = { pending: "amber", delivered: "green", failed: "red", cancelled: "slate" } as const;
-const th = "px-3 py-2 whitespace-nowrap";
-const td = "px-3 py-2 align-top";
+const th = "px-2.5 py-2 whitespace-nowrap";
+const td = "px-2.5 py-2 align-top";
 
 export default async function WebhooksPage({ params, searchParams }: { params: Promise<{ programId: string }>; searchParams: Promise<Search> }) {
   const { programId } = await params;
@@ -127,13 +127,13 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
                     <td className={`${td} whitespace-nowrap font-mono text-xs`}>{d.eventType}</td>
                     <td className={td}>
                       <Badge tone={d.kind === "push" ? "indigo" : "slate"}>{d.kind}</Badge>
-                      <span className="mt-1 block min-w-44 max-w-72 break-all font-mono text-xs">{d.url}</span>
+                      <span className="mt-1 block min-w-40 max-w-72 break-all font-mono text-xs">{d.url}</span>
                     </td>
                     <td className={td}>
                       <Badge tone={STATUS_TONE[d.status as keyof typeof STATUS_TONE] ?? "slate"}>{d.status}</Badge>
                     </td>
                     <td className={`${td} text-right tabular-nums`}>{d.attempts}</td>
-                    <td className={`${td} min-w-24 max-w-64 text-xs`}>
+                    <td className={`${td} max-w-64 text-xs`}>
                       {d.lastStatusCode ? <span className="font-mono">HTTP {d.lastStatusCode}</span> : null}
                       {d.lastError && !(d.lastStatusCode && d.lastError === `HTTP ${d.lastStatusCode}`) ? (
                         <span className="block break-words text-red-800">{d.lastError}</span>

@@ -25,8 +25,19 @@ test("main pages have no serious or critical accessibility violations", async ({
   await page.getByRole("link", { name: sampleEmail }).click();
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectNoSeriousViolations(page, "customer");
-  for (const sub of ["tiers", "rewards", "coupons", "earning-flows", "api-keys", "audit", "api-reference"]) {
+  for (const sub of ["tiers", "rewards", "coupons", "earning-flows", "api-keys", "webhooks", "audit", "api-reference"]) {
     await page.goto(`/dashboard/${programId}/${sub}`);
     await expectNoSeriousViolations(page, sub);
   }
+});
+
+test("the owner's staff page has no serious or critical accessibility violations", async ({ page }) => {
+  await signIn(page, "owner");
+  const { programId } = seed();
+  await page.goto(`/dashboard/${programId}/staff`);
+  await expect(page.getByRole("table", { name: "Staff members" })).toBeVisible();
+  await expectNoSeriousViolations(page, "staff");
+  await page.goto(`/dashboard/${programId}/webhooks`);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expectNoSeriousViolations(page, "webhooks (owner)");
 });

@@ -17,6 +17,14 @@ export const AUDIT_ACTIONS = [
   "coupon_pool.create",
   "coupon_pool.import",
   "earning_flow.create",
+  "webhook.create",
+  "webhook.update",
+  "push.set",
+  "delivery.resend",
+  "staff.create",
+  "staff.role",
+  "staff.disable",
+  "staff.enable",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { COUPON_CODE, CouponRequest, MAX_POINTS, NotificationRequest, RedeemRequest, UserPayload } from "@/lib/api/schemas";
 import { zodProblems } from "@/lib/api/problem";
+import type { Role } from "@/lib/domain/staff";
 
 /**
  * The dashboard's form schemas. Client components validate with them before sending (inline errors at once)
@@ -120,6 +121,55 @@ export const EarningFlowForm = z
   .refine((f) => (f.points == null) !== (f.pointsPerUnit == null), { message: "give either points or points per unit", path: ["points"] })
   .refine((f) => f.pointsPerUnit == null || !!f.param, { message: "points per unit needs a param", path: ["param"] });
 export type EarningFlowForm = z.infer<typeof EarningFlowForm>;
+
+/** An absolute http(s) URL (what the outbox can POST to); the domain functions check it again. */
+const HttpUrl = z
+  .string()
+  .trim()
+  .min(1, "a URL is required")
+  .max(2000)
+  .refine((value) => {
+    try {
+      const { protocol } = new URL(value);
+      return protocol === "https:" || protocol === "http:";
+    } catch {
+      return false;
+    }
+  }, "must be an http(s) URL");
+
+export const WebhookForm = z.strictObject({ url: HttpUrl });
+export type WebhookForm = z.infer<typeof WebhookForm>;
+
+/** Switch an endpoint off (its queued deliveries are cancelled, not sent) or on again. */
+export const WebhookUpdate = z.strictObject({ active: z.boolean("must be true or false") });
+export type WebhookUpdate = z.infer<typeof WebhookUpdate>;
+
+/** The program's push endpoint; null removes it. */
+export const PushEndpointForm = z.strictObject({ url: HttpUrl.nullable() });
+export type PushEndpointForm = z.infer<typeof PushEndpointForm>;
+
+/** Delivery states of the outbox (lib/jobs/outbox.ts), for the delivery log's filter. */
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** The roles of lib/domain/staff.ts (repeated here: that module hashes passwords and is server-only). */
+export const STAFF_ROLES = ["owner", "manager", "support", "viewer"] as const satisfies readonly Role[];
+const StaffRole = z.enum(STAFF_ROLES, "choose a role");
+
+export const StaffForm = z.strictObject({
+  email: z.string().trim().toLowerCase().max(255).pipe(z.email("must be an e-mail address")),
+  name: z.string().trim().min(1, "a name is required").max(255),
+  // bcrypt reads at most 72 bytes of a password.
+  password: z.string().min(12, "must be at least 12 characters").max(72, "must be at most 72 characters"),
+  role: StaffRole,
+});
+export type StaffForm = z.infer<typeof StaffForm>;
+
+export const StaffRoleForm = z.strictObject({ role: StaffRole });
+export type StaffRoleForm = z.infer<typeof StaffRoleForm>;
+
+export const StaffDisabledForm = z.strictObject({ disabled: z.boolean("must be true or false") });
+export type StaffDisabledForm = z.infer<typeof StaffDisabledForm>;
 
 /** Field errors by path (`lastName`, `points`…), the same paths the server's problem+json `errors` use. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {

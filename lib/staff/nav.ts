@@ -12,6 +12,8 @@ export const NAV: { path: string; label: string; permission: Permission }[] = [
   { path: "/coupons", label: "Coupon pools", permission: "program.read" },
   { path: "/earning-flows", label: "Earning flows", permission: "program.read" },
   { path: "/api-keys", label: "API keys", permission: "apikeys.manage" },
+  { path: "/webhooks", label: "Webhooks", permission: "program.read" },
+  { path: "/staff", label: "Staff", permission: "staff.manage" },
   { path: "/audit", label: "Audit log", permission: "audit.read" },
   { path: "/api-reference", label: "API reference", permission: "program.read" },
 ];

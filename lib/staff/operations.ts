@@ -9,6 +9,8 @@ import { createReward, redeemReward, updateReward } from "@/lib/domain/rewards";
 import { assignCoupon, createCouponPool, importCoupons } from "@/lib/domain/coupons";
 import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { sendNotification } from "@/lib/domain/notifications";
+import { createWebhook, resendDelivery, setPushEndpoint } from "@/lib/domain/webhooks";
+import { createStaff, type Role } from "@/lib/domain/staff";
 import { audited } from "./audit";
 import { authorize, isUuid, type StaffContext } from "./authz";
 import type {
@@ -24,6 +26,12 @@ import type {
   RewardUpdate,
   TierForm,
   UserDataEdit,
+  PushEndpointForm,
+  StaffDisabledForm,
+  StaffForm,
+  StaffRoleForm,
+  WebhookForm,
+  WebhookUpdate,
 } from "./forms";
 
 /**
@@ -184,4 +192,151 @@ export async function createEarningFlowAsStaff(tx: Tx, staff: StaffContext, inpu
   const created = await createEarningFlow(tx, { programId: staff.programId, ...input });
   await audited(tx, staff, "earning_flow.create", { type: "earning_flow", id: created.earningFlowId }, null, input);
   return created;
+}
+
+/** A URL as the audit log keeps it: without user name and password, should one be embedded in it. */
+function auditUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return parsed.toString();
+    parsed.username = parsed.password ? "redacted" : "";
+    parsed.password = "";
+    return parsed.toString();
+  } catch {
+    return null;
+  }
+}
+
+export async function createWebhookAsStaff(tx: Tx, staff: StaffContext, input: WebhookForm) {
+  authorize(staff, "program.manage");
+  const { webhookId, secret } = await createWebhook(tx, { programId: staff.programId, url: input.url });
+  const webhook = await tx.webhook.findUniqueOrThrow({ where: { id: webhookId }, select: { id: true, url: true, active: true, createdAt: true } });
+  // The signing secret is returned to the caller once and never written to the audit log.
+  await audited(tx, staff, "webhook.create", { type: "webhook", id: webhookId }, null, { url: auditUrl(webhook.url), active: webhook.active });
+  return { ...webhook, secret };
+}
+
+export async function setWebhookActiveAsStaff(tx: Tx, staff: StaffContext, webhookId: string, input: WebhookUpdate) {
+  authorize(staff, "program.manage");
+  if (!isUuid(webhookId)) throw notFound("webhook");
+  const webhook = await tx.webhook.findFirst({ where: { id: webhookId, programId: staff.programId }, select: { id: true, url: true, active: true } });
+  if (!webhook) throw notFound("webhook");
+  if (webhook.active === input.active) throw new AppError(409, "conflict", `The webhook is already ${input.active ? "active" : "disabled"}.`);
+  await tx.webhook.update({ where: { id: webhookId }, data: { active: input.active } });
+  await audited(tx, staff, "webhook.update", { type: "webhook", id: webhookId }, { url: auditUrl(webhook.url), active: webhook.active }, { active: input.active });
+  return { id: webhookId, active: input.active };
+}
+
+export async function setPushEndpointAsStaff(tx: Tx, staff: StaffContext, input: PushEndpointForm) {
+  authorize(staff, "program.manage");
+  const program = await tx.program.findUniqueOrThrow({ where: { id: staff.programId }, select: { pushEndpointUrl: true } });
+  const result = await setPushEndpoint(tx, { programId: staff.programId, url: input.url });
+  const after = await tx.program.findUniqueOrThrow({ where: { id: staff.programId }, select: { pushEndpointUrl: true } });
+  // A new signing secret comes with every new URL: returned once, never audited.
+  await audited(tx, staff, "push.set", { type: "program", id: staff.programId }, { url: auditUrl(program.pushEndpointUrl) }, { url: auditUrl(after.pushEndpointUrl) });
+  return { url: after.pushEndpointUrl, secret: result.secret };
+}
+
+export async function resendDeliveryAsStaff(tx: Tx, staff: StaffContext, deliveryId: string) {
+  authorize(staff, "program.manage");
+  if (!isUuid(deliveryId)) throw notFound("delivery");
+  const delivery = await tx.delivery.findFirst({
+    where: { id: deliveryId, programId: staff.programId },
+    select: { id: true, kind: true, status: true, attempts: true, lastStatusCode: true, webhook: { select: { active: true } } },
+  });
+  if (!delivery) throw notFound("delivery");
+  // The worker would only cancel it: say so now rather than queue it.
+  const configured =
+    delivery.kind === "webhook"
+      ? !!delivery.webhook?.active
+      : !!(await tx.program.findUniqueOrThrow({ where: { id: staff.programId }, select: { pushEndpointUrl: true } })).pushEndpointUrl;
+  if (!configured) {
+    throw new AppError(409, "conflict", delivery.kind === "webhook" ? "The webhook of this delivery is disabled: enable it first." : "The program has no push endpoint: set one first.");
+  }
+  await resendDelivery(tx, staff.programId, deliveryId);
+  await audited(
+    tx,
+    staff,
+    "delivery.resend",
+    { type: "delivery", id: deliveryId },
+    { status: delivery.status, attempts: delivery.attempts, lastStatusCode: delivery.lastStatusCode },
+    { status: "pending" },
+  );
+  return { id: deliveryId, status: "pending" as const };
+}
+
+/**
+ * Staff management. The account's `disabledAt` is account-wide, so it may only be changed by someone who owns
+ * every program the account belongs to; and every program must keep at least one active owner. The programs'
+ * rows are locked first, so two owners demoting or disabling each other at once cannot both succeed.
+ */
+async function lockPrograms(tx: Tx, programIds: string[]) {
+  const ids = [...new Set(programIds)].sort();
+  await tx.$queryRawUnsafe(`SELECT id FROM "Program" WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid) ORDER BY id FOR UPDATE`, JSON.stringify(ids));
+}
+
+/** Whether `programId` keeps an active owner other than `staffId`. */
+async function otherActiveOwner(tx: Tx, programId: string, staffId: string) {
+  const count = await tx.staffMembership.count({ where: { programId, role: "owner", staffId: { not: staffId }, staff: { disabledAt: null } } });
+  return count > 0;
+}
+
+const lastOwner = () => new AppError(409, "conflict", "The program must keep at least one active owner.");
+
+async function memberIn(tx: Tx, staff: StaffContext, staffId: string) {
+  if (!isUuid(staffId)) throw notFound("staff member");
+  const membership = await tx.staffMembership.findUnique({
+    where: { staffId_programId: { staffId, programId: staff.programId } },
+    select: { role: true, staff: { select: { id: true, email: true, disabledAt: true } } },
+  });
+  if (!membership) throw notFound("staff member");
+  return { role: membership.role as Role, ...membership.staff };
+}
+
+export async function createStaffAsStaff(tx: Tx, staff: StaffContext, input: StaffForm) {
+  authorize(staff, "staff.manage");
+  // createStaff would otherwise reset an existing account's password (possibly one of another program).
+  const existing = await tx.staffUser.findUnique({ where: { email: input.email }, select: { id: true } });
+  if (existing) {
+    throw new AppError(409, "conflict", "A staff account with this e-mail already exists.", [{ path: "email", message: "already has an account" }]);
+  }
+  const created = await createStaff(tx, { programId: staff.programId, email: input.email, name: input.name, password: input.password, role: input.role });
+  // Never the password or its hash.
+  await audited(tx, staff, "staff.create", { type: "staff", id: created.staffId }, null, { email: created.email, name: input.name, role: input.role });
+  return { id: created.staffId, email: created.email, name: input.name, role: input.role };
+}
+
+export async function changeRoleAsStaff(tx: Tx, staff: StaffContext, staffId: string, input: StaffRoleForm) {
+  authorize(staff, "staff.manage");
+  if (staffId === staff.staffId) throw new AppError(409, "conflict", "You cannot change your own role: ask another owner.");
+  await lockPrograms(tx, [staff.programId]);
+  const member = await memberIn(tx, staff, staffId);
+  if (member.role === input.role) throw new AppError(409, "conflict", `${member.email} is already ${input.role}.`);
+  if (member.role === "owner" && !member.disabledAt && !(await otherActiveOwner(tx, staff.programId, staffId))) throw lastOwner();
+  await tx.staffMembership.update({ where: { staffId_programId: { staffId, programId: staff.programId } }, data: { role: input.role } });
+  await audited(tx, staff, "staff.role", { type: "staff", id: staffId }, { email: member.email, role: member.role }, { role: input.role });
+  return { id: staffId, role: input.role };
+}
+
+export async function setStaffDisabledAsStaff(tx: Tx, staff: StaffContext, staffId: string, input: StaffDisabledForm) {
+  authorize(staff, "staff.manage");
+  if (staffId === staff.staffId) throw new AppError(409, "conflict", "You cannot disable or re-enable your own account.");
+  const member = await memberIn(tx, staff, staffId);
+  if (!!member.disabledAt === input.disabled) throw new AppError(409, "conflict", `${member.email} is already ${input.disabled ? "disabled" : "active"}.`);
+  const memberships = await tx.staffMembership.findMany({ where: { staffId }, select: { programId: true, role: true } });
+  const owned = new Set(
+    (await tx.staffMembership.findMany({ where: { staffId: staff.staffId, role: "owner" }, select: { programId: true } })).map((m) => m.programId),
+  );
+  if (memberships.some((m) => !owned.has(m.programId))) {
+    throw new AppError(409, "conflict", `${member.email} also belongs to a program you do not own: only its owners can disable or re-enable the account.`);
+  }
+  await lockPrograms(tx, memberships.map((m) => m.programId));
+  if (input.disabled) {
+    for (const m of memberships) if (m.role === "owner" && !(await otherActiveOwner(tx, m.programId, staffId))) throw lastOwner();
+  }
+  const disabledAt = input.disabled ? new Date() : null;
+  await tx.staffUser.update({ where: { id: staffId }, data: { disabledAt } });
+  await audited(tx, staff, input.disabled ? "staff.disable" : "staff.enable", { type: "staff", id: staffId }, { email: member.email, disabledAt: member.disabledAt }, { disabledAt });
+  return { id: staffId, disabled: input.disabled, disabledAt };
 }

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/types";
 import { isoSql } from "@/lib/db/types";
 import { getCustomerJsonById } from "@/lib/domain/customers";
 import { listTransactionsJson } from "@/lib/domain/points";
+import type { Role } from "@/lib/domain/staff";
 
 /**
  * The dashboard's reads, one function per page. Written for a program of 1,000,000 customers: index-backed
@@ -264,4 +265,60 @@ export async function couponPools(db: Db, programId: string): Promise<CouponPool
 /** The earning flows page: every flow of the program, by key. */
 export async function earningFlows(db: Db, programId: string) {
   return db.earningFlow.findMany({ where: { programId }, orderBy: { key: "asc" } });
+}
+
+/** The webhooks page: the program's endpoints (never their secrets) and its push endpoint. */
+export async function webhookSettings(db: Db, programId: string) {
+  const [webhooks, program] = await Promise.all([
+    db.webhook.findMany({ where: { programId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { id: true, url: true, active: true, createdAt: true } }),
+    db.program.findUnique({ where: { id: programId }, select: { pushEndpointUrl: true } }),
+  ]);
+  return { webhooks, pushEndpointUrl: program?.pushEndpointUrl ?? null };
+}
+
+/**
+ * One page (newest first) of the program's webhook and push deliveries, optionally of one status; keyset cursor
+ * on (createdAt, id), served by the (programId, createdAt) index.
+ */
+export async function deliveryPage(db: Db, programId: string, options: { status?: string; after?: string | null; take?: number }) {
+  const take = Math.min(Math.max(options.take ?? 25, 1), 100);
+  const [at, id] = Buffer.from(options.after ?? "", "base64url").toString("utf8").split("|");
+  const cursor = at && id && !Number.isNaN(Date.parse(at)) && /^[0-9a-f-]{36}$/.test(id) ? { at: new Date(at), id } : null;
+  const rows = await db.delivery.findMany({
+    where: {
+      programId,
+      ...(options.status ? { status: options.status } : {}),
+      ...(cursor ? { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: take + 1,
+    select: {
+      id: true,
+      kind: true,
+      url: true,
+      status: true,
+      attempts: true,
+      lastStatusCode: true,
+      lastError: true,
+      nextAttemptAt: true,
+      deliveredAt: true,
+      createdAt: true,
+      event: { select: { type: true } },
+    },
+  });
+  const last = rows.length > take ? rows[take - 1]! : null;
+  return {
+    rows: rows.slice(0, take).map(({ event, ...d }) => ({ ...d, eventType: event?.type ?? (d.kind === "push" ? "notification" : "—") })),
+    next: last ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString("base64url") : null,
+  };
+}
+
+/** The staff page: everyone with a role in the program (never a password hash). */
+export async function staffMembers(db: Db, programId: string) {
+  const members = await db.staffMembership.findMany({
+    where: { programId },
+    select: { role: true, createdAt: true, staff: { select: { id: true, email: true, name: true, disabledAt: true } } },
+    orderBy: { staff: { email: "asc" } },
+  });
+  return members.map((m) => ({ id: m.staff.id, email: m.staff.email, name: m.staff.name, role: m.role as Role, addedAt: m.createdAt, disabledAt: m.staff.disabledAt }));
 }

@@ -21,20 +21,28 @@ import { BalanceAdjustment, CouponImportChunk, EarningFlowForm, MAX_CODES_PER_CH
 import {
   adjustBalance,
   assignCouponToCustomer,
+  changeRoleAsStaff,
   createApiKeyAsStaff,
   createCouponPoolAsStaff,
   createEarningFlowAsStaff,
   createRewardAsStaff,
+  createStaffAsStaff,
   createTierAsStaff,
+  createWebhookAsStaff,
   deleteCustomer,
   importCouponsAsStaff,
   notifyCustomer,
   redeemForCustomer,
+  resendDeliveryAsStaff,
   revokeApiKeyAsStaff,
+  setPushEndpointAsStaff,
+  setStaffDisabledAsStaff,
+  setWebhookActiveAsStaff,
   updateCustomer,
   updateRewardAsStaff,
 } from "@/lib/staff/operations";
 import { createApiKey } from "@/lib/domain/api-keys";
+import { createWebhook } from "@/lib/domain/webhooks";
 import { memoryDatabase } from "../support/pglite-memory";
 import { programWithTiers, type ProgramFixture } from "../helpers/fixtures";
 import { backends, createDatabase, startApp, withPrisma, type Database, type RunningApp } from "../helpers/app";
@@ -57,6 +65,14 @@ const ALLOWED: Record<string, readonly Role[]> = {
   "coupon_pool.create": ["owner", "manager"],
   "coupon_pool.import": ["owner", "manager"],
   "earning_flow.create": ["owner", "manager"],
+  "webhook.create": ["owner", "manager"],
+  "webhook.update": ["owner", "manager"],
+  "push.set": ["owner", "manager"],
+  "delivery.resend": ["owner", "manager"],
+  "staff.create": ["owner"],
+  "staff.role": ["owner"],
+  "staff.disable": ["owner"],
+  "staff.enable": ["owner"],
 };
 
 interface World {
@@ -78,6 +94,25 @@ async function newCustomer(prisma: PrismaClient, programId: string, points = 0) 
     await prisma.$transaction((tx) => increaseBalance(tx, { programId, customerId: id, points, source: "api", actor: "test" }));
   }
   return { id, email: address };
+}
+
+/** A staff member of `programId` (no usable password: for operations on them, not for signing in). */
+async function member(prisma: PrismaClient, programId: string, role: Role, options: { disabled?: boolean } = {}) {
+  const user = await prisma.staffUser.create({
+    data: { email: email(`member-${role}`), passwordHash: "not-a-hash", name: "Member", disabledAt: options.disabled ? new Date() : null, memberships: { create: { programId, role } } },
+    select: { id: true, email: true },
+  });
+  return user;
+}
+
+/** A webhook of `programId` and a failed delivery of an event to it. */
+async function failedDelivery(prisma: PrismaClient, programId: string) {
+  const { webhookId } = await createWebhook(prisma, { programId, url: `https://hooks.example.com/${++counter}` });
+  const event = await prisma.event.create({ data: { programId, type: "balance.changed", data: { points: 5 }, fannedOutAt: new Date() }, select: { id: true } });
+  return prisma.delivery.create({
+    data: { programId, kind: "webhook", eventId: event.id, webhookId, url: `https://hooks.example.com/${counter}`, status: "failed", attempts: 7, lastStatusCode: 500, lastError: "HTTP 500" },
+    select: { id: true, webhookId: true },
+  });
 }
 
 /** A program with tiers, a reward, a coupon pool, one staff account per role, and an outsider from another program. */
@@ -215,6 +250,63 @@ describe("Dashboard operations, per role, on a real database", () => {
         happened: async () => (await prisma.earningFlow.count({ where: { programId: world.program.programId, key, pointsPerUnit: 0.5, param: "amount" } })) === 1,
       };
     },
+    "webhook.create": async (who) => {
+      const url = `https://hooks.example.com/new/${++counter}`;
+      return {
+        run: () => prisma.$transaction((tx) => createWebhookAsStaff(tx, who, { url })),
+        happened: async () => (await prisma.webhook.count({ where: { programId: world.program.programId, url } })) === 1,
+      };
+    },
+    "webhook.update": async (who) => {
+      const { webhookId } = await createWebhook(prisma, { programId: world.program.programId, url: `https://hooks.example.com/off/${++counter}` });
+      return {
+        run: () => prisma.$transaction((tx) => setWebhookActiveAsStaff(tx, who, webhookId, { active: false })),
+        happened: async () => (await prisma.webhook.findUnique({ where: { id: webhookId } }))!.active === false,
+      };
+    },
+    "push.set": async (who) => {
+      const url = `https://push.example.com/${++counter}`;
+      return {
+        run: () => prisma.$transaction((tx) => setPushEndpointAsStaff(tx, who, { url })),
+        happened: async () => (await prisma.program.findUnique({ where: { id: world.program.programId } }))!.pushEndpointUrl === url,
+      };
+    },
+    "delivery.resend": async (who) => {
+      const delivery = await failedDelivery(prisma, world.program.programId);
+      return {
+        run: () => prisma.$transaction((tx) => resendDeliveryAsStaff(tx, who, delivery.id)),
+        happened: async () => (await prisma.delivery.findUnique({ where: { id: delivery.id } }))!.status === "pending",
+      };
+    },
+    "staff.create": async (who) => {
+      const address = email("new-staff");
+      return {
+        run: () => prisma.$transaction((tx) => createStaffAsStaff(tx, who, { email: address, name: "New Member", password: PASSWORD, role: "support" })),
+        happened: async () => (await prisma.staffMembership.count({ where: { programId: world.program.programId, staff: { email: address } } })) === 1,
+      };
+    },
+    "staff.role": async (who) => {
+      const target = await member(prisma, world.program.programId, "support");
+      return {
+        run: () => prisma.$transaction((tx) => changeRoleAsStaff(tx, who, target.id, { role: "viewer" })),
+        happened: async () =>
+          (await prisma.staffMembership.findUnique({ where: { staffId_programId: { staffId: target.id, programId: world.program.programId } } }))!.role === "viewer",
+      };
+    },
+    "staff.disable": async (who) => {
+      const target = await member(prisma, world.program.programId, "support");
+      return {
+        run: () => prisma.$transaction((tx) => setStaffDisabledAsStaff(tx, who, target.id, { disabled: true })),
+        happened: async () => (await prisma.staffUser.findUnique({ where: { id: target.id } }))!.disabledAt !== null,
+      };
+    },
+    "staff.enable": async (who) => {
+      const target = await member(prisma, world.program.programId, "manager", { disabled: true });
+      return {
+        run: () => prisma.$transaction((tx) => setStaffDisabledAsStaff(tx, who, target.id, { disabled: false })),
+        happened: async () => (await prisma.staffUser.findUnique({ where: { id: target.id } }))!.disabledAt === null,
+      };
+    },
   };
 
   test("the permission table gives each role what the brief says", () => {
@@ -306,6 +398,77 @@ describe("Dashboard operations, per role, on a real database", () => {
     assert.ok(await resolveStaff(prisma, staffId, world.program.programId));
     await prisma.staffUser.update({ where: { id: staffId }, data: { disabledAt: new Date() } });
     assert.equal(await resolveStaff(prisma, staffId, world.program.programId), null);
+  });
+
+  const isConflict = (err: unknown) => err instanceof AppError && err.status === 409 && err.code === "conflict";
+
+  test("an owner cannot demote or disable themself (409, nothing changed)", async () => {
+    const audits = await auditCount();
+    await assert.rejects(prisma.$transaction((tx) => changeRoleAsStaff(tx, staff.owner, staff.owner.staffId, { role: "manager" })), isConflict);
+    await assert.rejects(prisma.$transaction((tx) => setStaffDisabledAsStaff(tx, staff.owner, staff.owner.staffId, { disabled: true })), isConflict);
+    assert.ok(await resolveStaff(prisma, staff.owner.staffId, world.program.programId));
+    assert.equal((await resolveStaff(prisma, staff.owner.staffId, world.program.programId))!.role, "owner");
+    assert.equal(await auditCount(), audits);
+  });
+
+  test("the last active owner cannot be demoted or disabled, even by an owner demoted a moment ago (409, nothing changed)", async () => {
+    const { programId } = await programWithTiers(prisma, "Two owners");
+    const [a, b] = [await member(prisma, programId, "owner"), await member(prisma, programId, "owner")];
+    const asA = (await resolveStaff(prisma, a.id, programId))!;
+    // B's request was authorised while B was still an owner; A demotes B first.
+    const asB = (await resolveStaff(prisma, b.id, programId))!;
+    await prisma.$transaction((tx) => changeRoleAsStaff(tx, asA, b.id, { role: "manager" }));
+    const audits = await auditCount(programId);
+    await assert.rejects(prisma.$transaction((tx) => changeRoleAsStaff(tx, asB, a.id, { role: "viewer" })), isConflict);
+    await assert.rejects(prisma.$transaction((tx) => setStaffDisabledAsStaff(tx, asB, a.id, { disabled: true })), isConflict);
+    assert.equal((await resolveStaff(prisma, a.id, programId))?.role, "owner");
+    assert.equal(await auditCount(programId), audits);
+    // With a second active owner again, the demotion goes through.
+    await prisma.$transaction((tx) => changeRoleAsStaff(tx, asA, b.id, { role: "owner" }));
+    await prisma.$transaction((tx) => changeRoleAsStaff(tx, asB, a.id, { role: "viewer" }));
+    assert.equal((await resolveStaff(prisma, a.id, programId))?.role, "viewer");
+  });
+
+  test("an account that also belongs to a program the owner does not own cannot be disabled from here", async () => {
+    const target = await member(prisma, world.program.programId, "support");
+    await prisma.staffMembership.create({ data: { staffId: target.id, programId: world.other.programId, role: "owner" } });
+    const audits = await auditCount();
+    await assert.rejects(prisma.$transaction((tx) => setStaffDisabledAsStaff(tx, staff.owner, target.id, { disabled: true })), isConflict);
+    assert.equal((await prisma.staffUser.findUnique({ where: { id: target.id } }))!.disabledAt, null);
+    assert.equal(await auditCount(), audits);
+    // Nor can an existing account be re-added (its password would be reset).
+    await assert.rejects(
+      prisma.$transaction((tx) => createStaffAsStaff(tx, staff.owner, { email: target.email, name: "Taken", password: PASSWORD, role: "viewer" })),
+      isConflict,
+    );
+    assert.equal((await prisma.staffUser.findUnique({ where: { id: target.id } }))!.passwordHash, "not-a-hash");
+  });
+
+  test("webhook and push secrets, URL credentials and passwords never reach the audit log", async () => {
+    const hook = await prisma.$transaction((tx) => createWebhookAsStaff(tx, staff.manager, { url: "https://user:hook-password@hooks.example.com/secret-path" }));
+    assert.match(hook.secret, /^whsec_[0-9a-f]{48}$/);
+    const push = await prisma.$transaction((tx) => setPushEndpointAsStaff(tx, staff.manager, { url: "https://push.example.com/notify" }));
+    assert.match(push.secret!, /^whsec_/);
+    const address = email("audited");
+    const created = await prisma.$transaction((tx) => createStaffAsStaff(tx, staff.owner, { email: address, name: "Audited", password: "a password of some length", role: "viewer" }));
+    const hash = (await prisma.staffUser.findUnique({ where: { id: created.id } }))!.passwordHash;
+    const log = JSON.stringify(await prisma.auditLog.findMany({ where: { programId: world.program.programId } }));
+    for (const secret of [hook.secret, push.secret!, "hook-password", "a password of some length", hash]) assert.ok(!log.includes(secret), `audit log holds ${secret}`);
+    assert.ok(log.includes("hooks.example.com/secret-path") && log.includes(address));
+    // The page's read never selects it either.
+    const { webhookSettings } = await import("@/lib/staff/queries");
+    assert.ok(!JSON.stringify(await webhookSettings(prisma, world.program.programId)).includes(hook.secret));
+  });
+
+  test("re-sending: only the program's own deliveries, and not to a disabled webhook", async () => {
+    const theirs = await failedDelivery(prisma, world.other.programId);
+    await assert.rejects(prisma.$transaction((tx) => resendDeliveryAsStaff(tx, staff.owner, theirs.id)), (err: unknown) => err instanceof AppError && err.status === 404);
+    await assert.rejects(prisma.$transaction((tx) => resendDeliveryAsStaff(tx, staff.owner, "not-a-uuid")), (err: unknown) => err instanceof AppError && err.status === 404);
+    assert.equal((await prisma.delivery.findUnique({ where: { id: theirs.id } }))!.status, "failed");
+    const ours = await failedDelivery(prisma, world.program.programId);
+    await prisma.$transaction((tx) => setWebhookActiveAsStaff(tx, staff.manager, ours.webhookId!, { active: false }));
+    await assert.rejects(prisma.$transaction((tx) => resendDeliveryAsStaff(tx, staff.manager, ours.id)), isConflict);
+    assert.equal((await prisma.delivery.findUnique({ where: { id: ours.id } }))!.status, "failed");
   });
 
   test("the edit form has the API's rules: bad phone and unknown fields refused, renames allowed", async () => {
@@ -404,6 +567,13 @@ for (const backend of backends) {
     const emails = {} as Record<Role | "outsider", string>;
     const cookies = {} as Record<Role | "outsider", string>;
     const customers: string[] = [];
+    /** Fixtures consumed one per call by the routes below. */
+    const pool = { webhooks: [] as string[], deliveries: [] as string[], roleTargets: [] as string[], disableTargets: [] as string[], enableTargets: [] as string[] };
+    const take = (list: string[]) => list.shift()!;
+    /** Support members who sign in and are then demoted or disabled. */
+    const late = { disabled: "", demoted: "" } as Record<"disabled" | "demoted", string>;
+    const lateIds = {} as Record<"disabled" | "demoted", string>;
+    const lateCookies = {} as Record<"disabled" | "demoted", string>;
 
     before(async () => {
       database = await createDatabase(backend);
@@ -413,6 +583,17 @@ for (const backend of backends) {
           emails[who as Role] = (await prisma.staffUser.findUnique({ where: { id: staffId } }))!.email;
         }
         for (let i = 0; i < 40; i++) customers.push((await newCustomer(prisma, world.program.programId, 100)).id);
+        for (let i = 0; i < ROLES.length; i++) {
+          pool.webhooks.push((await createWebhook(prisma, { programId: world.program.programId, url: `https://hooks.example.com/http/${i}` })).webhookId);
+          pool.deliveries.push((await failedDelivery(prisma, world.program.programId)).id);
+          pool.roleTargets.push((await member(prisma, world.program.programId, "support")).id);
+          pool.disableTargets.push((await member(prisma, world.program.programId, "support")).id);
+          pool.enableTargets.push((await member(prisma, world.program.programId, "support", { disabled: true })).id);
+        }
+        for (const who of ["disabled", "demoted"] as const) {
+          late[who] = email(who);
+          lateIds[who] = (await createStaff(prisma, { email: late[who], password: PASSWORD, programId: world.program.programId, role: "support" })).staffId;
+        }
       });
       app = await startApp(database, { AUTH_SECRET_FILE: `${database.target.kind === "pglite" ? database.target.dir : "/tmp"}/auth-secret-${process.pid}` });
       for (const who of [...ROLES, "outsider"] as const) {
@@ -420,15 +601,17 @@ for (const backend of backends) {
         assert.ok(cookie, `${who} could not sign in`);
         cookies[who] = cookie;
       }
+      for (const who of ["disabled", "demoted"] as const) lateCookies[who] = (await signIn(app.baseUrl, late[who], PASSWORD))!;
     });
     after(async () => {
       await app?.stop();
       await database?.drop();
     });
 
-    const call = async (who: Role | "outsider" | null, method: string, path: string, body?: unknown) => {
+    const call = async (who: Role | "outsider" | null, method: string, path: string, body?: unknown, cookie?: string) => {
       const headers: Record<string, string> = {};
       if (who) headers.cookie = cookies[who];
+      if (cookie) headers.cookie = cookie;
       if (body !== undefined) headers["content-type"] = "application/json";
       const res = await fetch(`${app.baseUrl}/api/staff/${world.program.programId}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
@@ -452,6 +635,14 @@ for (const backend of backends) {
       "coupon_pool.create": () => ({ method: "POST", path: `/coupon-pools`, body: { name: `Pool ${++counter}`, validDays: 14 }, ok: 201 }),
       "coupon_pool.import": () => ({ method: "POST", path: `/coupon-pools/${world.poolId}/codes`, body: { codes: [`ROUTE-${++counter}-A`, `ROUTE-${counter}-B`] }, ok: 200 }),
       "earning_flow.create": () => ({ method: "POST", path: `/earning-flows`, body: { key: `flow-${++counter}`, points: 10, capTotal: 100 }, ok: 201 }),
+      "webhook.create": () => ({ method: "POST", path: `/webhooks`, body: { url: `https://hooks.example.com/created/${++counter}` }, ok: 201 }),
+      "webhook.update": () => ({ method: "PATCH", path: `/webhooks/${take(pool.webhooks)}`, body: { active: false }, ok: 200 }),
+      "push.set": () => ({ method: "PUT", path: `/push-endpoint`, body: { url: `https://push.example.com/${++counter}` }, ok: 200 }),
+      "delivery.resend": () => ({ method: "POST", path: `/deliveries/${take(pool.deliveries)}/resend`, ok: 200 }),
+      "staff.create": () => ({ method: "POST", path: `/staff`, body: { email: email("via-http"), name: "Via HTTP", password: PASSWORD, role: "support" }, ok: 201 }),
+      "staff.role": () => ({ method: "PUT", path: `/staff/${take(pool.roleTargets)}/role`, body: { role: "viewer" }, ok: 200 }),
+      "staff.disable": () => ({ method: "PUT", path: `/staff/${take(pool.disableTargets)}/disabled`, body: { disabled: true }, ok: 200 }),
+      "staff.enable": () => ({ method: "PUT", path: `/staff/${take(pool.enableTargets)}/disabled`, body: { disabled: false }, ok: 200 }),
     };
 
     test("every write path answers each role as the permission table says", async () => {
@@ -466,6 +657,36 @@ for (const backend of backends) {
         }
       }
       assert.deepEqual(outcome.filter((o) => o.includes("expected")), []);
+    });
+
+    test("a disabled member's next request is refused at once, and a demoted member's next write", async () => {
+      const customerId = fresh();
+      assert.equal((await call(null, "GET", `/search?q=c`, undefined, lateCookies.disabled)).status, 200);
+      assert.equal((await call(null, "POST", `/customers/${customerId}/balance`, { points: 5, reason: "Before" }, lateCookies.demoted)).status, 200);
+      assert.equal((await call("owner", "PUT", `/staff/${lateIds.disabled}/disabled`, { disabled: true })).status, 200);
+      assert.equal((await call("owner", "PUT", `/staff/${lateIds.demoted}/role`, { role: "viewer" })).status, 200);
+      // Same session cookies as a moment ago.
+      const refused = await call(null, "GET", `/search?q=c`, undefined, lateCookies.disabled);
+      assert.equal(refused.status, 403);
+      assert.equal((await call(null, "POST", `/customers/${customerId}/balance`, { points: 5, reason: "After" }, lateCookies.disabled)).status, 403);
+      const page = await fetch(`${app.baseUrl}/dashboard/${world.program.programId}`, { headers: { cookie: lateCookies.disabled }, redirect: "manual" });
+      assert.notEqual(page.status, 200);
+      assert.equal(await signIn(app.baseUrl, late.disabled, PASSWORD), null);
+      const demoted = await call(null, "POST", `/customers/${customerId}/balance`, { points: 5, reason: "After" }, lateCookies.demoted);
+      assert.equal(demoted.status, 403);
+      assert.equal((await call(null, "GET", `/search?q=c`, undefined, lateCookies.demoted)).status, 200);
+    });
+
+    test("the owner cannot demote or disable themself over HTTP either; bad staff input names the field", async () => {
+      assert.equal((await call("owner", "PUT", `/staff/${world.staffIds.owner}/role`, { role: "manager" })).status, 409);
+      assert.equal((await call("owner", "PUT", `/staff/${world.staffIds.owner}/disabled`, { disabled: true })).status, 409);
+      const short = await call("owner", "POST", `/staff`, { email: email("short"), name: "Short", password: "too short", role: "support" });
+      assert.equal(short.status, 400);
+      assert.deepEqual(short.body.errors.map((e: { path: string }) => e.path), ["password"]);
+      const badUrl = await call("owner", "POST", `/webhooks`, { url: "ftp://files.example.com" });
+      assert.equal(badUrl.status, 400);
+      assert.deepEqual(badUrl.body.errors.map((e: { path: string }) => e.path), ["url"]);
+      assert.equal((await call("owner", "PUT", `/staff/not-a-uuid/role`, { role: "viewer" })).status, 404);
     });
 
     test("revoking an API key: owner and manager only", async () => {

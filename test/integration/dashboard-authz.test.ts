@@ -9,6 +9,8 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import os from "node:os";
+import path from "node:path";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { applyUserBatch } from "@/lib/domain/customers";
@@ -44,8 +46,8 @@ import {
 import { createApiKey } from "@/lib/domain/api-keys";
 import { createWebhook } from "@/lib/domain/webhooks";
 import { memoryDatabase } from "../support/pglite-memory";
-import { programWithTiers, type ProgramFixture } from "../helpers/fixtures";
-import { backends, createDatabase, startApp, withPrisma, type Database, type RunningApp } from "../helpers/app";
+import { programWithTiers, type ProgramFixture } from "../support/domain-fixtures";
+import { BACKENDS, MIGRATED_ONLY, openStack, type AppInstance, type Stack } from "../support/stack";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -559,10 +561,10 @@ async function signIn(baseUrl: string, address: string, password: string): Promi
   return session ? session.split(";")[0]! : null;
 }
 
-for (const backend of backends) {
+for (const backend of BACKENDS) {
   describe(`Dashboard routes, per role, through real sessions [${backend}]`, () => {
-    let database: Database;
-    let app: RunningApp;
+    let stack: Stack<{ key?: string }>;
+    let app: AppInstance;
     let world: World;
     const emails = {} as Record<Role | "outsider", string>;
     const cookies = {} as Record<Role | "outsider", string>;
@@ -576,8 +578,8 @@ for (const backend of backends) {
     const lateCookies = {} as Record<"disabled" | "demoted", string>;
 
     before(async () => {
-      database = await createDatabase(backend);
-      await withPrisma(database, async (prisma) => {
+      stack = await openStack(backend, MIGRATED_ONLY);
+      await stack.withPrisma(async (prisma) => {
         world = await buildWorld(prisma);
         for (const [who, staffId] of Object.entries(world.staffIds)) {
           emails[who as Role] = (await prisma.staffUser.findUnique({ where: { id: staffId } }))!.email;
@@ -595,7 +597,7 @@ for (const backend of backends) {
           lateIds[who] = (await createStaff(prisma, { email: late[who], password: PASSWORD, programId: world.program.programId, role: "support" })).staffId;
         }
       });
-      app = await startApp(database, { AUTH_SECRET_FILE: `${database.target.kind === "pglite" ? database.target.dir : "/tmp"}/auth-secret-${process.pid}` });
+      app = await stack.start({ AUTH_SECRET_FILE: path.join(os.tmpdir(), `loyalty-auth-secret-${process.pid}-${backend}`) });
       for (const who of [...ROLES, "outsider"] as const) {
         const cookie = await signIn(app.baseUrl, emails[who], PASSWORD);
         assert.ok(cookie, `${who} could not sign in`);
@@ -603,10 +605,7 @@ for (const backend of backends) {
       }
       for (const who of ["disabled", "demoted"] as const) lateCookies[who] = (await signIn(app.baseUrl, late[who], PASSWORD))!;
     });
-    after(async () => {
-      await app?.stop();
-      await database?.drop();
-    });
+    after(() => stack?.close());
 
     const call = async (who: Role | "outsider" | null, method: string, path: string, body?: unknown, cookie?: string) => {
       const headers: Record<string, string> = {};

@@ -17,6 +17,8 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { openAdapter } from "@/lib/db/adapter";
+import { PrismaClient } from "@/lib/generated/prisma/client";
 
 export type Backend = "pglite" | "postgres";
 
@@ -253,6 +255,8 @@ export type Stack<F> = F & {
   stopAll(): Promise<void>;
   /** SQL on the database. PostgreSQL: at any time. PGlite: only while no app runs. */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs `fn` with a Prisma client on the database (domain-level fixtures), then closes it. PGlite: only while no app runs. */
+  withPrisma<T>(fn: (prisma: PrismaClient) => Promise<T>): Promise<T>;
   /** Stops everything and drops the database. Idempotent. */
   close(): Promise<void>;
 };
@@ -292,8 +296,11 @@ async function postgresDatabase(adminUrl: string) {
   return { url: url.toString(), drop };
 }
 
+/** A migrated database and nothing else, for tests that make their fixtures through the domain layer (withPrisma). */
+export const MIGRATED_ONLY: FixtureSpec<{ key?: string }> = { name: "migrated", make: async () => ({}) };
+
 /** A fresh database with `spec`'s fixtures; no app runs until `start()`. */
-export async function openStack<F extends { key: string }>(backend: Backend, spec: FixtureSpec<F>): Promise<Stack<F>> {
+export async function openStack<F extends { key?: string }>(backend: Backend, spec: FixtureSpec<F>): Promise<Stack<F>> {
   requireBuild();
   let env: NodeJS.ProcessEnv;
   let fixtures: F;
@@ -443,6 +450,17 @@ export async function openStack<F extends { key: string }>(backend: Backend, spe
         return (await db.query<T>(sql, params)).rows;
       } finally {
         await db.close();
+      }
+    },
+    async withPrisma<T>(fn: (prisma: PrismaClient) => Promise<T>) {
+      pgliteBusy("Prisma runs");
+      const opened = await openAdapter(backend === "postgres" ? { kind: "postgres", url: env.DATABASE_URL! } : { kind: "pglite", dir: pgliteDir! });
+      const prisma = new PrismaClient({ adapter: opened.factory });
+      try {
+        return await fn(prisma);
+      } finally {
+        await prisma.$disconnect();
+        await opened.close();
       }
     },
     async close() {

@@ -1,5 +1,6 @@
+/** Fixtures made through the domain layer, for tests that call lib/ directly (the HTTP tests use the CLI: stack.ts). */
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/api-keys";
 import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
 
@@ -19,11 +20,3 @@ export async function programWithTiers(prisma: PrismaClient, name = "Test progra
   const key = await createApiKey(prisma, { programId, name: "test", rateLimitPerSec: 100_000 });
   return { programId, key: key.key, keyId: key.id, tiers: { bronze: bronze.tierId, silver: silver.tierId, gold: gold.tierId } };
 }
-
-export async function revokedKey(prisma: PrismaClient, programId: string): Promise<string> {
-  const key = await createApiKey(prisma, { programId, name: "revoked", rateLimitPerSec: 1000 });
-  await revokeApiKey(prisma, key.id);
-  return key.key;
-}
-
-export const uniqueEmail = (label: string) => `${label}.${Math.random().toString(36).slice(2, 10)}@example.com`;

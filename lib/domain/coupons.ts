@@ -15,7 +15,6 @@ export async function createCouponPool(db: Db, input: { programId: string; name:
   }
 }
 
-const CODE = COUPON_CODE;
 const CHUNK = 5000;
 
 /**
@@ -52,7 +51,7 @@ export async function importCoupons(
   for await (const raw of codes) {
     const code = raw.trim();
     if (!code) continue;
-    if (!CODE.test(code)) throw new AppError(400, "validation_failed", `Line ${read + 1}: "${code.slice(0, 70)}" is not a coupon code (letters, digits, - and _, at most 64).`);
+    if (!COUPON_CODE.test(code)) throw new AppError(400, "validation_failed", `Line ${read + 1}: "${code.slice(0, 70)}" is not a coupon code (letters, digits, - and _, at most 64).`);
     read++;
     chunk.push(code);
     if (chunk.length >= CHUNK) await flush();

@@ -11,11 +11,12 @@
  *   BENCH_SECONDS=15        measured seconds per server and run (after BENCH_WARMUP_SECONDS=3 of warm-up),
  *                           taken as BENCH_ROUNDS=3 slices in which ours and the baseline alternate
  *   BENCH_POOL_SIZE=10      DATABASE_POOL_SIZE for the app and the baseline's pg Pool
- *   BENCH_EXTRA=0           skip the extra runs (no-DB floor, balance increases, hot spot)
+ *   BENCH_EXTRA=0           skip the extra runs (no-DB floor, balance increases, hot spot, coupon import and
+ *                           assignment, reward redemption)
  *   BENCH_DASHBOARD=1       also time the dashboard's reads on 1,000,000 customers (adds ~6 minutes)
  *   BENCH_DEADLINE_SECONDS=840  the run aborts itself (and cleans up) after this long
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon, { type RawResult, type Request as LoadRequest } from "autocannon";
@@ -299,6 +300,7 @@ async function main() {
     return row;
   };
 
+  let couponImport: { codes: number; seconds: number } | null = null;
   if (EXTRA) {
     await compare("floor: 401, no api-key, no DB", { method: "GET", path: `${base}/customers/x%40example.com` }, 32, 5, 2);
   }
@@ -318,6 +320,54 @@ async function main() {
       [programId],
     );
     rows.push({ name: "hot spot: increases on 10 customers", connections: 32, ours: hot, target: "balance = Σ ledger = Σ lots", pass: broken.length === 0 && hot.non2xx === 0 });
+
+    // Coupons and rewards (ours only: the baseline has no equivalent). A CSV import through the CLI, then
+    // assignments from that pool to random customers, then redemptions by the hot-spot customers (who now hold
+    // thousands of points); afterwards no code may have two owners and stock + redemptions must equal the start.
+    const codeCount = 100_000;
+    const csv = path.join(os.tmpdir(), `loyalty-bench-codes-${process.pid}.csv`);
+    writeFileSync(csv, Array.from({ length: codeCount }, (_, i) => `BENCH-${tag}-${i}`).join("\n"));
+    const { couponPoolId } = await cli(dbEnv, "coupon-pool", "create", "--program", programId!, "--name", "Bench pool");
+    const importStart = performance.now();
+    await cli(dbEnv, "coupon-pool", "import", "--pool", couponPoolId!, "--file", csv);
+    const importSeconds = (performance.now() - importStart) / 1000;
+    rmSync(csv, { force: true });
+    log(`coupon import: ${codeCount.toLocaleString("en")} codes in ${importSeconds.toFixed(1)} s through the CLI (${Math.round(codeCount / importSeconds).toLocaleString("en")} codes/s, process start included)`);
+    couponImport = { codes: codeCount, seconds: Math.round(importSeconds * 10) / 10 };
+    log("coupon assignments to random customers, 32 connections (ours)");
+    const assign = await measure(
+      ours.baseUrl,
+      {
+        method: "POST",
+        headers,
+        setupRequest: (req) => ({ ...req, path: `${base}/customers/${encodeURIComponent(pick(emails))}/coupons`, body: JSON.stringify({ couponPoolId }) }),
+      },
+      32,
+      10,
+    );
+    const { rows: doubles } = await sql.query(
+      `SELECT count(*)::int AS n FROM (SELECT code FROM "Coupon" WHERE "poolId" = $1 AND "customerId" IS NOT NULL GROUP BY code HAVING count(*) > 1) d`,
+      [couponPoolId],
+    );
+    rows.push({ name: "POST …/coupons (assign from a pool)", connections: 32, ours: assign, target: "no code assigned twice", pass: doubles[0].n === 0 && assign.non2xx === 0 });
+    const stock = 1_000_000;
+    const { rewardId } = await cli(dbEnv, "reward", "create", "--program", programId!, "--name", "Bench mug", "--cost-points", "1", "--stock", String(stock));
+    log("reward redemptions by the 10 hot-spot customers, 32 connections (ours)");
+    const redeem = await measure(
+      ours.baseUrl,
+      {
+        method: "POST",
+        headers,
+        setupRequest: (req) => ({ ...req, path: `${base}/customers/${encodeURIComponent(pick(hotEmails))}/rewards/${rewardId}/redeem`, body: "{}" }),
+      },
+      32,
+      10,
+    );
+    const { rows: stockRows } = await sql.query(
+      `SELECT r.stock + (SELECT count(*) FROM "Redemption" x WHERE x."rewardId" = r.id)::int AS total FROM "Reward" r WHERE r.id = $1`,
+      [rewardId],
+    );
+    rows.push({ name: "POST …/rewards/{id}/redeem (10 customers)", connections: 32, ours: redeem, target: "stock + redemptions = initial stock", pass: stockRows[0].total === stock && redeem.non2xx === 0 });
   }
 
   // One 1,000-item batch at a time (half new, half existing): one warm-up, then the median of 5.
@@ -359,6 +409,9 @@ async function main() {
   lines.push(
     `${"one 1,000-item batch upsert, median of 5".padEnd(width)} ${"1".padStart(5)}  ${`${ms(bigOurs.median)} ms`.padStart(21).padEnd(22)}  ${`${ms(bigBase.median)} ms`.padStart(21).padEnd(22)}  ${(bigBase.median / bigOurs.median).toFixed(2).padStart(5)}  ${bigPass ? "PASS" : "FAIL"} (≤ ${TARGETS.batch1000Ms} ms)`,
   );
+  if (couponImport) {
+    lines.push(`coupon CSV import through the CLI: ${couponImport.codes.toLocaleString("en")} codes in ${couponImport.seconds} s (${n0(couponImport.codes / couponImport.seconds)} codes/s, process start included)`);
+  }
   lines.push("", "latencies in ms; ratio = ours/baseline req/s (for the 1,000-item batch: baseline time / ours).");
   const bad = rows.filter((r) => r.ours.errors || r.ours.non2xx > (r.name.startsWith("floor") ? r.ours.requests : 0) || r.baseline?.errors);
   if (bad.length) lines.push(`errors or unexpected statuses: ${bad.map((r) => `${r.name}: ours ${r.ours.errors} errors/${r.ours.non2xx} non-2xx, baseline ${r.baseline?.errors ?? 0}/${r.baseline?.non2xx ?? 0}`).join("; ")}`);
@@ -390,6 +443,7 @@ async function main() {
         targets: TARGETS,
         rows,
         batch1000: { ours: bigOurs, baseline: bigBase, target: `≤ ${TARGETS.batch1000Ms} ms`, pass: bigPass },
+        couponImport,
         pass: { get: get.pass, batch1000: bigPass },
         dashboard,
         phasesSeconds: phases,

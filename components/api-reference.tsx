@@ -1,4 +1,5 @@
 import { openApiDocument } from "@/lib/api/openapi";
+import { TableScroll } from "@/components/ui";
 
 /**
  * A readable rendering of /v1/openapi.json (the same document, built from the handlers' zod schemas): every
@@ -120,7 +121,7 @@ function FieldsTable({ schema, label }: { schema: Schema; label: string }) {
   if (props.length === 0) return null;
   const required = new Set(schema.required ?? []);
   return (
-    <div className="-mx-4 overflow-x-auto px-4">
+    <TableScroll>
       <table className="mt-2 min-w-full text-left text-sm" aria-label={label}>
         <thead className="text-xs font-semibold uppercase tracking-wide text-slate-700">
           <tr>
@@ -144,7 +145,7 @@ function FieldsTable({ schema, label }: { schema: Schema; label: string }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
@@ -228,7 +229,7 @@ export function ApiReference({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
             {op.parameters && op.parameters.length > 0 && (
               <>
                 <H3 className="mt-3 text-sm font-semibold">Parameters</H3>
-                <div className="-mx-4 overflow-x-auto px-4">
+                <TableScroll>
                   <table className="mt-1 min-w-full text-left text-sm" aria-label={`Parameters of ${op.summary ?? id}`}>
                     <thead className="text-xs font-semibold uppercase tracking-wide text-slate-700">
                       <tr>
@@ -254,7 +255,7 @@ export function ApiReference({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
                       ))}
                     </tbody>
                   </table>
-                </div>
+                </TableScroll>
               </>
             )}
             {op.requestBody && (

@@ -24,6 +24,14 @@ export function Stat({ label, value, hint }: { label: string; value: React.React
   );
 }
 
+/**
+ * A table that scrolls sideways inside its card instead of widening the page on a phone. `relative` keeps
+ * absolutely positioned (sr-only) cell content inside the scroll box; `bleed` lets it use the card's padding.
+ */
+export function TableScroll({ children, bleed = true }: { children: React.ReactNode; bleed?: boolean }) {
+  return <div className={clsx("relative overflow-x-auto", bleed && "-mx-4 px-4")}>{children}</div>;
+}
+
 export function Empty({ children }: { children: React.ReactNode }) {
   return <p className="rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">{children}</p>;
 }

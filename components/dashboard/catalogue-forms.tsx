@@ -12,7 +12,7 @@ import {
   RewardUpdate as RewardUpdateSchema,
   parseCouponCsv,
 } from "@/lib/staff/forms";
-import { Badge, Card, Field, buttonClass, formatNumber, inputClass, secondaryButtonClass } from "@/components/ui";
+import { Badge, Card, Field, buttonClass, formatNumber, inputClass, secondaryButtonClass, TableScroll } from "@/components/ui";
 
 /** "" → null, else the number typed (NaN for junk, which the schema reports). */
 const optionalNumber = (value: FormDataEntryValue | null) => {
@@ -94,7 +94,7 @@ export interface RewardRowData {
 /** The rewards table; managers edit cost and stock in place and switch a reward on or off. */
 export function RewardsTable({ programId, rewards, canManage }: { programId: string; rewards: RewardRowData[]; canManage: boolean }) {
   return (
-    <div className="relative -mx-4 overflow-x-auto px-4">
+    <TableScroll>
       <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Rewards">
         <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
           <tr>
@@ -114,7 +114,7 @@ export function RewardsTable({ programId, rewards, canManage }: { programId: str
           {rewards.map((r) => (canManage ? <EditableRewardRow key={`${r.id}:${r.costPoints}:${r.stock}:${r.active}`} programId={programId} reward={r} /> : <RewardRowView key={r.id} reward={r} />))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { staffFetch, useStaffWrite } from "@/lib/staff/client";
 import { BalanceAdjustment, CouponForm, NotificationForm, RedeemForm, UserDataEdit } from "@/lib/staff/forms";
-import { Badge, Card, Empty, Field, buttonClass, dangerButtonClass, formatDate, formatNumber, inputClass, secondaryButtonClass } from "@/components/ui";
+import { Badge, Card, Empty, Field, buttonClass, dangerButtonClass, formatDate, formatNumber, inputClass, secondaryButtonClass, TableScroll } from "@/components/ui";
 
 interface UserData {
   externalCustomerId: string | null;
@@ -361,7 +361,7 @@ export function History({ programId, customerId, initial }: { programId: string;
       {entries.length === 0 ? (
         <Empty>No points movements yet.</Empty>
       ) : (
-        <div className="-mx-4 overflow-x-auto px-4">
+        <TableScroll>
           <table className="min-w-full text-sm" aria-label="Points history">
             <thead className="text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
               <tr>
@@ -391,7 +391,7 @@ export function History({ programId, customerId, initial }: { programId: string;
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {query.isError && (
         <p className="mt-2 text-sm text-red-700" role="alert">

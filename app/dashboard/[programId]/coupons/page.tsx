@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { can, requirePage } from "@/lib/staff/authz";
 import { couponPools } from "@/lib/staff/queries";
-import { Card, Empty, formatNumber } from "@/components/ui";
+import { Card, Empty, formatNumber, TableScroll } from "@/components/ui";
 import { CouponImport, CouponPoolForm } from "@/components/dashboard/catalogue-forms";
 
 export default async function CouponPoolsPage({ params }: { params: Promise<{ programId: string }> }) {
@@ -16,7 +16,7 @@ export default async function CouponPoolsPage({ params }: { params: Promise<{ pr
         {pools.length === 0 ? (
           <Empty>No coupon pools yet.{canManage ? " Create one below, then import its codes from a CSV file." : ""}</Empty>
         ) : (
-          <div className="relative -mx-4 overflow-x-auto px-4">
+          <TableScroll>
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Coupon pools">
               <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>
@@ -39,7 +39,7 @@ export default async function CouponPoolsPage({ params }: { params: Promise<{ pr
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </Card>
       {canManage && pools.length > 0 && <CouponImport programId={programId} pools={pools.map((p) => ({ id: p.id, name: p.name }))} />}

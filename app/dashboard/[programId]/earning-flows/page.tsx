@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { can, requirePage } from "@/lib/staff/authz";
 import { earningFlows } from "@/lib/staff/queries";
-import { Badge, Card, Empty, formatNumber } from "@/components/ui";
+import { Badge, Card, Empty, formatNumber, TableScroll } from "@/components/ui";
 import { EarningFlowForm } from "@/components/dashboard/catalogue-forms";
 
 const cap = (n: number | null) => (n === null ? "—" : formatNumber(n));
@@ -18,7 +18,7 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
         {flows.length === 0 ? (
           <Empty>No earning flows yet: points are only added through the API&apos;s balance calls.</Empty>
         ) : (
-          <div className="relative -mx-4 overflow-x-auto px-4">
+          <TableScroll>
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Earning flows">
               <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>
@@ -54,7 +54,7 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </Card>
       {canManage && <EarningFlowForm programId={programId} />}

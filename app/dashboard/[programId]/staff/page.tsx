@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { requirePage } from "@/lib/staff/authz";
 import { staffMembers } from "@/lib/staff/queries";
-import { Badge, Card, Empty } from "@/components/ui";
+import { Badge, Card, Empty, TableScroll } from "@/components/ui";
 import { StaffDisableButton, StaffForm, StaffRoleForm } from "@/components/dashboard/people-forms";
 
 export const metadata = { title: "Staff · Loyalty" };
@@ -25,7 +25,7 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
         {members.length === 0 ? (
           <Empty>No staff members yet.</Empty>
         ) : (
-          <div className="relative overflow-x-auto">
+          <TableScroll bleed={false}>
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Staff members">
               <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>
@@ -62,7 +62,7 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                 })}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </Card>
     </div>

@@ -4,7 +4,7 @@ import { can, requirePage } from "@/lib/staff/authz";
 import { DELIVERY_STATUSES } from "@/lib/staff/forms";
 import { deliveryPage, webhookSettings } from "@/lib/staff/queries";
 import { firstParams } from "@/lib/staff/search-params";
-import { Badge, Card, Empty, buttonClass, formatDate, inputClass, secondaryButtonClass } from "@/components/ui";
+import { Badge, Card, Empty, buttonClass, formatDate, inputClass, secondaryButtonClass, TableScroll } from "@/components/ui";
 import { PushEndpointForm, ResendButton, WebhookActiveButton, WebhookForm } from "@/components/dashboard/people-forms";
 
 export const metadata = { title: "Webhooks & push · Loyalty" };
@@ -36,7 +36,7 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
         {settings.webhooks.length === 0 ? (
           <Empty>No webhooks yet{manage ? ": add an endpoint above to receive the program's events." : "."}</Empty>
         ) : (
-          <div className="relative overflow-x-auto">
+          <TableScroll bleed={false}>
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Webhook endpoints">
               <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>
@@ -65,7 +65,7 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </Card>
       <Card title="Push endpoint">
@@ -102,7 +102,7 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
         {log.rows.length === 0 ? (
           <Empty>{status ? `No ${status} deliveries.` : "No deliveries yet: they appear here once an event or push notification is queued for an endpoint."}</Empty>
         ) : (
-          <div className="relative overflow-x-auto">
+          <TableScroll bleed={false}>
             <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Deliveries">
               <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
                 <tr>
@@ -150,7 +150,7 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         <nav className="mt-3 flex justify-between" aria-label="Pagination">
           {search.after ? (

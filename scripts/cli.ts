@@ -6,7 +6,7 @@ import { z } from "zod";
 import { db, disconnectDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
-import { createStaff, ROLES } from "@/lib/domain/staff";
+import { createStaff, PASSWORD_LENGTH, ROLES, setStaffPassword } from "@/lib/domain/staff";
 import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
 import { seedDemo } from "@/lib/domain/demo";
@@ -23,6 +23,7 @@ import { parse as parseCsv } from "csv-parse";
 import { formatPath } from "@/lib/api/problem";
 
 const Name = z.string().trim().min(1).max(255);
+const Password = z.string().min(PASSWORD_LENGTH.min).max(PASSWORD_LENGTH.max);
 const Uuid = z.uuid();
 const Int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -237,9 +238,14 @@ const commands: Record<string, Command> = {
   },
   "staff create": {
     usage: "--email E --password P --program ID --role owner|manager|support|viewer [--name N]",
-    flags: z.strictObject({ email: z.email(), password: z.string().min(10).max(200), program: Uuid, role: z.enum(ROLES), name: Name.optional() }),
+    flags: z.strictObject({ email: z.email(), password: Password, program: Uuid, role: z.enum(ROLES), name: Name.optional() }),
     run: async (f: { email: string; password: string; program: string; role: (typeof ROLES)[number]; name?: string }) =>
       createStaff(await db(), { email: f.email, password: f.password, programId: f.program, role: f.role, name: f.name }),
+  },
+  "staff password": {
+    usage: "--email E --password P",
+    flags: z.strictObject({ email: z.email(), password: Password }),
+    run: async (f: { email: string; password: string }) => setStaffPassword(await db(), f),
   },
   "seed demo": {
     usage: "[--customers 1000]",

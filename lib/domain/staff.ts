@@ -7,25 +7,47 @@ export type Role = (typeof ROLES)[number];
 
 const BCRYPT_COST = 12;
 
-/** Creates the staff account (or finds it by e-mail) and gives it `role` in the program. */
+/** Passwords: at least 12 characters; bcrypt reads at most 72 bytes. The dashboard's form says the same. */
+export const PASSWORD_LENGTH = { min: 12, max: 72 } as const;
+
+function checkPassword(password: string) {
+  if (password.length < PASSWORD_LENGTH.min || Buffer.byteLength(password) > PASSWORD_LENGTH.max) {
+    throw new AppError(400, "validation_failed", `The password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters.`);
+  }
+}
+
+/**
+ * Gives the account with this e-mail `role` in the program, creating the account if there is none. An existing
+ * account keeps its password (`accountExisted: true`): adding someone to a second program never resets it;
+ * setStaffPassword does that, on purpose.
+ */
 export async function createStaff(db: Db, input: { email: string; password: string; programId: string; role: Role; name?: string }) {
   const email = input.email.trim().toLowerCase();
-  if (input.password.length < 10) throw new AppError(400, "validation_failed", "The password must be at least 10 characters.");
+  checkPassword(input.password);
   const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
   if (!program) throw notFound("program");
-  const passwordHash = await bcrypt.hash(input.password, BCRYPT_COST);
-  const staff = await db.staffUser.upsert({
-    where: { email },
-    create: { email, passwordHash, name: input.name ?? null },
-    update: { passwordHash },
-    select: { id: true },
-  });
+  let staff = await db.staffUser.findUnique({ where: { email }, select: { id: true } });
+  const accountExisted = !!staff;
+  if (!staff) {
+    const passwordHash = await bcrypt.hash(input.password, BCRYPT_COST);
+    staff = await db.staffUser.upsert({ where: { email }, create: { email, passwordHash, name: input.name ?? null }, update: {}, select: { id: true } });
+  }
   await db.staffMembership.upsert({
     where: { staffId_programId: { staffId: staff.id, programId: input.programId } },
     create: { staffId: staff.id, programId: input.programId, role: input.role },
     update: { role: input.role },
   });
-  return { staffId: staff.id, email, role: input.role };
+  return { staffId: staff.id, email, role: input.role, accountExisted };
+}
+
+/** Sets a staff account's password (operators, through the CLI). */
+export async function setStaffPassword(db: Db, input: { email: string; password: string }) {
+  checkPassword(input.password);
+  const email = input.email.trim().toLowerCase();
+  const passwordHash = await bcrypt.hash(input.password, BCRYPT_COST);
+  const { count } = await db.staffUser.updateMany({ where: { email }, data: { passwordHash } });
+  if (count === 0) throw notFound("staff account");
+  return { email, passwordChanged: true };
 }
 
 // A fixed hash to compare against when the e-mail is unknown, so both paths take bcrypt's time.

@@ -296,7 +296,7 @@ async function memberIn(tx: Tx, staff: StaffContext, staffId: string) {
 
 export async function createStaffAsStaff(tx: Tx, staff: StaffContext, input: StaffForm) {
   authorize(staff, "staff.manage");
-  // createStaff would otherwise reset an existing account's password (possibly one of another program).
+  // An existing account may belong to other programs whose owners this owner is not: adding it here is for the CLI.
   const existing = await tx.staffUser.findUnique({ where: { email: input.email }, select: { id: true } });
   if (existing) {
     throw new AppError(409, "conflict", "A staff account with this e-mail already exists.", [{ path: "email", message: "already has an account" }]);

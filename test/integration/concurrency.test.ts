@@ -7,18 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { BACKENDS, startServer, type TestServer } from "../support/server";
 import { assertCustomerShape } from "../support/assertions";
-
-/** A small seeded PRNG (mulberry32), so the batches' subsets and orders are the same on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from "../support/prng";
 
 function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];

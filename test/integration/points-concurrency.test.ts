@@ -8,22 +8,11 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { customerPath, pointsStack, TIER_SPECS, type ApiOptions, type ApiResponse, type PointsStack } from "../support/points-fixtures";
 import { assertProblem } from "../support/assertions";
+import { prng } from "../support/prng";
 
 const SKIP = process.env.TEST_DATABASE_URL
   ? false
   : "PostgreSQL only: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:55497/postgres) to run the concurrency tests";
-
-/** A small deterministic PRNG (mulberry32), so the mixed workload is the same on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
   let app: PointsStack;

@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { cliString, openStack, type Backend, type FixtureSpec, type Stack as StackOf } from "./stack";
 
-export { BACKENDS, waitFor, type Api, type ApiResponse, type AppInstance, type Backend, type CliRun } from "./stack";
+export { BACKENDS, waitFor, type Api, type ApiResponse, type AppInstance, type Backend } from "./stack";
 
 export interface StackFixtures {
   /** Program A: tiers Bronze (0, ×1), Silver (1000, ×1.25), Gold (5000, ×1.5); `key` has a high rate limit. */

@@ -22,7 +22,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 
 export type Backend = "pglite" | "postgres";
 
-export const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** Integration tests run on PGlite always, and on PostgreSQL too when TEST_DATABASE_URL is set. */
 export const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
@@ -48,7 +48,7 @@ export interface ApiResponse {
 export type Api = (method: string, pathname: string, options?: ApiOptions) => Promise<ApiResponse>;
 
 /** A JSON client for the app at `baseUrl`; `defaultKey` is sent as `api-key` unless the call says otherwise. */
-export function apiClient(baseUrl: string, defaultKey?: string): Api {
+function apiClient(baseUrl: string, defaultKey?: string): Api {
   return async (method, pathname, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     const key = options.key === undefined ? defaultKey : options.key;
@@ -72,7 +72,7 @@ export function apiClient(baseUrl: string, defaultKey?: string): Api {
   };
 }
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);
@@ -83,7 +83,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function requireBuild(): void {
+function requireBuild(): void {
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error(
       "No production build of the app (.next/BUILD_ID is missing): run `npm run build` before the integration tests. " +

@@ -13,10 +13,17 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes, randomInt } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BACKENDS, createStack, emailPath, newEmail, type AppInstance, type Stack } from "../support/loyalty-stack";
+import { BACKENDS, MIGRATED_ONLY, openStack, type ApiOptions, type AppInstance, type Stack } from "../support/stack";
+import { emailPath, newEmail } from "../support/loyalty-stack";
+import { programWithTiers } from "../support/domain-fixtures";
+import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
+import { createEarningFlow } from "@/lib/domain/earning-flows";
+import { createReward } from "@/lib/domain/rewards";
+import { createStaff } from "@/lib/domain/staff";
+import { setPushEndpoint } from "@/lib/domain/webhooks";
 import { assertProblem } from "../support/assertions";
 import { signIn, staffClient } from "../support/staff-session";
 
@@ -72,10 +79,12 @@ const STORED_IN = [
 
 for (const backend of BACKENDS) {
   describe(`Threat: personal data left behind after erasure [${backend}]`, () => {
-    let stack: Stack;
+    let stack: Stack<{ key?: string }>;
     let app: AppInstance;
     const files = mkdtempSync(path.join(os.tmpdir(), "loyalty-erasure-"));
-    const id = {} as Record<"reward" | "pool", string>;
+    const id = {} as Record<"program" | "key" | "reward" | "pool", string>;
+    /** The program's API client: its key unless the call says otherwise. */
+    const api = (method: string, pathname: string, options: ApiOptions = {}) => app.api(method, pathname, { key: id.key, ...options });
     const staffEmail = newEmail("manager");
     const victim = person("victim", 1987);
     const control = person("control", 1991);
@@ -83,24 +92,22 @@ for (const backend of BACKENDS) {
     let ledgerBefore: { type: string; points: number; createdAt: string }[] = [];
     const replays: { path: string; body: unknown; key: string }[] = [];
 
-    const p = () => `/v1/programs/${stack.programId}`;
-    const c = (email: string) => emailPath(stack.programId, email);
+    const p = () => `/v1/programs/${id.program}`;
+    const c = (email: string) => emailPath(id.program, email);
 
     before(async () => {
-      stack = await createStack(backend);
-      const A = stack.programId;
-      const csv = path.join(files, "codes.csv");
-      writeFileSync(csv, `code\n${Array.from({ length: 8 }, (_, i) => `ER-${i}`).join("\n")}\n`);
-      const [reward, pool] = await stack.together(
-        () => stack.loyalty("reward", "create", "--program", A, "--name", "Coffee", "--cost-points", "10"),
-        () => stack.loyalty("coupon-pool", "create", "--program", A, "--name", "Erasure pool"),
-        () => stack.loyalty("earning-flow", "create", "--program", A, "--key", "purchase", "--points-per-unit", "1", "--param", "amount", "--params", "amount:0..1000,store?:1..9999"),
-        () => stack.loyalty("push-endpoint", "set", "--program", A, "--url", "http://127.0.0.1:9/push"),
-        () => stack.loyalty("staff", "create", "--email", staffEmail, "--password", PASSWORD, "--program", A, "--role", "manager"),
-      );
-      id.reward = String(reward!.rewardId);
-      id.pool = String(pool!.couponPoolId);
-      await stack.loyalty("coupon-pool", "import", "--pool", id.pool, "--file", csv);
+      // Domain-level fixtures in one process (cheaper than a CLI run per fixture), before the app opens the database.
+      stack = await openStack(backend, MIGRATED_ONLY);
+      await stack.withPrisma(async (prisma) => {
+        const program = await programWithTiers(prisma, "Erasure");
+        Object.assign(id, { program: program.programId, key: program.key });
+        id.reward = (await createReward(prisma, { programId: id.program, name: "Coffee", costPoints: 10 })).rewardId;
+        id.pool = (await createCouponPool(prisma, { programId: id.program, name: "Erasure pool" })).couponPoolId;
+        await importCoupons(prisma, id.pool, Array.from({ length: 8 }, (_, i) => `ER-${i}`));
+        await createEarningFlow(prisma, { programId: id.program, key: "purchase", pointsPerUnit: 1, param: "amount", params: [{ name: "amount", max: 1000 }, { name: "store", min: 1, max: 9999, required: false }] });
+        await setPushEndpoint(prisma, { programId: id.program, url: "http://127.0.0.1:9/push" });
+        await createStaff(prisma, { email: staffEmail, password: PASSWORD, programId: id.program, role: "manager" });
+      });
       app = await stack.start({ AUTH_SECRET_FILE: path.join(files, "auth-secret") });
     });
     after(async () => {
@@ -110,7 +117,6 @@ for (const backend of BACKENDS) {
 
     /** Everything an integrator and a staff member can do for one person, each write carrying their data. */
     async function journey(who: Person, staff: ReturnType<typeof staffClient>) {
-      const api = app.api;
       const expect = async (res: Promise<{ status: number; text: string }>, status: number) => {
         const r = await res;
         assert.equal(r.status, status, r.text);
@@ -155,28 +161,28 @@ for (const backend of BACKENDS) {
     test("a customer put through every write is erased; a replayed pre-erasure Idempotency-Key does not answer with their data", async () => {
       const cookie = await signIn(app.baseUrl, staffEmail, PASSWORD);
       assert.ok(cookie, "the manager signs in");
-      const staff = staffClient(app.baseUrl, stack.programId, cookie);
+      const staff = staffClient(app.baseUrl, id.program, cookie);
       replays.push(...(await journey(victim, staff)));
       const controlWrites = await journey(control, staff);
 
-      const history = await app.api("GET", `${c(victim.email)}/transactions?limit=200`);
+      const history = await api("GET", `${c(victim.email)}/transactions?limit=200`);
       assert.equal(history.status, 200);
       ledgerBefore = history.json.data.map((e: { type: string; points: number; createdAt: string }) => ({ type: e.type, points: e.points, createdAt: e.createdAt }));
       assert.equal(ledgerBefore.length, 7, "increase, decrease, flow, three redemptions, staff adjustment");
       assert.ok(JSON.stringify(history.json).includes(victim.firstName), "the ledger held the free text before");
 
-      const del = await app.api("DELETE", `${p()}/integrations/api`, { body: [{ email: victim.email, feature: "user" }] });
+      const del = await api("DELETE", `${p()}/integrations/api`, { body: [{ email: victim.email, feature: "user" }] });
       assert.equal(del.status, 204, del.text);
 
       for (const w of replays) {
-        const res = await app.api("POST", w.path, { body: w.body, headers: { "Idempotency-Key": w.key } });
+        const res = await api("POST", w.path, { body: w.body, headers: { "Idempotency-Key": w.key } });
         assert.equal(res.headers.get("idempotent-replayed"), null, `${w.path}: not a replay`);
         assertProblem(res, 404, "customer_not_found");
         for (const n of needles(victim)) assert.ok(!res.text.toLowerCase().includes(n), `${w.path} answered with ${n}`);
       }
       // The other customer's keys still replay their stored answers: the erasure removed only the victim's.
       const kept = controlWrites[0]!;
-      const replay = await app.api("POST", kept.path, { body: kept.body, headers: { "Idempotency-Key": kept.key } });
+      const replay = await api("POST", kept.path, { body: kept.body, headers: { "Idempotency-Key": kept.key } });
       assert.equal(replay.status, 200, replay.text);
       assert.equal(replay.headers.get("idempotent-replayed"), "true");
     });
@@ -209,7 +215,7 @@ for (const backend of BACKENDS) {
       const totals = await stack.query<{ ledger: number; balances: number }>(
         `SELECT (SELECT sum(points)::int FROM "LedgerEntry" WHERE "programId" = $1) AS ledger,
                 (SELECT sum(l.balance)::int FROM "LoyaltyData" l JOIN "Customer" c ON c.id = l."customerId" WHERE c."programId" = $1) AS balances`,
-        [stack.programId],
+        [id.program],
       );
       const leaks = found.filter((f) => needles(victim).includes(f.needle));
       assert.deepEqual(leaks, [], "the erased customer's data is still stored");

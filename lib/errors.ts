@@ -26,6 +26,12 @@ export const notFound = (what = "resource") => new AppError(404, "not_found", `T
 export const customerNotFound = () => new AppError(404, "customer_not_found", "No customer with this e-mail in this program.");
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
 
+/** 400 listing every field problem by path (or a more precise `code` for the same shape, e.g. `unsupported_feature`). */
+export function validationFailed(errors: FieldProblem[], code = "validation_failed"): AppError {
+  const n = errors.length;
+  return new AppError(400, code, `The request has ${n} invalid field${n === 1 ? "" : "s"}.`, errors);
+}
+
 /**
  * PostgreSQL unique_violation, however the driver adapter wrapped it. `constraint` is text that names the
  * violated constraint (from the driver's metadata or message), for callers to test with `includes`.

@@ -11,6 +11,7 @@ import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
 import { seedDemo } from "@/lib/domain/demo";
 import { createEarningFlow } from "@/lib/domain/earning-flows";
+import { parseFlowParamsFlag, type FlowParamInput } from "@/lib/domain/flow-params";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { expireDuePoints } from "@/lib/domain/points";
 import { updateProgram } from "@/lib/domain/programs";
@@ -97,7 +98,9 @@ const commands: Record<string, Command> = {
       expireDuePoints(await db(), { programId: f.program, now: f.now ? new Date(f.now) : undefined }),
   },
   "earning-flow create": {
-    usage: "--program ID --key K (--points N | --points-per-unit N --param amount) [--name N] [--cap-per-day N] [--cap-total N] [--once]",
+    usage:
+      "--program ID --key K (--points N | --points-per-unit N --param amount) [--params 'amount:0..100000,store?:1..9999'] " +
+      "[--name N] [--cap-per-day N] [--cap-total N] [--once]",
     flags: z
       .strictObject({
         program: Uuid,
@@ -106,6 +109,18 @@ const commands: Record<string, Command> = {
         points: Int(1, 1_000_000_000).optional(),
         "points-per-unit": z.coerce.number().positive().max(1_000_000).optional(),
         param: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).optional(),
+        // What a run may send: name[?][:min..max], comma-separated (? = optional; bounds default to 0..1000000000).
+        params: z
+          .string()
+          .transform((text, ctx) => {
+            const parsed = parseFlowParamsFlag(text);
+            if ("message" in parsed) {
+              ctx.addIssue({ code: "custom", message: parsed.message });
+              return z.NEVER;
+            }
+            return parsed.params;
+          })
+          .optional(),
         "cap-per-day": Int(1, 1_000_000_000).optional(),
         "cap-total": Int(1, 1_000_000_000).optional(),
         once: z.boolean().optional(),
@@ -125,6 +140,7 @@ const commands: Record<string, Command> = {
       points?: number;
       "points-per-unit"?: number;
       param?: string;
+      params?: FlowParamInput[];
       "cap-per-day"?: number;
       "cap-total"?: number;
       once?: boolean;
@@ -136,6 +152,7 @@ const commands: Record<string, Command> = {
         points: f.points,
         pointsPerUnit: f["points-per-unit"],
         param: f.param,
+        params: f.params,
         capPerDay: f["cap-per-day"],
         capTotal: f["cap-total"],
         once: f.once,

@@ -12,6 +12,7 @@ import {
   RewardUpdate as RewardUpdateSchema,
   parseCouponCsv,
 } from "@/lib/staff/forms";
+import { MAX_FLOW_PARAMS } from "@/lib/domain/flow-params";
 import { Badge, Card, Field, buttonClass, formatNumber, inputClass, secondaryButtonClass, TableScroll } from "@/components/ui";
 
 /** "" → null, else the number typed (NaN for junk, which the schema reports). */
@@ -364,6 +365,9 @@ export function CouponImport({ programId, pools }: { programId: string; pools: {
 export function EarningFlowForm({ programId }: { programId: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [mode, setMode] = useState<"fixed" | "perUnit">("fixed");
+  // One stable key per declared parameter row, so removing a row keeps the values typed in the others.
+  const [paramRows, setParamRows] = useState<number[]>([]);
+  const nextRow = useRef(0);
   const create = useStaffWrite({
     schema: EarningFlowSchema,
     method: "POST",
@@ -372,6 +376,7 @@ export function EarningFlowForm({ programId }: { programId: string }) {
     onSuccess: () => {
       formRef.current?.reset();
       setMode("fixed");
+      setParamRows([]);
     },
   });
   const errors = create.errors;
@@ -392,6 +397,12 @@ export function EarningFlowForm({ programId }: { programId: string }) {
             points: fixed ? optionalNumber(f.get("points")) : null,
             pointsPerUnit: fixed ? null : optionalNumber(f.get("pointsPerUnit")),
             param: fixed ? null : optionalText(f.get("param")),
+            params: paramRows.map((row) => ({
+              name: String(f.get(`param-${row}-name`) ?? "").trim(),
+              min: optionalNumber(f.get(`param-${row}-min`)),
+              max: optionalNumber(f.get(`param-${row}-max`)),
+              required: f.get(`param-${row}-required`) === "on",
+            })),
             capPerDay: optionalNumber(f.get("capPerDay")),
             capTotal: optionalNumber(f.get("capTotal")),
             once: f.get("once") === "on",
@@ -431,6 +442,55 @@ export function EarningFlowForm({ programId }: { programId: string }) {
             </Field>
           </>
         )}
+        <fieldset className="space-y-3 sm:col-span-2 lg:col-span-4">
+          <legend className="block text-sm font-medium text-slate-800">Parameters a run may send</legend>
+          <p className="text-xs text-slate-600">
+            Numbers only. A run that sends anything else is refused, and only these values are kept with its points. Empty bounds mean 0 to
+            1,000,000,000; a per-unit param not listed here is added as required.
+          </p>
+          {errors.params && (
+            <p className="text-xs font-medium text-red-700" role="alert">
+              {errors.params}
+            </p>
+          )}
+          {paramRows.map((row, i) => (
+            <div key={row} role="group" aria-label={`Parameter ${i + 1}`} className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-5">
+              <Field label={`Parameter ${i + 1} name`} htmlFor={`flow-param-${row}-name`} error={errors[`params[${i}].name`]}>
+                <input id={`flow-param-${row}-name`} name={`param-${row}-name`} className={`${inputClass} font-mono`} placeholder="amount" autoCapitalize="none" spellCheck={false} />
+              </Field>
+              <Field label="Minimum" htmlFor={`flow-param-${row}-min`} error={errors[`params[${i}].min`]}>
+                <input id={`flow-param-${row}-min`} name={`param-${row}-min`} type="number" inputMode="decimal" min={0} step="any" className={inputClass} placeholder="0" />
+              </Field>
+              <Field label="Maximum" htmlFor={`flow-param-${row}-max`} error={errors[`params[${i}].max`]}>
+                <input id={`flow-param-${row}-max`} name={`param-${row}-max`} type="number" inputMode="decimal" min={0} step="any" className={inputClass} placeholder="1000000000" />
+              </Field>
+              <div className="space-y-1">
+                <div className="flex items-center gap-2 text-sm">
+                  <input id={`flow-param-${row}-required`} name={`param-${row}-required`} type="checkbox" defaultChecked className={checkboxClass} />
+                  <label htmlFor={`flow-param-${row}-required`} className="font-medium text-slate-800">
+                    Required
+                  </label>
+                </div>
+                {errors[`params[${i}].required`] && (
+                  <p className="text-xs font-medium text-red-700" role="alert">
+                    {errors[`params[${i}].required`]}
+                  </p>
+                )}
+              </div>
+              <button type="button" className={secondaryButtonClass} onClick={() => setParamRows((rows) => rows.filter((r) => r !== row))}>
+                Remove parameter {i + 1}
+              </button>
+            </div>
+          ))}
+          <button
+            type="button"
+            className={secondaryButtonClass}
+            disabled={paramRows.length >= MAX_FLOW_PARAMS}
+            onClick={() => setParamRows((rows) => [...rows, nextRow.current++])}
+          >
+            Add parameter
+          </button>
+        </fieldset>
         <Field label="Cap per day" htmlFor="flow-cap-day" error={errors.capPerDay} hint="Points per customer per UTC day">
           <input id="flow-cap-day" name="capPerDay" type="number" inputMode="numeric" min={1} step={1} className={inputClass} />
         </Field>

@@ -4,9 +4,15 @@ import type { Db } from "@/lib/db/types";
 import { normaliseEmail } from "@/lib/domain/customers";
 import { resolveCustomerId } from "@/lib/domain/points";
 
-/** The customer named by the `{email}` path segment of a customer-scoped route (404 when absent). */
-export const customerOf = (req: ApiRequest<unknown>, db: Db) =>
-  resolveCustomerId(db, req.programId, normaliseEmail(req.params.email ?? ""));
+/**
+ * The customer named by the `{email}` path segment of a customer-scoped route (404 when absent). It becomes the
+ * request's customer, so a stored idempotent outcome is filed under it and erased with it.
+ */
+export async function customerOf(req: ApiRequest<unknown>, db: Db): Promise<string> {
+  const customerId = await resolveCustomerId(db, req.programId, normaliseEmail(req.params.email ?? ""));
+  req.customerId = customerId;
+  return customerId;
+}
 
 export const apiActor = (req: ApiRequest<unknown>) => req.caller.actor;
 

@@ -35,6 +35,8 @@ export interface ApiRequest<B> {
   body: B;
   /** The Idempotency-Key of a POST, recorded on the ledger entries it writes. */
   idempotencyKey: string | null;
+  /** The customer the request acts on, once known (customerOf sets it): stored with the idempotent outcome, for erasure. */
+  customerId: string | null;
 }
 
 export interface ApiReply {
@@ -141,7 +143,7 @@ export function readRoute(authenticate: Authenticate, run: (req: ApiRequest<unde
       const database = await db();
       const { caller, programId } = await authenticate(req, params, edge, database);
       const reply = await run(
-        { requestId: edge.requestId, caller, programId, params, url: new URL(req.url), body: undefined, idempotencyKey: null },
+        { requestId: edge.requestId, caller, programId, params, url: new URL(req.url), body: undefined, idempotencyKey: null, customerId: caller.customerId },
         database,
       );
       return replyToResponse(reply, edge.headers);
@@ -187,6 +189,7 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
         url,
         body,
         idempotencyKey: idemKey,
+        customerId: caller.customerId,
       };
 
       if (idemKey === null) {
@@ -207,7 +210,7 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
         const reply = await database.$transaction(async (tx) => {
           const result = await options.run(apiReq, tx);
           const text = result.rawJson ?? (result.json === undefined ? null : JSON.stringify(result.json));
-          await storeOutcome(tx, caller.scopeId, idemKey, fingerprint, { status: result.status, body: text });
+          await storeOutcome(tx, caller.scopeId, idemKey, fingerprint, { status: result.status, body: text, customerId: apiReq.customerId });
           return { status: result.status, rawJson: text ?? undefined };
         }, TX_OPTIONS);
         return replyToResponse(reply, edge.headers);

@@ -7,6 +7,11 @@ export interface StoredOutcome {
   body: string | null;
 }
 
+/** An outcome to store, with the customer it concerns: erasing that customer deletes it (lib/domain/deletion.ts). */
+export interface NewOutcome extends StoredOutcome {
+  customerId: string | null;
+}
+
 /** Same key within this window and same request: replay; after it the key may be reused. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -29,12 +34,12 @@ export async function findOutcome(db: Db, apiKeyId: string, key: string, fingerp
  * Records the outcome in the caller's transaction, so the effect and its record commit together. A concurrent
  * request with the same key blocks on the unique index and then fails, and its caller replays this outcome.
  */
-export async function storeOutcome(tx: Tx, apiKeyId: string, key: string, fingerprint: string, outcome: StoredOutcome) {
+export async function storeOutcome(tx: Tx, apiKeyId: string, key: string, fingerprint: string, outcome: NewOutcome) {
   // An expired record for the key is replaced rather than blocking reuse forever.
   await tx.idempotencyRecord.deleteMany({
     where: { apiKeyId, key, createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS) } },
   });
   await tx.idempotencyRecord.create({
-    data: { apiKeyId, key, requestHash: fingerprint, status: outcome.status, body: outcome.body },
+    data: { apiKeyId, key, requestHash: fingerprint, status: outcome.status, body: outcome.body, customerId: outcome.customerId },
   });
 }

@@ -127,13 +127,19 @@ Object.assign(paths, {
       summary: "Execute a custom earning flow for a customer",
       description:
         "Points = fixed points, or pointsPerUnit × the flow's numeric param, times the current tier's factor, rounded down; " +
-        "then limited by the flow's caps. A capped run earns 0, answers 200 and names the cap in `capped`.",
+        "then limited by the flow's caps. A capped run earns 0, answers 200 and names the cap in `capped`. " +
+        "`params` carries only the parameters the flow declares (numbers within their bounds); anything else is refused, and the " +
+        "ledger entry's metadata keeps `flowKey` and the declared values only.",
       parameters: [programId, email, { name: "flowKey", in: "path", required: true, schema: { type: "string" } }, idempotencyKey],
       requestBody: { required: false, content: json("EarningFlowRun") },
       responses: {
         "200": { description: "What was earned.", content: json("EarningFlowResult") },
         ...customerErrors,
         ...writeErrors,
+        "400": problem(
+          "Invalid body (`validation_failed`, `invalid_json`): an undeclared param, a non-number or nested value, a value out of its " +
+            "bounds, a missing required param or too many keys, each listed by path (`params.amount`).",
+        ),
         "404": problem("No such customer (`customer_not_found`), flow (`earning_flow_not_found`) or program (`not_found`)."),
       },
     },

@@ -24,10 +24,8 @@ export function zodProblems(error: z.ZodError): FieldProblem[] {
   return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
 }
 
-export function validationFailed(errors: FieldProblem[], code = "validation_failed"): AppError {
-  const n = errors.length;
-  return new AppError(400, code, `The request has ${n} invalid field${n === 1 ? "" : "s"}.`, errors);
-}
+/** Defined with the other error factories; re-exported for the edge's callers. */
+export { validationFailed } from "@/lib/errors";
 
 export function problemResponse(err: AppError, requestId: string, headers: Headers): Response {
   headers.set("content-type", "application/problem+json");

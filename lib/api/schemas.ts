@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_FLOW_PARAMS } from "@/lib/domain/flow-params";
 
 /**
  * The /v1 contract as zod schemas. Handlers validate with the request schemas and
@@ -209,8 +210,20 @@ export const PageQuery = z.strictObject({
   cursor: z.string().max(512).optional(),
 });
 
+/** The flow's declared parameters, by name: numbers only, no nesting; the flow checks names and bounds. */
 export const EarningFlowRun = z
-  .strictObject({ params: z.record(z.string().max(64), z.unknown()).optional() })
+  .strictObject({
+    params: z
+      .record(z.string().max(64), z.number("must be a number"))
+      .refine((p) => Object.keys(p).length <= MAX_FLOW_PARAMS, `must have at most ${MAX_FLOW_PARAMS} keys`)
+      .optional()
+      .describe(
+        "The values of the parameters the flow declares (set when the flow is created in the dashboard or CLI): each a number within " +
+          "its declared bounds, required ones present. An undeclared name, a non-number or a nested value is 400 `validation_failed` " +
+          "naming `params.<name>`; only declared values are stored in the ledger entry's metadata.",
+      )
+      .meta({ maxProperties: MAX_FLOW_PARAMS, example: { amount: 42.5 } }),
+  })
   .meta({ id: "EarningFlowRun" });
 
 export const EarningFlowResult = z

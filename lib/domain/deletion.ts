@@ -2,10 +2,24 @@ import type { Tx } from "@/lib/db/types";
 import { emitEvents } from "./events";
 
 /**
- * Erases customers' personal data (right to erasure) and makes them absent to every read. Their ledger,
- * redemptions and coupons stay, keyed by an id that no longer leads to a person, so program totals stay
- * true. Unknown or already deleted e-mails are ignored, so a retry is harmless.
+ * The one place that erases customers (right to erasure; README "Security and operations"): their personal data
+ * and every free text sent for them, in one transaction, and makes them absent to every read. Their ledger,
+ * redemptions and coupons stay, with amounts, types and timestamps, keyed by an id that no longer leads to a
+ * person, so program totals stay true. Unknown or already deleted e-mails are ignored, so a retry is harmless.
  */
+
+/** One statement for the whole ledger of the erased customers ($1: their ids as a JSON array). */
+const ERASE_LEDGER_TEXT_SQL = `
+UPDATE "LedgerEntry" e SET
+  reason = CASE WHEN e.source IN ('earning_flow', 'system') THEN e.reason END,
+  metadata = CASE
+    WHEN e."earningFlowId" IS NOT NULL THEN (SELECT jsonb_build_object('flowKey', f.key) FROM "EarningFlow" f WHERE f.id = e."earningFlowId")
+    WHEN e.type = 'redeem' THEN (SELECT jsonb_build_object('rewardId', r."rewardId") FROM "Redemption" r WHERE r."ledgerEntryId" = e.id)
+  END,
+  "idempotencyKey" = NULL
+WHERE e."customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`;
+
+/** Erases the program's customers with these e-mails; returns how many there were. */
 export async function deleteCustomers(tx: Tx, programId: string, emails: string[]): Promise<{ deleted: number }> {
   const erased = await tx.$queryRawUnsafe<{ id: string }[]>(
     `UPDATE "Customer" SET email = NULL, "deletedAt" = now(), "updatedAt" = now(),
@@ -20,6 +34,24 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
   await tx.$executeRawUnsafe(
     `UPDATE "UserData" SET "externalCustomerId" = NULL, "firstName" = NULL, "lastName" = NULL, phone = NULL, birthdate = NULL, "updatedAt" = now()
      WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+    ids,
+  );
+  await tx.$executeRawUnsafe(
+    `UPDATE "LoyaltyData" SET "referralLink" = NULL WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+    ids,
+  );
+  // The ledger keeps what adds up (type, points, balances, times, source, actor) and the program's own words (a
+  // flow's name, "points expired"), but not what an integrator or staff wrote for this person: reasons, metadata,
+  // earning-flow params, idempotency keys. Metadata keeps only the flow key or the reward, read from our own rows.
+  await tx.$executeRawUnsafe(ERASE_LEDGER_TEXT_SQL, ids);
+  await tx.$executeRawUnsafe(
+    `UPDATE "Redemption" SET metadata = NULL WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid) AND metadata IS NOT NULL`,
+    ids,
+  );
+  // Stored idempotent responses about them (balances, entries, metadata) go: a replayed key must not answer with
+  // an erased person's data. A replay then runs afresh and finds no such customer.
+  await tx.$executeRawUnsafe(
+    `DELETE FROM "IdempotencyRecord" WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
     ids,
   );
   // Undelivered pushes to an erased person are cancelled rather than sent blank.

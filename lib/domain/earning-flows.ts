@@ -1,5 +1,6 @@
 import type { Db, Tx } from "@/lib/db/types";
-import { AppError, conflict, notFound, uniqueViolation } from "@/lib/errors";
+import { AppError, conflict, notFound, uniqueViolation, validationFailed } from "@/lib/errors";
+import { checkRunParams, declareFlowParams, storedFlowParams, type FlowParamInput } from "./flow-params";
 import { changeBalance } from "./ledger";
 import { recalculateIfDue } from "./tiers-engine";
 
@@ -10,6 +11,8 @@ export interface EarningFlowInput {
   points?: number | null;
   pointsPerUnit?: number | null;
   param?: string | null;
+  /** The parameters a run may send (lib/domain/flow-params.ts); the per-unit param is declared if missing. */
+  params?: FlowParamInput[] | null;
   capPerDay?: number | null;
   capTotal?: number | null;
   once?: boolean;
@@ -18,13 +21,15 @@ export interface EarningFlowInput {
 export async function createEarningFlow(db: Db, input: EarningFlowInput): Promise<{ earningFlowId: string }> {
   const fixed = input.points != null;
   const perUnit = input.pointsPerUnit != null;
-  if (fixed === perUnit) throw new AppError(400, "validation_failed", "Give either points or pointsPerUnit with param.");
-  if (perUnit && !input.param) throw new AppError(400, "validation_failed", "pointsPerUnit needs the name of a numeric param.");
+  if (fixed === perUnit) throw validationFailed([{ path: "points", message: "give either points or pointsPerUnit with param" }]);
+  if (perUnit && !input.param) throw validationFailed([{ path: "param", message: "pointsPerUnit needs the name of a numeric param" }]);
+  const declared = declareFlowParams(input.params ?? [], perUnit ? input.param! : null);
+  if (declared.problems.length) throw validationFailed(declared.problems);
   const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
   if (!program) throw notFound("program");
   try {
     const flow = await db.earningFlow.create({
-      data: { ...input, param: perUnit ? input.param : null, once: input.once ?? false },
+      data: { ...input, param: perUnit ? input.param : null, params: declared.params as object[], once: input.once ?? false },
       select: { id: true },
     });
     return { earningFlowId: flow.id };
@@ -47,6 +52,7 @@ export interface EarningOutcome {
 /**
  * Runs a flow for a customer: base points (fixed, or per unit of a numeric param) × the current tier's
  * factor, rounded down, then limited by the flow's caps. A capped run earns 0 and says which cap.
+ * `params` must match the flow's declaration (flow-params.ts); only declared values reach the ledger.
  */
 export async function executeEarningFlow(
   tx: Tx,
@@ -63,17 +69,10 @@ export async function executeEarningFlow(
   const flow = await tx.earningFlow.findUnique({ where: { programId_key: { programId: input.programId, key: input.flowKey } } });
   if (!flow || !flow.active) throw new AppError(404, "earning_flow_not_found", `No active earning flow "${input.flowKey}" in this program.`);
 
-  let base: number;
-  if (flow.points != null) base = flow.points;
-  else {
-    const value = input.params[flow.param!];
-    if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1e9) {
-      throw new AppError(400, "validation_failed", `The flow needs a numeric param "${flow.param}".`, [
-        { path: `params.${flow.param}`, message: "must be a number between 0 and 1000000000" },
-      ]);
-    }
-    base = value * flow.pointsPerUnit!;
-  }
+  const run = checkRunParams(storedFlowParams(flow.params), input.params);
+  if (run.problems.length) throw validationFailed(run.problems);
+  // The per-unit param is declared required, so a checked run has it.
+  const base = flow.points != null ? flow.points : run.values[flow.param!]! * flow.pointsPerUnit!;
 
   // The balance row lock serialises this customer's runs, so the caps below see every earlier run.
   await tx.$queryRawUnsafe(`SELECT 1 FROM "LoyaltyData" WHERE "customerId" = $1::uuid FOR UPDATE`, input.customerId);
@@ -119,7 +118,7 @@ export async function executeEarningFlow(
     source: "earning_flow",
     actor: input.actor,
     reason: flow.name ?? flow.key,
-    metadata: { flowKey: flow.key, params: input.params },
+    metadata: { flowKey: flow.key, params: run.values },
     idempotencyKey: input.idempotencyKey,
     earningFlowId: flow.id,
     now: input.now,

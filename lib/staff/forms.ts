@@ -2,6 +2,7 @@ import { z } from "zod";
 import { COUPON_CODE, CouponRequest, MAX_POINTS, NotificationRequest, RedeemRequest, UserPayload } from "@/lib/api/schemas";
 import { zodProblems } from "@/lib/api/problem";
 import type { Role } from "@/lib/domain/staff";
+import { declareFlowParams, FLOW_PARAM_NAME, MAX_FLOW_PARAMS, MAX_PARAM_VALUE, MIN_PARAM_VALUE } from "@/lib/domain/flow-params";
 
 /**
  * The dashboard's form schemas. Client components validate with them before sending (inline errors at once)
@@ -106,20 +107,46 @@ export function parseCouponCsv(text: string): { codes: string[] } | { line: numb
 
 const Cap = z.number("must be a whole number of points").int("must be a whole number of points").min(1, "must be at least 1").max(MAX_POINTS).nullable().optional();
 
-/** A new earning flow, with the CLI's `earning-flow create` rules: fixed points, or points per unit of a param. */
+const ParamBound = z
+  .number("must be a number")
+  .min(MIN_PARAM_VALUE, `must be at least ${MIN_PARAM_VALUE}`)
+  .max(MAX_PARAM_VALUE, `must be at most ${MAX_PARAM_VALUE.toLocaleString("en-US")}`)
+  .nullable()
+  .optional();
+
+/** One declared run parameter; bounds default to 0…1,000,000,000 and `required` to true (lib/domain/flow-params.ts). */
+export const FlowParamDeclaration = z.strictObject({
+  name: z.string().trim().regex(FLOW_PARAM_NAME, "must be a parameter name (letters, digits, _)"),
+  type: z.literal("number", "must be number").optional(),
+  min: ParamBound,
+  max: ParamBound,
+  required: z.boolean("must be true or false").nullable().optional(),
+});
+
+/**
+ * A new earning flow, with the CLI's `earning-flow create` rules: fixed points, or points per unit of a param, and
+ * the parameters a run may send (the per-unit param is declared for you if you leave it out).
+ */
 export const EarningFlowForm = z
   .strictObject({
     key: z.string().trim().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lower-case letters, digits, - or _ (at most 64)"),
     name: z.string().trim().max(255).nullable().optional(),
     points: Cost.nullable().optional(),
     pointsPerUnit: z.number("must be a number").positive("must be more than 0").max(1_000_000, "must be at most 1,000,000").nullable().optional(),
-    param: z.string().trim().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "must be a parameter name (letters, digits, _)").nullable().optional(),
+    param: z.string().trim().regex(FLOW_PARAM_NAME, "must be a parameter name (letters, digits, _)").nullable().optional(),
+    params: z.array(FlowParamDeclaration).max(MAX_FLOW_PARAMS, `must declare at most ${MAX_FLOW_PARAMS} parameters`).optional(),
     capPerDay: Cap,
     capTotal: Cap,
     once: z.boolean().optional(),
   })
   .refine((f) => (f.points == null) !== (f.pointsPerUnit == null), { message: "give either points or points per unit", path: ["points"] })
-  .refine((f) => f.pointsPerUnit == null || !!f.param, { message: "points per unit needs a param", path: ["param"] });
+  .refine((f) => f.pointsPerUnit == null || !!f.param, { message: "points per unit needs a param", path: ["param"] })
+  .superRefine((f, ctx) => {
+    // The declaration as a whole (duplicates, min ≤ max, the per-unit param required), as the domain checks it.
+    for (const p of declareFlowParams(f.params ?? [], f.pointsPerUnit != null ? (f.param ?? null) : null).problems) {
+      ctx.addIssue({ code: "custom", message: p.message, path: p.path.replace(/\]/g, "").split(/[.[]/).map((s) => (/^\d+$/.test(s) ? Number(s) : s)) });
+    }
+  });
 export type EarningFlowForm = z.infer<typeof EarningFlowForm>;
 
 /** An absolute http(s) URL (what the outbox can POST to); the domain functions check it again. */

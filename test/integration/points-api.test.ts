@@ -8,9 +8,10 @@
  * admin CLI) the expiry and tier recalculation jobs as seen through the API.
  *
  * Fixtures (test/support/points-fixtures.ts, made with the CLI before the app starts): program A with tiers Bronze 0
- * ×1, Silver 1000 ×1.25, Gold 5000 ×1.5, points expiring after 12 months, and the flows visit (10), purchase (0.5 per
- * unit of `amount`), daily (10, cap 25 a day), limited (10, cap 15 in all) and welcome (50, once); program B with one
- * tier, no expiry and its own `visit` flow worth 99.
+ * ×1, Silver 1000 ×1.25, Gold 5000 ×1.5, points expiring after 12 months, and the flows visit (10; optional param
+ * `store`), purchase (0.5 per unit of `amount`), receipt (2 per unit of `amount` 1–500; optional `items` 1–50), daily
+ * (10, cap 25 a day), limited (10, cap 15 in all) and welcome (50, once); program B with one tier, no expiry and its
+ * own `visit` flow worth 99, declaring no params.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -449,7 +450,7 @@ for (const backend of BACKENDS) {
       test("a fixed flow: 200 { pointsEarned, balance, transaction, capped: null }, an earning_flow entry", async () => {
         const email = await newCustomer("visit");
         await increase(email, { points: 7 });
-        const body = ok(await runFlow(email, "visit", { params: { store: "Lyon" } }), FLOW_RESULT);
+        const body = ok(await runFlow(email, "visit", { params: { store: 12 } }), FLOW_RESULT);
         assert.equal(body.pointsEarned, 10);
         assert.equal(body.balance, 17);
         assert.equal(body.capped, null);
@@ -460,7 +461,7 @@ for (const backend of BACKENDS) {
           balanceAfter: 17,
           reason: "Store visit",
           actor: actor(),
-          metadata: { flowKey: "visit", params: { store: "Lyon" } },
+          metadata: { flowKey: "visit", params: { store: 12 } },
         });
         assert.equal(body.transaction.expiresAt, expiryOf(body.transaction));
         // `params` is optional.
@@ -526,7 +527,7 @@ for (const backend of BACKENDS) {
           [{ params: { amount: -1 } }, ["params.amount"]],
           [{ params: { amount: 1_000_000_001 } }, ["params.amount"]],
           [{ params: { amount: null } }, ["params.amount"]],
-          [{ params: { total: 5 } }, ["params.amount"]],
+          [{ params: { total: 5 } }, ["params.amount", "params.total"]],
           [{ params: 5 }, ["params"]],
           [{ params: { amount: 5 }, extra: 1 }, [""]],
         ];
@@ -535,6 +536,54 @@ for (const backend of BACKENDS) {
           assert.deepEqual(problemPaths(p), paths, JSON.stringify(body));
         }
         assert.deepEqual(await snapshot(email), before);
+      });
+
+      test("a run sends only the flow's declared params: undeclared names, text, nesting, too many keys, out-of-bounds values are 400 by path; nothing written", async () => {
+        const email = await newCustomer("flow-declared");
+        await increase(email, { points: 3 });
+        const before = await snapshot(email);
+        let deep: unknown = 1;
+        for (let i = 0; i < 8; i++) deep = { v: deep };
+        const cases: [string, unknown, string[]][] = [
+          ["receipt", { params: { amount: 10, email: 5 } }, ["params.email"]],
+          ["receipt", { params: { amount: 10, note: "jane.doe@example.com" } }, ["params.note"]],
+          ["receipt", { params: { amount: { value: 10 } } }, ["params.amount"]],
+          ["receipt", { params: { amount: [10] } }, ["params.amount"]],
+          ["receipt", { params: { amount: true } }, ["params.amount"]],
+          ["receipt", { params: { amount: deep } }, ["params.amount"]],
+          ["receipt", { params: { amount: 501 } }, ["params.amount"]],
+          ["receipt", { params: { amount: 0.5 } }, ["params.amount"]],
+          ["receipt", { params: { amount: 10, items: 51 } }, ["params.items"]],
+          ["receipt", { params: { items: 5 } }, ["params.amount"]],
+          ["receipt", { params: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 1])) }, ["params"]],
+          ["receipt", { params: [10] }, ["params"]],
+          ["visit", { params: { amount: 5 } }, ["params.amount"]],
+          ["visit", { params: { store: "Lyon" } }, ["params.store"]],
+          ["purchase", { params: { amount: 5, store: 1 } }, ["params.store"]],
+        ];
+        for (const [flow, body, paths] of cases) {
+          const p = assertProblem(await runFlow(email, flow, body), 400, "validation_failed");
+          assert.deepEqual(problemPaths(p), paths, `${flow} ${JSON.stringify(body).slice(0, 120)}`);
+        }
+        const b = await newCustomer("flow-declared-b", "B");
+        const res = await call("POST", `${customerPath(app.otherProgramId, b)}/earning-flows/visit`, { key: app.otherKey, body: { params: { x: 1 } } });
+        assert.deepEqual(problemPaths(assertProblem(res, 400, "validation_failed")), ["params.x"], "a flow that declares nothing takes nothing");
+        assert.deepEqual(await snapshot(email), before);
+      });
+
+      test("declared params within bounds are accepted and are all the ledger keeps", async () => {
+        const email = await newCustomer("flow-declared-ok");
+        const full = ok(await runFlow(email, "receipt", { params: { amount: 12.5, items: 3 } }), FLOW_RESULT);
+        assert.equal(full.pointsEarned, 25);
+        assertTransaction(full.transaction, { source: "earning_flow", metadata: { flowKey: "receipt", params: { amount: 12.5, items: 3 } } });
+        const bare = ok(await runFlow(email, "receipt", { params: { amount: 500 } }), FLOW_RESULT);
+        assertTransaction(bare.transaction, { points: 1000, metadata: { flowKey: "receipt", params: { amount: 500 } } });
+        const visit = ok(await runFlow(email, "visit"), FLOW_RESULT);
+        assertTransaction(visit.transaction, { metadata: { flowKey: "visit", params: {} } });
+        assert.deepEqual(
+          (await entries(email)).map((e) => e.metadata),
+          [{ flowKey: "visit", params: {} }, { flowKey: "receipt", params: { amount: 500 } }, { flowKey: "receipt", params: { amount: 12.5, items: 3 } }],
+        );
       });
 
       test("404 earning_flow_not_found for an unknown flow key, 404 customer_not_found for an unknown customer", async () => {

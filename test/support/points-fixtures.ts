@@ -24,10 +24,12 @@ export const TIER_SPECS = [
 
 /** Program A's earning flows, as CLI flags. */
 export const FLOW_SPECS = {
-  /** Fixed points. */
-  visit: ["--points", "10", "--name", "Store visit"],
-  /** 0.5 point per unit of `amount`, × the tier factor, rounded down. */
+  /** Fixed points; runs may send the optional `store` (1 to 9999). */
+  visit: ["--points", "10", "--name", "Store visit", "--params", "store?:1..9999"],
+  /** 0.5 point per unit of `amount` (declared for it: 0 to 1,000,000,000, required), × the tier factor, rounded down. */
   purchase: ["--points-per-unit", "0.5", "--param", "amount"],
+  /** 2 points per unit of `amount` (1 to 500), and the optional `items` (1 to 50), declared explicitly. */
+  receipt: ["--points-per-unit", "2", "--param", "amount", "--params", "amount:1..500,items?:1..50"],
   /** 10 points, at most 25 a UTC day. */
   daily: ["--points", "10", "--cap-per-day", "25"],
   /** 10 points, at most 15 in all. */

@@ -3,13 +3,14 @@ import { can, requirePage } from "@/lib/staff/authz";
 import { earningFlows } from "@/lib/staff/queries";
 import { Badge, Card, Empty, formatNumber, TableScroll } from "@/components/ui";
 import { EarningFlowForm } from "@/components/dashboard/catalogue-forms";
+import { describeFlowParam, storedFlowParams } from "@/lib/domain/flow-params";
 
 const cap = (n: number | null) => (n === null ? "—" : formatNumber(n));
 
 export default async function EarningFlowsPage({ params }: { params: Promise<{ programId: string }> }) {
   const { programId } = await params;
   const staff = await requirePage(programId, "program.read");
-  const flows = await earningFlows(await db(), programId);
+  const flows = (await earningFlows(await db(), programId)).map((f) => ({ ...f, declared: storedFlowParams(f.params) }));
   const canManage = can(staff.role, "program.manage");
   return (
     <div className="space-y-4">
@@ -24,6 +25,7 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
                 <tr>
                   <th scope="col" className="px-4 py-2">Key</th>
                   <th scope="col" className="px-4 py-2">Earns</th>
+                  <th scope="col" className="px-4 py-2">Parameters</th>
                   <th scope="col" className="px-4 py-2 text-right">Cap per day</th>
                   <th scope="col" className="px-4 py-2 text-right">Cap in total</th>
                   <th scope="col" className="px-4 py-2">Once</th>
@@ -45,6 +47,15 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
                           {f.pointsPerUnit} points per <span className="font-mono">{f.param}</span>
                         </>
                       )}
+                    </td>
+                    <td className="px-4 py-2 font-mono text-xs">
+                      {f.declared.length === 0
+                        ? "—"
+                        : f.declared.map((p) => (
+                            <p key={p.name} className="whitespace-nowrap">
+                              {describeFlowParam(p)}
+                            </p>
+                          ))}
                     </td>
                     <td className="px-4 py-2 text-right tabular-nums">{cap(f.capPerDay)}</td>
                     <td className="px-4 py-2 text-right tabular-nums">{cap(f.capTotal)}</td>

@@ -24,6 +24,8 @@ export class AppError extends Error {
 
 export const notFound = (what = "resource") => new AppError(404, "not_found", `The ${what} was not found.`);
 export const customerNotFound = () => new AppError(404, "customer_not_found", "No customer with this e-mail in this program.");
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError(429, "rate_limited", "Too many requests; retry later.", undefined, { "Retry-After": String(retryAfterSeconds) });
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
 
 /**

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { db, disconnectDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createApiKey, RATE_LIMIT, revokeApiKey } from "@/lib/domain/api-keys";
 import { createStaff, PASSWORD_LENGTH, ROLES, setStaffPassword } from "@/lib/domain/staff";
 import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
@@ -37,11 +37,16 @@ const commands: Record<string, Command> = {
       createProgram(await db(), { name: f.name, tierPeriodMonths: f["tier-period-months"] }),
   },
   "apikey create": {
-    usage: "--program ID --name N [--rate-limit PER_SECOND]",
-    flags: z.strictObject({ program: Uuid, name: Name, "rate-limit": Int(1, 1_000_000).optional() }),
-    run: async (f: { program: string; name: string; "rate-limit"?: number }) => {
-      const key = await createApiKey(await db(), { programId: f.program, name: f.name, rateLimitPerSec: f["rate-limit"] });
-      return { id: key.id, key: key.key, prefix: key.prefix };
+    usage: "--program ID --name N [--rate-limit PER_SECOND (50)] [--burst AT_ONCE (2 × rate)]",
+    flags: z.strictObject({
+      program: Uuid,
+      name: Name,
+      "rate-limit": Int(1, RATE_LIMIT.maxPerSec).optional(),
+      burst: Int(1, RATE_LIMIT.maxBurst).optional(),
+    }),
+    run: async (f: { program: string; name: string; "rate-limit"?: number; burst?: number }) => {
+      const key = await createApiKey(await db(), { programId: f.program, name: f.name, rateLimitPerSec: f["rate-limit"], rateLimitBurst: f.burst });
+      return { id: key.id, key: key.key, prefix: key.prefix, rateLimitPerSec: key.rateLimitPerSec, rateLimitBurst: key.rateLimitBurst };
     },
   },
   "apikey revoke": {

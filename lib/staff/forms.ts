@@ -2,6 +2,7 @@ import { z } from "zod";
 import { COUPON_CODE, CouponRequest, MAX_POINTS, NotificationRequest, RedeemRequest, UserPayload } from "@/lib/api/schemas";
 import { zodProblems } from "@/lib/api/problem";
 import type { Role } from "@/lib/domain/staff";
+import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
 
 /**
  * The dashboard's form schemas. Client components validate with them before sending (inline errors at once)
@@ -44,7 +45,14 @@ export const TierForm = z.strictObject({
 });
 export type TierForm = z.infer<typeof TierForm>;
 
-export const ApiKeyForm = z.strictObject({ name: z.string().trim().min(1, "a name is required").max(255) });
+const PerSecond = (max: number) =>
+  z.number("must be a whole number").int("must be a whole number").min(1, "must be at least 1").max(max, `must be at most ${max.toLocaleString("en-US")}`);
+/** A key's name and its token bucket (lib/domain/api-keys.ts RATE_LIMIT); left out, the domain's defaults apply. */
+export const ApiKeyForm = z.strictObject({
+  name: z.string().trim().min(1, "a name is required").max(255),
+  rateLimitPerSec: PerSecond(RATE_LIMIT.maxPerSec).optional(),
+  rateLimitBurst: PerSecond(RATE_LIMIT.maxBurst).optional(),
+});
 export type ApiKeyForm = z.infer<typeof ApiKeyForm>;
 
 const Cost = z.number("must be a whole number of points").int("must be a whole number of points").min(1, "must be at least 1").max(MAX_POINTS);

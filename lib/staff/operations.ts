@@ -125,9 +125,14 @@ export async function createTierAsStaff(tx: Tx, staff: StaffContext, input: Tier
 
 export async function createApiKeyAsStaff(tx: Tx, staff: StaffContext, input: ApiKeyForm) {
   authorize(staff, "apikeys.manage");
-  const key = await createApiKey(tx, { programId: staff.programId, name: input.name });
+  const key = await createApiKey(tx, { programId: staff.programId, name: input.name, rateLimitPerSec: input.rateLimitPerSec, rateLimitBurst: input.rateLimitBurst });
   // The secret is returned to the caller once and never written to the audit log.
-  await audited(tx, staff, "apikey.create", { type: "api_key", id: key.id }, null, { name: input.name, prefix: key.prefix });
+  await audited(tx, staff, "apikey.create", { type: "api_key", id: key.id }, null, {
+    name: input.name,
+    prefix: key.prefix,
+    rateLimitPerSec: key.rateLimitPerSec,
+    rateLimitBurst: key.rateLimitBurst,
+  });
   return key;
 }
 

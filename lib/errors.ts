@@ -26,6 +26,9 @@ export const notFound = (what = "resource") => new AppError(404, "not_found", `T
 export const customerNotFound = () => new AppError(404, "customer_not_found", "No customer with this e-mail in this program.");
 export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, "rate_limited", "Too many requests; retry later.", undefined, { "Retry-After": String(retryAfterSeconds) });
+/** A webhook or push URL that deliveries must not go to (lib/net/delivery-target.ts). */
+export const urlNotAllowed = (path: string, message: string) =>
+  new AppError(400, "url_not_allowed", "Deliveries cannot be sent to this URL.", [{ path, message }]);
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
 
 /**

@@ -29,6 +29,9 @@ export const rateLimited = (retryAfterSeconds: number) =>
 /** A webhook or push URL that deliveries must not go to (lib/net/delivery-target.ts). */
 export const urlNotAllowed = (path: string, message: string) =>
   new AppError(400, "url_not_allowed", "Deliveries cannot be sent to this URL.", [{ path, message }]);
+/** A dashboard balance adjustment larger than the staff member's role may make (lib/domain/adjustment-ceilings.ts). */
+export const adjustmentAboveCeiling = (message: string) =>
+  new AppError(403, "adjustment_above_ceiling", `${message}.`, [{ path: "points", message }]);
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
 
 /**

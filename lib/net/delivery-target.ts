@@ -8,7 +8,7 @@ import { addressAllowed, classifyAddress } from "./address-policy";
 /**
  * The one place where outbound delivery URLs (webhooks, push endpoint) are checked and connected to, against
  * server-side request forgery (README "Security and operations"):
- *  - at configuration: https only, no credentials in the URL, and the host must not be, or resolve to, an address
+ *  - at configuration: https only, and the host must not be, or resolve to, an address
  *    that lib/net/address-policy.ts refuses (a name that does not resolve yet is accepted: delivery checks again);
  *  - at delivery: the name is resolved again right before connecting, every answer is checked, and the socket
  *    connects to the address that was checked (a custom `lookup`), so DNS rebinding between the check and the
@@ -51,7 +51,6 @@ export async function checkDeliveryUrl(raw: string, path: string): Promise<strin
   }
   const allowed = addressRule(url.protocol);
   if (!allowed) throw urlNotAllowed(path, "must be an https URL");
-  if (url.username || url.password) throw urlNotAllowed(path, "must not contain a user name or password");
   const host = hostOf(url);
   let addresses: string[];
   if (isIP(host)) addresses = [host];
@@ -111,7 +110,7 @@ export function postDelivery(raw: string, headers: Record<string, string>, body:
     return refused;
   }
   const allowed = addressRule(url.protocol);
-  if (!allowed || url.username || url.password) return refused;
+  if (!allowed) return refused;
   const host = hostOf(url);
   // An IP literal never goes through `lookup`: check it here.
   if (isIP(host) && !allowed(host)) return refused;

@@ -67,7 +67,6 @@ const REFUSED_AT_CREATION = [
   "https://0.0.0.0/",
   "https://224.0.0.1/",
   "https://localhost/hook",
-  "https://user:secret@hooks.example.com/", // credentials in the URL
   "javascript:alert(1)",
   "ftp://hooks.example.com/",
 ];

@@ -11,6 +11,8 @@
  *   BENCH_SECONDS=15        measured seconds per server and run (after BENCH_WARMUP_SECONDS=3 of warm-up),
  *                           taken as BENCH_ROUNDS=3 slices in which ours and the baseline alternate
  *   BENCH_POOL_SIZE=10      DATABASE_POOL_SIZE for the app and the baseline's pg Pool
+ *   Every run of "ours" keeps the rate-limit buckets in PostgreSQL (the default on a server); one row compares
+ *   that with a second instance that keeps them in memory (RATE_LIMIT_STORE=memory).
  *   BENCH_EXTRA=0           skip the extra runs (no-DB floor, balance increases, hot spot, coupon import and
  *                           assignment, reward redemption)
  *   BENCH_DASHBOARD=1       also time the dashboard's reads on 1,000,000 customers (adds ~6 minutes)
@@ -282,18 +284,25 @@ async function main() {
    * Ours and the baseline take turns (after a warm-up each): ROUNDS slices of seconds/ROUNDS each, so a burst
    * of load from elsewhere on a shared machine hits both rather than one of them.
    */
-  const compare = async (name: string, request: LoadRequest, connections: number, seconds = SECONDS, warmup = WARMUP): Promise<Row> => {
+  const compare = async (
+    name: string,
+    request: LoadRequest,
+    connections: number,
+    seconds = SECONDS,
+    warmup = WARMUP,
+    against: { baseUrl: string } = baseline,
+  ): Promise<Row> => {
     log(`${name}, ${connections} connections: ${warmup} s warm-up each, then ${ROUNDS} × ${+(seconds / ROUNDS).toFixed(1)} s each, alternating`);
     await slice(ours.baseUrl, request, connections, warmup);
-    await slice(baseline.baseUrl, request, connections, warmup);
+    await slice(against.baseUrl, request, connections, warmup);
     const mine: RawResult[] = [];
     const theirs: RawResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       mine.push(await slice(ours.baseUrl, request, connections, seconds / ROUNDS));
-      theirs.push(await slice(baseline.baseUrl, request, connections, seconds / ROUNDS));
+      theirs.push(await slice(against.baseUrl, request, connections, seconds / ROUNDS));
     }
     const o = summarize(ours.baseUrl, connections, mine);
-    const bl = summarize(baseline.baseUrl, connections, theirs);
+    const bl = summarize(against.baseUrl, connections, theirs);
     log(`  ours ${Math.round(o.rps)} req/s p99 ${o.p99} ms; baseline ${Math.round(bl.rps)} req/s p99 ${bl.p99} ms`);
     const row = { name, connections, ours: o, baseline: bl, ratio: o.rps / bl.rps };
     rows.push(row);
@@ -307,6 +316,16 @@ async function main() {
   const get = await compare("GET /customers/{email}", getCustomer, 32);
   get.target = `ratio ≥ ${TARGETS.getRatio}, p99 ≤ ${TARGETS.getP99Ms} ms`;
   get.pass = get.ratio! >= TARGETS.getRatio && get.ours.p99 <= TARGETS.getP99Ms && get.ours.non2xx === 0 && get.ours.errors === 0;
+  {
+    // The rate-limit buckets: `ours` keeps them in PostgreSQL (the default with a server: one limit for every
+    // instance, one more statement per request); a second instance of the same build keeps them in memory
+    // (RATE_LIMIT_STORE=memory, as before: exact only for one instance). Its figures are in the baseline columns.
+    const memory = await startOurs({ ...dbEnv, RATE_LIMIT_STORE: "memory" });
+    const row = await compare("GET, rate limit in PG (base: in memory)", getCustomer, 32, SECONDS, WARMUP, memory);
+    row.target = "cost of the shared bucket";
+    row.pass = row.ours.non2xx === 0 && row.ours.errors === 0;
+    await memory.child.stop();
+  }
   await compare("POST /integrations/api, 100 items", batch100, 10);
   if (EXTRA) {
     await compare("POST …/balance/increase", increase(emails), 32, 10);

@@ -51,6 +51,16 @@ test("support finds a customer by part of the e-mail, edits the last name and ad
   await expect(row).toContainText("dashboard");
   await expect(history.getByRole("row")).toHaveCount(Math.min(rowsBefore + 1, 21));
   await expect(page.getByLabel("Balance", { exact: true })).toHaveText(new RegExp(`^${(balanceBefore + 50).toLocaleString("en-US")}\\s*points$`));
+
+  // Above support's ceiling (10,000 points per adjustment by default) the form says who may do it, and nothing moves.
+  const rule = "Up to 10,000 points for support; ask a manager or owner";
+  await expect(adjust).toContainText(rule);
+  await adjust.getByLabel("Points").fill("10001");
+  await adjust.getByLabel("Reason").fill("Big goodwill");
+  await adjust.getByRole("button", { name: "Apply" }).click();
+  await expect(adjust.getByRole("alert").filter({ hasText: rule })).toBeVisible();
+  await expect(history.getByRole("row").filter({ hasText: "Big goodwill" })).toHaveCount(0);
+  await expect(page.getByLabel("Balance", { exact: true })).toHaveText(new RegExp(`^${(balanceBefore + 50).toLocaleString("en-US")}\\s*points$`));
   await shot(page, "support-customer");
 
   // Support cannot delete customers (managers and owners can) nor see the audit log.

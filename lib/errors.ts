@@ -24,6 +24,14 @@ export class AppError extends Error {
 
 export const notFound = (what = "resource") => new AppError(404, "not_found", `The ${what} was not found.`);
 export const customerNotFound = () => new AppError(404, "customer_not_found", "No customer with this e-mail in this program.");
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError(429, "rate_limited", "Too many requests; retry later.", undefined, { "Retry-After": String(retryAfterSeconds) });
+/** A webhook or push URL that deliveries must not go to (lib/net/delivery-target.ts). */
+export const urlNotAllowed = (path: string, message: string) =>
+  new AppError(400, "url_not_allowed", "Deliveries cannot be sent to this URL.", [{ path, message }]);
+/** A dashboard balance adjustment larger than the staff member's role may make (lib/domain/adjustment-ceilings.ts). */
+export const adjustmentAboveCeiling = (message: string) =>
+  new AppError(403, "adjustment_above_ceiling", `${message}.`, [{ path: "points", message }]);
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
 
 /** 400 listing every field problem by path (or a more precise `code` for the same shape, e.g. `unsupported_feature`). */

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { db, disconnectDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createApiKey, RATE_LIMIT, revokeApiKey } from "@/lib/domain/api-keys";
 import { createStaff, PASSWORD_LENGTH, ROLES, setStaffPassword } from "@/lib/domain/staff";
 import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
@@ -22,6 +22,7 @@ import { runOutbox } from "@/lib/jobs/outbox";
 import { createReadStream } from "node:fs";
 import { parse as parseCsv } from "csv-parse";
 import { formatPath } from "@/lib/api/problem";
+import { ImageUrl, MAX_POINTS } from "@/lib/api/schemas";
 
 const Name = z.string().trim().min(1).max(255);
 const Password = z.string().min(PASSWORD_LENGTH.min).max(PASSWORD_LENGTH.max);
@@ -38,11 +39,16 @@ const commands: Record<string, Command> = {
       createProgram(await db(), { name: f.name, tierPeriodMonths: f["tier-period-months"] }),
   },
   "apikey create": {
-    usage: "--program ID --name N [--rate-limit PER_SECOND]",
-    flags: z.strictObject({ program: Uuid, name: Name, "rate-limit": Int(1, 1_000_000).optional() }),
-    run: async (f: { program: string; name: string; "rate-limit"?: number }) => {
-      const key = await createApiKey(await db(), { programId: f.program, name: f.name, rateLimitPerSec: f["rate-limit"] });
-      return { id: key.id, key: key.key, prefix: key.prefix };
+    usage: "--program ID --name N [--rate-limit PER_SECOND (50)] [--burst AT_ONCE (2 × rate)]",
+    flags: z.strictObject({
+      program: Uuid,
+      name: Name,
+      "rate-limit": Int(1, RATE_LIMIT.maxPerSec).optional(),
+      burst: Int(1, RATE_LIMIT.maxBurst).optional(),
+    }),
+    run: async (f: { program: string; name: string; "rate-limit"?: number; burst?: number }) => {
+      const key = await createApiKey(await db(), { programId: f.program, name: f.name, rateLimitPerSec: f["rate-limit"], rateLimitBurst: f.burst });
+      return { id: key.id, key: key.key, prefix: key.prefix, rateLimitPerSec: key.rateLimitPerSec, rateLimitBurst: key.rateLimitBurst };
     },
   },
   "apikey revoke": {
@@ -58,7 +64,7 @@ const commands: Record<string, Command> = {
       "required-points": Int(0, 1_000_000_000),
       factor: z.coerce.number().min(0).max(100),
       content: z.string().max(2000).optional(),
-      image: z.url().max(2000).optional(),
+      image: ImageUrl.optional(),
     }),
     run: async (f: { program: string; name: string; "required-points": number; factor: number; content?: string; image?: string }) =>
       createTier(await db(), {
@@ -71,19 +77,34 @@ const commands: Record<string, Command> = {
       }),
   },
   "program update": {
-    usage: "--id ID [--name N] [--tier-period-months M] [--points-expiry-months M|off]",
+    usage:
+      "--id ID [--name N] [--tier-period-months M] [--points-expiry-months M|off] [--adjust-ceiling-support P|off] [--adjust-ceiling-manager P|off]",
     flags: z.strictObject({
       id: Uuid,
       name: Name.optional(),
       "tier-period-months": Int(1, 120).optional(),
       "points-expiry-months": z.union([z.literal("off"), Int(1, 120)]).optional(),
+      "adjust-ceiling-support": z.union([z.literal("off"), Int(0, MAX_POINTS)]).optional(),
+      "adjust-ceiling-manager": z.union([z.literal("off"), Int(0, MAX_POINTS)]).optional(),
     }),
-    run: async (f: { id: string; name?: string; "tier-period-months"?: number; "points-expiry-months"?: number | "off" }) =>
-      updateProgram(await db(), f.id, {
+    run: async (f: {
+      id: string;
+      name?: string;
+      "tier-period-months"?: number;
+      "points-expiry-months"?: number | "off";
+      "adjust-ceiling-support"?: number | "off";
+      "adjust-ceiling-manager"?: number | "off";
+    }) => {
+      // "off" is no ceiling (null); a flag left out leaves the setting as it is (undefined).
+      const offIsNull = <T>(v: T | "off") => (v === "off" ? null : v);
+      return updateProgram(await db(), f.id, {
         name: f.name,
         tierPeriodMonths: f["tier-period-months"],
-        pointsExpiryMonths: f["points-expiry-months"] === "off" ? null : f["points-expiry-months"],
-      }),
+        pointsExpiryMonths: offIsNull(f["points-expiry-months"]),
+        adjustCeilingSupport: offIsNull(f["adjust-ceiling-support"]),
+        adjustCeilingManager: offIsNull(f["adjust-ceiling-manager"]),
+      });
+    },
   },
   "tiers recalculate": {
     usage: "--program ID [--now ISO]",
@@ -166,7 +187,7 @@ const commands: Record<string, Command> = {
       "cost-points": Int(1, 1_000_000_000),
       stock: Int(0, 1_000_000_000).optional(),
       description: z.string().max(2000).optional(),
-      image: z.url().max(2000).optional(),
+      image: ImageUrl.optional(),
       inactive: z.boolean().optional(),
     }),
     run: async (f: { program: string; name: string; "cost-points": number; stock?: number; description?: string; image?: string; inactive?: boolean }) =>
@@ -189,7 +210,7 @@ const commands: Record<string, Command> = {
       "cost-points": Int(1, 1_000_000_000).optional(),
       stock: z.union([z.literal("unlimited"), Int(0, 1_000_000_000)]).optional(),
       description: z.string().max(2000).optional(),
-      image: z.url().max(2000).optional(),
+      image: ImageUrl.optional(),
       active: z.enum(["true", "false"]).optional(),
     }),
     run: async (f: { program: string; id: string; name?: string; "cost-points"?: number; stock?: number | "unlimited"; description?: string; image?: string; active?: "true" | "false" }) =>

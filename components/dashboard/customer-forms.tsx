@@ -2,9 +2,9 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { staffFetch, useStaffWrite } from "@/lib/staff/client";
-import { BalanceAdjustment, CouponForm, NotificationForm, RedeemForm, UserDataEdit } from "@/lib/staff/forms";
+import { balanceAdjustmentWithin, CouponForm, NotificationForm, RedeemForm, UserDataEdit } from "@/lib/staff/forms";
 import { Badge, Card, Empty, Field, buttonClass, dangerButtonClass, formatDate, formatNumber, inputClass, secondaryButtonClass, TableScroll } from "@/components/ui";
 
 interface UserData {
@@ -105,9 +105,16 @@ interface ActionsProps {
   rewards: { id: string; name: string; costPoints: number; stock: number | null }[];
   pools: { id: string; name: string }[];
   can: CustomerPermissions;
+  /** The staff member's adjustment ceiling in points (null: none) and its rule in words, shown with the form. */
+  adjustLimit: AdjustLimit;
 }
 
-export function CustomerActions({ programId, customerId, email, rewards, pools, can }: ActionsProps) {
+export interface AdjustLimit {
+  ceiling: number | null;
+  rule: string | null;
+}
+
+export function CustomerActions({ programId, customerId, email, rewards, pools, can, adjustLimit }: ActionsProps) {
   if (!Object.values(can).some(Boolean)) {
     return (
       <Card title="Actions">
@@ -119,7 +126,7 @@ export function CustomerActions({ programId, customerId, email, rewards, pools, 
   return (
     <Card title="Actions">
       <div className="divide-y divide-slate-100 [&>*]:py-4 [&>*:first-child]:pt-0 [&>*:last-child]:pb-0">
-        {can.adjust && <AdjustBalance url={`${base}/balance`} customerId={customerId} />}
+        {can.adjust && <AdjustBalance url={`${base}/balance`} customerId={customerId} limit={adjustLimit} />}
         {can.redeem && <RedeemReward url={`${base}/redeem`} customerId={customerId} rewards={rewards} />}
         {can.assign && <AssignCoupon url={`${base}/coupons`} customerId={customerId} pools={pools} />}
         {can.notify && <Notify url={`${base}/notifications`} customerId={customerId} />}
@@ -129,8 +136,10 @@ export function CustomerActions({ programId, customerId, email, rewards, pools, 
   );
 }
 
-function AdjustBalance({ url, customerId }: { url: string; customerId: string }) {
-  const adjust = useStaffWrite({ schema: BalanceAdjustment, method: "POST", url, success: "Balance adjusted", invalidate: customerKeys(customerId) });
+function AdjustBalance({ url, customerId, limit }: { url: string; customerId: string; limit: AdjustLimit }) {
+  // The server refuses above the ceiling too (adjustment_above_ceiling); checking here says so before sending.
+  const schema = useMemo(() => balanceAdjustmentWithin(limit.ceiling, limit.rule), [limit.ceiling, limit.rule]);
+  const adjust = useStaffWrite({ schema, method: "POST", url, success: "Balance adjusted", invalidate: customerKeys(customerId) });
   return (
     <form
       aria-label="Adjust balance"
@@ -145,7 +154,9 @@ function AdjustBalance({ url, customerId }: { url: string; customerId: string })
       }}
     >
       <h3 className="text-sm font-semibold text-slate-900">Adjust balance</h3>
-      <p className="text-xs text-slate-600">Recorded in the points history with your name and the reason.</p>
+      <p className="text-xs text-slate-600">
+        Recorded in the points history with your name and the reason.{limit.rule ? ` ${limit.rule}.` : ""}
+      </p>
       <div className="mt-2 grid grid-cols-2 gap-2">
         <Field label="Direction" htmlFor="direction">
           <select id="direction" name="direction" className={inputClass}>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { useStaffWrite } from "@/lib/staff/client";
 import { ApiKeyForm as ApiKeySchema, TierForm as TierSchema } from "@/lib/staff/forms";
+import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
 import { Card, Field, buttonClass, dangerButtonClass, inputClass, secondaryButtonClass } from "@/components/ui";
 
 export function TierForm({ programId }: { programId: string }) {
@@ -68,12 +69,25 @@ export function ApiKeyForm({ programId }: { programId: string }) {
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => {
           e.preventDefault();
-          create.submit({ name: String(new FormData(e.currentTarget).get("name") ?? "") });
+          const f = new FormData(e.currentTarget);
+          // Empty fields are left out: the server's defaults apply (50/s, burst 2 × rate).
+          const whole = (name: string) => (String(f.get(name) ?? "") === "" ? undefined : Number(f.get(name)));
+          create.submit({ name: String(f.get("name") ?? ""), rateLimitPerSec: whole("rateLimitPerSec"), rateLimitBurst: whole("rateLimitBurst") });
         }}
       >
         <div className="min-w-56 flex-1">
           <Field label="Name (who uses it)" htmlFor="key-name" error={errors.name}>
             <input id="key-name" name="name" required className={inputClass} placeholder="Web shop" />
+          </Field>
+        </div>
+        <div className="w-40">
+          <Field label="Requests per second" htmlFor="key-rate" error={errors.rateLimitPerSec}>
+            <input id="key-rate" name="rateLimitPerSec" type="number" min={1} max={RATE_LIMIT.maxPerSec} step={1} className={inputClass} placeholder={String(RATE_LIMIT.defaultPerSec)} />
+          </Field>
+        </div>
+        <div className="w-40">
+          <Field label="Burst (at once)" htmlFor="key-burst" error={errors.rateLimitBurst}>
+            <input id="key-burst" name="rateLimitBurst" type="number" min={1} max={RATE_LIMIT.maxBurst} step={1} className={inputClass} placeholder="2 × rate" />
           </Field>
         </div>
         <button className={buttonClass} type="submit" disabled={create.pending}>

@@ -14,7 +14,7 @@ const byCustomerToken: Authenticate = async (req, params, edge, database) => {
   if (!match) throw unauthorized();
   if (!/^[0-9a-f-]{36}$/.test(params.programId ?? "")) throw notFound("program");
   const customerId = await verifyCustomerToken(database, params.programId!, match[1]!);
-  applyRateLimit(edge, `customer:${customerId}`, 10, 30);
+  await applyRateLimit(edge, database, `customer:${customerId}`, 10, 30);
   return { caller: { actor: `customer:${customerId}`, scopeId: customerId, customerId }, programId: params.programId! };
 };
 

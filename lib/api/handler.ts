@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { db } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
-import { AppError, notFound, uniqueViolation } from "@/lib/errors";
+import { AppError, notFound, rateLimited, uniqueViolation } from "@/lib/errors";
 import { findActiveKey, invalidKey } from "@/lib/domain/api-keys";
 import { internalError, problemResponse, validationFailed, zodProblems } from "./problem";
-import { takeToken } from "./rate-limit";
+import { takeTokenFrom } from "./rate-limit";
 import { findOutcome, requestFingerprint, storeOutcome } from "./idempotency";
 
 /**
@@ -87,16 +87,20 @@ export async function withEdge(req: Request, work: (edge: Edge) => Promise<Respo
 
 export type Authenticate = (req: Request, params: Record<string, string>, edge: Edge, database: Db) => Promise<{ caller: Caller; programId: string }>;
 
-export function applyRateLimit(edge: Edge, bucketId: string, perSecond: number, burst: number) {
-  const rate = takeToken(bucketId, perSecond, burst);
+/**
+ * Takes a token from the caller's bucket and states the bucket in the headers of every answer, 429 included:
+ * the IETF form (draft-ietf-httpapi-ratelimit-headers: `RateLimit-Policy` q = burst per w = seconds to refill it,
+ * `RateLimit` r = tokens left, t = seconds until full) and the three legacy headers with the same numbers, so
+ * Remaining never exceeds Limit.
+ */
+export async function applyRateLimit(edge: Edge, database: Db, bucketId: string, perSecond: number, burst: number) {
+  const rate = await takeTokenFrom(database, bucketId, perSecond, burst);
+  edge.headers.set("RateLimit-Policy", `"default";q=${rate.limit};w=${rate.windowSeconds}`);
+  edge.headers.set("RateLimit", `"default";r=${rate.remaining};t=${rate.resetSeconds}`);
   edge.headers.set("RateLimit-Limit", String(rate.limit));
   edge.headers.set("RateLimit-Remaining", String(rate.remaining));
   edge.headers.set("RateLimit-Reset", String(rate.resetSeconds));
-  if (!rate.allowed) {
-    throw new AppError(429, "rate_limited", "Too many requests; retry later.", undefined, {
-      "Retry-After": String(rate.retryAfterSeconds),
-    });
-  }
+  if (!rate.allowed) throw rateLimited(rate.retryAfterSeconds);
 }
 
 /** Integrator routes: the `api-key` header, for the program in the path only. */
@@ -107,7 +111,7 @@ const byApiKey: Authenticate = async (req, params, edge, database) => {
   if (!apiKey) throw invalidKey();
   // Another program's path looks exactly like a program that does not exist.
   if (params.programId !== apiKey.programId) throw notFound("program");
-  applyRateLimit(edge, apiKey.id, apiKey.rateLimitPerSec, apiKey.rateLimitBurst);
+  await applyRateLimit(edge, database, apiKey.id, apiKey.rateLimitPerSec, apiKey.rateLimitBurst);
   return { caller: { actor: `api_key:${apiKey.id}`, scopeId: apiKey.id, customerId: null }, programId: apiKey.programId };
 };
 

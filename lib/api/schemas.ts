@@ -159,6 +159,12 @@ export const Problem = z
 export const MAX_POINTS = 1_000_000_000;
 
 /** A coupon code as importCoupons accepts it: letters, digits, - and _, starting with a letter or digit, at most 64. */
+/**
+ * An image shown in the dashboard and apps (rewards, tiers): http(s) only, so no javascript:, data: or file: URL
+ * is ever stored for a client to open.
+ */
+export const ImageUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000);
+
 export const COUPON_CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export const Metadata = z

@@ -1,6 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "@/lib/db/types";
 import { AppError, notFound } from "@/lib/errors";
+import { validationFailed } from "@/lib/api/problem";
+import { defaultBurst, RATE_LIMIT } from "./api-key-limits";
+
+export { RATE_LIMIT } from "./api-key-limits";
 
 const KEY_PREFIX = "lk_live_";
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -28,12 +32,16 @@ function randomSecret(): string {
 export async function createApiKey(
   db: Db,
   input: { programId: string; name: string; rateLimitPerSec?: number; rateLimitBurst?: number },
-): Promise<{ id: string; key: string; prefix: string }> {
+): Promise<{ id: string; key: string; prefix: string; rateLimitPerSec: number; rateLimitBurst: number }> {
   const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
   if (!program) throw notFound("program");
   const key = randomSecret();
   const prefix = key.slice(0, KEY_PREFIX.length + 6);
-  const rate = input.rateLimitPerSec ?? 50;
+  const rate = input.rateLimitPerSec ?? RATE_LIMIT.defaultPerSec;
+  const burst = input.rateLimitBurst ?? defaultBurst(rate);
+  const within = (n: number, max: number) => Number.isInteger(n) && n >= 1 && n <= max;
+  if (!within(rate, RATE_LIMIT.maxPerSec)) throw invalidRateLimit("rateLimitPerSec", RATE_LIMIT.maxPerSec);
+  if (!within(burst, RATE_LIMIT.maxBurst)) throw invalidRateLimit("rateLimitBurst", RATE_LIMIT.maxBurst);
   const created = await db.apiKey.create({
     data: {
       programId: input.programId,
@@ -41,11 +49,11 @@ export async function createApiKey(
       prefix,
       secretHash: hashSecret(key),
       rateLimitPerSec: rate,
-      rateLimitBurst: input.rateLimitBurst ?? Math.max(100, rate * 2),
+      rateLimitBurst: burst,
     },
     select: { id: true },
   });
-  return { id: created.id, key, prefix };
+  return { id: created.id, key, prefix, rateLimitPerSec: rate, rateLimitBurst: burst };
 }
 
 export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; revokedAt: Date }> {
@@ -97,3 +105,6 @@ async function lookUp(db: Db, hash: string, now: number): Promise<ApiKeyIdentity
 }
 
 export const invalidKey = () => new AppError(401, "unauthorized", "A valid api-key header is required.");
+
+const invalidRateLimit = (path: string, max: number) =>
+  validationFailed([{ path, message: `must be a whole number from 1 to ${max.toLocaleString("en-US")}` }]);

@@ -1,19 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db/types";
-import { AppError, notFound } from "@/lib/errors";
-
-const httpUrl = (url: string) => {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new AppError(400, "validation_failed", "The URL is not valid.", [{ path: "url", message: "must be an http(s) URL" }]);
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw new AppError(400, "validation_failed", "Only http(s) URLs can receive deliveries.", [{ path: "url", message: "must be an http(s) URL" }]);
-  }
-  return parsed.toString();
-};
+import { notFound } from "@/lib/errors";
+import { checkDeliveryUrl } from "@/lib/net/delivery-target";
 
 const newSecret = () => `whsec_${randomBytes(24).toString("hex")}`;
 
@@ -27,17 +15,19 @@ export function signature(secret: string, body: string, at = new Date()): string
 export async function createWebhook(db: Db, input: { programId: string; url: string }) {
   const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
   if (!program) throw notFound("program");
+  const url = await checkDeliveryUrl(input.url, "url");
   const secret = newSecret();
-  const webhook = await db.webhook.create({ data: { programId: input.programId, url: httpUrl(input.url), secret }, select: { id: true } });
+  const webhook = await db.webhook.create({ data: { programId: input.programId, url, secret }, select: { id: true } });
   return { webhookId: webhook.id, secret };
 }
 
 export async function setPushEndpoint(db: Db, input: { programId: string; url: string | null }) {
   const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
   if (!program) throw notFound("program");
-  const pushSecret = input.url ? newSecret() : null;
-  await db.program.update({ where: { id: input.programId }, data: { pushEndpointUrl: input.url ? httpUrl(input.url) : null, pushSecret } });
-  return { programId: input.programId, url: input.url, secret: pushSecret };
+  const url = input.url ? await checkDeliveryUrl(input.url, "url") : null;
+  const pushSecret = url ? newSecret() : null;
+  await db.program.update({ where: { id: input.programId }, data: { pushEndpointUrl: url, pushSecret } });
+  return { programId: input.programId, url, secret: pushSecret };
 }
 
 /** Puts a delivery back in the queue for an immediate attempt (from the dashboard's delivery log). */

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { signature } from "@/lib/domain/webhooks";
+import { postDelivery } from "@/lib/net/delivery-target";
 
 /**
  * The outbox worker: plans deliveries for new events, then sends due deliveries. Several instances may run
@@ -86,25 +87,16 @@ async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
   );
 }
 
+/** Through lib/net/delivery-target.ts: the address is checked again right before connecting (DNS rebinding). */
 async function send(d: Claimed & { url: string }): Promise<{ ok: boolean; status: number | null; error: string | null }> {
-  try {
-    const res = await fetch(d.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "user-agent": "loyalty-webhooks/1",
-        "loyalty-signature": signature(d.secret ?? "", d.body),
-        "loyalty-delivery": d.id,
-      },
-      body: d.body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-    });
-    await res.body?.cancel();
-    return { ok: res.status >= 200 && res.status < 300, status: res.status, error: res.ok ? null : `HTTP ${res.status}` };
-  } catch (err) {
-    return { ok: false, status: null, error: String((err as Error)?.message ?? err).slice(0, 500) };
-  }
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": "loyalty-webhooks/1",
+    "loyalty-signature": signature(d.secret ?? "", d.body),
+    "loyalty-delivery": d.id,
+  };
+  const outcome = await postDelivery(d.url, headers, d.body, SEND_TIMEOUT_MS);
+  return { ok: outcome.error === null, ...outcome };
 }
 
 /** Sends due deliveries once; returns how many were attempted. */

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { COUPON_CODE, CouponRequest, MAX_POINTS, NotificationRequest, RedeemRequest, UserPayload } from "@/lib/api/schemas";
+import { COUPON_CODE, CouponRequest, ImageUrl, MAX_POINTS, NotificationRequest, RedeemRequest, UserPayload } from "@/lib/api/schemas";
 import { zodProblems } from "@/lib/api/problem";
 import type { Role } from "@/lib/domain/staff";
 import { declareFlowParams, FLOW_PARAM_NAME, MAX_FLOW_PARAMS, MAX_PARAM_VALUE, MIN_PARAM_VALUE } from "@/lib/domain/flow-params";
+import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
 
 /**
  * The dashboard's form schemas. Client components validate with them before sending (inline errors at once)
@@ -27,6 +28,10 @@ export const BalanceAdjustment = z.strictObject({
 });
 export type BalanceAdjustment = z.infer<typeof BalanceAdjustment>;
 
+/** BalanceAdjustment for a role with a ceiling (lib/domain/adjustment-ceilings.ts): above it, `rule` on the points. */
+export const balanceAdjustmentWithin = (ceiling: number | null, rule: string | null) =>
+  ceiling === null ? BalanceAdjustment : BalanceAdjustment.refine((a) => Math.abs(a.points) <= ceiling, { path: ["points"], message: rule ?? "above your role's ceiling" });
+
 export const RedeemForm = RedeemRequest.extend({ rewardId: z.uuid("choose a reward") });
 export type RedeemForm = z.infer<typeof RedeemForm>;
 
@@ -41,11 +46,18 @@ export const TierForm = z.strictObject({
   requiredPoints: z.number().int().min(0).max(MAX_POINTS),
   factor: z.number().min(0).max(100),
   content: z.string().trim().max(2000).nullable().optional(),
-  image: z.url().max(2000).nullable().optional(),
+  image: ImageUrl.nullable().optional(),
 });
 export type TierForm = z.infer<typeof TierForm>;
 
-export const ApiKeyForm = z.strictObject({ name: z.string().trim().min(1, "a name is required").max(255) });
+const PerSecond = (max: number) =>
+  z.number("must be a whole number").int("must be a whole number").min(1, "must be at least 1").max(max, `must be at most ${max.toLocaleString("en-US")}`);
+/** A key's name and its token bucket (lib/domain/api-keys.ts RATE_LIMIT); left out, the domain's defaults apply. */
+export const ApiKeyForm = z.strictObject({
+  name: z.string().trim().min(1, "a name is required").max(255),
+  rateLimitPerSec: PerSecond(RATE_LIMIT.maxPerSec).optional(),
+  rateLimitBurst: PerSecond(RATE_LIMIT.maxBurst).optional(),
+});
 export type ApiKeyForm = z.infer<typeof ApiKeyForm>;
 
 const Cost = z.number("must be a whole number of points").int("must be a whole number of points").min(1, "must be at least 1").max(MAX_POINTS);
@@ -56,7 +68,7 @@ const Stock = z.number("must be a whole number").int("must be a whole number").m
 export const RewardForm = z.strictObject({
   name: z.string().trim().min(1, "a name is required").max(255),
   description: z.string().trim().max(2000).nullable().optional(),
-  image: z.url("must be a URL").max(2000).nullable().optional(),
+  image: ImageUrl.nullable().optional(),
   costPoints: Cost,
   stock: Stock.optional(),
   active: z.boolean().optional(),

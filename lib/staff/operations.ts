@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@/lib/db/types";
-import { AppError, customerNotFound, notFound } from "@/lib/errors";
+import { adjustmentAboveCeiling, AppError, customerNotFound, notFound } from "@/lib/errors";
 import { applyUserBatch } from "@/lib/domain/customers";
 import { deleteCustomers } from "@/lib/domain/deletion";
 import { decreaseBalance, increaseBalance } from "@/lib/domain/points";
@@ -11,6 +11,8 @@ import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { sendNotification } from "@/lib/domain/notifications";
 import { createWebhook, resendDelivery, setPushEndpoint } from "@/lib/domain/webhooks";
 import { createStaff, type Role } from "@/lib/domain/staff";
+import { aboveCeiling } from "@/lib/domain/adjustment-ceilings";
+import { programAdjustCeilings } from "@/lib/domain/programs";
 import { audited } from "./audit";
 import { authorize, isUuid, type StaffContext } from "./authz";
 import type {
@@ -70,6 +72,8 @@ export async function updateCustomer(tx: Tx, staff: StaffContext, customerId: st
 export async function adjustBalance(tx: Tx, staff: StaffContext, customerId: string, input: BalanceAdjustment) {
   authorize(staff, "balance.adjust");
   await customerIn(tx, staff, customerId);
+  const refusal = aboveCeiling(staff.role, await programAdjustCeilings(tx, staff.programId), input.points);
+  if (refusal) throw adjustmentAboveCeiling(refusal);
   const move = { programId: staff.programId, customerId, points: Math.abs(input.points), reason: input.reason, source: "dashboard" as const, actor: actorId(staff) };
   const result = input.points > 0 ? await increaseBalance(tx, move) : await decreaseBalance(tx, move);
   await audited(
@@ -125,9 +129,14 @@ export async function createTierAsStaff(tx: Tx, staff: StaffContext, input: Tier
 
 export async function createApiKeyAsStaff(tx: Tx, staff: StaffContext, input: ApiKeyForm) {
   authorize(staff, "apikeys.manage");
-  const key = await createApiKey(tx, { programId: staff.programId, name: input.name });
+  const key = await createApiKey(tx, { programId: staff.programId, name: input.name, rateLimitPerSec: input.rateLimitPerSec, rateLimitBurst: input.rateLimitBurst });
   // The secret is returned to the caller once and never written to the audit log.
-  await audited(tx, staff, "apikey.create", { type: "api_key", id: key.id }, null, { name: input.name, prefix: key.prefix });
+  await audited(tx, staff, "apikey.create", { type: "api_key", id: key.id }, null, {
+    name: input.name,
+    prefix: key.prefix,
+    rateLimitPerSec: key.rateLimitPerSec,
+    rateLimitBurst: key.rateLimitBurst,
+  });
   return key;
 }
 

@@ -688,6 +688,31 @@ for (const backend of BACKENDS) {
       assert.equal((await call("owner", "PUT", `/staff/not-a-uuid/role`, { role: "viewer" })).status, 404);
     });
 
+    test("manual adjustments above the role's ceiling are refused (403 adjustment_above_ceiling), write nothing, and say who may", async () => {
+      const customerId = fresh(); // 100 points
+      const adjust = (who: Role, points: number) => call(who, "POST", `/customers/${customerId}/balance`, { points, reason: "Ceiling check" });
+      const refused = async (who: Role, points: number, rule: string) => {
+        const res = await adjust(who, points);
+        assert.deepEqual([res.status, res.body.code], [403, "adjustment_above_ceiling"], `${who} ${points}: ${JSON.stringify(res.body)}`);
+        assert.deepEqual(res.body.errors, [{ path: "points", message: rule }]);
+      };
+      // Defaults of a new program: support 10,000 and manager 1,000,000 points per adjustment, owner unlimited.
+      await refused("support", 10_001, "Up to 10,000 points for support; ask a manager or owner");
+      await refused("support", -10_001, "Up to 10,000 points for support; ask a manager or owner");
+      await refused("support", 2_000_000, "Up to 10,000 points for support; ask an owner");
+      assert.deepEqual([(await adjust("support", 10_000)).body.balance], [10_100], "the refused adjustments wrote nothing");
+      assert.equal((await adjust("manager", 10_001)).body.balance, 20_101);
+      await refused("manager", 1_000_001, "Up to 1,000,000 points for manager; ask an owner");
+      assert.equal((await adjust("owner", 1_000_001)).body.balance, 1_020_102);
+      if (backend === "postgres") {
+        // The ceilings are the program's settings (PGlite: the CLI cannot run beside the app).
+        await stack.loyalty("program", "update", "--id", world.program.programId, "--adjust-ceiling-support", "50", "--adjust-ceiling-manager", "off");
+        await refused("support", 51, "Up to 50 points for support; ask a manager or owner");
+        assert.equal((await adjust("manager", 5_000_000)).body.balance, 6_020_102);
+        await stack.loyalty("program", "update", "--id", world.program.programId, "--adjust-ceiling-support", "10000", "--adjust-ceiling-manager", "1000000");
+      }
+    });
+
     test("revoking an API key: owner and manager only", async () => {
       for (const role of ROLES) {
         const created = await call("owner", "POST", "/api-keys", { name: `Revocable ${role}` });

@@ -20,6 +20,24 @@ export function assertRequestId(res: ApiResponse): string {
   return id;
 }
 
+/**
+ * The rate-limit headers of an authenticated answer (API.md §1, draft-ietf-httpapi-ratelimit-headers): the policy
+ * `"default";q=<burst>;w=<seconds to refill>`, the state `"default";r=<remaining>;t=<seconds to full>`, and the
+ * legacy RateLimit-Limit/Remaining/Reset saying the same numbers, with Remaining ≤ Limit. Returns Remaining.
+ */
+export function assertRateHeaders(res: ApiResponse, burst: number, windowSeconds: number): number {
+  const h = (name: string) => res.headers.get(name) ?? "";
+  assert.equal(h("ratelimit-policy"), `"default";q=${burst};w=${windowSeconds}`);
+  const state = /^"default";r=(\d+);t=(\d+)$/.exec(h("ratelimit"));
+  assert.ok(state, `RateLimit: ${h("ratelimit")}`);
+  const [remaining, reset] = [Number(state[1]), Number(state[2])];
+  assert.equal(h("ratelimit-limit"), String(burst));
+  assert.equal(h("ratelimit-remaining"), String(remaining));
+  assert.equal(h("ratelimit-reset"), String(reset));
+  assert.ok(remaining <= burst, `Remaining ${remaining} exceeds Limit ${burst}`);
+  return remaining;
+}
+
 /** An RFC 9457 problem with the given status and code, in the shape API.md §1 fixes. Returns its body. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function assertProblem(res: ApiResponse, status: number, code: string): any {

@@ -13,14 +13,12 @@ import { cliString, openStack, type Api, type Backend, type FixtureSpec, type Fi
 
 export { BACKENDS, type Api, type ApiOptions, type ApiResponse, type Backend } from "./stack";
 
-/** Rate limit of every fixture key except `limitedKey` (requests per second). */
+/** Rate limit of every fixture key except `limitedKey` (requests per second), and its burst. */
 export const HIGH_RATE_LIMIT = 100_000;
-/**
- * `limitedKey` refills at 1 request per second; lib/domain/api-keys.ts gives a key created without an explicit burst
- * a burst of max(100, 2 × rate) = 100 requests.
- */
+export const HIGH_RATE_BURST = 200_000;
+/** `limitedKey` refills at 1 request per second and allows 10 at once (`apikey create --rate-limit 1 --burst 10`). */
 export const LIMITED_RATE = 1;
-export const LIMITED_BURST = 100;
+export const LIMITED_BURST = 10;
 
 export interface Fixtures {
   /** Program A: Bronze (0 points), Silver (1000), Gold (5000), created in the order Silver, Bronze, Gold. */
@@ -33,7 +31,7 @@ export interface Fixtures {
   secondKey: string;
   /** Program A's key, revoked before the server started. */
   revokedKey: string;
-  /** Program A's key with 1 request/s and a burst of 100. */
+  /** Program A's key with LIMITED_RATE requests/s and a burst of LIMITED_BURST. */
   limitedKey: string;
   limitedKeyId: string;
   /** Program B, with its own key and one tier. */
@@ -67,8 +65,8 @@ async function createFixtures({ loyalty, together }: FixtureTools): Promise<Fixt
         .tierId,
       "tierId",
     );
-  const apiKey = async (programId: string, name: string, rate: number) => {
-    const k = await loyalty("apikey", "create", "--program", programId, "--name", name, "--rate-limit", String(rate));
+  const apiKey = async (programId: string, name: string, rate: number, burst: number) => {
+    const k = await loyalty("apikey", "create", "--program", programId, "--name", name, "--rate-limit", String(rate), "--burst", String(burst));
     return { id: cliString(k.id, "key id"), key: cliString(k.key, "key") };
   };
   const [programId, otherProgramId] = await together(
@@ -84,12 +82,12 @@ async function createFixtures({ loyalty, together }: FixtureTools): Promise<Fixt
       const gold = await tier(programId, "Gold", 5000, 1.5);
       return { bronze, silver, gold };
     },
-    () => apiKey(programId, "main", HIGH_RATE_LIMIT),
-    () => apiKey(programId, "second", HIGH_RATE_LIMIT),
-    () => apiKey(programId, "revoked", HIGH_RATE_LIMIT),
-    () => apiKey(programId, "limited", LIMITED_RATE),
+    () => apiKey(programId, "main", HIGH_RATE_LIMIT, HIGH_RATE_BURST),
+    () => apiKey(programId, "second", HIGH_RATE_LIMIT, HIGH_RATE_BURST),
+    () => apiKey(programId, "revoked", HIGH_RATE_LIMIT, HIGH_RATE_BURST),
+    () => apiKey(programId, "limited", LIMITED_RATE, LIMITED_BURST),
     () => tier(otherProgramId, "Member", 0, 1),
-    () => apiKey(otherProgramId, "other", HIGH_RATE_LIMIT),
+    () => apiKey(otherProgramId, "other", HIGH_RATE_LIMIT, HIGH_RATE_BURST),
   );
   const revocation = await loyalty("apikey", "revoke", "--id", revoked.id);
   if (!revocation.revokedAt) throw new Error(`apikey revoke did not revoke: ${JSON.stringify(revocation)}`);

@@ -117,7 +117,8 @@ const NODE_FLAGS = ["--no-warnings", "--import", "tsx"];
 
 /** The environment of our child processes: the parent's, minus what would confuse them. */
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
+  // The webhook receivers of the tests listen on http://127.0.0.1: allowed only with this development setting.
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOYALTY_ALLOW_HTTP_WEBHOOKS: "1", ...extra };
   delete env.NODE_TEST_CONTEXT; // set by node:test in test files; not for the app or the CLI
   delete env.NODE_OPTIONS;
   return env;

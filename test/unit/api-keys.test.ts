@@ -41,10 +41,11 @@ describe("API keys on a database", () => {
     assert.notEqual(other.key, created.key);
   });
 
-  test("rate limits: 50/s with a burst of 100 by default; the burst is max(100, 2 × rate) unless given", async () => {
+  test("rate limits: 50/s with a burst of 100 by default; the burst is 2 × rate unless given (1/s is not 100 at once)", async () => {
     const cases: [number | undefined, number | undefined, number, number][] = [
       [undefined, undefined, 50, 100],
-      [1, undefined, 1, 100],
+      [1, undefined, 1, 2],
+      [1, 1, 1, 1],
       [100_000, undefined, 100_000, 200_000],
       [5, 7, 5, 7],
     ];
@@ -55,6 +56,26 @@ describe("API keys on a database", () => {
       assert.equal(identity.programId, programId);
       assert.deepEqual([identity.rateLimitPerSec, identity.rateLimitBurst], [rate, burst]);
     }
+  });
+
+  test("rate limits out of bounds are a 400 naming the field, and no key is made", async () => {
+    const before = await prisma.apiKey.count();
+    const cases: [number | undefined, number | undefined, string][] = [
+      [0, undefined, "rateLimitPerSec"],
+      [1_000_001, undefined, "rateLimitPerSec"],
+      [1.5, undefined, "rateLimitPerSec"],
+      [10, 0, "rateLimitBurst"],
+      [10, 2_000_001, "rateLimitBurst"],
+    ];
+    for (const [rateLimitPerSec, rateLimitBurst, path] of cases) {
+      await assert.rejects(createApiKey(prisma, { programId, name: "bad", rateLimitPerSec, rateLimitBurst }), (err: unknown) => {
+        assert.ok(err instanceof AppError);
+        assert.equal(err.status, 400);
+        assert.deepEqual(err.errors?.map((e) => e.path), [path]);
+        return true;
+      });
+    }
+    assert.equal(await prisma.apiKey.count(), before);
   });
 
   test("findActiveKey: unknown, malformed and over-long secrets are null", async () => {

@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { takeToken } from "@/lib/api/rate-limit";
+import { takeSharedToken, takeToken, type RateDecision } from "@/lib/api/rate-limit";
+import { memoryDatabase, type MemoryDatabase } from "../support/pglite-memory";
 
 let n = 0;
 /** Buckets live in module memory: each test takes keys of its own. */
@@ -14,7 +15,7 @@ describe("takeToken (per-key token bucket)", () => {
       const d = takeToken(id, 1, 100, T0);
       assert.equal(d.allowed, true, `request ${i + 1}`);
       assert.equal(d.remaining, 99 - i);
-      assert.equal(d.limit, 1);
+      assert.equal(d.limit, 100, "Limit is the burst: Remaining never exceeds it");
     }
     const refused = takeToken(id, 1, 100, T0);
     assert.equal(refused.allowed, false);
@@ -64,5 +65,70 @@ describe("takeToken (per-key token bucket)", () => {
     assert.equal(takeToken(a, 1, 1, T0).allowed, true);
     assert.equal(takeToken(a, 1, 1, T0).allowed, false);
     assert.equal(takeToken(b, 1, 1, T0).allowed, true);
+  });
+});
+
+describe("RateLimit headers' numbers", () => {
+  test("Remaining never exceeds Limit, whatever the rate and burst (the old Limit was the rate)", () => {
+    for (const [rate, burst] of [[1, 100], [50, 100], [1000, 10], [3, 3]] as const) {
+      const id = key();
+      for (let i = 0; i < burst + 2; i++) {
+        const d = takeToken(id, rate, burst, T0);
+        assert.equal(d.limit, burst);
+        assert.ok(d.remaining >= 0 && d.remaining <= d.limit, `${rate}/s burst ${burst}: remaining ${d.remaining}`);
+      }
+    }
+  });
+
+  test("the policy window is the time to refill an empty bucket, at least 1 s", () => {
+    assert.equal(takeToken(key(), 50, 100, T0).windowSeconds, 2);
+    assert.equal(takeToken(key(), 1, 10, T0).windowSeconds, 10);
+    assert.equal(takeToken(key(), 1000, 10, T0).windowSeconds, 1);
+  });
+});
+
+/**
+ * The shared bucket (TAKE_TOKEN_SQL) on a real PostgreSQL (in-memory PGlite): the same decisions as the in-process
+ * one, by the database's clock. The cross-instance behaviour is tested with two servers in
+ * test/integration/threat-rate-limit-across-instances.test.ts.
+ */
+describe("takeSharedToken (the bucket as one row, by the database's clock)", () => {
+  let database: MemoryDatabase;
+  const take = (id: string, rate: number, burst: number) => takeSharedToken(database.prisma, id, rate, burst);
+  test.before(async () => (database = await memoryDatabase()));
+  test.after(async () => database?.close());
+
+  test("a new bucket starts full: exactly the burst at once, then 429 with Retry-After", async () => {
+    const id = key();
+    const decisions: RateDecision[] = [];
+    for (let i = 0; i < 6; i++) decisions.push(await take(id, 0.001, 5));
+    assert.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false]);
+    assert.deepEqual(decisions.map((d) => d.remaining), [4, 3, 2, 1, 0, 0]);
+    assert.ok(decisions.every((d) => d.limit === 5));
+    assert.ok(decisions[5]!.retryAfterSeconds >= 999, "0.001/s: a token is back in about 1000 s");
+  });
+
+  test("refills at the rate between requests, never above the burst", async () => {
+    const id = key();
+    for (let i = 0; i < 3; i++) await take(id, 1000, 3);
+    // 1000/s: a few milliseconds later some tokens are back, and never more than the burst.
+    await new Promise((r) => setTimeout(r, 20));
+    const d = await take(id, 1000, 3);
+    assert.equal(d.allowed, true);
+    assert.equal(d.remaining, 2, "full again (3), minus this request");
+  });
+
+  test("concurrent requests never spend the same token twice", async () => {
+    const id = key();
+    const all = await Promise.all(Array.from({ length: 20 }, () => take(id, 0.001, 7)));
+    assert.equal(all.filter((d) => d.allowed).length, 7);
+  });
+
+  test("a lowered burst caps the stored tokens at once", async () => {
+    const id = key();
+    await take(id, 0.001, 100);
+    const d = await take(id, 0.001, 2);
+    assert.equal(d.allowed, true);
+    assert.equal(d.remaining, 1);
   });
 });

@@ -25,7 +25,8 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ progra
                     {k.revokedAt ? <Badge tone="red">revoked</Badge> : <Badge tone="green">active</Badge>}
                   </p>
                   <p className="text-xs text-slate-600">
-                    created {formatDate(k.createdAt)} · last used {formatDate(k.lastUsedAt)}
+                    {k.rateLimitPerSec.toLocaleString("en-US")}/s, burst {k.rateLimitBurst.toLocaleString("en-US")} · created{" "}
+                    {formatDate(k.createdAt)} · last used {formatDate(k.lastUsedAt)}
                   </p>
                 </div>
                 {!k.revokedAt && <RevokeKeyButton programId={programId} keyId={k.id} name={k.name} />}

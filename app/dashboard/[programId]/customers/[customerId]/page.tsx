@@ -3,6 +3,8 @@ import { notFound } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { can, isUuid, requirePage } from "@/lib/staff/authz";
 import { customerProfile } from "@/lib/staff/queries";
+import { programAdjustCeilings } from "@/lib/domain/programs";
+import { ceilingFor, ceilingRule } from "@/lib/domain/adjustment-ceilings";
 import { Badge, Card, Empty, formatDate, formatNumber } from "@/components/ui";
 import { CustomerActions, EditUserData, History } from "@/components/dashboard/customer-forms";
 
@@ -22,7 +24,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
   const { programId, customerId } = await params;
   const staff = await requirePage(programId, "customers.read");
   if (!isUuid(customerId)) notFound();
-  const profile = await customerProfile(await db(), programId, customerId);
+  const [profile, ceilings] = await Promise.all([customerProfile(await db(), programId, customerId), programAdjustCeilings(await db(), programId)]);
   if (!profile) notFound();
   const { customer, tiers } = profile;
   const ct = customer.customerTier;
@@ -125,6 +127,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
           email={customer.email}
           rewards={profile.rewards}
           pools={profile.pools}
+          adjustLimit={{ ceiling: ceilingFor(staff.role, ceilings), rule: ceilingRule(staff.role, ceilings) }}
           can={{
             adjust: can(staff.role, "balance.adjust"),
             redeem: can(staff.role, "rewards.redeem"),

@@ -24,6 +24,11 @@ export class AppError extends Error {
 
 export const notFound = (what = "resource") => new AppError(404, "not_found", `The ${what} was not found.`);
 export const customerNotFound = () => new AppError(404, "customer_not_found", "No customer with this e-mail in this program.");
+/** A path segment that is not valid percent-encoded UTF-8: no route could read it (API.md §1). */
+export const invalidPath = () => new AppError(400, "invalid_path", "The path has a malformed percent-encoding.");
+/** The path names an endpoint that does not serve this method; `allow` lists those it does. */
+export const methodNotAllowed = (allow: string) =>
+  new AppError(405, "method_not_allowed", "This endpoint does not serve this method; the Allow header lists those it does.", undefined, { Allow: allow });
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
 
 /**

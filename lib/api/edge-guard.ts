@@ -8,8 +8,9 @@ import { problemJson } from "./problem";
  * percent-encoding (500 text/plain), an unknown path (its HTML 404 page), a method the route module does not
  * export (a bare 405), and TRACE, which the fetch API cannot represent (500 and a stack trace).
  *
- * Pure functions of (method, path), so that proxy.ts, the node:http hook for TRACE (lib/api/http-guard.ts)
- * and any later front server give the same answers. `V1_ROUTES` mirrors app/v1; test/unit/edge-guard.test.ts
+ * Pure functions of (method, path): lib/api/http-guard.ts applies them on the node:http server before Next runs
+ * (Next 16's proxy.ts could see all but TRACE, but cost about a third of the floor's throughput: README), and a front
+ * server of our own can call them the same way. `V1_ROUTES` mirrors app/v1; test/unit/edge-guard.test.ts
  * checks it against the route files' exports so the two cannot drift.
  */
 
@@ -95,12 +96,4 @@ export function edgeAnswer(verdict: Exclude<EdgeVerdict, { kind: "pass" }>, requ
   const { error } = verdict;
   for (const [k, v] of Object.entries(error.headers ?? {})) headers[k.toLowerCase()] = v;
   return { status: error.status, headers: { ...headers, "content-type": "application/problem+json" }, body: problemJson(error, requestId) };
-}
-
-/** proxy.ts's check of a /v1 request: a Response when the edge answers it, null to let the route run. */
-export function guardV1(req: Request, pathname = new URL(req.url).pathname): Response | null {
-  const verdict = judgeV1(req.method, pathname);
-  if (verdict.kind === "pass") return null;
-  const answer = edgeAnswer(verdict, requestIdFrom(req.headers.get("x-request-id")));
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }

@@ -67,6 +67,8 @@ export function judgeV1(method: string, pathname: string): EdgeVerdict {
   const segments = pathname.split("/").slice(2);
   // Only a path that has a `%` can be malformed: the common case costs one indexOf.
   if (pathname.includes("%") && !segments.every(wellEncoded)) return { kind: "refuse", error: invalidPath() };
+  // Next answers a trailing slash with a 308 to the path without it, which is then judged here.
+  if (pathname.endsWith("/")) return PASS;
   const route = COMPILED.find(
     (r) => r.segments.length === segments.length && r.segments.every((s, i) => (s.startsWith(":") ? segments[i] !== "" : s === segments[i])),
   );

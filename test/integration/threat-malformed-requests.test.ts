@@ -130,6 +130,12 @@ for (const backend of BACKENDS) {
       }
     });
 
+    test("a trailing slash still redirects to the path without it (308), as before", async () => {
+      const res = await send("GET", `${A()}/tiers/`);
+      assert.equal(res.status, 308);
+      assert.equal(res.headers.get("location"), `${A()}/tiers`);
+    });
+
     test("OPTIONS answers 204 with Allow and x-request-id", async () => {
       const res = await send("OPTIONS", `${A()}/customers/a%40b.co/balance/increase`);
       assert.equal(res.status, 204);

@@ -19,6 +19,8 @@ describe("judgeV1", () => {
     assert.equal(code(judgeV1("GET", `${P.toUpperCase().replace("/V1/PROGRAMS", "/v1/programs")}/tiers`)), "pass");
     assert.equal(code(judgeV1("TRACE", "/dashboard")), "pass");
     assert.equal(code(judgeV1("GET", "/v1x/programs")), "pass");
+    assert.equal(code(judgeV1("GET", `${P}/tiers/`)), "pass", "Next redirects a trailing slash; the target is judged");
+    assert.equal(code(judgeV1("GET", `${P}/tier%ZZ/`)), "400 invalid_path");
   });
 
   test("a malformed percent-encoding in any segment is 400 invalid_path, before the route is looked up", () => {
@@ -31,7 +33,7 @@ describe("judgeV1", () => {
   });
 
   test("an unknown path is 404 not_found, whatever the method; an empty segment matches no parameter", () => {
-    for (const p of ["/v1", "/v1/", "/v1/programs", P, `${P}/customers`, `${P}/customers//token`, `${P}/tiers/x`]) {
+    for (const p of ["/v1", "/v1/programs", P, `${P}/customers`, `${P}/customers//token`, `${P}/tiers/x`]) {
       assert.equal(code(judgeV1("GET", p)), "404 not_found", p);
       assert.equal(code(judgeV1("TRACE", p)), "404 not_found", p);
     }

@@ -32,6 +32,11 @@ export const urlNotAllowed = (path: string, message: string) =>
 /** A dashboard balance adjustment larger than the staff member's role may make (lib/domain/adjustment-ceilings.ts). */
 export const adjustmentAboveCeiling = (message: string) =>
   new AppError(403, "adjustment_above_ceiling", `${message}.`, [{ path: "points", message }]);
+/** A path segment that is not valid percent-encoded UTF-8: no route could read it (API.md §1). */
+export const invalidPath = () => new AppError(400, "invalid_path", "The path has a malformed percent-encoding.");
+/** The path names an endpoint that does not serve this method; `allow` lists those it does. */
+export const methodNotAllowed = (allow: string) =>
+  new AppError(405, "method_not_allowed", "This endpoint does not serve this method; the Allow header lists those it does.", undefined, { Allow: allow });
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
 
 /** 400 listing every field problem by path (or a more precise `code` for the same shape, e.g. `unsupported_feature`). */

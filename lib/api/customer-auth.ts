@@ -12,10 +12,12 @@ const byCustomerToken: Authenticate = async (req, params, edge, database) => {
   if (req.headers.get("api-key")) throw unauthorized();
   const match = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "");
   if (!match) throw unauthorized();
-  if (!/^[0-9a-f-]{36}$/.test(params.programId ?? "")) throw notFound("program");
-  const customerId = await verifyCustomerToken(database, params.programId!, match[1]!);
+  // A UUID in any case names the same program; ids are stored lower-case.
+  const programId = (params.programId ?? "").toLowerCase();
+  if (!/^[0-9a-f-]{36}$/.test(programId)) throw notFound("program");
+  const customerId = await verifyCustomerToken(database, programId, match[1]!);
   await applyRateLimit(edge, database, `customer:${customerId}`, 10, 30);
-  return { caller: { actor: `customer:${customerId}`, scopeId: customerId, customerId }, programId: params.programId! };
+  return { caller: { actor: `customer:${customerId}`, scopeId: customerId, customerId }, programId };
 };
 
 export const meRead = (run: (req: ApiRequest<undefined>, database: Db) => Promise<ApiReply>) => readRoute(byCustomerToken, run);

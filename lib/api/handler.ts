@@ -1,12 +1,12 @@
-import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { db } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
 import { AppError, notFound, rateLimited, uniqueViolation } from "@/lib/errors";
 import { findActiveKey, invalidKey } from "@/lib/domain/api-keys";
-import { internalError, problemResponse, validationFailed, zodProblems } from "./problem";
+import { formatPath, internalError, problemResponse, validationFailed, zodProblems } from "./problem";
 import { takeTokenFrom } from "./rate-limit";
-import { findOutcome, requestFingerprint, storeOutcome } from "./idempotency";
+import { findOutcome, legacyFingerprint, requestFingerprint, storeOutcome } from "./idempotency";
+import { requestIdFrom } from "./edge-guard";
 
 /**
  * The one place where the /v1 HTTP conventions (API.md §1) are applied: request ids, api-key auth and
@@ -15,6 +15,12 @@ import { findOutcome, requestFingerprint, storeOutcome } from "./idempotency";
  */
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * How deeply a JSON body may nest (the root object or array is level 1). Our own schemas need 3; a deeper body
+ * is refused before anything walks it recursively (zod, JSON.stringify, the database's jsonb), which would
+ * otherwise overflow the stack on a 1 MB body of brackets and answer 500.
+ */
+export const MAX_JSON_DEPTH = 32;
 
 /** Who is calling: an integrator's API key, or a customer holding a token on the /me routes. */
 export interface Caller {
@@ -73,8 +79,7 @@ export function replyToResponse(reply: ApiReply, headers: Headers): Response {
 }
 
 export async function withEdge(req: Request, work: (edge: Edge) => Promise<Response>): Promise<Response> {
-  const incoming = req.headers.get("x-request-id");
-  const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+  const requestId = requestIdFrom(req.headers.get("x-request-id"));
   const headers = new Headers({ "x-request-id": requestId, "cache-control": "no-store" });
   try {
     return await work({ requestId, headers });
@@ -110,7 +115,8 @@ const byApiKey: Authenticate = async (req, params, edge, database) => {
   const apiKey = await findActiveKey(database, secret.trim());
   if (!apiKey) throw invalidKey();
   // Another program's path looks exactly like a program that does not exist.
-  if (params.programId !== apiKey.programId) throw notFound("program");
+  // Ids are lower-case UUIDs; a UUID's meaning does not depend on case (RFC 9562), so the upper-case form is the same program.
+  if (params.programId?.toLowerCase() !== apiKey.programId) throw notFound("program");
   await applyRateLimit(edge, database, apiKey.id, apiKey.rateLimitPerSec, apiKey.rateLimitBurst);
   return { caller: { actor: `api_key:${apiKey.id}`, scopeId: apiKey.id, customerId: null }, programId: apiKey.programId };
 };
@@ -131,11 +137,32 @@ export async function readJsonBody(req: Request, whenEmpty?: { value: unknown })
   const bytes = new Uint8Array(await req.arrayBuffer());
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
   const raw = new TextDecoder().decode(bytes);
+  let value: unknown;
   try {
-    return { raw, value: JSON.parse(raw) };
+    value = JSON.parse(raw);
   } catch {
     throw new AppError(400, "invalid_json", "The body is not valid JSON.");
   }
+  const deep = pathBeyondDepth(value, MAX_JSON_DEPTH);
+  if (deep) throw validationFailed([{ path: formatPath(deep), message: `must not be nested more than ${MAX_JSON_DEPTH} levels deep` }]);
+  return { raw, value };
+}
+
+/** The path of the first object or array nested deeper than `maxDepth`, or null. Iterative: any depth is safe. */
+export function pathBeyondDepth(value: unknown, maxDepth: number): (string | number)[] | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: v, path } = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (path.length >= maxDepth) return path;
+    const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+    // Pushed in reverse so the first member is visited first and the reported path is the first in document order.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, x] = entries[i]!;
+      if (x !== null && typeof x === "object") stack.push({ value: x, path: [...path, k] });
+    }
+  }
+  return null;
 }
 
 /** A read: authenticated, outside any transaction. */
@@ -203,12 +230,13 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
       if (idemKey.length < 1 || idemKey.length > 255) {
         throw validationFailed([{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }]);
       }
-      const fingerprint = requestFingerprint(req.method, url.pathname, parsed.raw);
+      const fingerprint = requestFingerprint(req.method, url.pathname, parsed.value);
       const replay = (stored: { status: number; body: string | null }) => {
         edge.headers.set("idempotent-replayed", "true");
         return replyToResponse({ status: stored.status, rawJson: stored.body ?? undefined }, edge.headers);
       };
-      const previous = await findOutcome(database, caller.scopeId, idemKey, fingerprint);
+      const legacy = () => legacyFingerprint(req.method, url.pathname, parsed.raw);
+      const previous = await findOutcome(database, caller.scopeId, idemKey, fingerprint, legacy);
       if (previous) return replay(previous);
       try {
         const reply = await database.$transaction(async (tx) => {
@@ -222,7 +250,7 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
         // A concurrent twin committed first: answer as it did.
         const clash = uniqueViolation(err);
         if (clash?.constraint?.includes("IdempotencyRecord")) {
-          const winner = await findOutcome(database, caller.scopeId, idemKey, fingerprint);
+          const winner = await findOutcome(database, caller.scopeId, idemKey, fingerprint, legacy);
           if (winner) return replay(winner);
         }
         throw err;

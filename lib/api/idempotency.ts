@@ -15,18 +15,52 @@ export interface NewOutcome extends StoredOutcome {
 /** Same key within this window and same request: replay; after it the key may be reused. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-export function requestFingerprint(method: string, path: string, body: string): string {
-  return createHash("sha256").update(`${method} ${path}\n${body}`).digest("hex");
+/**
+ * A request's identity for its Idempotency-Key: method, path and the body's meaning. The body is the parsed JSON in
+ * canonical form (keys sorted, no whitespace, numbers as JSON.stringify writes them: RFC 8785's rules), so a client
+ * that re-serialises the same JSON on retry (another key order, spacing, `1.0` for `1`) gets the replay, not a 409.
+ * A body that was left out (`undefined`) and `{}` differ only where the route reads an omitted body as `{}`.
+ */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash("sha256").update(`${method} ${path}\n${body === undefined ? "" : canonicalJson(body)}`).digest("hex");
+}
+
+/**
+ * The fingerprint over the body's bytes that records stored before canonical fingerprints carry. Accepted as well
+ * so that a retry of a request made before the upgrade still replays; useless once IDEMPOTENCY_WINDOW_MS has
+ * passed since the upgrade, and then removable.
+ */
+export function legacyFingerprint(method: string, path: string, rawBody: string): string {
+  return createHash("sha256").update(`${method} ${path}\n${rawBody}`).digest("hex");
+}
+
+/** JSON text with object keys sorted (by UTF-16 code units) at every level and no whitespace. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const object = value as Record<string, unknown>;
+    return `{${Object.keys(object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(object[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
 }
 
 const conflictError = () =>
   new AppError(409, "idempotency_conflict", "This Idempotency-Key was already used with a different request.");
 
 /** The outcome stored for this key, if any; a different request under the same key is a conflict. */
-export async function findOutcome(db: Db, apiKeyId: string, key: string, fingerprint: string): Promise<StoredOutcome | null> {
+export async function findOutcome(
+  db: Db,
+  apiKeyId: string,
+  key: string,
+  fingerprint: string,
+  legacy?: () => string,
+): Promise<StoredOutcome | null> {
   const row = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId, key } } });
   if (!row || row.createdAt.getTime() < Date.now() - IDEMPOTENCY_WINDOW_MS) return null;
-  if (row.requestHash !== fingerprint) throw conflictError();
+  if (row.requestHash !== fingerprint && row.requestHash !== legacy?.()) throw conflictError();
   return { status: row.status, body: row.body };
 }
 

@@ -282,7 +282,10 @@ export function openApiDocument(): string {
     info: {
       title: "Loyalty Program API",
       version: "1.0.0",
-      description: "Public /v1 API for integrators. Authenticate every call with the `api-key` header.",
+      description:
+        "Public /v1 API for integrators. Authenticate every call with the `api-key` header. On any path, a malformed " +
+        "percent-encoding is 400 `invalid_path`, an unknown path 404 `not_found`, and a method the path does not serve " +
+        "405 `method_not_allowed` with `Allow`; OPTIONS answers 204 with `Allow`.",
     },
     servers: [{ url: "/" }],
     security: [{ apiKey: [] }],

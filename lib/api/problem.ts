@@ -6,6 +6,7 @@ const TITLES: Record<number, string> = {
   401: "Unauthorized",
   403: "Forbidden",
   404: "Not Found",
+  405: "Method Not Allowed",
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
@@ -27,10 +28,9 @@ export function zodProblems(error: z.ZodError): FieldProblem[] {
 /** Defined with the other error factories; re-exported for the edge's callers. */
 export { validationFailed } from "@/lib/errors";
 
-export function problemResponse(err: AppError, requestId: string, headers: Headers): Response {
-  headers.set("content-type", "application/problem+json");
-  for (const [k, v] of Object.entries(err.headers ?? {})) headers.set(k, v);
-  const body = {
+/** The RFC 9457 body of an error, as JSON text. */
+export function problemJson(err: AppError, requestId: string): string {
+  return JSON.stringify({
     type: `https://loyalty.example/problems/${err.code}`,
     title: TITLES[err.status] ?? "Error",
     status: err.status,
@@ -38,8 +38,13 @@ export function problemResponse(err: AppError, requestId: string, headers: Heade
     code: err.code,
     ...(err.errors ? { errors: err.errors } : {}),
     requestId,
-  };
-  return new Response(JSON.stringify(body), { status: err.status, headers });
+  });
+}
+
+export function problemResponse(err: AppError, requestId: string, headers: Headers): Response {
+  headers.set("content-type", "application/problem+json");
+  for (const [k, v] of Object.entries(err.headers ?? {})) headers.set(k, v);
+  return new Response(problemJson(err, requestId), { status: err.status, headers });
 }
 
 export const internalError = () => new AppError(500, "internal", "Something went wrong on our side. Quote the requestId if you contact support.");

@@ -211,8 +211,14 @@ export const TransactionPage = z
 
 export const TierList = z.object({ data: z.array(Tier) }).meta({ id: "TierList" });
 
+/**
+ * A query parameter holding a whole number written in decimal digits. Not z.coerce.number(): Number() also reads
+ * "1e2", "0x10", " 5", "" and "5.0" as integers.
+ */
+const IntegerText = z.string().regex(/^[0-9]{1,10}$/, "must be a whole number in decimal digits").transform(Number);
+
 export const PageQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: IntegerText.pipe(z.number().int().min(1).max(200)).default(50),
   cursor: z.string().max(512).optional(),
 });
 

@@ -396,7 +396,8 @@ for (const backend of BACKENDS) {
       test("400 validation_failed for a limit outside 1..200 or not an integer, and for an invalid cursor", async () => {
         const email = await newCustomer("bad-query");
         await increase(email, { points: 1 });
-        for (const limit of ["0", "201", "-1", "1.5", "abc", "1e3"]) {
+        // Number() would read the last six as integers (100, 16, 5, 5, 5, 0): only decimal digits are a limit.
+        for (const limit of ["0", "201", "-1", "1.5", "abc", "1e3", "1e2", "0x10", "%205", "5.0", "%2B5", ""]) {
           const p = assertProblem(await history(email, `?limit=${limit}`), 400, "validation_failed");
           assert.deepEqual(problemPaths(p), ["limit"], `limit=${limit}`);
         }
@@ -530,6 +531,8 @@ for (const backend of BACKENDS) {
           [{ params: { total: 5 } }, ["params.amount", "params.total"]],
           [{ params: 5 }, ["params"]],
           [{ params: { amount: 5 }, extra: 1 }, [""]],
+          // Nested deeper than the edge's JSON depth limit (32): refused with its path, never a 500 from walking it.
+          [`{"params":{"amount":${"[".repeat(5000)}${"]".repeat(5000)}}}`, [`params.amount${"[0]".repeat(30)}`]],
         ];
         for (const [body, paths] of cases) {
           const p = assertProblem(await runFlow(email, "purchase", body), 400, "validation_failed");
@@ -673,6 +676,28 @@ for (const backend of BACKENDS) {
         assertProblem(await decrease(email, { points: 10 }, { headers: { "Idempotency-Key": key } }), 409, "idempotency_conflict");
         assertProblem(await runFlow(email, "visit", {}, { headers: { "Idempotency-Key": key } }), 409, "idempotency_conflict");
         assert.deepEqual(await snapshot(email), before);
+      });
+
+      test("a retry that re-serialises the same JSON (key order, spacing, 10.0 for 10) replays; another meaning is 409", async () => {
+        const email = await newCustomer("idem-canonical");
+        const key = `canonical-${seq}`;
+        const headers = { "Idempotency-Key": key };
+        const sent = '{"points":10,"reason":"visit","metadata":{"store":"A1","till":3}}';
+        const first = ok(await increase(email, sent, { headers }), ["balance", "transaction"]);
+        for (const retry of [
+          '{ "metadata": { "till": 3, "store": "A1" }, "reason": "visit", "points": 10 }',
+          '{\n  "points": 10.0,\n  "reason": "vis\\u0069t",\n  "metadata": {"till":3,"store":"A1"}\n}',
+        ]) {
+          const again = await increase(email, retry, { headers });
+          assert.equal(again.status, 200, again.text);
+          assert.equal(again.headers.get("idempotent-replayed"), "true", retry);
+          assert.deepEqual(again.json, first);
+        }
+        const before = await snapshot(email);
+        assertProblem(await increase(email, '{"points":10,"reason":"visit","metadata":{"store":"A1","till":4}}', { headers }), 409, "idempotency_conflict");
+        assertProblem(await increase(email, '{"points":10,"reason":"visit","metadata":{"store":"A1","till":"3"}}', { headers }), 409, "idempotency_conflict");
+        assert.deepEqual(await snapshot(email), before);
+        assert.equal(before.balance, 10);
       });
 
       test("keys are per API key: the same key under another key of the program acts again", async () => {

@@ -1,0 +1,101 @@
+import { AppError, invalidPath, methodNotAllowed, notFound } from "@/lib/errors";
+import { problemJson } from "./problem";
+
+/**
+ * The one place that decides, from the method and the raw path alone, whether a /v1 request can reach a route
+ * at all (API.md §1: every /v1 answer is problem+json with a `code` and `x-request-id`, whatever the input).
+ * Next answers the cases below itself, outside the contract, before any route code runs: a malformed
+ * percent-encoding (500 text/plain), an unknown path (its HTML 404 page), a method the route module does not
+ * export (a bare 405), and TRACE, which the fetch API cannot represent (500 and a stack trace).
+ *
+ * Pure functions of (method, path): lib/api/http-guard.ts applies them on the node:http server before Next runs
+ * (Next 16's proxy.ts could see all but TRACE, but cost about a third of the floor's throughput: README), and a front
+ * server of our own can call them the same way. `V1_ROUTES` mirrors app/v1; test/unit/edge-guard.test.ts
+ * checks it against the route files' exports so the two cannot drift.
+ */
+
+/** Each /v1 route: its path under /v1 (`:name` is one non-empty segment) and the methods its route file exports. */
+export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly string[]])[] = [
+  ["openapi.json", ["GET"]],
+  ["programs/:programId/tiers", ["GET"]],
+  ["programs/:programId/rewards", ["GET"]],
+  ["programs/:programId/integrations/api", ["POST", "DELETE"]],
+  ["programs/:programId/me", ["GET"]],
+  ["programs/:programId/me/transactions", ["GET"]],
+  ["programs/:programId/me/rewards/:rewardId/redeem", ["POST"]],
+  ["programs/:programId/customers/:email", ["GET"]],
+  ["programs/:programId/customers/:email/transactions", ["GET"]],
+  ["programs/:programId/customers/:email/token", ["GET"]],
+  ["programs/:programId/customers/:email/balance/increase", ["POST"]],
+  ["programs/:programId/customers/:email/balance/decrease", ["POST"]],
+  ["programs/:programId/customers/:email/earning-flows/:flowKey", ["POST"]],
+  ["programs/:programId/customers/:email/rewards/:rewardId/redeem", ["POST"]],
+  ["programs/:programId/customers/:email/coupons", ["POST"]],
+  ["programs/:programId/customers/:email/notifications", ["POST"]],
+];
+
+/** The Allow header of a route: what it exports, HEAD wherever GET is (Next derives it), and OPTIONS. */
+const allowOf = (methods: readonly string[]) =>
+  [...new Set([...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"])].sort().join(", ");
+
+const COMPILED = V1_ROUTES.map(([pattern, methods]) => ({ segments: pattern.split("/"), allow: allowOf(methods) }));
+
+/** What the edge does with a request before any route runs. */
+export type EdgeVerdict =
+  /** Not for the guard: outside /v1, or a method the route serves. */
+  | { kind: "pass" }
+  | { kind: "refuse"; error: AppError }
+  /** OPTIONS: 204 with Allow. */
+  | { kind: "options"; allow: string };
+
+const PASS: EdgeVerdict = { kind: "pass" };
+
+export const isV1Path = (pathname: string) => pathname === "/v1" || pathname.startsWith("/v1/");
+
+function wellEncoded(segment: string): boolean {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The verdict for `method` on `pathname` (the path as sent, still percent-encoded, without the query). */
+export function judgeV1(method: string, pathname: string): EdgeVerdict {
+  if (!isV1Path(pathname)) return PASS;
+  const segments = pathname.split("/").slice(2);
+  // Only a path that has a `%` can be malformed: the common case costs one indexOf.
+  if (pathname.includes("%") && !segments.every(wellEncoded)) return { kind: "refuse", error: invalidPath() };
+  // Next answers a trailing slash with a 308 to the path without it, which is then judged here.
+  if (pathname.endsWith("/")) return PASS;
+  const route = COMPILED.find(
+    (r) => r.segments.length === segments.length && r.segments.every((s, i) => (s.startsWith(":") ? segments[i] !== "" : s === segments[i])),
+  );
+  if (!route) return { kind: "refuse", error: notFound("endpoint") };
+  if (method === "OPTIONS") return { kind: "options", allow: route.allow };
+  // `allow` is a short comma-separated list; a method is one of its whole words.
+  if (!route.allow.split(", ").includes(method)) return { kind: "refuse", error: methodNotAllowed(route.allow) };
+  return PASS;
+}
+
+/** The request id of an answer: the caller's `x-request-id` when it is a sane token, else a new UUID. */
+export function requestIdFrom(incoming: string | null | undefined): string {
+  return incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+/** An answer as plain parts, for a web Response or a node:http ServerResponse alike. */
+export interface EdgeAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/** The answer to a verdict other than "pass". */
+export function edgeAnswer(verdict: Exclude<EdgeVerdict, { kind: "pass" }>, requestId: string): EdgeAnswer {
+  const headers: Record<string, string> = { "x-request-id": requestId, "cache-control": "no-store" };
+  if (verdict.kind === "options") return { status: 204, headers: { ...headers, allow: verdict.allow }, body: null };
+  const { error } = verdict;
+  for (const [k, v] of Object.entries(error.headers ?? {})) headers[k.toLowerCase()] = v;
+  return { status: error.status, headers: { ...headers, "content-type": "application/problem+json" }, body: problemJson(error, requestId) };
+}

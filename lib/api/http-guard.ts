@@ -1,0 +1,63 @@
+import http from "node:http";
+import { edgeAnswer, isV1Path, judgeV1, requestIdFrom, type EdgeVerdict } from "./edge-guard";
+import { methodNotAllowed } from "@/lib/errors";
+
+/**
+ * The one place where edge-guard's verdicts are applied: on the node:http server itself, before Next sees the
+ * request. Next cannot be asked to do it: it answers a malformed percent-encoding, an unknown /v1 path and an
+ * unexported method before any of our code runs, and for TRACE (a method the fetch API forbids) it cannot even
+ * build a Request, so neither proxy.ts nor a route ever sees one and Next answers 500 with a stack trace.
+ * Here the cost on the hot path is a prefix test and a match against a few patterns (see the README's bench
+ * figures); proxy.ts would cost Next's whole middleware pipeline on every /v1 request.
+ *
+ * The other forbidden methods never reach a request handler: node:http answers TRACK with 400 (its parser does
+ * not know it) and closes the socket of a CONNECT when no "connect" listener exists.
+ *
+ * Installed once per server process by instrumentation.ts. A front server of our own would call edge-guard's
+ * functions directly instead.
+ */
+
+/** What the dashboard and the other non-/v1 pages serve, for the Allow header of a TRACE refused there. */
+const PAGES_ALLOW = "GET, HEAD, OPTIONS, POST";
+
+let installed = false;
+
+export function installEdgeGuard(): void {
+  if (installed) return;
+  installed = true;
+  const emit = http.Server.prototype.emit;
+  // Every http.Server (Next's included, created before or after this) looks emit up on this prototype.
+  http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]) {
+    if (event === "request") {
+      const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
+      const verdict = verdictOf(req);
+      if (verdict) {
+        answer(req, res, verdict);
+        return true;
+      }
+    }
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as typeof emit;
+}
+
+/** The verdict to answer here, or null to hand the request to Next. */
+function verdictOf(req: http.IncomingMessage): Exclude<EdgeVerdict, { kind: "pass" }> | null {
+  const url = req.url ?? "/";
+  const trace = req.method === "TRACE";
+  if (!trace && !url.startsWith("/v1")) return null;
+  const query = url.indexOf("?");
+  const pathname = query === -1 ? url : url.slice(0, query);
+  const verdict = judgeV1(req.method ?? "", pathname);
+  if (verdict.kind !== "pass") return verdict;
+  // TRACE outside /v1: Next would answer 500.
+  return trace && !isV1Path(pathname) ? { kind: "refuse", error: methodNotAllowed(PAGES_ALLOW) } : null;
+}
+
+function answer(req: http.IncomingMessage, res: http.ServerResponse, verdict: Exclude<EdgeVerdict, { kind: "pass" }>) {
+  const header = req.headers["x-request-id"];
+  const { status, headers, body } = edgeAnswer(verdict, requestIdFrom(Array.isArray(header) ? header[0] : header));
+  // The request body, if any, is not read: drain it so that a keep-alive connection stays usable.
+  req.resume();
+  res.writeHead(status, headers);
+  res.end(body ?? undefined);
+}

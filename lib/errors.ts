@@ -26,6 +26,14 @@ export const notFound = (what = "resource") => new AppError(404, "not_found", `T
 export const customerNotFound = () => new AppError(404, "customer_not_found", "No customer with this e-mail in this program.");
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
 
+/** Seconds a client should wait before retrying while the database is unavailable: a restart or failover takes a few. */
+export const DB_RETRY_AFTER_SECONDS = 2;
+/** The database is unreachable or went away (lib/db/outage.ts): nothing was changed, or it is replayable by Idempotency-Key. */
+export const serviceUnavailable = () =>
+  new AppError(503, "service_unavailable", "The service is temporarily unavailable; retry shortly (POSTs with the same Idempotency-Key).", undefined, {
+    "Retry-After": String(DB_RETRY_AFTER_SECONDS),
+  });
+
 /**
  * PostgreSQL unique_violation, however the driver adapter wrapped it. `constraint` is text that names the
  * violated constraint (from the driver's metadata or message), for callers to test with `includes`.

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { db, disconnectDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { DatabaseLockedError } from "@/lib/db/pglite-lock";
 import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
 import { createStaff, PASSWORD_LENGTH, ROLES, setStaffPassword } from "@/lib/domain/staff";
 import { createProgram } from "@/lib/domain/programs";
@@ -303,6 +304,9 @@ main()
     if (err instanceof AppError) {
       console.error(`error: ${err.message}`);
       console.log(JSON.stringify({ error: { code: err.code, message: err.message } }));
+    } else if (err instanceof DatabaseLockedError) {
+      console.error(`error: ${err.message}`);
+      console.log(JSON.stringify({ error: { code: "database_locked", message: err.message, pid: err.holder.pid } }));
     } else {
       console.error(err);
       console.log(JSON.stringify({ error: { code: "internal", message: String((err as Error)?.message ?? err) } }));

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { db } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
-import { AppError, notFound, uniqueViolation } from "@/lib/errors";
+import { isDatabaseUnavailable, retryRead, transactionWithRetry } from "@/lib/db/outage";
+import { AppError, notFound, serviceUnavailable, uniqueViolation } from "@/lib/errors";
 import { findActiveKey, invalidKey } from "@/lib/domain/api-keys";
 import { internalError, problemResponse, validationFailed, zodProblems } from "./problem";
 import { takeToken } from "./rate-limit";
@@ -78,9 +79,20 @@ export async function withEdge(req: Request, work: (edge: Edge) => Promise<Respo
     return await work({ requestId, headers });
   } catch (err) {
     if (err instanceof AppError) return problemResponse(err, requestId, headers);
+    if (isDatabaseUnavailable(err)) {
+      // Not a bug: one line, no stack. The client retries after Retry-After (API.md §1).
+      console.error(JSON.stringify({ level: "warn", requestId, msg: "database unavailable", error: oneLine(err) }));
+      return problemResponse(serviceUnavailable(), requestId, headers);
+    }
     console.error(JSON.stringify({ level: "error", requestId, url: req.url, error: String((err as Error)?.stack ?? err) }));
     return problemResponse(internalError(), requestId, headers);
   }
+}
+
+/** The first line of an error's message: Prisma's messages span several lines (invocation, code, message). */
+function oneLine(err: unknown): string {
+  const text = String((err as Error)?.message ?? err);
+  return text.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? text;
 }
 
 export type Authenticate = (req: Request, params: Record<string, string>, edge: Edge, database: Db) => Promise<{ caller: Caller; programId: string }>;
@@ -139,11 +151,11 @@ export function readRoute(authenticate: Authenticate, run: (req: ApiRequest<unde
     withEdge(req, async (edge) => {
       const params = await ctx.params;
       const database = await db();
-      const { caller, programId } = await authenticate(req, params, edge, database);
-      const reply = await run(
-        { requestId: edge.requestId, caller, programId, params, url: new URL(req.url), body: undefined, idempotencyKey: null },
-        database,
-      );
+      // Reads change nothing: a lost connection is retried once, authentication included (lib/db/outage.ts).
+      const reply = await retryRead(async () => {
+        const { caller, programId } = await authenticate(req, params, edge, database);
+        return run({ requestId: edge.requestId, caller, programId, params, url: new URL(req.url), body: undefined, idempotencyKey: null }, database);
+      });
       return replyToResponse(reply, edge.headers);
     });
 }
@@ -173,7 +185,7 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
     withEdge(req, async (edge) => {
       const params = await ctx.params;
       const database = await db();
-      const { caller, programId } = await authenticate(req, params, edge, database);
+      const { caller, programId } = await retryRead(() => authenticate(req, params, edge, database));
       const parsed = options.body ? await readJsonBody(req, options.bodyOptional ? { value: {} } : undefined) : { raw: "", value: undefined };
       const parse = typeof options.body === "function" ? options.body : options.body && parseWith(options.body);
       const body = parse ? parse(parsed.value) : (undefined as B);
@@ -190,7 +202,7 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
       };
 
       if (idemKey === null) {
-        const reply = await database.$transaction((tx) => options.run(apiReq, tx), TX_OPTIONS);
+        const reply = await transactionWithRetry(database, (tx) => options.run(apiReq, tx), TX_OPTIONS);
         return replyToResponse(reply, edge.headers);
       }
       if (idemKey.length < 1 || idemKey.length > 255) {
@@ -201,10 +213,10 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
         edge.headers.set("idempotent-replayed", "true");
         return replyToResponse({ status: stored.status, rawJson: stored.body ?? undefined }, edge.headers);
       };
-      const previous = await findOutcome(database, caller.scopeId, idemKey, fingerprint);
+      const previous = await retryRead(() => findOutcome(database, caller.scopeId, idemKey, fingerprint));
       if (previous) return replay(previous);
       try {
-        const reply = await database.$transaction(async (tx) => {
+        const reply = await transactionWithRetry(database, async (tx) => {
           const result = await options.run(apiReq, tx);
           const text = result.rawJson ?? (result.json === undefined ? null : JSON.stringify(result.json));
           await storeOutcome(tx, caller.scopeId, idemKey, fingerprint, { status: result.status, body: text });
@@ -215,7 +227,7 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
         // A concurrent twin committed first: answer as it did.
         const clash = uniqueViolation(err);
         if (clash?.constraint?.includes("IdempotencyRecord")) {
-          const winner = await findOutcome(database, caller.scopeId, idemKey, fingerprint);
+          const winner = await retryRead(() => findOutcome(database, caller.scopeId, idemKey, fingerprint));
           if (winner) return replay(winner);
         }
         throw err;

@@ -14,7 +14,7 @@ import { seedDemo } from "@/lib/domain/demo";
 import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { expireDuePoints } from "@/lib/domain/points";
-import { updateProgram } from "@/lib/domain/programs";
+import { getProgram, updateProgram } from "@/lib/domain/programs";
 import { createReward, updateReward } from "@/lib/domain/rewards";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
 import { createWebhook, resendDelivery, setPushEndpoint } from "@/lib/domain/webhooks";
@@ -69,6 +69,11 @@ const commands: Record<string, Command> = {
         content: f.content,
         image: f.image,
       }),
+  },
+  "program show": {
+    usage: "--id ID",
+    flags: z.strictObject({ id: Uuid }),
+    run: async (f: { id: string }) => getProgram(await db(), f.id),
   },
   "program update": {
     usage: "--id ID [--name N] [--tier-period-months M] [--points-expiry-months M|off]",

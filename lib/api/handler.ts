@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { db } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
-import { isDatabaseUnavailable, retryRead, transactionWithRetry } from "@/lib/db/outage";
+import { CommitUncertainError, isDatabaseUnavailable, retryRead, transactionWithRetry } from "@/lib/db/outage";
 import { AppError, notFound, serviceUnavailable, uniqueViolation } from "@/lib/errors";
 import { findActiveKey, invalidKey } from "@/lib/domain/api-keys";
 import { internalError, problemResponse, validationFailed, zodProblems } from "./problem";
@@ -215,13 +215,22 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
       };
       const previous = await retryRead(() => findOutcome(database, caller.scopeId, idemKey, fingerprint));
       if (previous) return replay(previous);
-      try {
-        const reply = await transactionWithRetry(database, async (tx) => {
+      const attempt = () =>
+        transactionWithRetry(database, async (tx) => {
           const result = await options.run(apiReq, tx);
           const text = result.rawJson ?? (result.json === undefined ? null : JSON.stringify(result.json));
           await storeOutcome(tx, caller.scopeId, idemKey, fingerprint, { status: result.status, body: text });
           return { status: result.status, rawJson: text ?? undefined };
         }, TX_OPTIONS);
+      try {
+        const reply = await attempt().catch(async (err) => {
+          if (!(err instanceof CommitUncertainError)) throw err;
+          // The connection died during COMMIT. The outcome is stored in the same transaction, so its presence
+          // says whether it committed: answer with it (this client never saw it), or run once more; a twin
+          // still committing makes that attempt a unique violation, handled below.
+          const stored = await retryRead(() => findOutcome(database, caller.scopeId, idemKey, fingerprint));
+          return stored ? { status: stored.status, rawJson: stored.body ?? undefined } : attempt();
+        });
         return replyToResponse(reply, edge.headers);
       } catch (err) {
         // A concurrent twin committed first: answer as it did.

@@ -65,16 +65,29 @@ export interface TransactionOptions {
 }
 
 /**
+ * The connection was lost while COMMIT was in flight: the transaction may or may not have committed. Still a
+ * database outage to the edge (503, through `cause`); a caller that can tell whether it committed (the
+ * idempotency record written in the same transaction) may settle it instead.
+ */
+export class CommitUncertainError extends Error {
+  constructor(readonly cause: unknown) {
+    super("The database connection was lost while the transaction committed; whether it committed is unknown.");
+    this.name = "CommitUncertainError";
+  }
+}
+
+/**
  * One interactive transaction, retried once on a fresh connection when the connection was lost before COMMIT
  * was sent: `work` had not returned, so Prisma never sent COMMIT and the server rolled the transaction back
- * when the connection died. A loss after `work` returned happened while COMMIT was in flight: whether it
- * committed is unknown, so it is not retried here; the edge answers 503 and the client retries with its
- * Idempotency-Key, which replays the stored outcome if it did commit (API.md §1).
+ * when the connection died. A loss after `work` returned happened while COMMIT was in flight: that is not
+ * retried here but thrown as CommitUncertainError (the edge answers 503, and the client's retry with its
+ * Idempotency-Key replays the stored outcome if it did commit: API.md §1).
  */
 export async function transactionWithRetry<T>(database: PrismaClient, work: (tx: Tx) => Promise<T>, options: TransactionOptions): Promise<T> {
   let commitSent = false;
   const attempt = () =>
     database.$transaction(async (tx) => {
+      commitSent = false;
       const result = await work(tx);
       commitSent = true;
       return result;
@@ -82,7 +95,13 @@ export async function transactionWithRetry<T>(database: PrismaClient, work: (tx:
   try {
     return await attempt();
   } catch (err) {
-    if (commitSent || !isDatabaseUnavailable(err)) throw err;
-    return attempt();
+    if (!isDatabaseUnavailable(err)) throw err;
+    if (commitSent) throw new CommitUncertainError(err);
+  }
+  try {
+    return await attempt();
+  } catch (err) {
+    if (commitSent && isDatabaseUnavailable(err)) throw new CommitUncertainError(err);
+    throw err;
   }
 }

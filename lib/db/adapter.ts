@@ -52,15 +52,22 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
     const { default: pg } = await import("pg");
     // pg-pool uses one connectionTimeoutMillis for both waiting in its queue and connecting; the client class
     // gives each new connection its own, shorter limit, so a busy pool is not mistaken for a dead server.
-    class FastConnectClient extends pg.Client {
+    class PooledClient extends pg.Client {
       constructor(config?: import("pg").ClientConfig) {
         super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+        // A FATAL error (pg_terminate_backend, shutdown) ends the session, but node-postgres marks the client
+        // dead only when the socket's close arrives a moment later; released in between, the pool would lend
+        // the dead client to the next request (a retry, often). Mark it at once so the pool drops it on release.
+        // (`_queryable` is the flag pg-pool's release checks.)
+        this.connection.on("errorMessage", (msg: { severity?: string }) => {
+          if (msg.severity === "FATAL") (this as unknown as { _queryable: boolean })._queryable = false;
+        });
       }
     }
     const pool = new pg.Pool({
       connectionString: target.url,
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-      Client: FastConnectClient,
+      Client: PooledClient,
       connectionTimeoutMillis: POOL_WAIT_MS,
       // A peer that vanished without closing the socket (failover) is noticed by TCP keepalive, not never.
       keepAlive: true,

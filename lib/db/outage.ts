@@ -26,6 +26,15 @@ const PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2024"]);
  */
 const DRIVER_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i;
 
+/**
+ * Pause before the second attempt. What ends one connection (pg_terminate_backend of every backend, a failover)
+ * usually ends the pool's other connections too, but each learns of it only when its backend has exited and the
+ * socket closes: some milliseconds later on a busy server. Retrying at once would take one of those from the
+ * pool; after the pause the pool has dropped them and the retry opens a fresh connection.
+ */
+const RETRY_DELAY_MS = 100;
+const pause = () => new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+
 /** Whether `err` (however Prisma and the driver adapter wrapped it) says the database server is unreachable or went away. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   const seen = new Set<unknown>();
@@ -55,6 +64,7 @@ export async function retryRead<T>(read: () => Promise<T>): Promise<T> {
     return await read();
   } catch (err) {
     if (!isDatabaseUnavailable(err)) throw err;
+    await pause();
     return read();
   }
 }
@@ -80,8 +90,8 @@ export class CommitUncertainError extends Error {
  * One interactive transaction, retried once on a fresh connection when the connection was lost before COMMIT
  * was sent: `work` had not returned, so Prisma never sent COMMIT and the server rolled the transaction back
  * when the connection died. A loss after `work` returned happened while COMMIT was in flight: that is not
- * retried here but thrown as CommitUncertainError (the edge answers 503, and the client's retry with its
- * Idempotency-Key replays the stored outcome if it did commit: API.md §1).
+ * retried here but thrown as CommitUncertainError. A keyed /v1 write settles it by its stored outcome
+ * (lib/api/handler.ts); anything else answers 503, and the client retries (API.md §1).
  */
 export async function transactionWithRetry<T>(database: PrismaClient, work: (tx: Tx) => Promise<T>, options: TransactionOptions): Promise<T> {
   let commitSent = false;
@@ -98,6 +108,7 @@ export async function transactionWithRetry<T>(database: PrismaClient, work: (tx:
     if (!isDatabaseUnavailable(err)) throw err;
     if (commitSent) throw new CommitUncertainError(err);
   }
+  await pause();
   try {
     return await attempt();
   } catch (err) {

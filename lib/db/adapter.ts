@@ -50,21 +50,56 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
   if (target.kind === "postgres") {
     const { PrismaPg } = await import("@prisma/adapter-pg");
     const { default: pg } = await import("pg");
+    // When one connection is lost (pg_terminate_backend, a failover, a restart), the others opened before it
+    // are suspect: the server may have ended them too, and a busy server takes a while to say so. Each loss
+    // starts a new generation; a connection of an older generation is not lent out again (FreshAfterLossPool),
+    // so a retry (lib/db/outage.ts) runs on a connection opened after the loss.
+    let generation = 0;
     // pg-pool uses one connectionTimeoutMillis for both waiting in its queue and connecting; the client class
     // gives each new connection its own, shorter limit, so a busy pool is not mistaken for a dead server.
     class PooledClient extends pg.Client {
+      readonly generation = generation;
       constructor(config?: import("pg").ClientConfig) {
         super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-        // A FATAL error (pg_terminate_backend, shutdown) ends the session, but node-postgres marks the client
-        // dead only when the socket's close arrives a moment later; released in between, the pool would lend
-        // the dead client to the next request (a retry, often). Mark it at once so the pool drops it on release.
-        // (`_queryable` is the flag pg-pool's release checks.)
+        const lost = () => {
+          if (this.generation === generation) generation++;
+        };
+        // A FATAL error ends the session, but node-postgres marks the client dead only when the socket's close
+        // arrives a moment later; released in between, the pool would lend it again. Mark it at once so the
+        // pool drops it on release (`_queryable` is the flag pg-pool's release checks).
         this.connection.on("errorMessage", (msg: { severity?: string }) => {
-          if (msg.severity === "FATAL") (this as unknown as { _queryable: boolean })._queryable = false;
+          if (msg.severity !== "FATAL") return;
+          (this as unknown as { _queryable: boolean })._queryable = false;
+          lost();
+        });
+        this.connection.on("error", lost);
+        this.connection.on("end", () => {
+          if (!(this as unknown as { _ending: boolean })._ending) lost();
         });
       }
     }
-    const pool = new pg.Pool({
+    type PoolClient = import("pg").PoolClient;
+    type Checkout = (err: Error | undefined, client: PoolClient | undefined, done: (release?: boolean | Error) => void) => void;
+    class FreshAfterLossPool extends pg.Pool {
+      connect(): Promise<PoolClient>;
+      connect(callback: Checkout): void;
+      // One implementation for both forms: Prisma's transactions use the promise, pool.query the callback.
+      connect(callback?: Checkout): Promise<PoolClient> | void {
+        const checkout = (async () => {
+          for (;;) {
+            const client = await super.connect();
+            if ((client as unknown as PooledClient).generation === generation) return client;
+            client.release(true); // released with an error: pg-pool closes it and forgets it
+          }
+        })();
+        if (!callback) return checkout;
+        checkout.then(
+          (client) => callback(undefined, client, (release) => client.release(release)),
+          (err: Error) => callback(err, undefined, () => {}),
+        );
+      }
+    }
+    const pool = new FreshAfterLossPool({
       connectionString: target.url,
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
       Client: PooledClient,

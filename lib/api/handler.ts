@@ -89,7 +89,7 @@ export async function withEdge(req: Request, work: (edge: Edge) => Promise<Respo
   }
 }
 
-/** The first line of an error's message: Prisma's messages span several lines (invocation, code, message). */
+/** The last line of an error's message: Prisma's span several lines and end with the driver's own. */
 function oneLine(err: unknown): string {
   const text = String((err as Error)?.message ?? err);
   return text.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? text;

@@ -44,6 +44,13 @@ export function validationFailed(errors: FieldProblem[], code = "validation_fail
   const n = errors.length;
   return new AppError(400, code, `The request has ${n} invalid field${n === 1 ? "" : "s"}.`, errors);
 }
+/** Seconds a client should wait before retrying while the database is unavailable: a restart or failover takes a few. */
+export const DB_RETRY_AFTER_SECONDS = 2;
+/** The database is unreachable or went away (lib/db/outage.ts): nothing was changed, or it is replayable by Idempotency-Key. */
+export const serviceUnavailable = () =>
+  new AppError(503, "service_unavailable", "The service is temporarily unavailable; retry shortly (POSTs with the same Idempotency-Key).", undefined, {
+    "Retry-After": String(DB_RETRY_AFTER_SECONDS),
+  });
 
 /**
  * PostgreSQL unique_violation, however the driver adapter wrapped it. `constraint` is text that names the

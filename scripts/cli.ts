@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { db, disconnectDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { DatabaseLockedError } from "@/lib/db/pglite-lock";
 import { createApiKey, RATE_LIMIT, revokeApiKey } from "@/lib/domain/api-keys";
 import { createStaff, PASSWORD_LENGTH, ROLES, setStaffPassword } from "@/lib/domain/staff";
 import { createProgram } from "@/lib/domain/programs";
@@ -14,7 +15,7 @@ import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { parseFlowParamsFlag, type FlowParamInput } from "@/lib/domain/flow-params";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { expireDuePoints } from "@/lib/domain/points";
-import { updateProgram } from "@/lib/domain/programs";
+import { getProgram, updateProgram } from "@/lib/domain/programs";
 import { createReward, updateReward } from "@/lib/domain/rewards";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
 import { createWebhook, resendDelivery, setPushEndpoint } from "@/lib/domain/webhooks";
@@ -75,6 +76,11 @@ const commands: Record<string, Command> = {
         content: f.content,
         image: f.image,
       }),
+  },
+  "program show": {
+    usage: "--id ID",
+    flags: z.strictObject({ id: Uuid }),
+    run: async (f: { id: string }) => getProgram(await db(), f.id),
   },
   "program update": {
     usage:
@@ -341,6 +347,9 @@ main()
     if (err instanceof AppError) {
       console.error(`error: ${err.message}`);
       console.log(JSON.stringify({ error: { code: err.code, message: err.message } }));
+    } else if (err instanceof DatabaseLockedError) {
+      console.error(`error: ${err.message}`);
+      console.log(JSON.stringify({ error: { code: "database_locked", message: err.message, pid: err.holder.pid } }));
     } else {
       console.error(err);
       console.log(JSON.stringify({ error: { code: "internal", message: String((err as Error)?.message ?? err) } }));

@@ -4,6 +4,8 @@
 #   scripts/pg-test-server.sh start    # prints TEST_DATABASE_URL=postgres://postgres@127.0.0.1:PORT/postgres last
 #   scripts/pg-test-server.sh stop     # stops it and deletes its data directory
 #   scripts/pg-test-server.sh status
+#   scripts/pg-test-server.sh pause    # stops the server but keeps its data (fault tests: the database goes away)
+#   scripts/pg-test-server.sh resume   # starts a paused server again on the same port and data
 #
 # The server lives in a fresh temp dir (data + unix socket), listens on 127.0.0.1 with trust auth and durability
 # turned off for speed. It runs as the `postgres` user when this script runs as root (initdb refuses root).
@@ -155,11 +157,26 @@ EOF
   die "server did not accept connections within 30 s"
 }
 
+do_pause() {
+  read_state || die "no server to pause (no state file $STATE_FILE)"
+  as_owner "$PG_BIN/pg_ctl" -D "$DIR/data" stop -m fast -w -t 30 >/dev/null
+  log "paused (port $PORT, dir $DIR)"
+}
+
+do_resume() {
+  read_state || die "no server to resume (no state file $STATE_FILE)"
+  as_owner "$PG_BIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w -t 60 start >/dev/null
+  log "resumed on port $PORT"
+  print_url "$PORT"
+}
+
 case "${1:-}" in
   start) do_start ;;
   stop) do_stop ;;
   status)
     if is_running; then log "running on port $PORT (dir $DIR)"; print_url "$PORT"; else log "not running"; exit 1; fi
     ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+  pause) do_pause ;;
+  resume) do_resume ;;
+  *) echo "usage: $0 start|stop|status|pause|resume" >&2; exit 2 ;;
 esac

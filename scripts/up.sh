@@ -24,6 +24,20 @@ npm run --silent db:migrate
 target="${DATABASE_URL:-pglite:${PGLITE_DIR:-.data/pglite}}"
 mkdir -p .data
 demo_file=".data/demo-$(printf '%s' "$target" | sha256sum | cut -c1-12).json"
+# The file outlives the database when the database is reset (rm -rf .data/pglite, a dropped PostgreSQL
+# database): keep it only while its program still exists there, else seed again.
+if [ -s "$demo_file" ]; then
+  demo_program=$(node -e 'try { console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).programId ?? "") } catch { console.log("") }' "$demo_file")
+  if check=$(npm run --silent loyalty -- program show --id "$demo_program" 2>/dev/null | tail -n 1); then
+    :
+  elif printf '%s' "$check" | grep -Eq '"code":"(not_found|invalid_flags)"'; then
+    echo "==> the demo program is gone from the database (reset?)"
+    rm -f "$demo_file"
+  else
+    echo "error: could not check the demo program: $check" >&2
+    exit 1
+  fi
+fi
 if [ ! -s "$demo_file" ]; then
   echo "==> seeding the demo program (first run)"
   npm run --silent loyalty -- seed demo | tail -n 1 > "$demo_file.tmp"

@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { db } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
-import { AppError, notFound, rateLimited, uniqueViolation } from "@/lib/errors";
+import { CommitUncertainError, isDatabaseUnavailable, retryRead, transactionWithRetry } from "@/lib/db/outage";
+import { AppError, notFound, rateLimited, serviceUnavailable, uniqueViolation } from "@/lib/errors";
 import { findActiveKey, invalidKey } from "@/lib/domain/api-keys";
 import { formatPath, internalError, problemResponse, validationFailed, zodProblems } from "./problem";
 import { takeTokenFrom } from "./rate-limit";
@@ -85,9 +86,20 @@ export async function withEdge(req: Request, work: (edge: Edge) => Promise<Respo
     return await work({ requestId, headers });
   } catch (err) {
     if (err instanceof AppError) return problemResponse(err, requestId, headers);
+    if (isDatabaseUnavailable(err)) {
+      // Not a bug: one line, no stack. The client retries after Retry-After (API.md §1).
+      console.error(JSON.stringify({ level: "warn", requestId, msg: "database unavailable", error: oneLine(err) }));
+      return problemResponse(serviceUnavailable(), requestId, headers);
+    }
     console.error(JSON.stringify({ level: "error", requestId, url: req.url, error: String((err as Error)?.stack ?? err) }));
     return problemResponse(internalError(), requestId, headers);
   }
+}
+
+/** The last line of an error's message: Prisma's span several lines and end with the driver's own. */
+function oneLine(err: unknown): string {
+  const text = String((err as Error)?.message ?? err);
+  return text.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? text;
 }
 
 export type Authenticate = (req: Request, params: Record<string, string>, edge: Edge, database: Db) => Promise<{ caller: Caller; programId: string }>;
@@ -166,17 +178,19 @@ export function pathBeyondDepth(value: unknown, maxDepth: number): (string | num
 }
 
 /** A read: authenticated, outside any transaction. */
-/** A read: authenticated, outside any transaction. */
 export function readRoute(authenticate: Authenticate, run: (req: ApiRequest<undefined>, database: Db) => Promise<ApiReply>): RouteHandler {
   return (req, ctx) =>
     withEdge(req, async (edge) => {
       const params = await ctx.params;
       const database = await db();
-      const { caller, programId } = await authenticate(req, params, edge, database);
-      const reply = await run(
-        { requestId: edge.requestId, caller, programId, params, url: new URL(req.url), body: undefined, idempotencyKey: null, customerId: caller.customerId },
-        database,
-      );
+      // Reads change nothing: a lost connection is retried once, authentication included (lib/db/outage.ts).
+      const reply = await retryRead(async () => {
+        const { caller, programId } = await authenticate(req, params, edge, database);
+        return run(
+          { requestId: edge.requestId, caller, programId, params, url: new URL(req.url), body: undefined, idempotencyKey: null, customerId: caller.customerId },
+          database,
+        );
+      });
       return replyToResponse(reply, edge.headers);
     });
 }
@@ -206,7 +220,7 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
     withEdge(req, async (edge) => {
       const params = await ctx.params;
       const database = await db();
-      const { caller, programId } = await authenticate(req, params, edge, database);
+      const { caller, programId } = await retryRead(() => authenticate(req, params, edge, database));
       const parsed = options.body ? await readJsonBody(req, options.bodyOptional ? { value: {} } : undefined) : { raw: "", value: undefined };
       const parse = typeof options.body === "function" ? options.body : options.body && parseWith(options.body);
       const body = parse ? parse(parsed.value) : (undefined as B);
@@ -224,7 +238,7 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
       };
 
       if (idemKey === null) {
-        const reply = await database.$transaction((tx) => options.run(apiReq, tx), TX_OPTIONS);
+        const reply = await transactionWithRetry(database, (tx) => options.run(apiReq, tx), TX_OPTIONS);
         return replyToResponse(reply, edge.headers);
       }
       if (idemKey.length < 1 || idemKey.length > 255) {
@@ -236,21 +250,30 @@ export function writeRoute<B>(authenticate: Authenticate, options: WriteOptions<
         return replyToResponse({ status: stored.status, rawJson: stored.body ?? undefined }, edge.headers);
       };
       const legacy = () => legacyFingerprint(req.method, url.pathname, parsed.raw);
-      const previous = await findOutcome(database, caller.scopeId, idemKey, fingerprint, legacy);
+      const previous = await retryRead(() => findOutcome(database, caller.scopeId, idemKey, fingerprint, legacy));
       if (previous) return replay(previous);
-      try {
-        const reply = await database.$transaction(async (tx) => {
+      const attempt = () =>
+        transactionWithRetry(database, async (tx) => {
           const result = await options.run(apiReq, tx);
           const text = result.rawJson ?? (result.json === undefined ? null : JSON.stringify(result.json));
           await storeOutcome(tx, caller.scopeId, idemKey, fingerprint, { status: result.status, body: text, customerId: apiReq.customerId });
           return { status: result.status, rawJson: text ?? undefined };
         }, TX_OPTIONS);
+      try {
+        const reply = await attempt().catch(async (err) => {
+          if (!(err instanceof CommitUncertainError)) throw err;
+          // The connection died during COMMIT. The outcome is stored in the same transaction, so its presence
+          // says whether it committed: answer with it (this client never saw it), or run once more; a twin
+          // still committing makes that attempt a unique violation, handled below.
+          const stored = await retryRead(() => findOutcome(database, caller.scopeId, idemKey, fingerprint));
+          return stored ? { status: stored.status, rawJson: stored.body ?? undefined } : attempt();
+        });
         return replyToResponse(reply, edge.headers);
       } catch (err) {
         // A concurrent twin committed first: answer as it did.
         const clash = uniqueViolation(err);
         if (clash?.constraint?.includes("IdempotencyRecord")) {
-          const winner = await findOutcome(database, caller.scopeId, idemKey, fingerprint, legacy);
+          const winner = await retryRead(() => findOutcome(database, caller.scopeId, idemKey, fingerprint, legacy));
           if (winner) return replay(winner);
         }
         throw err;

@@ -12,6 +12,7 @@ const TITLES: Record<number, string> = {
   415: "Unsupported Media Type",
   429: "Too Many Requests",
   500: "Internal Server Error",
+  503: "Service Unavailable",
 };
 
 /** `[3].payload.phone` from zod's `[3, "payload", "phone"]`. */

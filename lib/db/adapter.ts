@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { lockPgliteDir } from "./pglite-lock";
 
 /** Where the database lives: a PostgreSQL server when DATABASE_URL is set, else an embedded PGlite directory. */
 export type DatabaseTarget =
@@ -11,6 +12,14 @@ export function databaseTarget(env: NodeJS.ProcessEnv = process.env): DatabaseTa
   if (url) return { kind: "postgres", url };
   return { kind: "pglite", dir: env.PGLITE_DIR?.trim() || ".data/pglite" };
 }
+
+/**
+ * How long opening one new PostgreSQL connection may take before the request fails (503): a server that is
+ * down refuses at once, but an unreachable host (failover, network partition) would otherwise hang the request.
+ */
+const CONNECT_TIMEOUT_MS = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 2000);
+/** How long a request may wait for a free pooled connection: Prisma's transaction maxWait (lib/api/handler.ts). */
+const POOL_WAIT_MS = 10_000;
 
 export interface OpenedAdapter {
   factory: SqlMigrationAwareDriverAdapterFactory;
@@ -41,7 +50,64 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
   if (target.kind === "postgres") {
     const { PrismaPg } = await import("@prisma/adapter-pg");
     const { default: pg } = await import("pg");
-    const pool = new pg.Pool({ connectionString: target.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    // When one connection is lost (pg_terminate_backend, a failover, a restart), the others opened before it
+    // are suspect: the server may have ended them too, and a busy server takes a while to say so. Each loss
+    // starts a new generation; a connection of an older generation is not lent out again (FreshAfterLossPool),
+    // so a retry (lib/db/outage.ts) runs on a connection opened after the loss.
+    let generation = 0;
+    // pg-pool uses one connectionTimeoutMillis for both waiting in its queue and connecting; the client class
+    // gives each new connection its own, shorter limit, so a busy pool is not mistaken for a dead server.
+    class PooledClient extends pg.Client {
+      readonly generation = generation;
+      constructor(config?: import("pg").ClientConfig) {
+        super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+        const lost = () => {
+          if (this.generation === generation) generation++;
+        };
+        // A FATAL error ends the session, but node-postgres marks the client dead only when the socket's close
+        // arrives a moment later; released in between, the pool would lend it again. Mark it at once so the
+        // pool drops it on release (`_queryable` is the flag pg-pool's release checks).
+        this.connection.on("errorMessage", (msg: { severity?: string }) => {
+          if (msg.severity !== "FATAL") return;
+          (this as unknown as { _queryable: boolean })._queryable = false;
+          lost();
+        });
+        this.connection.on("error", lost);
+        this.connection.on("end", () => {
+          if (!(this as unknown as { _ending: boolean })._ending) lost();
+        });
+      }
+    }
+    type PoolClient = import("pg").PoolClient;
+    type Checkout = (err: Error | undefined, client: PoolClient | undefined, done: (release?: boolean | Error) => void) => void;
+    class FreshAfterLossPool extends pg.Pool {
+      connect(): Promise<PoolClient>;
+      connect(callback: Checkout): void;
+      // One implementation for both forms: Prisma's transactions use the promise, pool.query the callback.
+      connect(callback?: Checkout): Promise<PoolClient> | void {
+        const checkout = (async () => {
+          for (;;) {
+            const client = await super.connect();
+            if ((client as unknown as PooledClient).generation === generation) return client;
+            client.release(true); // released with an error: pg-pool closes it and forgets it
+          }
+        })();
+        if (!callback) return checkout;
+        checkout.then(
+          (client) => callback(undefined, client, (release) => client.release(release)),
+          (err: Error) => callback(err, undefined, () => {}),
+        );
+      }
+    }
+    const pool = new FreshAfterLossPool({
+      connectionString: target.url,
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      Client: PooledClient,
+      connectionTimeoutMillis: POOL_WAIT_MS,
+      // A peer that vanished without closing the socket (failover) is noticed by TCP keepalive, not never.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     // An idle connection closed by the server (restart, failover) must not crash the process; the pool reconnects.
     pool.on("error", (err) => console.error(JSON.stringify({ level: "warn", msg: "idle database connection lost", error: err.message })));
     const factory = new PrismaPg(pool, { statementNameGenerator: preparedName });
@@ -51,6 +117,23 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
   const { PGlite } = await import("@electric-sql/pglite");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   await mkdir(target.dir, { recursive: true });
-  const pglite = await PGlite.create(target.dir);
-  return { factory: new PrismaPGlite(pglite), close: () => pglite.close() };
+  // Before PGlite touches the directory: a second opener would corrupt it (lib/db/pglite-lock.ts).
+  const lock = lockPgliteDir(target.dir);
+  let pglite: InstanceType<typeof PGlite>;
+  try {
+    pglite = await PGlite.create(target.dir);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  return {
+    factory: new PrismaPGlite(pglite),
+    close: async () => {
+      try {
+        await pglite.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
 }

@@ -14,7 +14,11 @@ async function connect(): Promise<Db> {
 
 /** The process-wide Prisma client over whichever database is configured. */
 export async function db(): Promise<PrismaClient> {
-  holder.__loyaltyDb ??= connect();
+  holder.__loyaltyDb ??= connect().catch((err) => {
+    // Not opened (the embedded database is locked by another process, say): the next call tries again.
+    holder.__loyaltyDb = undefined;
+    throw err;
+  });
   return (await holder.__loyaltyDb).prisma;
 }
 
@@ -22,7 +26,9 @@ export async function disconnectDb(): Promise<void> {
   const current = holder.__loyaltyDb;
   if (!current) return;
   holder.__loyaltyDb = undefined;
-  const { prisma, opened } = await current;
+  const connected = await current.catch(() => null);
+  if (!connected) return; // it never opened: nothing to close
+  const { prisma, opened } = connected;
   await prisma.$disconnect();
   await opened.close();
 }

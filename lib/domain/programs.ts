@@ -10,6 +10,16 @@ export async function createProgram(db: Db, input: { name: string; tierPeriodMon
   return { programId: program.id };
 }
 
+/** A program's settings, or 404. */
+export async function getProgram(db: Db, id: string) {
+  const program = await db.program.findUnique({
+    where: { id },
+    select: { id: true, name: true, tierPeriodMonths: true, pointsExpiryMonths: true },
+  });
+  if (!program) throw notFound("program");
+  return program;
+}
+
 export async function updateProgram(
   db: Db,
   id: string,

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { isDatabaseUnavailable } from "@/lib/db/outage";
 import { expireDuePoints } from "@/lib/domain/points";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { runOutbox } from "./outbox";
@@ -32,7 +33,9 @@ async function runAll(list: typeof jobs) {
       const result = await job.run();
       if (process.env.LOYALTY_JOBS_LOG === "1") console.log(JSON.stringify({ level: "info", job: job.name, result }));
     } catch (err) {
-      console.error(JSON.stringify({ level: "error", job: job.name, error: String((err as Error)?.stack ?? err) }));
+      // A database outage is not a bug: one line per tick, without a stack (lib/db/outage.ts).
+      if (isDatabaseUnavailable(err)) console.error(JSON.stringify({ level: "warn", job: job.name, msg: "database unavailable" }));
+      else console.error(JSON.stringify({ level: "error", job: job.name, error: String((err as Error)?.stack ?? err) }));
     }
   }
 }

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { retryRead, transactionWithRetry } from "@/lib/db/outage";
 import type { Db, Tx } from "@/lib/db/types";
 import { parseWith, readJsonBody, replyToResponse, TX_OPTIONS, withEdge, type SchemaLike } from "@/lib/api/handler";
 import { requireStaff, type Permission, type StaffContext } from "./authz";
@@ -24,8 +25,11 @@ export function staffRead(permission: Permission, run: (req: StaffRequest<undefi
   return (req: Request, ctx: Ctx) =>
     withEdge(req, async (edge) => {
       const params = await ctx.params;
-      const staff = await requireStaff(params.programId ?? "", permission);
-      const json = await run({ staff, params, url: new URL(req.url), body: undefined }, await db());
+      // Reads change nothing: a lost connection is retried once (lib/db/outage.ts); an outage is a 503 from withEdge.
+      const json = await retryRead(async () => {
+        const staff = await requireStaff(params.programId ?? "", permission);
+        return run({ staff, params, url: new URL(req.url), body: undefined }, await db());
+      });
       return replyToResponse({ status: 200, json }, edge.headers);
     });
 }
@@ -39,10 +43,10 @@ export function staffWrite<B>(options: {
   return (req: Request, ctx: Ctx) =>
     withEdge(req, async (edge) => {
       const params = await ctx.params;
-      const staff = await requireStaff(params.programId ?? "", options.permission);
+      const staff = await retryRead(() => requireStaff(params.programId ?? "", options.permission));
       const body = options.body ? parseWith(options.body)((await readJsonBody(req)).value) : (undefined as B);
       const database = await db();
-      const json = await database.$transaction((tx) => options.run({ staff, params, url: new URL(req.url), body }, tx), TX_OPTIONS);
+      const json = await transactionWithRetry(database, (tx) => options.run({ staff, params, url: new URL(req.url), body }, tx), TX_OPTIONS);
       return replyToResponse({ status: options.status ?? 200, json }, edge.headers);
     });
 }

@@ -25,6 +25,8 @@ export class AppError extends Error {
 export const notFound = (what = "resource") => new AppError(404, "not_found", `The ${what} was not found.`);
 export const customerNotFound = () => new AppError(404, "customer_not_found", "No customer with this e-mail in this program.");
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
+/** A staff write sent from another site (or without Origin and Sec-Fetch-Site): refused before it is read. */
+export const crossSiteRequest = () => new AppError(403, "cross_site_request", "Staff changes are accepted only from the dashboard's own pages.");
 
 /**
  * PostgreSQL unique_violation, however the driver adapter wrapped it. `constraint` is text that names the

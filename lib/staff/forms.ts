@@ -9,6 +9,9 @@ import type { Role } from "@/lib/domain/staff";
  * reused, so a field accepted by one is accepted by the other. Client-safe: zod only, no server imports.
  */
 
+/** The error next-auth reports for a sign-in refused by the throttle (lib/staff/auth.ts); the sign-in form says so. */
+export const SIGN_IN_THROTTLED = "TooManyAttempts";
+
 /** The API's user payload (names, phone, external id, e-mail verified, new e-mail) plus the birthdate. */
 export const UserDataEdit = UserPayload.extend({
   birthdate: z.iso.date("must be a date (YYYY-MM-DD)").nullable().optional(),

@@ -69,7 +69,8 @@ export async function signOut(baseUrl: string, cookie: string): Promise<number> 
 
 /** A call to a dashboard JSON route with the session `cookie` and, like a browser on the dashboard, its Origin. */
 export async function staffCall(baseUrl: string, cookie: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const h: Record<string, string> = { origin: baseUrl, ...headers };
+  // A header given as "" is not sent (e.g. `{ origin: "" }`: no Origin).
+  const h = Object.fromEntries(Object.entries({ origin: baseUrl, ...headers }).filter(([, v]) => v !== "")) as Record<string, string>;
   if (cookie) h.cookie = cookie;
   if (body !== undefined) h["content-type"] = "application/json";
   const res = await fetch(`${baseUrl}${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), redirect: "manual" });

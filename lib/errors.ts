@@ -26,6 +26,7 @@ export const notFound = (what = "resource") => new AppError(404, "not_found", `T
 export const customerNotFound = () => new AppError(404, "customer_not_found", "No customer with this e-mail in this program.");
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
 /** A staff write sent from another site (or without Origin and Sec-Fetch-Site): refused before it is read. */
+export const invalidCallbackUrl = () => new AppError(400, "invalid_callback_url", "callbackUrl must be a page of this app.");
 export const crossSiteRequest = () => new AppError(403, "cross_site_request", "Staff changes are accepted only from the dashboard's own pages.");
 
 /**

@@ -56,3 +56,41 @@ export function clientAddress(headers: HeaderSource): string {
   if (staffSettings.TRUST_PROXY > 0 && forwarded.length) return forwarded[Math.max(0, forwarded.length - staffSettings.TRUST_PROXY)]!;
   return forwarded.join(",") || "unknown";
 }
+
+/**
+ * Whether `value` is a URL on `origin`: an absolute URL, or a path starting with "/" (as next-auth reads them; "//x"
+ * and "/\\x" name another host). Malformed text is not.
+ */
+export function isOwnUrl(value: string, origin: string | null): boolean {
+  if (!origin) return false;
+  try {
+    return (value.startsWith("/") ? new URL(value, origin) : new URL(value)).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/** next-auth's callback-url cookie names (plain and https). */
+const CALLBACK_COOKIE = /^(__Secure-)?next-auth\.callback-url$/;
+
+/**
+ * The Cookie header without a next-auth callback-url cookie that points off-site or is malformed (next-auth would
+ * answer such a cookie with a 500 on every auth request until it expired). Null when nothing changes.
+ */
+export function withoutForeignCallbackCookie(cookieHeader: string | null, origin: string | null): string | null {
+  if (!cookieHeader) return null;
+  const parts = cookieHeader.split(";");
+  const kept = parts.filter((part) => {
+    const eq = part.indexOf("=");
+    const name = part.slice(0, eq < 0 ? undefined : eq).trim();
+    if (!CALLBACK_COOKIE.test(name)) return true;
+    let value = part.slice(eq + 1).trim();
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      return false;
+    }
+    return isOwnUrl(value, origin);
+  });
+  return kept.length === parts.length ? null : kept.join(";");
+}

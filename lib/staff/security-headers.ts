@@ -8,8 +8,8 @@
  * attributes from React and recharts); images from this origin, data: and https: (reward images).
  */
 import { NextResponse, type NextRequest } from "next/server";
-import { isHttps, requestHost } from "./request-origin";
-import { configuredOrigin } from "./settings";
+import { appOrigin, isHttps, requestHost, withoutForeignCallbackCookie } from "./request-origin";
+import { configuredOrigin, staffSettings } from "./settings";
 
 export const HSTS = "max-age=31536000; includeSubDomains";
 
@@ -33,7 +33,7 @@ export function pageCsp(nonce: string, options: { dev: boolean; https: boolean }
 /**
  * The proxy step for pages and /api/auth: a nonce CSP and HSTS on pages, and — without NEXTAUTH_URL — the host
  * next-auth builds its redirects from pinned to the one request-origin.ts trusts, so a client's own
- * X-Forwarded-Host cannot steer them.
+ * X-Forwarded-Host cannot steer them. An off-site or malformed callback-url cookie is dropped on the way in.
  */
 export function securePage(request: NextRequest): NextResponse {
   const headers = new Headers(request.headers);
@@ -41,7 +41,11 @@ export function securePage(request: NextRequest): NextResponse {
     const host = requestHost(request.headers);
     if (host) headers.set("x-forwarded-host", host);
     else headers.delete("x-forwarded-host");
+    // `next start` speaks plain http: without a trusted proxy, a client's x-forwarded-proto is not believed either.
+    if (staffSettings.TRUST_PROXY === 0) headers.set("x-forwarded-proto", "http");
   }
+  const cookie = withoutForeignCallbackCookie(request.headers.get("cookie"), appOrigin(headers));
+  if (cookie !== null) headers.set("cookie", cookie);
   const https = isHttps(request.headers);
   const isApi = request.nextUrl.pathname.startsWith("/api/");
   const csp = isApi ? null : pageCsp(Buffer.from(crypto.randomUUID()).toString("base64"), { dev: process.env.NODE_ENV === "development", https });

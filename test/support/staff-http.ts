@@ -37,7 +37,7 @@ export async function attemptSignIn(
     body: form,
     redirect: "manual",
   });
-  const session = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token=") && !c.startsWith("next-auth.session-token=;"));
+  const session = res.headers.getSetCookie().find((c) => /^(__Secure-)?next-auth\.session-token=[^;]/.test(c));
   const text = await res.text();
   let url: string | null = null;
   try {

@@ -38,7 +38,7 @@ export async function beginSignInAttempt(prisma: PrismaClient, keys: string[], p
     const waits = [...states.values()].map((s) => blockedUntil(s, now, policy)).filter((d): d is Date => !!d);
     if (waits.length) return { allowed: false, retryAt: new Date(Math.max(...waits.map((d) => d.getTime()))) };
     for (const [key, state] of states) {
-      await tx.staffSignInThrottle.update({ where: { key }, data: { failures: failuresWithAttempt(state, now, policy), lastFailureAt: now, lockedUntil: null } });
+      await tx.staffSignInThrottle.update({ where: { key }, data: { failures: failuresWithAttempt(state, now), lastFailureAt: now, lockedUntil: null } });
     }
     return { allowed: true };
   });

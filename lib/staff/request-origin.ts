@@ -59,7 +59,7 @@ export function clientAddress(headers: HeaderSource): string {
 
 /**
  * Whether `value` is a URL on `origin`: an absolute URL, or a path starting with "/" (as next-auth reads them; "//x"
- * and "/\\x" name another host). Malformed text is not.
+ * and "/\x" name another host). Malformed text is not.
  */
 export function isOwnUrl(value: string, origin: string | null): boolean {
   if (!origin) return false;

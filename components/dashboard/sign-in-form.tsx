@@ -4,7 +4,7 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass, Field, inputClass } from "@/components/ui";
-import { SIGN_IN_THROTTLED } from "@/lib/staff/forms";
+import { SIGN_IN_THROTTLED } from "@/lib/staff/sign-in-errors";
 
 export function SignInForm() {
   const router = useRouter();

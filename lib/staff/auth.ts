@@ -8,7 +8,7 @@ import { accountKey, addressKey, beginSignInAttempt, signInFailed, signInSucceed
 import { verifyStaffPassword } from "@/lib/domain/staff";
 import { createStaffSession, isStaffSessionLive, revokeStaffSession } from "@/lib/domain/staff-sessions";
 import { auditedSignIn } from "./audit";
-import { SIGN_IN_THROTTLED } from "./forms";
+import { SIGN_IN_THROTTLED } from "./sign-in-errors";
 import { clientAddress } from "./request-origin";
 import { staffSettings } from "./settings";
 

@@ -1,3 +1,4 @@
+import "@/lib/zod-browser";
 import { z } from "zod";
 import { COUPON_CODE, CouponRequest, MAX_POINTS, NotificationRequest, RedeemRequest, UserPayload } from "@/lib/api/schemas";
 import { zodProblems } from "@/lib/api/problem";
@@ -8,9 +9,6 @@ import type { Role } from "@/lib/domain/staff";
  * and the route handlers validate again on the server; where the /v1 API has the same input, its schema is
  * reused, so a field accepted by one is accepted by the other. Client-safe: zod only, no server imports.
  */
-
-/** The error next-auth reports for a sign-in refused by the throttle (lib/staff/auth.ts); the sign-in form says so. */
-export const SIGN_IN_THROTTLED = "TooManyAttempts";
 
 /** The API's user payload (names, phone, external id, e-mail verified, new e-mail) plus the birthdate. */
 export const UserDataEdit = UserPayload.extend({

@@ -71,6 +71,8 @@ for (const backend of BACKENDS) {
       assertEnded(await probe(cookie, true), "after sign-out");
       // Only that session ended: the same account signed in elsewhere carries on.
       assertLive(await probe(other), "the account's other session");
+      // An ended session is an expected answer, not an error in the log.
+      assert.doesNotMatch(app.logs(), /JWT_SESSION_ERROR|StaffSessionEnded/);
     });
 
     test("a password change (CLI staff password) ends every session of the account, and only that account's", async () => {

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { seed, shot, signIn } from "./helpers";
+import { seed, shot, signIn, fromPage } from "./helpers";
 
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name, exact: true });
 const noSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -163,9 +163,9 @@ test("viewers see the catalogue without the manage controls, and their forged wr
   await shot(page, "catalogue-viewer-earning-flows");
   const base = `/api/staff/${programId}`;
   for (const res of [
-    await page.request.post(`${base}/rewards`, { data: { name: "Forged", costPoints: 1 } }),
-    await page.request.post(`${base}/coupon-pools`, { data: { name: "Forged" } }),
-    await page.request.post(`${base}/earning-flows`, { data: { key: "forged", points: 1000 } }),
+    await page.request.post(`${base}/rewards`, { headers: fromPage(page), data: { name: "Forged", costPoints: 1 } }),
+    await page.request.post(`${base}/coupon-pools`, { headers: fromPage(page), data: { name: "Forged" } }),
+    await page.request.post(`${base}/earning-flows`, { headers: fromPage(page), data: { key: "forged", points: 1000 } }),
   ]) {
     expect(res.status()).toBe(403);
   }

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { seed, shot, signIn } from "./helpers";
+import { seed, shot, signIn, fromPage } from "./helpers";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const points = (text: string | null) => Number((text ?? "").replace(/[^0-9]/g, ""));
@@ -157,12 +157,12 @@ test("a viewer can look but not change anything, and forged requests are refused
   // The requests the buttons would send, sent anyway with the viewer's session.
   const base = `/api/staff/${programId}/customers/${customerId}`;
   const forged = [
-    await page.request.post(`${base}/balance`, { data: { points: 1000, reason: "forged by a viewer" } }),
-    await page.request.patch(base, { data: { lastName: "Forged" } }),
-    await page.request.delete(base),
-    await page.request.post(`${base}/notifications`, { data: { title: "Forged", body: "Forged", category: "marketing" } }),
-    await page.request.post(`/api/staff/${programId}/tiers`, { data: { name: "Forged", requiredPoints: 1, factor: 1 } }),
-    await page.request.post(`/api/staff/${programId}/api-keys`, { data: { name: "Forged" } }),
+    await page.request.post(`${base}/balance`, { headers: fromPage(page), data: { points: 1000, reason: "forged by a viewer" } }),
+    await page.request.patch(base, { headers: fromPage(page), data: { lastName: "Forged" } }),
+    await page.request.delete(base, { headers: fromPage(page) }),
+    await page.request.post(`${base}/notifications`, { headers: fromPage(page), data: { title: "Forged", body: "Forged", category: "marketing" } }),
+    await page.request.post(`/api/staff/${programId}/tiers`, { headers: fromPage(page), data: { name: "Forged", requiredPoints: 1, factor: 1 } }),
+    await page.request.post(`/api/staff/${programId}/api-keys`, { headers: fromPage(page), data: { name: "Forged" } }),
   ];
   for (const res of forged) {
     expect(res.status()).toBe(403);
@@ -185,7 +185,7 @@ test("signed-out visitors are sent to sign-in; sign-out ends the session", async
   await expect(page).toHaveURL(/\/signin$/);
   await page.goto(`/dashboard/${programId}/customers`);
   await expect(page).toHaveURL(/\/signin/);
-  const refused = await page.request.post(`/api/staff/${programId}/tiers`, { data: { name: "Anon", requiredPoints: 1, factor: 1 } });
+  const refused = await page.request.post(`/api/staff/${programId}/tiers`, { headers: fromPage(page), data: { name: "Anon", requiredPoints: 1, factor: 1 } });
   expect(refused.status()).toBe(401);
 
   await page.getByLabel("E-mail").fill(seed().staff[0]!.email);

@@ -35,3 +35,9 @@ export async function shot(page: Page, name: string, options: { fullPage?: boole
   if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage });
 }
+
+/**
+ * The headers a browser sends with a write from the app's own page (lib/staff/http.ts refuses writes without a
+ * same-origin Origin): for `page.request` calls that stand in for a button's fetch.
+ */
+export const fromPage = (page: Page) => ({ origin: new URL(page.url()).origin });

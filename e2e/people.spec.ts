@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { seed, shot, signIn } from "./helpers";
+import { seed, shot, signIn, fromPage } from "./helpers";
 
 /** The page itself never scrolls sideways; on failure, some of the elements sticking out are named. */
 async function noHorizontalOverflow(page: Page) {
@@ -154,6 +154,7 @@ test("a manager configures webhooks but does not see the Staff page and is refus
   await expect(page).toHaveURL(/\/forbidden$/);
   await expect(page.getByRole("heading", { name: "Not for your role" })).toBeVisible();
   const forged = await page.request.post(`/api/staff/${programId}/staff`, {
+    headers: fromPage(page),
     data: { email: "forged@demo.example", name: "Forged", password: "a long enough password", role: "owner" },
   });
   expect(forged.status()).toBe(403);
@@ -170,7 +171,7 @@ test("a viewer reads the webhooks page without its manage controls", async ({ pa
   await expect(page.getByRole("button", { name: "Add webhook" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Re-send/ })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^(Disable|Enable) webhook/ })).toHaveCount(0);
-  const forged = await page.request.post(`/api/staff/${programId}/webhooks`, { data: { url: "https://forged.example.com" } });
+  const forged = await page.request.post(`/api/staff/${programId}/webhooks`, { headers: fromPage(page), data: { url: "https://forged.example.com" } });
   expect(forged.status()).toBe(403);
   await shot(page, "people-viewer-webhooks");
 });

@@ -38,6 +38,9 @@ export const invalidPath = () => new AppError(400, "invalid_path", "The path has
 export const methodNotAllowed = (allow: string) =>
   new AppError(405, "method_not_allowed", "This endpoint does not serve this method; the Allow header lists those it does.", undefined, { Allow: allow });
 export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
+/** A staff write sent from another site (or without Origin and Sec-Fetch-Site): refused before it is read. */
+export const invalidCallbackUrl = () => new AppError(400, "invalid_callback_url", "callbackUrl must be a page of this app.");
+export const crossSiteRequest = () => new AppError(403, "cross_site_request", "Staff changes are accepted only from the dashboard's own pages.");
 
 /** 400 listing every field problem by path (or a more precise `code` for the same shape, e.g. `unsupported_feature`). */
 export function validationFailed(errors: FieldProblem[], code = "validation_failed"): AppError {

@@ -4,6 +4,7 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass, Field, inputClass } from "@/components/ui";
+import { SIGN_IN_THROTTLED } from "@/lib/staff/sign-in-errors";
 
 export function SignInForm() {
   const router = useRouter();
@@ -18,7 +19,11 @@ export function SignInForm() {
     const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
     setBusy(false);
     if (!result || result.error) {
-      setError("That e-mail and password do not match a staff account.");
+      setError(
+        result?.error === SIGN_IN_THROTTLED
+          ? "Too many failed sign-ins. Wait a little and try again; after repeated failures, sign-in stays locked for a while."
+          : "That e-mail and password do not match a staff account.",
+      );
       return;
     }
     router.push("/dashboard");

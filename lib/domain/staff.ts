@@ -1,5 +1,7 @@
 import bcrypt from "bcryptjs";
 import type { Db } from "@/lib/db/types";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { revokeAllStaffSessions } from "./staff-sessions";
 import { AppError, notFound } from "@/lib/errors";
 
 export const ROLES = ["owner", "manager", "support", "viewer"] as const;
@@ -40,14 +42,21 @@ export async function createStaff(db: Db, input: { email: string; password: stri
   return { staffId: staff.id, email, role: input.role, accountExisted };
 }
 
-/** Sets a staff account's password (operators, through the CLI). */
-export async function setStaffPassword(db: Db, input: { email: string; password: string }) {
+/**
+ * Sets a staff account's password (operators, through the CLI) and ends all of the account's sessions in the same
+ * transaction: whoever held the old password is signed out at their next request.
+ */
+export async function setStaffPassword(db: PrismaClient, input: { email: string; password: string }) {
   checkPassword(input.password);
   const email = input.email.trim().toLowerCase();
   const passwordHash = await bcrypt.hash(input.password, BCRYPT_COST);
-  const { count } = await db.staffUser.updateMany({ where: { email }, data: { passwordHash } });
-  if (count === 0) throw notFound("staff account");
-  return { email, passwordChanged: true };
+  return db.$transaction(async (tx) => {
+    const staff = await tx.staffUser.findUnique({ where: { email }, select: { id: true } });
+    if (!staff) throw notFound("staff account");
+    await tx.staffUser.update({ where: { id: staff.id }, data: { passwordHash } });
+    const sessionsEnded = await revokeAllStaffSessions(tx, staff.id);
+    return { email, passwordChanged: true, sessionsEnded };
+  });
 }
 
 // A fixed hash to compare against when the e-mail is unknown, so both paths take bcrypt's time.

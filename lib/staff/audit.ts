@@ -1,4 +1,4 @@
-import type { Tx } from "@/lib/db/types";
+import type { Db, Tx } from "@/lib/db/types";
 import type { StaffContext } from "./authz";
 
 /** Every action the audit log knows; the audit page filters on these. Add yours when you add a staff write. */
@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   "staff.role",
   "staff.disable",
   "staff.enable",
+  "staff.signin_failed",
+  "staff.signin_locked",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -52,6 +54,32 @@ export async function audited(tx: Tx, actor: StaffContext, action: AuditAction, 
       entityId: entity.id ?? null,
       before: json(before),
       after: json(after),
+    },
+  });
+}
+
+/**
+ * Records a failed staff sign-in or a lock it started. These are account-level events: no program (the e-mail
+ * may belong to no account, or to several programs), `staffId` when the e-mail is an account's, and the
+ * e-mail as typed (lower-cased, cut to 320 characters). `detail` holds the client address and the counts.
+ */
+export async function auditedSignIn(
+  db: Db,
+  action: "staff.signin_failed" | "staff.signin_locked",
+  attempt: { email: string; address: string },
+  detail: Record<string, unknown>,
+) {
+  const email = attempt.email.trim().toLowerCase().slice(0, 320);
+  const account = await db.staffUser.findUnique({ where: { email }, select: { id: true } });
+  await db.auditLog.create({
+    data: {
+      programId: null,
+      staffId: account?.id ?? null,
+      staffEmail: email,
+      action,
+      entityType: "staff_account",
+      entityId: account?.id ?? null,
+      after: json({ address: attempt.address, ...detail }),
     },
   });
 }

@@ -4,7 +4,13 @@ import path from "node:path";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { db } from "@/lib/db/client";
+import { accountKey, addressKey, beginSignInAttempt, signInFailed, signInSucceeded } from "@/lib/domain/sign-in-throttle";
 import { verifyStaffPassword } from "@/lib/domain/staff";
+import { createStaffSession, isStaffSessionLive, revokeStaffSession } from "@/lib/domain/staff-sessions";
+import { auditedSignIn } from "./audit";
+import { SIGN_IN_THROTTLED } from "./sign-in-errors";
+import { clientAddress } from "./request-origin";
+import { staffSettings } from "./settings";
 
 /**
  * The session-signing secret: NEXTAUTH_SECRET when set (set it when several instances serve the dashboard,
@@ -27,31 +33,96 @@ function authSecret(): string {
   return readFileSync(file, "utf8").trim();
 }
 
-// Without NEXTAUTH_URL the public origin comes from the Host header (set NEXTAUTH_URL behind a proxy).
+// Without NEXTAUTH_URL next-auth takes the public origin from X-Forwarded-Host, which proxy.ts sets from the host
+// that request-origin.ts trusts (the Host header unless TRUST_PROXY is set), so a client cannot steer redirects.
 if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
 
-export const SESSION_MAX_AGE_SECONDS = 8 * 3600;
+/** The sign-in throttle's timings (lib/domain/sign-in-throttle-rules.ts). */
+const THROTTLE_POLICY = { backoffBaseMs: staffSettings.STAFF_SIGNIN_BACKOFF_BASE_MS, lockMs: staffSettings.STAFF_SIGNIN_LOCK_SECONDS * 1000 };
+
+/** A token whose session row was ended (sign-out, password change, disabled) or has passed its absolute end. */
+class StaffSessionEnded extends Error {
+  constructor() {
+    super("The staff session has ended.");
+    this.name = "StaffSessionEnded";
+  }
+}
+
+/**
+ * Checks a sign-in attempt: throttled per account and per client address (both keyed whether or not the account
+ * exists, and bcrypt runs against a dummy hash for unknown e-mails, so every answer is the same), failures and
+ * locks in the audit log.
+ */
+async function authorizeStaff(email: string, password: string, headers: Record<string, string | string[] | undefined>) {
+  const prisma = await db();
+  const address = clientAddress(headers);
+  const keys = [accountKey(email), addressKey(address)];
+  const attempt = await beginSignInAttempt(prisma, keys, THROTTLE_POLICY);
+  if (!attempt.allowed) throw new Error(SIGN_IN_THROTTLED);
+  const user = password.length > 200 ? null : await verifyStaffPassword(prisma, email, password);
+  if (user) {
+    await signInSucceeded(prisma, keys[0]!, keys[1]!);
+    return user;
+  }
+  const outcome = await signInFailed(prisma, keys, THROTTLE_POLICY);
+  const failures = Object.fromEntries(outcome.map((o) => [o.key.split(":")[0], o.failures]));
+  await auditedSignIn(prisma, "staff.signin_failed", { email, address }, { failures });
+  for (const lock of outcome.filter((o) => o.lockedUntil)) {
+    await auditedSignIn(prisma, "staff.signin_locked", { email, address }, { lockedKey: lock.key.split(":")[0], failures: lock.failures, lockedUntil: lock.lockedUntil });
+  }
+  return null;
+}
 
 export const authOptions: NextAuthOptions = {
   secret: authSecret(),
-  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+  // maxAge is the idle limit (the token is re-issued on use); the session row holds the absolute end.
+  session: { strategy: "jwt", maxAge: staffSettings.STAFF_SESSION_IDLE_SECONDS },
   pages: { signIn: "/signin" },
   providers: [
     CredentialsProvider({
       name: "Staff account",
       credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
-      authorize: async (credentials) => {
-        if (!credentials?.email || !credentials.password || credentials.password.length > 200) return null;
-        const user = await verifyStaffPassword(await db(), credentials.email, credentials.password);
+      authorize: async (credentials, req) => {
+        if (typeof credentials?.email !== "string" || typeof credentials.password !== "string" || !credentials.email) return null;
+        const user = await authorizeStaff(credentials.email, credentials.password, (req?.headers ?? {}) as Record<string, string>);
         return user ? { id: user.id, email: user.email, name: user.name ?? user.email } : null;
       },
     }),
   ],
   callbacks: {
-    jwt: ({ token, user }) => {
-      if (user) token.staffId = user.id;
+    jwt: async ({ token, user }) => {
+      if (user) {
+        token.staffId = user.id;
+        token.sid = await createStaffSession(await db(), user.id, staffSettings.STAFF_SESSION_MAX_AGE_SECONDS);
+        return token;
+      }
+      // Every read of the session (pages, JSON routes, /api/auth/session) passes here: an ended session is refused
+      // and next-auth clears its cookie instead of re-issuing it.
+      if (!(await isStaffSessionLive(await db(), token.sid, token.staffId))) throw new StaffSessionEnded();
       return token;
     },
     session: ({ session, token }) => ({ ...session, staffId: token.staffId as string }),
+    // Only this app's own pages: a malformed, foreign, protocol-relative or javascript: callbackUrl goes home.
+    redirect: ({ url, baseUrl }) => sameOriginOr(url, baseUrl),
+  },
+  events: {
+    signOut: async ({ token }) => revokeStaffSession(await db(), token?.sid),
+  },
+  logger: {
+    error: (code, metadata) => {
+      // An ended session is an expected outcome, not an error worth a stack trace.
+      if ((metadata as { name?: string } | undefined)?.name === "StaffSessionEnded") return;
+      console.error(`[next-auth][error][${code}]`, metadata);
+    },
   },
 };
+
+/** `url` when it is on `baseUrl`'s origin (relative paths resolved against it), else `baseUrl`. */
+export function sameOriginOr(url: string, baseUrl: string): string {
+  try {
+    const target = new URL(url, baseUrl);
+    return target.origin === new URL(baseUrl).origin ? target.href : baseUrl;
+  } catch {
+    return baseUrl;
+  }
+}

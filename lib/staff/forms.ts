@@ -1,3 +1,4 @@
+import "@/lib/zod-browser";
 import { z } from "zod";
 import { COUPON_CODE, CouponRequest, ImageUrl, MAX_POINTS, NotificationRequest, RedeemRequest, UserPayload } from "@/lib/api/schemas";
 import { zodProblems } from "@/lib/api/problem";

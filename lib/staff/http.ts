@@ -2,14 +2,18 @@ import { db } from "@/lib/db/client";
 import { retryRead, transactionWithRetry } from "@/lib/db/outage";
 import type { Db, Tx } from "@/lib/db/types";
 import { parseWith, readJsonBody, replyToResponse, TX_OPTIONS, withEdge, type SchemaLike } from "@/lib/api/handler";
+import { crossSiteRequest } from "@/lib/errors";
 import { requireStaff, type Permission, type StaffContext } from "./authz";
+import { appOrigin } from "./request-origin";
 
 /**
  * The dashboard's JSON routes (app/api/staff/**): session auth, the role check for `permission`, zod
  * validation, one transaction, problem+json errors — the same edge as /v1, with a staff session instead of
  * an api-key. The operation functions check the role again, so neither layer alone guards a write.
- * Bodies must be application/json (415 otherwise) and deletes use DELETE: neither can be sent cross-site
- * without a CORS preflight, which, with next-auth's SameSite=Lax session cookie, is the CSRF defence.
+ * CSRF: every write must come from the app's own pages — its Origin is the app's origin, or, without Origin, its
+ * Sec-Fetch-Site is same-origin; a request with neither is refused too (browsers send one of them on every
+ * non-GET). That covers body-less POSTs (webhook re-send), which the JSON-only bodies and next-auth's SameSite=Lax
+ * cookie alone would not.
  */
 
 type Ctx = { params: Promise<Record<string, string>> };
@@ -34,6 +38,16 @@ export function staffRead(permission: Permission, run: (req: StaffRequest<undefi
     });
 }
 
+/** Throws 403 `cross_site_request` unless the request comes from the app's own origin. */
+export function requireSameOrigin(req: Request): void {
+  const origin = req.headers.get("origin");
+  if (origin !== null) {
+    if (origin !== appOrigin(req.headers)) throw crossSiteRequest();
+    return;
+  }
+  if (req.headers.get("sec-fetch-site") !== "same-origin") throw crossSiteRequest();
+}
+
 export function staffWrite<B>(options: {
   permission: Permission;
   body?: SchemaLike<B>;
@@ -42,6 +56,7 @@ export function staffWrite<B>(options: {
 }) {
   return (req: Request, ctx: Ctx) =>
     withEdge(req, async (edge) => {
+      requireSameOrigin(req);
       const params = await ctx.params;
       const staff = await retryRead(() => requireStaff(params.programId ?? "", options.permission));
       const body = options.body ? parseWith(options.body)((await readJsonBody(req)).value) : (undefined as B);

@@ -13,6 +13,7 @@ import { createWebhook, resendDelivery, setPushEndpoint } from "@/lib/domain/web
 import { createStaff, type Role } from "@/lib/domain/staff";
 import { aboveCeiling } from "@/lib/domain/adjustment-ceilings";
 import { programAdjustCeilings } from "@/lib/domain/programs";
+import { revokeAllStaffSessions } from "@/lib/domain/staff-sessions";
 import { audited } from "./audit";
 import { authorize, isUuid, type StaffContext } from "./authz";
 import type {
@@ -346,6 +347,8 @@ export async function setStaffDisabledAsStaff(tx: Tx, staff: StaffContext, staff
   }
   const disabledAt = input.disabled ? new Date() : null;
   await tx.staffUser.update({ where: { id: staffId }, data: { disabledAt } });
+  // Disabling also ends the account's sessions, so re-enabling it later does not revive them.
+  if (input.disabled) await revokeAllStaffSessions(tx, staffId);
   await audited(tx, staff, input.disabled ? "staff.disable" : "staff.enable", { type: "staff", id: staffId }, { email: member.email, disabledAt: member.disabledAt }, { disabledAt });
   return { id: staffId, disabled: input.disabled, disabledAt };
 }

@@ -98,7 +98,7 @@ export async function redeemReward(
     source: input.source,
     actor: input.actor,
     reason: `reward: ${taken.name}`,
-    metadata: { rewardId: input.rewardId, ...(input.metadata ?? {}) },
+    metadata: { ...(input.metadata ?? {}), rewardId: input.rewardId }, // ours last: an integrator key named rewardId cannot override it
     idempotencyKey: input.idempotencyKey,
   });
   const redemption = await tx.redemption.create({

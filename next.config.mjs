@@ -1,18 +1,15 @@
 /**
  * Security headers on every answer, pages and JSON alike (README "Security and operations"). Pages also get a
  * nonce Content-Security-Policy from proxy.ts (lib/staff/security-headers.ts); JSON answers get the strict one here.
+ * The lists live in lib/security-headers.json so that the /v1 edge guard, which answers before Next, sends them too.
  */
-const EVERY_ANSWER = [
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "Referrer-Policy", value: "same-origin" },
-  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()" },
-  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
-];
-/** JSON is never a document: nothing may load from it, nothing may frame it. */
-const JSON_CSP = { key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" };
-/** Sent when the request came over https (as the TLS-terminating proxy says); browsers ignore it over http. */
-const HSTS = { key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" };
+import SECURITY_HEADERS from "./lib/security-headers.json" with { type: "json" };
+
+const list = (headers) => Object.entries(headers).map(([key, value]) => ({ key, value }));
+/** Every answer; JSON is never a document (nothing may load from it or frame it); HSTS when the request came over https. */
+const EVERY_ANSWER = list(SECURITY_HEADERS.everyAnswer);
+const JSON_CSP = list(SECURITY_HEADERS.json);
+const HSTS = list(SECURITY_HEADERS.https);
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -23,9 +20,9 @@ const nextConfig = {
   async headers() {
     return [
       { source: "/:path*", headers: EVERY_ANSWER },
-      { source: "/v1/:path*", headers: [JSON_CSP] },
-      { source: "/api/:path*", headers: [JSON_CSP] },
-      { source: "/:path*", has: [{ type: "header", key: "x-forwarded-proto", value: "https" }], headers: [HSTS] },
+      { source: "/v1/:path*", headers: JSON_CSP },
+      { source: "/api/:path*", headers: JSON_CSP },
+      { source: "/:path*", has: [{ type: "header", key: "x-forwarded-proto", value: "https" }], headers: HSTS },
     ];
   },
 };

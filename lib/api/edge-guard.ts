@@ -1,5 +1,6 @@
 import { AppError, invalidPath, methodNotAllowed, notFound } from "@/lib/errors";
 import { problemJson } from "./problem";
+import SECURITY_HEADERS from "@/lib/security-headers.json";
 
 /**
  * The one place that decides, from the method and the raw path alone, whether a /v1 request can reach a route
@@ -93,7 +94,8 @@ export interface EdgeAnswer {
 
 /** The answer to a verdict other than "pass". */
 export function edgeAnswer(verdict: Exclude<EdgeVerdict, { kind: "pass" }>, requestId: string): EdgeAnswer {
-  const headers: Record<string, string> = { "x-request-id": requestId, "cache-control": "no-store" };
+  // Answered before Next, so next.config.mjs's security headers are added here.
+  const headers: Record<string, string> = { ...SECURITY_HEADERS.everyAnswer, ...SECURITY_HEADERS.json, "x-request-id": requestId, "cache-control": "no-store" };
   if (verdict.kind === "options") return { status: 204, headers: { ...headers, allow: verdict.allow }, body: null };
   const { error } = verdict;
   for (const [k, v] of Object.entries(error.headers ?? {})) headers[k.toLowerCase()] = v;

@@ -96,6 +96,9 @@ for (const backend of BACKENDS) {
       assertProblem(res, 405, "method_not_allowed");
       assert.equal(res.headers.get("allow"), "GET, HEAD, OPTIONS");
       assert.equal(res.headers.get("x-request-id"), "trace-probe-1");
+      // Answered before Next, yet with the same security headers as every other answer (lib/security-headers.json).
+      assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+      assert.equal(res.headers.get("content-security-policy"), "default-src 'none'; frame-ancestors 'none'");
       assertProblem(await send("TRACE", "/v1/nope"), 404, "not_found");
       assertProblem(await send("TRACE", `${A()}/customers/%E0%A4%A`), 400, "invalid_path");
       // TRACK never reaches the app: node:http's parser refuses it with a bare 400. Not a 5xx, nothing logged.

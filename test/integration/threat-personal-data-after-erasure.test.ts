@@ -105,6 +105,8 @@ for (const backend of BACKENDS) {
         id.pool = (await createCouponPool(prisma, { programId: id.program, name: "Erasure pool" })).couponPoolId;
         await importCoupons(prisma, id.pool, Array.from({ length: 8 }, (_, i) => `ER-${i}`));
         await createEarningFlow(prisma, { programId: id.program, key: "purchase", pointsPerUnit: 1, param: "amount", params: [{ name: "amount", max: 1000 }, { name: "store", min: 1, max: 9999, required: false }] });
+        // A loopback push receiver needs the development setting, which the harness gives the app but not this process.
+        process.env.LOYALTY_ALLOW_HTTP_WEBHOOKS = "1";
         await setPushEndpoint(prisma, { programId: id.program, url: "http://127.0.0.1:9/push" });
         await createStaff(prisma, { email: staffEmail, password: PASSWORD, programId: id.program, role: "manager" });
       });

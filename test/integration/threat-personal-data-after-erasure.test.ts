@@ -25,7 +25,7 @@ import { createReward } from "@/lib/domain/rewards";
 import { createStaff } from "@/lib/domain/staff";
 import { setPushEndpoint } from "@/lib/domain/webhooks";
 import { assertProblem } from "../support/assertions";
-import { signIn, staffClient } from "../support/staff-session";
+import { signIn, staffClient } from "../support/staff-http";
 
 const PASSWORD = "correct horse battery staple";
 

@@ -83,3 +83,8 @@ export async function staffCall(baseUrl: string, cookie: string | null, method: 
   }
   return { status: res.status, headers: res.headers, json, text };
 }
+
+/** `staffCall` bound to one program's `/api/staff/{programId}` routes and one session. */
+export function staffClient(baseUrl: string, programId: string, cookie: string) {
+  return (method: string, path: string, body?: unknown) => staffCall(baseUrl, cookie, method, `/api/staff/${programId}${path}`, body);
+}

@@ -21,6 +21,17 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // Every error code has one factory in lib/errors.ts, where its status is chosen once.
+    files: ["app/**", "components/**", "lib/**", "scripts/**", "bench/**"],
+    ignores: ["lib/errors.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "NewExpression[callee.name='AppError']", message: "Use (or add) a factory in lib/errors.ts." },
+      ],
+    },
+  },
   globalIgnores([
     ".next/**",
     "out/**",

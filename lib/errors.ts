@@ -1,13 +1,56 @@
+/**
+ * The one catalogue of error codes. Each `code` is part of the public contract (API.md §1): it has one HTTP
+ * status, chosen here, one factory below, and one meaning that the OpenAPI document's error descriptions are
+ * built from. Domain code throws these; the HTTP edge turns them into RFC 9457 problem details
+ * (`lib/api/problem.ts`) and the dashboard into inline messages. Anything else is a bug and surfaces as a bare
+ * 500 `internal`. Write `new AppError` nowhere but here.
+ */
+
 /** One problem in a rejected request, named by its JSON path (e.g. `[3].payload.phone`). */
 export interface FieldProblem {
   path: string;
   message: string;
 }
 
+export const ERROR_CATALOGUE = {
+  validation_failed: { status: 400, meaning: "a field, parameter or header is invalid; every problem is listed with its path" },
+  unsupported_feature: { status: 400, meaning: "only `feature` values this service does not support were sent" },
+  invalid_json: { status: 400, meaning: "the body is not valid JSON" },
+  invalid_path: { status: 400, meaning: "a path segment has a malformed percent-encoding" },
+  url_not_allowed: { status: 400, meaning: "deliveries cannot be sent to this URL" },
+  invalid_callback_url: { status: 400, meaning: "the sign-in callback is not a page of this app" },
+  unauthorized: { status: 401, meaning: "missing, unknown or revoked credentials" },
+  forbidden: { status: 403, meaning: "the signed-in staff member's role does not allow this" },
+  cross_site_request: { status: 403, meaning: "a staff write sent from another site" },
+  adjustment_above_ceiling: { status: 403, meaning: "a manual adjustment above the role's ceiling" },
+  not_found: { status: 404, meaning: "no such program, path or resource (or one of another program)" },
+  customer_not_found: { status: 404, meaning: "no customer with this e-mail in this program" },
+  reward_not_found: { status: 404, meaning: "no such reward in this program" },
+  coupon_pool_not_found: { status: 404, meaning: "no such coupon pool in this program" },
+  earning_flow_not_found: { status: 404, meaning: "no active earning flow with this key in this program" },
+  method_not_allowed: { status: 405, meaning: "the endpoint does not serve this method; see Allow" },
+  conflict: { status: 409, meaning: "the change contradicts the current state (for example a unique e-mail); nothing was changed" },
+  idempotency_conflict: { status: 409, meaning: "the Idempotency-Key was already used with a different request" },
+  insufficient_balance: { status: 409, meaning: "the balance is lower than the points to take; nothing was changed" },
+  balance_limit: { status: 409, meaning: "the change would take a balance above the maximum; nothing was changed" },
+  reward_inactive: { status: 409, meaning: "the reward is not available" },
+  reward_out_of_stock: { status: 409, meaning: "the reward is out of stock" },
+  coupon_pool_empty: { status: 409, meaning: "the coupon pool has no free codes left" },
+  payload_too_large: { status: 413, meaning: "the body is larger than the limit" },
+  unsupported_media_type: { status: 415, meaning: "the body was not sent as application/json" },
+  rate_limited: { status: 429, meaning: "too many requests; see Retry-After" },
+  internal: { status: 500, meaning: "an unexpected error; no details are leaked, quote the requestId" },
+  service_unavailable: { status: 503, meaning: "the database is unavailable; retry after Retry-After" },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** The status of a code, from the catalogue. */
+export const statusOf = (code: ErrorCode): number => ERROR_CATALOGUE[code].status;
+
 /**
- * An error whose `code` is part of the public contract. Domain code throws these; the HTTP edge turns
- * them into RFC 9457 problem details and the dashboard into inline messages. Anything else is a bug and
- * surfaces as a bare 500 `internal`.
+ * An error whose `code` is part of the public contract. Build one through a factory below, which takes the
+ * status from the catalogue.
  */
 export class AppError extends Error {
   constructor(
@@ -22,36 +65,66 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what = "resource") => new AppError(404, "not_found", `The ${what} was not found.`);
-export const customerNotFound = () => new AppError(404, "customer_not_found", "No customer with this e-mail in this program.");
-export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError(429, "rate_limited", "Too many requests; retry later.", undefined, { "Retry-After": String(retryAfterSeconds) });
-/** A webhook or push URL that deliveries must not go to (lib/net/delivery-target.ts). */
-export const urlNotAllowed = (path: string, message: string) =>
-  new AppError(400, "url_not_allowed", "Deliveries cannot be sent to this URL.", [{ path, message }]);
-/** A dashboard balance adjustment larger than the staff member's role may make (lib/domain/adjustment-ceilings.ts). */
-export const adjustmentAboveCeiling = (message: string) =>
-  new AppError(403, "adjustment_above_ceiling", `${message}.`, [{ path: "points", message }]);
+const fail = (code: ErrorCode, message: string, errors?: FieldProblem[], headers?: Record<string, string>) =>
+  new AppError(statusOf(code), code, message, errors, headers);
+
+// 400
+/** 400 listing every field problem by path (or a more precise `code` for the same shape, e.g. `unsupported_feature`). */
+export function validationFailed(errors: FieldProblem[], code: "validation_failed" | "unsupported_feature" = "validation_failed"): AppError {
+  const n = errors.length;
+  return fail(code, `The request has ${n} invalid field${n === 1 ? "" : "s"}.`, errors);
+}
+/** A 400 `validation_failed` whose message is a whole sentence rather than a count (the CLI and forms show it as is). */
+export const invalidInput = (message: string, errors?: FieldProblem[]) => fail("validation_failed", message, errors);
+export const invalidJson = () => fail("invalid_json", "The body is not valid JSON.");
 /** A path segment that is not valid percent-encoded UTF-8: no route could read it (API.md §1). */
-export const invalidPath = () => new AppError(400, "invalid_path", "The path has a malformed percent-encoding.");
+export const invalidPath = () => fail("invalid_path", "The path has a malformed percent-encoding.");
+/** A webhook or push URL that deliveries must not go to (lib/net/delivery-target.ts). */
+export const urlNotAllowed = (path: string, message: string) => fail("url_not_allowed", "Deliveries cannot be sent to this URL.", [{ path, message }]);
+export const invalidCallbackUrl = () => fail("invalid_callback_url", "callbackUrl must be a page of this app.");
+
+// 401, 403
+export const invalidApiKey = () => fail("unauthorized", "A valid api-key header is required.");
+export const invalidCustomerToken = () => fail("unauthorized", "A valid customer token is required (Authorization: Bearer).");
+export const signInRequired = () => fail("unauthorized", "Sign in to continue.");
+export const forbidden = (message: string) => fail("forbidden", message);
+/** A staff write sent from another site (or without Origin and Sec-Fetch-Site): refused before it is read. */
+export const crossSiteRequest = () => fail("cross_site_request", "Staff changes are accepted only from the dashboard's own pages.");
+/** A dashboard balance adjustment larger than the staff member's role may make (lib/domain/adjustment-ceilings.ts). */
+export const adjustmentAboveCeiling = (message: string) => fail("adjustment_above_ceiling", `${message}.`, [{ path: "points", message }]);
+
+// 404, 405
+export const notFound = (what = "resource") => fail("not_found", `The ${what} was not found.`);
+export const customerNotFound = () => fail("customer_not_found", "No customer with this e-mail in this program.");
+export const rewardNotFound = () => fail("reward_not_found", "No such reward in this program.");
+export const couponPoolNotFound = () => fail("coupon_pool_not_found", "No such coupon pool in this program.");
+export const earningFlowNotFound = (flowKey: string) => fail("earning_flow_not_found", `No active earning flow "${flowKey}" in this program.`);
 /** The path names an endpoint that does not serve this method; `allow` lists those it does. */
 export const methodNotAllowed = (allow: string) =>
-  new AppError(405, "method_not_allowed", "This endpoint does not serve this method; the Allow header lists those it does.", undefined, { Allow: allow });
-export const conflict = (message: string, errors?: FieldProblem[]) => new AppError(409, "conflict", message, errors);
-/** A staff write sent from another site (or without Origin and Sec-Fetch-Site): refused before it is read. */
-export const invalidCallbackUrl = () => new AppError(400, "invalid_callback_url", "callbackUrl must be a page of this app.");
-export const crossSiteRequest = () => new AppError(403, "cross_site_request", "Staff changes are accepted only from the dashboard's own pages.");
+  fail("method_not_allowed", "This endpoint does not serve this method; the Allow header lists those it does.", undefined, { Allow: allow });
 
-/** 400 listing every field problem by path (or a more precise `code` for the same shape, e.g. `unsupported_feature`). */
-export function validationFailed(errors: FieldProblem[], code = "validation_failed"): AppError {
-  const n = errors.length;
-  return new AppError(400, code, `The request has ${n} invalid field${n === 1 ? "" : "s"}.`, errors);
-}
+// 409
+export const conflict = (message: string, errors?: FieldProblem[]) => fail("conflict", message, errors);
+export const idempotencyConflict = () => fail("idempotency_conflict", "This Idempotency-Key was already used with a different request.");
+export const insufficientBalance = () => fail("insufficient_balance", "The balance is lower than the points to take; nothing was changed.");
+export const balanceLimit = (max: number) => fail("balance_limit", `A balance cannot exceed ${max} points; nothing was changed.`);
+export const rewardInactive = () => fail("reward_inactive", "The reward is not available.");
+export const rewardOutOfStock = () => fail("reward_out_of_stock", "The reward is out of stock.");
+export const couponPoolEmpty = () => fail("coupon_pool_empty", "The coupon pool has no free codes left.");
+
+// 413, 415, 429
+export const payloadTooLarge = (maxBytes: number) => fail("payload_too_large", `The body must be at most ${maxBytes} bytes.`);
+export const unsupportedMediaType = () => fail("unsupported_media_type", "Send the body as application/json.");
+export const rateLimited = (retryAfterSeconds: number) =>
+  fail("rate_limited", "Too many requests; retry later.", undefined, { "Retry-After": String(retryAfterSeconds) });
+
+// 500, 503
+export const internalError = () => fail("internal", "Something went wrong on our side. Quote the requestId if you contact support.");
 /** Seconds a client should wait before retrying while the database is unavailable: a restart or failover takes a few. */
 export const DB_RETRY_AFTER_SECONDS = 2;
 /** The database is unreachable or went away (lib/db/outage.ts): nothing was changed, or it is replayable by Idempotency-Key. */
 export const serviceUnavailable = () =>
-  new AppError(503, "service_unavailable", "The service is temporarily unavailable; retry shortly (POSTs with the same Idempotency-Key).", undefined, {
+  fail("service_unavailable", "The service is temporarily unavailable; retry shortly (POSTs with the same Idempotency-Key).", undefined, {
     "Retry-After": String(DB_RETRY_AFTER_SECONDS),
   });
 
@@ -74,4 +147,17 @@ export function uniqueViolation(err: unknown): { constraint: string } | null {
     current = e.cause ?? (e.meta as Record<string, unknown> | undefined)?.driverAdapterError;
   }
   return null;
+}
+
+/**
+ * Runs `write`; a unique violation (whose constraint text includes `constraint`, when given) becomes
+ * `onConflict()`, a 409 in the caller's words. Anything else is rethrown.
+ */
+export async function uniqueOr409<T>(write: () => Promise<T>, onConflict: () => AppError, constraint = ""): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (uniqueViolation(err)?.constraint.includes(constraint)) throw onConflict();
+    throw err;
+  }
 }

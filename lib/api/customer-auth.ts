@@ -1,4 +1,4 @@
-import { AppError, notFound } from "@/lib/errors";
+import { invalidCustomerToken, notFound } from "@/lib/errors";
 import { verifyCustomerToken } from "@/lib/domain/customer-tokens";
 import { applyRateLimit, readRoute, writeRoute, type ApiReply, type ApiRequest, type Authenticate, type WriteOptions } from "./handler";
 import type { Db } from "@/lib/db/types";
@@ -8,10 +8,9 @@ import type { Db } from "@/lib/db/types";
  * never accepted on integrator routes, which read only the api-key header).
  */
 const byCustomerToken: Authenticate = async (req, params, edge, database) => {
-  const unauthorized = () => new AppError(401, "unauthorized", "A valid customer token is required (Authorization: Bearer).");
-  if (req.headers.get("api-key")) throw unauthorized();
+  if (req.headers.get("api-key")) throw invalidCustomerToken();
   const match = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "");
-  if (!match) throw unauthorized();
+  if (!match) throw invalidCustomerToken();
   // A UUID in any case names the same program; ids are stored lower-case.
   const programId = (params.programId ?? "").toLowerCase();
   if (!/^[0-9a-f-]{36}$/.test(programId)) throw notFound("program");

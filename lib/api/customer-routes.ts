@@ -1,5 +1,5 @@
 import type { ApiRequest } from "./handler";
-import { AppError } from "@/lib/errors";
+import { rewardNotFound } from "@/lib/errors";
 import type { Db } from "@/lib/db/types";
 import { normaliseEmail } from "@/lib/domain/customers";
 import { resolveCustomerId } from "@/lib/domain/points";
@@ -25,7 +25,7 @@ export function queryOf(req: ApiRequest<unknown>) {
 export function rewardIdOf(req: ApiRequest<unknown>): string {
   const id = req.params.rewardId ?? "";
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
-    throw new AppError(404, "reward_not_found", "No such reward in this program.");
+    throw rewardNotFound();
   }
   return id.toLowerCase();
 }

@@ -2,8 +2,8 @@ import type { z } from "zod";
 import { db } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
 import { CommitUncertainError, isDatabaseUnavailable, retryRead, transactionWithRetry } from "@/lib/db/outage";
-import { AppError, notFound, rateLimited, serviceUnavailable, uniqueViolation } from "@/lib/errors";
-import { findActiveKey, invalidKey } from "@/lib/domain/api-keys";
+import { AppError, invalidApiKey, invalidJson, notFound, payloadTooLarge, rateLimited, serviceUnavailable, uniqueViolation, unsupportedMediaType } from "@/lib/errors";
+import { findActiveKey } from "@/lib/domain/api-keys";
 import { formatPath, internalError, problemResponse, validationFailed, zodProblems } from "./problem";
 import { takeTokenFrom } from "./rate-limit";
 import { findOutcome, legacyFingerprint, requestFingerprint, storeOutcome } from "./idempotency";
@@ -123,9 +123,9 @@ export async function applyRateLimit(edge: Edge, database: Db, bucketId: string,
 /** Integrator routes: the `api-key` header, for the program in the path only. */
 const byApiKey: Authenticate = async (req, params, edge, database) => {
   const secret = req.headers.get("api-key");
-  if (!secret) throw invalidKey();
+  if (!secret) throw invalidApiKey();
   const apiKey = await findActiveKey(database, secret.trim());
-  if (!apiKey) throw invalidKey();
+  if (!apiKey) throw invalidApiKey();
   // Another program's path looks exactly like a program that does not exist.
   // Ids are lower-case UUIDs; a UUID's meaning does not depend on case (RFC 9562), so the upper-case form is the same program.
   if (params.programId?.toLowerCase() !== apiKey.programId) throw notFound("program");
@@ -141,10 +141,10 @@ export async function readJsonBody(req: Request, whenEmpty?: { value: unknown })
     if (length === null ? req.body === null : Number(length) === 0) return { raw: "", value: whenEmpty.value };
   }
   if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new AppError(415, "unsupported_media_type", "Send the body as application/json.");
+    throw unsupportedMediaType();
   }
   const declared = Number(req.headers.get("content-length") ?? 0);
-  const tooLarge = () => new AppError(413, "payload_too_large", `The body must be at most ${MAX_BODY_BYTES} bytes.`);
+  const tooLarge = () => payloadTooLarge(MAX_BODY_BYTES);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const bytes = new Uint8Array(await req.arrayBuffer());
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
@@ -153,7 +153,7 @@ export async function readJsonBody(req: Request, whenEmpty?: { value: unknown })
   try {
     value = JSON.parse(raw);
   } catch {
-    throw new AppError(400, "invalid_json", "The body is not valid JSON.");
+    throw invalidJson();
   }
   const deep = pathBeyondDepth(value, MAX_JSON_DEPTH);
   if (deep) throw validationFailed([{ path: formatPath(deep), message: `must not be nested more than ${MAX_JSON_DEPTH} levels deep` }]);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
-import { AppError } from "@/lib/errors";
+import { idempotencyConflict } from "@/lib/errors";
 
 export interface StoredOutcome {
   status: number;
@@ -48,7 +48,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 const conflictError = () =>
-  new AppError(409, "idempotency_conflict", "This Idempotency-Key was already used with a different request.");
+  idempotencyConflict();
 
 /** The outcome stored for this key, if any; a different request under the same key is a conflict. */
 export async function findOutcome(

@@ -27,7 +27,7 @@ export function zodProblems(error: z.ZodError): FieldProblem[] {
 }
 
 /** Defined with the other error factories; re-exported for the edge's callers. */
-export { validationFailed } from "@/lib/errors";
+export { internalError, validationFailed } from "@/lib/errors";
 
 /** The RFC 9457 body of an error, as JSON text. */
 export function problemJson(err: AppError, requestId: string): string {
@@ -48,4 +48,3 @@ export function problemResponse(err: AppError, requestId: string, headers: Heade
   return new Response(problemJson(err, requestId), { status: err.status, headers });
 }
 
-export const internalError = () => new AppError(500, "internal", "Something went wrong on our side. Quote the requestId if you contact support.");

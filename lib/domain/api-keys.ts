@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "@/lib/db/types";
-import { AppError, notFound } from "@/lib/errors";
+import { notFound } from "@/lib/errors";
 import { validationFailed } from "@/lib/api/problem";
 import { defaultBurst, RATE_LIMIT } from "./api-key-limits";
 
@@ -104,7 +104,6 @@ async function lookUp(db: Db, hash: string, now: number): Promise<ApiKeyIdentity
   return { id: row.id, programId: row.programId, rateLimitPerSec: row.rateLimitPerSec, rateLimitBurst: row.rateLimitBurst };
 }
 
-export const invalidKey = () => new AppError(401, "unauthorized", "A valid api-key header is required.");
 
 const invalidRateLimit = (path: string, max: number) =>
   validationFailed([{ path, message: `must be a whole number from 1 to ${max.toLocaleString("en-US")}` }]);

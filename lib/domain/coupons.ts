@@ -1,6 +1,6 @@
 import type { Db, Tx } from "@/lib/db/types";
 import { COUPON_CODE } from "@/lib/api/schemas";
-import { AppError, conflict, notFound, uniqueViolation } from "@/lib/errors";
+import { conflict, couponPoolEmpty, couponPoolNotFound, invalidInput, notFound, uniqueViolation } from "@/lib/errors";
 import { emitEvent } from "./events";
 
 export async function createCouponPool(db: Db, input: { programId: string; name: string; validDays?: number | null }) {
@@ -29,7 +29,7 @@ export async function importCoupons(
   onProgress?: (p: { read: number; imported: number; skipped: number }) => void,
 ): Promise<{ imported: number; skipped: number }> {
   const pool = await prisma.couponPool.findUnique({ where: { id: poolId }, select: { id: true } });
-  if (!pool) throw new AppError(404, "coupon_pool_not_found", "No such coupon pool.");
+  if (!pool) throw couponPoolNotFound();
   let chunk: string[] = [];
   let read = 0;
   let imported = 0;
@@ -51,7 +51,7 @@ export async function importCoupons(
   for await (const raw of codes) {
     const code = raw.trim();
     if (!code) continue;
-    if (!COUPON_CODE.test(code)) throw new AppError(400, "validation_failed", `Line ${read + 1}: "${code.slice(0, 70)}" is not a coupon code (letters, digits, - and _, at most 64).`);
+    if (!COUPON_CODE.test(code)) throw invalidInput(`Line ${read + 1}: "${code.slice(0, 70)}" is not a coupon code (letters, digits, - and _, at most 64).`);
     read++;
     chunk.push(code);
     if (chunk.length >= CHUNK) await flush();
@@ -66,7 +66,7 @@ export async function importCoupons(
  */
 export async function assignCoupon(tx: Tx, input: { programId: string; customerId: string; couponPoolId: string }) {
   const pool = await tx.couponPool.findFirst({ where: { id: input.couponPoolId, programId: input.programId }, select: { id: true } });
-  if (!pool) throw new AppError(404, "coupon_pool_not_found", "No such coupon pool in this program.");
+  if (!pool) throw couponPoolNotFound();
   const [coupon] = await tx.$queryRawUnsafe<{ code: string; assignedAt: string; expiresAt: string | null }[]>(
     `WITH next AS (
        SELECT id FROM "Coupon" WHERE "poolId" = $1::uuid AND "customerId" IS NULL LIMIT 1 FOR UPDATE SKIP LOCKED
@@ -80,7 +80,7 @@ export async function assignCoupon(tx: Tx, input: { programId: string; customerI
     input.couponPoolId,
     input.customerId,
   );
-  if (!coupon) throw new AppError(409, "coupon_pool_empty", "The coupon pool has no free codes left.");
+  if (!coupon) throw couponPoolEmpty();
   await emitEvent(tx, input.programId, "coupon.assigned", { customerId: input.customerId, couponPoolId: input.couponPoolId, code: coupon.code });
   return { code: coupon.code, couponPoolId: input.couponPoolId, assignedAt: coupon.assignedAt, expiresAt: coupon.expiresAt };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { SignJWT, jwtVerify } from "jose";
 import type { Db } from "@/lib/db/types";
-import { AppError } from "@/lib/errors";
+import { invalidCustomerToken, notFound } from "@/lib/errors";
 
 /** Customer tokens (HS256 JWTs) let a front-end widget call the /me routes for one customer of one program. */
 
@@ -20,7 +20,7 @@ async function programSecret(db: Db, programId: string): Promise<Uint8Array | nu
 
 export async function issueCustomerToken(db: Db, programId: string, customerId: string, now = new Date()) {
   const secret = await programSecret(db, programId);
-  if (!secret) throw new AppError(404, "not_found", "The program was not found.");
+  if (!secret) throw notFound("program");
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = new Date((issuedAt + TOKEN_TTL_SECONDS) * 1000);
   const token = await new SignJWT({ pid: programId })
@@ -33,23 +33,21 @@ export async function issueCustomerToken(db: Db, programId: string, customerId: 
   return { token, expiresAt: expiresAt.toISOString() };
 }
 
-const invalid = () => new AppError(401, "unauthorized", "A valid customer token is required (Authorization: Bearer).");
-
 /** The live customer a token names, for the program in the path; 401 for anything else. */
 export async function verifyCustomerToken(db: Db, programId: string, token: string): Promise<string> {
   const secret = await programSecret(db, programId).catch(() => null);
-  if (!secret) throw invalid();
+  if (!secret) throw invalidCustomerToken();
   let customerId: string | undefined;
   try {
     const { payload } = await jwtVerify(token, secret, { audience: AUDIENCE, algorithms: ["HS256"] });
-    if (payload.pid !== programId) throw invalid();
+    if (payload.pid !== programId) throw invalidCustomerToken();
     customerId = payload.sub;
   } catch {
-    throw invalid();
+    throw invalidCustomerToken();
   }
   const customer = customerId
     ? await db.customer.findFirst({ where: { id: customerId, programId, deletedAt: null }, select: { id: true } })
     : null;
-  if (!customer) throw invalid();
+  if (!customer) throw invalidCustomerToken();
   return customer.id;
 }

@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@/lib/db/types";
-import { AppError, conflict, uniqueViolation, type FieldProblem } from "@/lib/errors";
+import { conflict, uniqueViolation, type FieldProblem } from "@/lib/errors";
 import type { IntegrationItem, UserPayload } from "@/lib/api/schemas";
 import { customerJoins, customerJson } from "./sql";
 import { emitEvent, emitEvents } from "./events";
@@ -155,7 +155,7 @@ async function rename(tx: Tx, programId: string, from: string, to: string, index
     for (const c of renamed) await emitEvent(tx, programId, "customer.updated", { customerId: c.id, email: to, previousEmail: from, changes: ["email"] });
   } catch (err) {
     if (uniqueViolation(err)) {
-      throw new AppError(409, "conflict", "Another customer of the program already has this e-mail.", [
+      throw conflict("Another customer of the program already has this e-mail.", [
         { path: `[${index}].payload.email`, message: "is already taken" },
       ]);
     }

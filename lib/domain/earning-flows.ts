@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@/lib/db/types";
-import { AppError, conflict, notFound, uniqueViolation, validationFailed } from "@/lib/errors";
+import { conflict, earningFlowNotFound, notFound, uniqueViolation, validationFailed } from "@/lib/errors";
 import { checkRunParams, declareFlowParams, storedFlowParams, type FlowParamInput } from "./flow-params";
 import { changeBalance } from "./ledger";
 import { recalculateIfDue } from "./tiers-engine";
@@ -67,7 +67,7 @@ export async function executeEarningFlow(
   },
 ): Promise<EarningOutcome> {
   const flow = await tx.earningFlow.findUnique({ where: { programId_key: { programId: input.programId, key: input.flowKey } } });
-  if (!flow || !flow.active) throw new AppError(404, "earning_flow_not_found", `No active earning flow "${input.flowKey}" in this program.`);
+  if (!flow || !flow.active) throw earningFlowNotFound(input.flowKey);
 
   const run = checkRunParams(storedFlowParams(flow.params), input.params);
   if (run.problems.length) throw validationFailed(run.problems);

@@ -1,5 +1,5 @@
 import type { Tx } from "@/lib/db/types";
-import { AppError } from "@/lib/errors";
+import { balanceLimit, insufficientBalance } from "@/lib/errors";
 import { ledgerEntryJson } from "./sql";
 import { applyTierEarn } from "./tiers-engine";
 
@@ -103,9 +103,9 @@ async function writeEntry(tx: Tx, change: BalanceChange): Promise<BalanceResult>
   const row = rows[0];
   if (!row) {
     if (change.points < 0) {
-      throw new AppError(409, "insufficient_balance", "The balance is lower than the points to take; nothing was changed.");
+      throw insufficientBalance();
     }
-    throw new AppError(409, "balance_limit", `A balance cannot exceed ${MAX_BALANCE} points; nothing was changed.`);
+    throw balanceLimit(MAX_BALANCE);
   }
   return { balance: Number(row.balance), entryJson: row.entry, entryId: row.id };
 }

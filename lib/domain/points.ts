@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@/lib/db/types";
-import { AppError, customerNotFound } from "@/lib/errors";
+import { customerNotFound, invalidInput } from "@/lib/errors";
 import { changeBalance, expireDueLots, type LedgerSource } from "./ledger";
 import { ledgerEntryJson } from "./sql";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -39,7 +39,7 @@ const encodeCursor = (createdAt: string, id: string) => Buffer.from(`${createdAt
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   if (!createdAt || !id || Number.isNaN(Date.parse(createdAt)) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw new AppError(400, "validation_failed", "The cursor is not valid.", [{ path: "cursor", message: "is not a cursor from this API" }]);
+    throw invalidInput("The cursor is not valid.", [{ path: "cursor", message: "is not a cursor from this API" }]);
   }
   return { createdAt, id };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
-import { AppError, notFound } from "@/lib/errors";
+import { notFound, rewardInactive, rewardNotFound, rewardOutOfStock } from "@/lib/errors";
 import { emitEvent } from "./events";
 import { changeBalance } from "./ledger";
 import { jsonObject } from "./sql";
@@ -29,7 +29,7 @@ export async function createReward(db: Db, input: RewardInput): Promise<{ reward
  */
 export async function updateReward(db: Db, programId: string, rewardId: string, changes: Partial<Omit<RewardInput, "programId">>) {
   const updated = await db.reward.updateMany({ where: { id: rewardId, programId }, data: changes });
-  if (updated.count === 0) throw new AppError(404, "reward_not_found", "No such reward in this program.");
+  if (updated.count === 0) throw rewardNotFound();
   return { rewardId };
 }
 
@@ -78,8 +78,8 @@ export async function redeemReward(
     where: { id: input.rewardId, programId: input.programId },
     select: { costPoints: true, name: true, stock: true, active: true },
   });
-  if (!reward) throw new AppError(404, "reward_not_found", "No such reward in this program.");
-  if (!reward.active) throw new AppError(409, "reward_inactive", "The reward is not available.");
+  if (!reward) throw rewardNotFound();
+  if (!reward.active) throw rewardInactive();
   // Only a limited reward takes a unit, with a conditional UPDATE that never goes below zero. An unlimited one
   // is not written at all, so its redemptions do not queue on one row.
   if (reward.stock !== null) {
@@ -87,7 +87,7 @@ export async function redeemReward(
       `UPDATE "Reward" SET stock = stock - 1, "updatedAt" = now() WHERE id = $1::uuid AND active AND stock > 0`,
       input.rewardId,
     );
-    if (taken === 0) throw new AppError(409, "reward_out_of_stock", "The reward is out of stock.");
+    if (taken === 0) throw rewardOutOfStock();
   }
   const taken = { costPoints: reward.costPoints, name: reward.name };
   const spent = await changeBalance(tx, {

@@ -2,7 +2,7 @@ import bcrypt from "bcryptjs";
 import type { Db } from "@/lib/db/types";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { revokeAllStaffSessions } from "./staff-sessions";
-import { AppError, notFound } from "@/lib/errors";
+import { invalidInput, notFound } from "@/lib/errors";
 
 export const ROLES = ["owner", "manager", "support", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
@@ -14,7 +14,7 @@ export const PASSWORD_LENGTH = { min: 12, max: 72 } as const;
 
 function checkPassword(password: string) {
   if (password.length < PASSWORD_LENGTH.min || Buffer.byteLength(password) > PASSWORD_LENGTH.max) {
-    throw new AppError(400, "validation_failed", `The password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters.`);
+    throw invalidInput(`The password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters.`);
   }
 }
 

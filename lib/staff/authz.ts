@@ -28,7 +28,7 @@ import { cache } from "react";
 import { db } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import type { Role } from "@/lib/domain/staff";
-import { AppError } from "@/lib/errors";
+import { forbidden, signInRequired } from "@/lib/errors";
 
 /** Role → permissions. viewer reads; support also serves customers; manager also configures; owner also manages staff. */
 export const PERMISSIONS = {
@@ -93,9 +93,9 @@ const current = cache(async (programId: string): Promise<{ staffId: string | nul
 /** For route handlers, server actions and operations: the context, or a 401/403 problem. */
 export async function requireStaff(programId: string, permission: Permission): Promise<StaffContext> {
   const { staffId, staff } = await current(programId);
-  if (!staffId) throw new AppError(401, "unauthorized", "Sign in to continue.");
+  if (!staffId) throw signInRequired();
   // Not a member of this program: answered like a missing permission, without saying whether it exists.
-  if (!staff) throw new AppError(403, "forbidden", "You do not have access to this program.");
+  if (!staff) throw forbidden("You do not have access to this program.");
   authorize(staff, permission);
   return staff;
 }
@@ -115,6 +115,6 @@ export async function requirePage(programId: string, permission: Permission): Pr
 /** Throws 403 unless the role holds the permission. Operations call it first, whoever called them. */
 export function authorize(staff: StaffContext, permission: Permission): void {
   if (!can(staff.role, permission)) {
-    throw new AppError(403, "forbidden", `Your role (${staff.role}) does not allow this.`);
+    throw forbidden(`Your role (${staff.role}) does not allow this.`);
   }
 }

@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@/lib/db/types";
-import { adjustmentAboveCeiling, AppError, customerNotFound, notFound } from "@/lib/errors";
+import { adjustmentAboveCeiling, conflict, couponPoolNotFound, customerNotFound, notFound, rewardNotFound } from "@/lib/errors";
 import { applyUserBatch } from "@/lib/domain/customers";
 import { deleteCustomers } from "@/lib/domain/deletion";
 import { decreaseBalance, increaseBalance } from "@/lib/domain/points";
@@ -146,7 +146,7 @@ export async function revokeApiKeyAsStaff(tx: Tx, staff: StaffContext, keyId: st
   if (!isUuid(keyId)) throw notFound("API key");
   const key = await tx.apiKey.findFirst({ where: { id: keyId, programId: staff.programId }, select: { id: true, name: true, prefix: true, revokedAt: true } });
   if (!key) throw notFound("API key");
-  if (key.revokedAt) throw new AppError(409, "conflict", "The key is already revoked.");
+  if (key.revokedAt) throw conflict("The key is already revoked.");
   const result = await revokeApiKey(tx, keyId);
   await audited(tx, staff, "apikey.revoke", { type: "api_key", id: keyId }, { name: key.name, prefix: key.prefix, revokedAt: null }, { revokedAt: result.revokedAt });
   return result;
@@ -164,7 +164,7 @@ export async function createRewardAsStaff(tx: Tx, staff: StaffContext, input: Re
 /** Active on/off, stock (null: unlimited) and cost of a reward of the staff member's program. */
 export async function updateRewardAsStaff(tx: Tx, staff: StaffContext, rewardId: string, input: RewardUpdate) {
   authorize(staff, "program.manage");
-  const missing = () => new AppError(404, "reward_not_found", "No such reward in this program.");
+  const missing = () => rewardNotFound();
   if (!isUuid(rewardId)) throw missing();
   const before = await tx.reward.findFirst({ where: { id: rewardId, programId: staff.programId }, select: REWARD_FIELDS });
   if (!before) throw missing();
@@ -188,7 +188,7 @@ export async function createCouponPoolAsStaff(tx: Tx, staff: StaffContext, input
  */
 export async function importCouponsAsStaff(tx: Tx, staff: StaffContext, poolId: string, input: CouponImportChunk) {
   authorize(staff, "program.manage");
-  const missing = () => new AppError(404, "coupon_pool_not_found", "No such coupon pool in this program.");
+  const missing = () => couponPoolNotFound();
   if (!isUuid(poolId)) throw missing();
   const pool = await tx.couponPool.findFirst({ where: { id: poolId, programId: staff.programId }, select: { id: true } });
   if (!pool) throw missing();
@@ -232,7 +232,7 @@ export async function setWebhookActiveAsStaff(tx: Tx, staff: StaffContext, webho
   if (!isUuid(webhookId)) throw notFound("webhook");
   const webhook = await tx.webhook.findFirst({ where: { id: webhookId, programId: staff.programId }, select: { id: true, url: true, active: true } });
   if (!webhook) throw notFound("webhook");
-  if (webhook.active === input.active) throw new AppError(409, "conflict", `The webhook is already ${input.active ? "active" : "disabled"}.`);
+  if (webhook.active === input.active) throw conflict(`The webhook is already ${input.active ? "active" : "disabled"}.`);
   await tx.webhook.update({ where: { id: webhookId }, data: { active: input.active } });
   await audited(tx, staff, "webhook.update", { type: "webhook", id: webhookId }, { url: auditUrl(webhook.url), active: webhook.active }, { active: input.active });
   return { id: webhookId, active: input.active };
@@ -262,7 +262,7 @@ export async function resendDeliveryAsStaff(tx: Tx, staff: StaffContext, deliver
       ? !!delivery.webhook?.active
       : !!(await tx.program.findUniqueOrThrow({ where: { id: staff.programId }, select: { pushEndpointUrl: true } })).pushEndpointUrl;
   if (!configured) {
-    throw new AppError(409, "conflict", delivery.kind === "webhook" ? "The webhook of this delivery is disabled: enable it first." : "The program has no push endpoint: set one first.");
+    throw conflict(delivery.kind === "webhook" ? "The webhook of this delivery is disabled: enable it first." : "The program has no push endpoint: set one first.");
   }
   await resendDelivery(tx, staff.programId, deliveryId);
   await audited(
@@ -292,7 +292,7 @@ async function otherActiveOwner(tx: Tx, programId: string, staffId: string) {
   return count > 0;
 }
 
-const lastOwner = () => new AppError(409, "conflict", "The program must keep at least one active owner.");
+const lastOwner = () => conflict("The program must keep at least one active owner.");
 
 async function memberIn(tx: Tx, staff: StaffContext, staffId: string) {
   if (!isUuid(staffId)) throw notFound("staff member");
@@ -309,7 +309,7 @@ export async function createStaffAsStaff(tx: Tx, staff: StaffContext, input: Sta
   // An existing account may belong to other programs whose owners this owner is not: adding it here is for the CLI.
   const existing = await tx.staffUser.findUnique({ where: { email: input.email }, select: { id: true } });
   if (existing) {
-    throw new AppError(409, "conflict", "A staff account with this e-mail already exists.", [{ path: "email", message: "already has an account" }]);
+    throw conflict("A staff account with this e-mail already exists.", [{ path: "email", message: "already has an account" }]);
   }
   const created = await createStaff(tx, { programId: staff.programId, email: input.email, name: input.name, password: input.password, role: input.role });
   // Never the password or its hash.
@@ -319,10 +319,10 @@ export async function createStaffAsStaff(tx: Tx, staff: StaffContext, input: Sta
 
 export async function changeRoleAsStaff(tx: Tx, staff: StaffContext, staffId: string, input: StaffRoleForm) {
   authorize(staff, "staff.manage");
-  if (staffId === staff.staffId) throw new AppError(409, "conflict", "You cannot change your own role: ask another owner.");
+  if (staffId === staff.staffId) throw conflict("You cannot change your own role: ask another owner.");
   await lockPrograms(tx, [staff.programId]);
   const member = await memberIn(tx, staff, staffId);
-  if (member.role === input.role) throw new AppError(409, "conflict", `${member.email} is already ${input.role}.`);
+  if (member.role === input.role) throw conflict(`${member.email} is already ${input.role}.`);
   if (member.role === "owner" && !member.disabledAt && !(await otherActiveOwner(tx, staff.programId, staffId))) throw lastOwner();
   await tx.staffMembership.update({ where: { staffId_programId: { staffId, programId: staff.programId } }, data: { role: input.role } });
   await audited(tx, staff, "staff.role", { type: "staff", id: staffId }, { email: member.email, role: member.role }, { role: input.role });
@@ -331,15 +331,15 @@ export async function changeRoleAsStaff(tx: Tx, staff: StaffContext, staffId: st
 
 export async function setStaffDisabledAsStaff(tx: Tx, staff: StaffContext, staffId: string, input: StaffDisabledForm) {
   authorize(staff, "staff.manage");
-  if (staffId === staff.staffId) throw new AppError(409, "conflict", "You cannot disable or re-enable your own account.");
+  if (staffId === staff.staffId) throw conflict("You cannot disable or re-enable your own account.");
   const member = await memberIn(tx, staff, staffId);
-  if (!!member.disabledAt === input.disabled) throw new AppError(409, "conflict", `${member.email} is already ${input.disabled ? "disabled" : "active"}.`);
+  if (!!member.disabledAt === input.disabled) throw conflict(`${member.email} is already ${input.disabled ? "disabled" : "active"}.`);
   const memberships = await tx.staffMembership.findMany({ where: { staffId }, select: { programId: true, role: true } });
   const owned = new Set(
     (await tx.staffMembership.findMany({ where: { staffId: staff.staffId, role: "owner" }, select: { programId: true } })).map((m) => m.programId),
   );
   if (memberships.some((m) => !owned.has(m.programId))) {
-    throw new AppError(409, "conflict", `${member.email} also belongs to a program you do not own: only its owners can disable or re-enable the account.`);
+    throw conflict(`${member.email} also belongs to a program you do not own: only its owners can disable or re-enable the account.`);
   }
   await lockPrograms(tx, memberships.map((m) => m.programId));
   if (input.disabled) {

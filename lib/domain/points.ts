@@ -1,4 +1,5 @@
-import type { Db, Tx } from "@/lib/db/types";
+import { isoSql, type Db, type Tx } from "@/lib/db/types";
+import { decodeCursor, encodeCursor, type KeysetPosition } from "./cursor";
 import { customerNotFound, invalidInput } from "@/lib/errors";
 import { changeBalance, expireDueLots, type LedgerSource } from "./ledger";
 import { ledgerEntryJson } from "./sql";
@@ -34,26 +35,22 @@ export function decreaseBalance(tx: Tx, move: PointsMove) {
   return changeBalance(tx, { ...move, points: -move.points, type: move.source === "dashboard" ? "adjust" : "spend" });
 }
 
-const encodeCursor = (createdAt: string, id: string) => Buffer.from(`${createdAt}|${id}`).toString("base64url");
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt)) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw invalidInput("The cursor is not valid.", [{ path: "cursor", message: "is not a cursor from this API" }]);
-  }
-  return { createdAt, id };
+function readCursor(cursor: string): KeysetPosition {
+  const position = decodeCursor(cursor);
+  if (!position) throw invalidInput("The cursor is not valid.", [{ path: "cursor", message: "is not a cursor from this API" }]);
+  return position;
 }
 
 /** A page of the customer's ledger, newest first, as `{ data, nextCursor }` JSON text. */
 export async function listTransactionsJson(db: Db, customerId: string, limit: number, cursor?: string | null): Promise<string> {
-  const after = cursor ? decodeCursor(cursor) : null;
+  const after = cursor ? readCursor(cursor) : null;
   const rows = await db.$queryRawUnsafe<{ entry: string; createdAt: string; id: string }[]>(
-    `SELECT ${ledgerEntryJson("e")}::text AS entry, to_char(e."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", e.id::text AS id
+    `SELECT ${ledgerEntryJson("e")}::text AS entry, ${isoSql('e."createdAt"', "us")} AS "createdAt", e.id::text AS id
      FROM "LedgerEntry" e
      WHERE e."customerId" = $1::uuid AND ($2::timestamptz IS NULL OR (e."createdAt", e.id) < ($2::timestamptz, $3::uuid))
      ORDER BY e."createdAt" DESC, e.id DESC LIMIT $4`,
     customerId,
-    after?.createdAt ?? null,
+    after?.at ?? null,
     after?.id ?? null,
     limit + 1,
   );

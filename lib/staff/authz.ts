@@ -29,6 +29,7 @@ import { db } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
 import type { Role } from "@/lib/domain/staff";
 import { forbidden, signInRequired } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 
 /** Role → permissions. viewer reads; support also serves customers; manager also configures; owner also manages staff. */
 export const PERMISSIONS = {
@@ -61,9 +62,8 @@ export interface StaffContext {
   role: Role;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids in URLs are checked before they reach a uuid column (a malformed one is "not found", never a 500). */
-export const isUuid = (id: string | null | undefined): id is string => !!id && UUID.test(id);
+/** Re-exported for the pages and routes that check ids beside their permission checks. */
+export { isUuid };
 
 /** The staff member's context in a program, or null (no membership, disabled account, malformed ids). */
 export async function resolveStaff(database: Db, staffId: string, programId: string): Promise<StaffContext | null> {

@@ -7,10 +7,11 @@ import { db, disconnectDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { DatabaseLockedError } from "@/lib/db/pglite-lock";
 import { createApiKey, RATE_LIMIT, revokeApiKey } from "@/lib/domain/api-keys";
-import { createStaff, PASSWORD_LENGTH, ROLES, setStaffPassword } from "@/lib/domain/staff";
+import { createStaff, PASSWORD_LENGTH, setStaffPassword } from "@/lib/domain/staff";
+import { ROLES, type Role } from "@/lib/domain/vocabulary";
 import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
-import { seedDemo } from "@/lib/domain/demo";
+import { seedDemo } from "./seed/demo";
 import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { parseFlowParamsFlag, type FlowParamInput } from "@/lib/domain/flow-params";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
@@ -23,7 +24,7 @@ import { runOutbox } from "@/lib/jobs/outbox";
 import { createReadStream } from "node:fs";
 import { parse as parseCsv } from "csv-parse";
 import { formatPath } from "@/lib/api/problem";
-import { ImageUrl, MAX_POINTS } from "@/lib/api/schemas";
+import { ImageUrl, MAX_POINTS } from "@/lib/api/schemas/common";
 
 const Name = z.string().trim().min(1).max(255);
 const Password = z.string().min(PASSWORD_LENGTH.min).max(PASSWORD_LENGTH.max);
@@ -283,7 +284,7 @@ const commands: Record<string, Command> = {
   "staff create": {
     usage: "--email E --password P --program ID --role owner|manager|support|viewer [--name N]",
     flags: z.strictObject({ email: z.email(), password: Password, program: Uuid, role: z.enum(ROLES), name: Name.optional() }),
-    run: async (f: { email: string; password: string; program: string; role: (typeof ROLES)[number]; name?: string }) =>
+    run: async (f: { email: string; password: string; program: string; role: Role; name?: string }) =>
       createStaff(await db(), { email: f.email, password: f.password, programId: f.program, role: f.role, name: f.name }),
   },
   "staff password": {

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
-import { notFound, rewardInactive, rewardNotFound, rewardOutOfStock } from "@/lib/errors";
+import { rewardInactive, rewardNotFound, rewardOutOfStock } from "@/lib/errors";
 import { emitEvent } from "./events";
 import { changeBalance } from "./ledger";
+import { requireProgram } from "./programs";
 import { jsonObject } from "./sql";
 import { isoSql } from "@/lib/db/types";
 
@@ -17,8 +18,7 @@ export interface RewardInput {
 }
 
 export async function createReward(db: Db, input: RewardInput): Promise<{ rewardId: string }> {
-  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
-  if (!program) throw notFound("program");
+  await requireProgram(db, input.programId);
   const reward = await db.reward.create({ data: input, select: { id: true } });
   return { rewardId: reward.id };
 }

@@ -1,7 +1,8 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
-import { applyEarn, recalculate, type TierDef, type TierState, type TierStatus } from "./tier-rules";
+import { applyEarn, recalculate, type TierDef, type TierState } from "./tier-rules";
+import { memberOf, TIER_STATUSES } from "./vocabulary";
 
 /**
  * Applies the pure tier rules (tier-rules.ts) to the database. Callers hold the customer's LoyaltyData row
@@ -48,7 +49,7 @@ async function load(tx: Tx, programId: string, customerId: string): Promise<Load
       carryTierPoints: r.carryTierPoints,
       tierChangedAt: date(r.tierChangedAt),
       recalculationDate: date(r.recalculationDate),
-      tierStatus: r.tierStatus as TierStatus,
+      tierStatus: memberOf(TIER_STATUSES, r.tierStatus),
     },
     tiers: typeof r.tiers === "string" ? JSON.parse(r.tiers) : r.tiers,
     periodMonths: r.periodMonths,

@@ -16,19 +16,8 @@ interface Loaded {
 }
 
 async function load(tx: Tx, programId: string, customerId: string): Promise<Loaded | null> {
-  const rows = await tx.$queryRawUnsafe<
-    {
-      currentTierId: string | null;
-      carryTierId: string | null;
-      currentTierPoints: number;
-      carryTierPoints: number;
-      tierChangedAt: Date | null;
-      recalculationDate: Date | null;
-      tierStatus: string;
-      periodMonths: number;
-      tiers: TierDef[];
-    }[]
-  >(
+  // The state's columns as stored: tierStatus is text, read back through its vocabulary below.
+  const rows = await tx.$queryRawUnsafe<(Omit<TierState, "tierStatus"> & { tierStatus: string; periodMonths: number; tiers: TierDef[] })[]>(
     `SELECT ct."currentTierId", ct."carryTierId", ct."currentTierPoints", ct."carryTierPoints", ct."tierChangedAt",
             ct."recalculationDate", l."tierStatus", p."tierPeriodMonths" AS "periodMonths",
             (SELECT coalesce(json_agg(json_build_object('id', t.id, 'requiredPoints', t."requiredPoints", 'factor', t.factor)), '[]')

@@ -105,7 +105,7 @@ export const programCommands: Record<string, Command> = {
     run: async (f: { id: string }) => revokeApiKey(await db(), f.id),
   },
   "staff create": {
-    usage: "--email E --password P --program ID --role owner|manager|support|viewer [--name N]",
+    usage: `--email E --password P --program ID --role ${ROLES.join("|")} [--name N]`,
     flags: z.strictObject({ email: z.email(), password: Password, program: Uuid, role: z.enum(ROLES), name: Name.optional() }),
     run: async (f: { email: string; password: string; program: string; role: Role; name?: string }) =>
       createStaff(await db(), { email: f.email, password: f.password, programId: f.program, role: f.role, name: f.name }),

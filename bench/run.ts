@@ -26,7 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon, { type RawResult, type Request as LoadRequest } from "autocannon";
 import pg from "pg";
-import { demoCustomers } from "@/lib/domain/demo";
+import { demoCustomers } from "@/scripts/seed/demo";
 import { installGuards, log, register, spawnChild, teardown, type Child } from "./lifecycle";
 import { benchDatabase, freePort } from "./postgres";
 

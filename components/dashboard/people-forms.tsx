@@ -3,9 +3,9 @@
 import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { useStaffWrite } from "@/lib/staff/client";
+import { ROLES as STAFF_ROLES } from "@/lib/domain/vocabulary";
 import {
   PushEndpointForm as PushEndpointSchema,
-  STAFF_ROLES,
   StaffForm as StaffSchema,
   StaffRoleForm as StaffRoleSchema,
   WebhookForm as WebhookSchema,

@@ -1,4 +1,5 @@
-import { DeleteBatch, FEATURES } from "./schemas";
+import { FEATURES } from "@/lib/domain/vocabulary";
+import { DeleteBatch } from "./schemas/integrations";
 import { validationFailed, zodProblems } from "./problem";
 import type { z } from "zod";
 

@@ -1,4 +1,5 @@
-import { FEATURES, IntegrationBatch, type IntegrationItem } from "./schemas";
+import { FEATURES } from "@/lib/domain/vocabulary";
+import { IntegrationBatch, type IntegrationItem } from "./schemas/integrations";
 import { validationFailed, zodProblems } from "./problem";
 
 /**

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import "./schemas"; // registers every schema with an id in zod's global registry
+import "./schemas/all"; // registers every schema with an id in zod's global registry
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas the handlers validate with.
- * Paths reference components by the ids given with `.meta({ id })` in schemas.ts.
+ * Paths reference components by the ids given with `.meta({ id })` in lib/api/schemas/*.
  */
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });

@@ -1,4 +1,4 @@
-import type { Role } from "./staff";
+import type { Role } from "./vocabulary";
 
 /**
  * The one place for the per-role ceilings of manual balance adjustments from the dashboard: the largest number of

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "@/lib/db/types";
-import { notFound } from "@/lib/errors";
-import { validationFailed } from "@/lib/api/problem";
+import { notFound, validationFailed } from "@/lib/errors";
 import { defaultBurst, RATE_LIMIT } from "./api-key-limits";
+import { requireProgram } from "./programs";
 
 export { RATE_LIMIT } from "./api-key-limits";
 
@@ -33,8 +33,7 @@ export async function createApiKey(
   db: Db,
   input: { programId: string; name: string; rateLimitPerSec?: number; rateLimitBurst?: number },
 ): Promise<{ id: string; key: string; prefix: string; rateLimitPerSec: number; rateLimitBurst: number }> {
-  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
-  if (!program) throw notFound("program");
+  await requireProgram(db, input.programId);
   const key = randomSecret();
   const prefix = key.slice(0, KEY_PREFIX.length + 6);
   const rate = input.rateLimitPerSec ?? RATE_LIMIT.defaultPerSec;

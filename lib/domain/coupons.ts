@@ -1,18 +1,23 @@
-import type { Db, Tx } from "@/lib/db/types";
-import { COUPON_CODE } from "@/lib/api/schemas";
-import { conflict, couponPoolEmpty, couponPoolNotFound, invalidInput, notFound, uniqueViolation } from "@/lib/errors";
+import { isoSql, type Db, type Tx } from "@/lib/db/types";
+import { conflict, couponPoolEmpty, couponPoolNotFound, invalidInput, uniqueOr409 } from "@/lib/errors";
+import { COUPON_CODE, notACouponCode } from "./coupon-codes";
 import { emitEvent } from "./events";
+import { requireProgram } from "./programs";
 
 export async function createCouponPool(db: Db, input: { programId: string; name: string; validDays?: number | null }) {
-  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
-  if (!program) throw notFound("program");
-  try {
-    const pool = await db.couponPool.create({ data: input, select: { id: true } });
-    return { couponPoolId: pool.id };
-  } catch (err) {
-    if (uniqueViolation(err)) throw conflict(`The program already has a coupon pool named "${input.name}".`);
-    throw err;
-  }
+  await requireProgram(db, input.programId);
+  const pool = await uniqueOr409(
+    () => db.couponPool.create({ data: input, select: { id: true } }),
+    () => conflict(`The program already has a coupon pool named "${input.name}".`),
+  );
+  return { couponPoolId: pool.id };
+}
+
+/** The pool (of the program, when given), or 404 `coupon_pool_not_found`. */
+export async function requireCouponPool(db: Db, couponPoolId: string, programId?: string): Promise<{ id: string }> {
+  const pool = await db.couponPool.findFirst({ where: { id: couponPoolId, programId }, select: { id: true } });
+  if (!pool) throw couponPoolNotFound();
+  return pool;
 }
 
 const CHUNK = 5000;
@@ -28,8 +33,7 @@ export async function importCoupons(
   codes: AsyncIterable<string> | Iterable<string>,
   onProgress?: (p: { read: number; imported: number; skipped: number }) => void,
 ): Promise<{ imported: number; skipped: number }> {
-  const pool = await prisma.couponPool.findUnique({ where: { id: poolId }, select: { id: true } });
-  if (!pool) throw couponPoolNotFound();
+  await requireCouponPool(prisma, poolId);
   let chunk: string[] = [];
   let read = 0;
   let imported = 0;
@@ -51,7 +55,7 @@ export async function importCoupons(
   for await (const raw of codes) {
     const code = raw.trim();
     if (!code) continue;
-    if (!COUPON_CODE.test(code)) throw invalidInput(`Line ${read + 1}: "${code.slice(0, 70)}" is not a coupon code (letters, digits, - and _, at most 64).`);
+    if (!COUPON_CODE.test(code)) throw invalidInput(`Line ${read + 1}: ${notACouponCode(code)}.`);
     read++;
     chunk.push(code);
     if (chunk.length >= CHUNK) await flush();
@@ -60,26 +64,24 @@ export async function importCoupons(
   return { imported, skipped: read - imported };
 }
 
+/** One statement: take a free code (SKIP LOCKED, see assignCoupon), assign it and date it from the pool's validity. */
+const ASSIGN_SQL = `
+WITH next AS (
+  SELECT id FROM "Coupon" WHERE "poolId" = $1::uuid AND "customerId" IS NULL LIMIT 1 FOR UPDATE SKIP LOCKED
+)
+UPDATE "Coupon" c SET "customerId" = $2::uuid, "assignedAt" = now(),
+  "expiresAt" = CASE WHEN p."validDays" IS NULL THEN NULL ELSE now() + make_interval(days => p."validDays") END
+FROM next, "CouponPool" p
+WHERE c.id = next.id AND p.id = c."poolId"
+RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expiresAt"')} AS "expiresAt"`;
+
 /**
  * Gives the customer the next free code of the pool. SKIP LOCKED lets concurrent assignments each take a
  * different code instead of queueing on (or double-assigning) the same one.
  */
 export async function assignCoupon(tx: Tx, input: { programId: string; customerId: string; couponPoolId: string }) {
-  const pool = await tx.couponPool.findFirst({ where: { id: input.couponPoolId, programId: input.programId }, select: { id: true } });
-  if (!pool) throw couponPoolNotFound();
-  const [coupon] = await tx.$queryRawUnsafe<{ code: string; assignedAt: string; expiresAt: string | null }[]>(
-    `WITH next AS (
-       SELECT id FROM "Coupon" WHERE "poolId" = $1::uuid AND "customerId" IS NULL LIMIT 1 FOR UPDATE SKIP LOCKED
-     )
-     UPDATE "Coupon" c SET "customerId" = $2::uuid, "assignedAt" = now(),
-       "expiresAt" = CASE WHEN p."validDays" IS NULL THEN NULL ELSE now() + make_interval(days => p."validDays") END
-     FROM next, "CouponPool" p
-     WHERE c.id = next.id AND p.id = c."poolId"
-     RETURNING c.code, to_char(c."assignedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "assignedAt",
-               to_char(c."expiresAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt"`,
-    input.couponPoolId,
-    input.customerId,
-  );
+  await requireCouponPool(tx, input.couponPoolId, input.programId);
+  const [coupon] = await tx.$queryRawUnsafe<{ code: string; assignedAt: string; expiresAt: string | null }[]>(ASSIGN_SQL, input.couponPoolId, input.customerId);
   if (!coupon) throw couponPoolEmpty();
   await emitEvent(tx, input.programId, "coupon.assigned", { customerId: input.customerId, couponPoolId: input.couponPoolId, code: coupon.code });
   return { code: coupon.code, couponPoolId: input.couponPoolId, assignedAt: coupon.assignedAt, expiresAt: coupon.expiresAt };

@@ -1,8 +1,26 @@
 import type { Db, Tx } from "@/lib/db/types";
-import { conflict, uniqueViolation, type FieldProblem } from "@/lib/errors";
-import type { IntegrationItem, UserPayload } from "@/lib/api/schemas";
+import { conflict, uniqueOr409, type FieldProblem } from "@/lib/errors";
 import { customerJoins, customerJson } from "./sql";
 import { emitEvent, emitEvents } from "./events";
+import type { Feature } from "./vocabulary";
+
+/** A customer's own fields, each one changed only when present (the API's UserPayload is checked against this). */
+export interface UserFields {
+  externalCustomerId?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  phone?: string | null;
+  emailVerified?: boolean;
+  /** A new e-mail, normalised: renames the customer. */
+  email?: string;
+}
+
+/** One item of a create/update batch: the customer's e-mail (normalised) and the fields to set. */
+export interface UserBatchItem {
+  email: string;
+  feature: Feature;
+  payload: UserFields;
+}
 
 export const GET_CUSTOMER_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
   WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL`;
@@ -83,40 +101,39 @@ WHERE u."customerId" = i."customerId"`;
 
 interface Upsert {
   email: string;
-  payload: Omit<UserPayload, "email">;
+  payload: Omit<UserFields, "email">;
   /** Index of the batch item(s) this came from, for error paths. */
   index: number;
 }
 
 async function upsert(tx: Tx, programId: string, rows: Upsert[]): Promise<{ created: number }> {
   const input = JSON.stringify(rows.map((r) => ({ email: r.email, payload: r.payload })));
-  try {
-    const upserted = await tx.$queryRawUnsafe<{ id: string; email: string; inserted: boolean }[]>(UPSERT_SQL, programId, input);
-    const payloadOf = new Map(rows.map((r) => [r.email, r.payload]));
-    const updates = upserted
-      .filter((c) => !c.inserted && Object.keys(payloadOf.get(c.email) ?? {}).length > 0)
-      .map((c) => ({ customerId: c.id, payload: payloadOf.get(c.email) }));
-    if (updates.length > 0) await tx.$executeRawUnsafe(UPDATE_USER_SQL, JSON.stringify(updates));
-    await emitEvents(
-      tx,
-      programId,
-      upserted.map((c) => ({
-        type: c.inserted ? "customer.created" : "customer.updated",
-        data: { customerId: c.id, email: c.email, changes: Object.keys(payloadOf.get(c.email) ?? {}) },
-      })),
-    );
-    return { created: upserted.filter((c) => c.inserted).length };
-  } catch (err) {
-    const clash = uniqueViolation(err);
-    if (clash?.constraint?.includes("externalCustomerId")) {
-      throw conflict("An externalCustomerId in this batch already belongs to another customer of the program.");
-    }
-    throw err;
-  }
+  const payloadOf = new Map(rows.map((r) => [r.email, r.payload]));
+  const upserted = await uniqueOr409(
+    async () => {
+      const upserted = await tx.$queryRawUnsafe<{ id: string; email: string; inserted: boolean }[]>(UPSERT_SQL, programId, input);
+      const updates = upserted
+        .filter((c) => !c.inserted && Object.keys(payloadOf.get(c.email) ?? {}).length > 0)
+        .map((c) => ({ customerId: c.id, payload: payloadOf.get(c.email) }));
+      if (updates.length > 0) await tx.$executeRawUnsafe(UPDATE_USER_SQL, JSON.stringify(updates));
+      return upserted;
+    },
+    () => conflict("An externalCustomerId in this batch already belongs to another customer of the program."),
+    "externalCustomerId",
+  );
+  await emitEvents(
+    tx,
+    programId,
+    upserted.map((c) => ({
+      type: c.inserted ? "customer.created" : "customer.updated",
+      data: { customerId: c.id, email: c.email, changes: Object.keys(payloadOf.get(c.email) ?? {}) },
+    })),
+  );
+  return { created: upserted.filter((c) => c.inserted).length };
 }
 
 /** externalCustomerId clashes named by item, before writing (the unique index stays the final guard). */
-async function checkExternalIds(tx: Tx, programId: string, items: IntegrationItem[]) {
+async function checkExternalIds(tx: Tx, programId: string, items: UserBatchItem[]) {
   const claims = new Map<string, { email: string; index: number }>();
   const problems: FieldProblem[] = [];
   items.forEach((item, index) => {
@@ -146,21 +163,11 @@ async function checkExternalIds(tx: Tx, programId: string, items: IntegrationIte
 }
 
 async function rename(tx: Tx, programId: string, from: string, to: string, index: number) {
-  try {
-    const renamed = await tx.customer.updateManyAndReturn({
-      where: { programId, email: from, deletedAt: null },
-      data: { email: to },
-      select: { id: true },
-    });
-    for (const c of renamed) await emitEvent(tx, programId, "customer.updated", { customerId: c.id, email: to, previousEmail: from, changes: ["email"] });
-  } catch (err) {
-    if (uniqueViolation(err)) {
-      throw conflict("Another customer of the program already has this e-mail.", [
-        { path: `[${index}].payload.email`, message: "is already taken" },
-      ]);
-    }
-    throw err;
-  }
+  const renamed = await uniqueOr409(
+    () => tx.customer.updateManyAndReturn({ where: { programId, email: from, deletedAt: null }, data: { email: to }, select: { id: true } }),
+    () => conflict("Another customer of the program already has this e-mail.", [{ path: `[${index}].payload.email`, message: "is already taken" }]),
+  );
+  for (const c of renamed) await emitEvent(tx, programId, "customer.updated", { customerId: c.id, email: to, previousEmail: from, changes: ["email"] });
 }
 
 /**
@@ -168,7 +175,7 @@ async function rename(tx: Tx, programId: string, from: string, to: string, index
  * Items for the same e-mail merge in order (later fields win). A batch that renames customers is applied
  * item by item so each rename sees the items before it.
  */
-export async function applyUserBatch(tx: Tx, programId: string, items: IntegrationItem[]): Promise<{ created: number }> {
+export async function applyUserBatch(tx: Tx, programId: string, items: UserBatchItem[]): Promise<{ created: number }> {
   await checkExternalIds(tx, programId, items);
   const renames = items.some((i) => i.payload.email !== undefined && i.payload.email !== i.email);
   if (!renames) {

@@ -1,8 +1,10 @@
 import type { Db, Tx } from "@/lib/db/types";
-import { conflict, earningFlowNotFound, notFound, uniqueViolation, validationFailed } from "@/lib/errors";
+import { conflict, earningFlowNotFound, uniqueOr409, validationFailed } from "@/lib/errors";
 import { checkRunParams, declareFlowParams, storedFlowParams, type FlowParamInput } from "./flow-params";
 import { changeBalance } from "./ledger";
+import { requireProgram } from "./programs";
 import { recalculateIfDue } from "./tiers-engine";
+import type { CapReason } from "./vocabulary";
 
 export interface EarningFlowInput {
   programId: string;
@@ -25,21 +27,17 @@ export async function createEarningFlow(db: Db, input: EarningFlowInput): Promis
   if (perUnit && !input.param) throw validationFailed([{ path: "param", message: "pointsPerUnit needs the name of a numeric param" }]);
   const declared = declareFlowParams(input.params ?? [], perUnit ? input.param! : null);
   if (declared.problems.length) throw validationFailed(declared.problems);
-  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
-  if (!program) throw notFound("program");
-  try {
-    const flow = await db.earningFlow.create({
-      data: { ...input, param: perUnit ? input.param : null, params: declared.params as object[], once: input.once ?? false },
-      select: { id: true },
-    });
-    return { earningFlowId: flow.id };
-  } catch (err) {
-    if (uniqueViolation(err)) throw conflict(`The program already has an earning flow with key "${input.key}".`);
-    throw err;
-  }
+  await requireProgram(db, input.programId);
+  const flow = await uniqueOr409(
+    () =>
+      db.earningFlow.create({
+        data: { ...input, param: perUnit ? input.param : null, params: declared.params as object[], once: input.once ?? false },
+        select: { id: true },
+      }),
+    () => conflict(`The program already has an earning flow with key "${input.key}".`),
+  );
+  return { earningFlowId: flow.id };
 }
-
-export type CapReason = "once" | "cap_total" | "cap_per_day";
 
 export interface EarningOutcome {
   pointsEarned: number;

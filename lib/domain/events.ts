@@ -1,17 +1,6 @@
 import type { Tx } from "@/lib/db/types";
 
-/** Event types of API.md §5, delivered to webhooks through the outbox. */
-export const EVENT_TYPES = [
-  "customer.created",
-  "customer.updated",
-  "customer.deleted",
-  "balance.changed",
-  "tier.changed",
-  "reward.redeemed",
-  "coupon.assigned",
-  "notification.requested",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { EventType } from "./vocabulary";
 
 /**
  * Writes events in the caller's transaction (the transactional outbox): an event exists exactly when the

@@ -2,15 +2,13 @@ import type { Tx } from "@/lib/db/types";
 import { balanceLimit, insufficientBalance } from "@/lib/errors";
 import { ledgerEntryJson } from "./sql";
 import { applyTierEarn } from "./tiers-engine";
+import type { LedgerSource, LedgerType } from "./vocabulary";
 
 /**
  * The one place a balance changes. Every change is a conditional atomic UPDATE of the balance (which also
  * takes the customer's row lock) plus an immutable ledger entry in the same statement, so
  * balance = sum of entries ≥ 0 holds at every commit, whatever the entry point or interleaving.
  */
-
-export type LedgerType = "earn" | "spend" | "adjust" | "redeem" | "expire" | "reversal";
-export type LedgerSource = "api" | "dashboard" | "earning_flow" | "system";
 
 /** Postgres int4: balances and points stay below it. */
 export const MAX_BALANCE = 2_147_483_647;

@@ -1,10 +1,10 @@
 import type { Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
 
-export const CATEGORIES = ["balance", "tier", "rewardAvailable", "location", "marketing"] as const;
-export type Category = (typeof CATEGORIES)[number];
+import type { NotificationCategory, NotificationOutcome } from "./vocabulary";
 
-const FLAG: Record<Category, string> = {
+/** The customer's opt-out column for each category. */
+const FLAG: Record<NotificationCategory, string> = {
   balance: "balanceNotifications",
   tier: "tierNotifications",
   rewardAvailable: "rewardAvailableNotifications",
@@ -12,14 +12,20 @@ const FLAG: Record<Category, string> = {
   marketing: "marketingNotifications",
 };
 
+export interface NotificationInput {
+  programId: string;
+  customerId: string;
+  title: string;
+  body: string;
+  category: NotificationCategory;
+  data?: Record<string, unknown> | null;
+}
+
 /**
  * Stores a push notification. It is `suppressed` when the customer turned that category off, else `queued`:
  * the outbox worker then delivers it to the program's push endpoint.
  */
-export async function sendNotification(
-  tx: Tx,
-  input: { programId: string; customerId: string; title: string; body: string; category: Category; data?: Record<string, unknown> | null },
-): Promise<{ id: string; status: "queued" | "suppressed" }> {
+export async function sendNotification(tx: Tx, input: NotificationInput): Promise<{ id: string; status: NotificationOutcome }> {
   const [customer] = await tx.$queryRawUnsafe<{ allowed: boolean; pushEndpointUrl: string | null }[]>(
     `SELECT c."${FLAG[input.category]}" AS allowed, p."pushEndpointUrl" FROM "Customer" c JOIN "Program" p ON p.id = c."programId"
      WHERE c.id = $1::uuid`,

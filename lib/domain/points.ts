@@ -1,7 +1,8 @@
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "./cursor";
 import { customerNotFound, invalidInput } from "@/lib/errors";
-import { changeBalance, expireDueLots, type LedgerSource } from "./ledger";
+import { changeBalance, expireDueLots } from "./ledger";
+import type { LedgerSource } from "./vocabulary";
 import { ledgerEntryJson } from "./sql";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 

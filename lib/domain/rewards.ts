@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
-import { notFound, rewardInactive, rewardNotFound, rewardOutOfStock } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { rewardInactive, rewardNotFound, rewardOutOfStock } from "@/lib/errors";
 import { emitEvent } from "./events";
 import { changeBalance } from "./ledger";
+import { requireProgram } from "./programs";
 import { jsonObject } from "./sql";
 import { isoSql } from "@/lib/db/types";
 
@@ -17,10 +19,16 @@ export interface RewardInput {
 }
 
 export async function createReward(db: Db, input: RewardInput): Promise<{ rewardId: string }> {
-  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
-  if (!program) throw notFound("program");
+  await requireProgram(db, input.programId);
   const reward = await db.reward.create({ data: input, select: { id: true } });
   return { rewardId: reward.id };
+}
+
+/** The program's reward with the `select`ed fields, or 404 `reward_not_found` (also for another program's reward). */
+export async function requireReward<S extends Prisma.RewardSelect>(db: Db, rewardId: string, programId: string, select: S) {
+  const reward = await db.reward.findFirst({ where: { id: rewardId, programId }, select });
+  if (!reward) throw rewardNotFound();
+  return reward;
 }
 
 /**
@@ -74,11 +82,7 @@ export async function redeemReward(
   tx: Tx,
   input: { programId: string; customerId: string; rewardId: string; actor: string; source: "api" | "dashboard"; metadata?: Record<string, unknown> | null; idempotencyKey?: string | null },
 ) {
-  const reward = await tx.reward.findFirst({
-    where: { id: input.rewardId, programId: input.programId },
-    select: { costPoints: true, name: true, stock: true, active: true },
-  });
-  if (!reward) throw rewardNotFound();
+  const reward = await requireReward(tx, input.rewardId, input.programId, { costPoints: true, name: true, stock: true, active: true });
   if (!reward.active) throw rewardInactive();
   // Only a limited reward takes a unit, with a conditional UPDATE that never goes below zero. An unlimited one
   // is not written at all, so its redemptions do not queue on one row.

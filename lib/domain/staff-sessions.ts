@@ -4,6 +4,7 @@
  * request — sign-out, a password change and disabling the account all end sessions on the server.
  */
 import type { Db, Tx } from "@/lib/db/types";
+import { isUuid } from "@/lib/ids";
 
 /** A new session for `staffId` that ends `maxAgeSeconds` from now whatever the activity. Returns its id. */
 export async function createStaffSession(db: Db, staffId: string, maxAgeSeconds: number): Promise<string> {
@@ -14,19 +15,17 @@ export async function createStaffSession(db: Db, staffId: string, maxAgeSeconds:
   return id;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Whether the session is live: it exists for this staff member, is not revoked and has not reached its end. */
 export async function isStaffSessionLive(db: Db, sessionId: unknown, staffId: unknown): Promise<boolean> {
   // Tokens from before sessions had rows carry no sid: they are no session.
-  if (typeof sessionId !== "string" || typeof staffId !== "string" || !UUID.test(sessionId) || !UUID.test(staffId)) return false;
+  if (typeof sessionId !== "string" || typeof staffId !== "string" || !isUuid(sessionId) || !isUuid(staffId)) return false;
   const live = await db.staffSession.count({ where: { id: sessionId, staffId, revokedAt: null, expiresAt: { gt: new Date() } } });
   return live > 0;
 }
 
 /** Ends one session (sign-out). Unknown or already-ended ids are fine: sign-out is idempotent. */
 export async function revokeStaffSession(db: Db, sessionId: unknown): Promise<void> {
-  if (typeof sessionId !== "string" || !UUID.test(sessionId)) return;
+  if (typeof sessionId !== "string" || !isUuid(sessionId)) return;
   await db.staffSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: new Date() } });
 }
 

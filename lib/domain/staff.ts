@@ -1,11 +1,10 @@
 import bcrypt from "bcryptjs";
 import type { Db } from "@/lib/db/types";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { requireProgram } from "./programs";
 import { revokeAllStaffSessions } from "./staff-sessions";
+import type { Role } from "./vocabulary";
 import { invalidInput, notFound } from "@/lib/errors";
-
-export const ROLES = ["owner", "manager", "support", "viewer"] as const;
-export type Role = (typeof ROLES)[number];
 
 const BCRYPT_COST = 12;
 
@@ -26,8 +25,7 @@ function checkPassword(password: string) {
 export async function createStaff(db: Db, input: { email: string; password: string; programId: string; role: Role; name?: string }) {
   const email = input.email.trim().toLowerCase();
   checkPassword(input.password);
-  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
-  if (!program) throw notFound("program");
+  await requireProgram(db, input.programId);
   let staff = await db.staffUser.findUnique({ where: { email }, select: { id: true } });
   const accountExisted = !!staff;
   if (!staff) {

@@ -2,14 +2,13 @@
  * The tier rules of API.md §4 as pure functions over a customer's tier state. The database code in
  * tiers-engine.ts applies them under the customer's row lock; keeping them pure keeps them testable.
  */
+import type { TierStatus } from "./vocabulary";
 
 export interface TierDef {
   id: string;
   requiredPoints: number;
   factor: number;
 }
-
-export type TierStatus = "base" | "earned" | "carried";
 
 export interface TierState {
   currentTierId: string | null;

@@ -1,7 +1,8 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
-import { applyEarn, recalculate, type TierDef, type TierState, type TierStatus } from "./tier-rules";
+import { applyEarn, recalculate, type TierDef, type TierState } from "./tier-rules";
+import { memberOf, TIER_STATUSES } from "./vocabulary";
 
 /**
  * Applies the pure tier rules (tier-rules.ts) to the database. Callers hold the customer's LoyaltyData row
@@ -15,19 +16,8 @@ interface Loaded {
 }
 
 async function load(tx: Tx, programId: string, customerId: string): Promise<Loaded | null> {
-  const rows = await tx.$queryRawUnsafe<
-    {
-      currentTierId: string | null;
-      carryTierId: string | null;
-      currentTierPoints: number;
-      carryTierPoints: number;
-      tierChangedAt: Date | null;
-      recalculationDate: Date | null;
-      tierStatus: string;
-      periodMonths: number;
-      tiers: TierDef[];
-    }[]
-  >(
+  // The state's columns as stored: tierStatus is text, read back through its vocabulary below.
+  const rows = await tx.$queryRawUnsafe<(Omit<TierState, "tierStatus"> & { tierStatus: string; periodMonths: number; tiers: TierDef[] })[]>(
     `SELECT ct."currentTierId", ct."carryTierId", ct."currentTierPoints", ct."carryTierPoints", ct."tierChangedAt",
             ct."recalculationDate", l."tierStatus", p."tierPeriodMonths" AS "periodMonths",
             (SELECT coalesce(json_agg(json_build_object('id', t.id, 'requiredPoints', t."requiredPoints", 'factor', t.factor)), '[]')
@@ -48,7 +38,7 @@ async function load(tx: Tx, programId: string, customerId: string): Promise<Load
       carryTierPoints: r.carryTierPoints,
       tierChangedAt: date(r.tierChangedAt),
       recalculationDate: date(r.recalculationDate),
-      tierStatus: r.tierStatus as TierStatus,
+      tierStatus: memberOf(TIER_STATUSES, r.tierStatus),
     },
     tiers: typeof r.tiers === "string" ? JSON.parse(r.tiers) : r.tiers,
     periodMonths: r.periodMonths,

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/types";
-import { conflict, notFound, uniqueViolation } from "@/lib/errors";
+import { conflict, uniqueOr409 } from "@/lib/errors";
+import { requireProgram } from "./programs";
 import { jsonObject, tierFields } from "./sql";
 
 export interface TierInput {
@@ -12,15 +13,12 @@ export interface TierInput {
 }
 
 export async function createTier(db: Db, input: TierInput): Promise<{ tierId: string }> {
-  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
-  if (!program) throw notFound("program");
-  try {
-    const tier = await db.tier.create({ data: input, select: { id: true } });
-    return { tierId: tier.id };
-  } catch (err) {
-    if (uniqueViolation(err)) throw conflict(`The program already has a tier named "${input.name}".`);
-    throw err;
-  }
+  await requireProgram(db, input.programId);
+  const tier = await uniqueOr409(
+    () => db.tier.create({ data: input, select: { id: true } }),
+    () => conflict(`The program already has a tier named "${input.name}".`),
+  );
+  return { tierId: tier.id };
 }
 
 /** The program's tiers as spec §2.5 objects, lowest requiredPoints first. */

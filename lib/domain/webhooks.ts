@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db/types";
 import { notFound } from "@/lib/errors";
+import { requireProgram } from "./programs";
 import { checkDeliveryUrl } from "@/lib/net/delivery-target";
 
 const newSecret = () => `whsec_${randomBytes(24).toString("hex")}`;
@@ -13,8 +14,7 @@ export function signature(secret: string, body: string, at = new Date()): string
 }
 
 export async function createWebhook(db: Db, input: { programId: string; url: string }) {
-  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
-  if (!program) throw notFound("program");
+  await requireProgram(db, input.programId);
   const url = await checkDeliveryUrl(input.url, "url");
   const secret = newSecret();
   const webhook = await db.webhook.create({ data: { programId: input.programId, url, secret }, select: { id: true } });
@@ -22,8 +22,7 @@ export async function createWebhook(db: Db, input: { programId: string; url: str
 }
 
 export async function setPushEndpoint(db: Db, input: { programId: string; url: string | null }) {
-  const program = await db.program.findUnique({ where: { id: input.programId }, select: { id: true } });
-  if (!program) throw notFound("program");
+  await requireProgram(db, input.programId);
   const url = input.url ? await checkDeliveryUrl(input.url, "url") : null;
   const pushSecret = url ? newSecret() : null;
   await db.program.update({ where: { id: input.programId }, data: { pushEndpointUrl: url, pushSecret } });

@@ -1,4 +1,6 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { isoSql } from "@/lib/db/types";
+import type { DeliveryKind } from "@/lib/domain/vocabulary";
 import { signature } from "@/lib/domain/webhooks";
 import { postDelivery } from "@/lib/net/delivery-target";
 
@@ -42,7 +44,7 @@ export async function fanOutEvents(prisma: PrismaClient, batch = 500): Promise<n
 
 interface Claimed {
   id: string;
-  kind: string;
+  kind: DeliveryKind;
   /** Where the program sends this kind now: the webhook's URL while it is active, or the push endpoint; null when gone. */
   url: string | null;
   attempts: number;
@@ -72,11 +74,11 @@ async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
             CASE WHEN l.kind = 'webhook' THEN w.secret ELSE p."pushSecret" END AS secret,
             CASE WHEN l.kind = 'webhook' THEN
               json_build_object('id', e.id, 'type', e.type, 'programId', e."programId",
-                                'createdAt', to_char(e."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', e.data)::text
+                                'createdAt', ${isoSql('e."createdAt"')}, 'data', e.data)::text
             ELSE
               json_build_object('id', n.id, 'type', 'notification', 'programId', n."programId", 'customerId', n."customerId",
                                 'loyaltyCustomerId', ld."loyaltyCustomerId", 'title', n.title, 'body', n.body, 'category', n.category,
-                                'data', n.data, 'createdAt', to_char(n."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+                                'data', n.data, 'createdAt', ${isoSql('n."createdAt"')})::text
             END AS body
      FROM leased l
        LEFT JOIN "Webhook" w ON w.id = l."webhookId"

@@ -27,7 +27,7 @@ import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { db } from "@/lib/db/client";
 import type { Db } from "@/lib/db/types";
-import type { Role } from "@/lib/domain/staff";
+import type { Role } from "@/lib/domain/vocabulary";
 import { forbidden, signInRequired } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 

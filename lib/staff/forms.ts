@@ -1,8 +1,13 @@
 import "@/lib/zod-browser";
 import { z } from "zod";
-import { COUPON_CODE, CouponRequest, ImageUrl, MAX_POINTS, NotificationRequest, RedeemRequest, UserPayload } from "@/lib/api/schemas";
+import { ImageUrl, MAX_POINTS } from "@/lib/api/schemas/common";
+import { CouponRequest } from "@/lib/api/schemas/coupons";
+import { UserPayload } from "@/lib/api/schemas/customers";
+import { NotificationRequest } from "@/lib/api/schemas/notifications";
+import { RedeemRequest } from "@/lib/api/schemas/rewards";
 import { zodProblems } from "@/lib/api/problem";
-import type { Role } from "@/lib/domain/staff";
+import { COUPON_CODE, COUPON_CODE_RULE, notACouponCode } from "@/lib/domain/coupon-codes";
+import { ROLES } from "@/lib/domain/vocabulary";
 import { declareFlowParams, FLOW_PARAM_NAME, MAX_FLOW_PARAMS, MAX_PARAM_VALUE, MIN_PARAM_VALUE } from "@/lib/domain/flow-params";
 import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
 
@@ -95,7 +100,7 @@ export const MAX_CODES_PER_CHUNK = 5000;
 /** One chunk of a CSV import: the codes importCoupons accepts (trimmed; letters, digits, - and _; at most 64). */
 export const CouponImportChunk = z.strictObject({
   codes: z
-    .array(z.string().trim().regex(COUPON_CODE, "must be a coupon code: letters, digits, - and _, at most 64 characters"))
+    .array(z.string().trim().regex(COUPON_CODE, `must be a coupon code: ${COUPON_CODE_RULE} characters`))
     .min(1, "must contain at least one code")
     .max(MAX_CODES_PER_CHUNK, `must contain at most ${MAX_CODES_PER_CHUNK.toLocaleString("en-US")} codes`),
 });
@@ -112,7 +117,7 @@ export function parseCouponCsv(text: string): { codes: string[] } | { line: numb
     const code = (lines[i]!.split(",")[0] ?? "").trim().replace(/^"(.*)"$/, "$1").trim();
     if (!code) continue;
     if (codes.length === 0 && code.toLowerCase() === "code") continue;
-    if (!COUPON_CODE.test(code)) return { line: i + 1, message: `"${code.slice(0, 70)}" is not a coupon code (letters, digits, - and _, at most 64)` };
+    if (!COUPON_CODE.test(code)) return { line: i + 1, message: notACouponCode(code) };
     codes.push(code);
   }
   return { codes };
@@ -188,13 +193,7 @@ export type WebhookUpdate = z.infer<typeof WebhookUpdate>;
 export const PushEndpointForm = z.strictObject({ url: HttpUrl.nullable() });
 export type PushEndpointForm = z.infer<typeof PushEndpointForm>;
 
-/** Delivery states of the outbox (lib/jobs/outbox.ts), for the delivery log's filter. */
-export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
-/** The roles of lib/domain/staff.ts (repeated here: that module hashes passwords and is server-only). */
-export const STAFF_ROLES = ["owner", "manager", "support", "viewer"] as const satisfies readonly Role[];
-const StaffRole = z.enum(STAFF_ROLES, "choose a role");
+const StaffRole = z.enum(ROLES, "choose a role");
 
 export const StaffForm = z.strictObject({
   email: z.string().trim().toLowerCase().max(255).pipe(z.email("must be an e-mail address")),

@@ -10,7 +10,8 @@ import { assignCoupon, createCouponPool, importCoupons } from "@/lib/domain/coup
 import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { sendNotification } from "@/lib/domain/notifications";
 import { createWebhook, resendDelivery, setPushEndpoint } from "@/lib/domain/webhooks";
-import { createStaff, type Role } from "@/lib/domain/staff";
+import { createStaff } from "@/lib/domain/staff";
+import type { Role } from "@/lib/domain/vocabulary";
 import { aboveCeiling } from "@/lib/domain/adjustment-ceilings";
 import { programAdjustCeilings } from "@/lib/domain/programs";
 import { revokeAllStaffSessions } from "@/lib/domain/staff-sessions";

@@ -1,10 +1,11 @@
 import type { z } from "zod";
-import type { Customer, TransactionPage } from "@/lib/api/schemas";
+import type { Customer } from "@/lib/api/schemas/customers";
+import type { TransactionPage } from "@/lib/api/schemas/points";
 import type { Db } from "@/lib/db/types";
 import { isoSql } from "@/lib/db/types";
 import { getCustomerJsonById } from "@/lib/domain/customers";
 import { listTransactionsJson } from "@/lib/domain/points";
-import type { Role } from "@/lib/domain/staff";
+import type { Role } from "@/lib/domain/vocabulary";
 
 /**
  * The dashboard's reads, one function per page. Written for a program of 1,000,000 customers: index-backed

@@ -17,7 +17,8 @@ import { applyUserBatch } from "@/lib/domain/customers";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
 import { increaseBalance } from "@/lib/domain/points";
 import { createReward } from "@/lib/domain/rewards";
-import { createStaff, ROLES, type Role } from "@/lib/domain/staff";
+import { createStaff } from "@/lib/domain/staff";
+import { ROLES, type Role } from "@/lib/domain/vocabulary";
 import { can, resolveStaff, type StaffContext } from "@/lib/staff/authz";
 import { BalanceAdjustment, CouponImportChunk, EarningFlowForm, MAX_CODES_PER_CHUNK, RewardForm, UserDataEdit } from "@/lib/staff/forms";
 import {

@@ -5,7 +5,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { ApiKeyForm, RewardForm, TierForm } from "@/lib/staff/forms";
-import { ImageUrl } from "@/lib/api/schemas";
+import { ImageUrl } from "@/lib/api/schemas/common";
 
 const HOSTILE = [
   "javascript:alert(document.cookie)",

@@ -1,7 +1,7 @@
 import { meRead } from "@/lib/api/customer-auth";
 import { parseWith } from "@/lib/api/handler";
 import { queryOf } from "@/lib/api/customer-routes";
-import { PageQuery } from "@/lib/api/schemas";
+import { PageQuery } from "@/lib/api/schemas/common";
 import { listTransactionsJson } from "@/lib/domain/points";
 
 /** The token's customer's points history, newest first. */

@@ -1,6 +1,6 @@
 import { apiWrite } from "@/lib/api/handler";
 import { customerOf } from "@/lib/api/customer-routes";
-import { CouponRequest } from "@/lib/api/schemas";
+import { CouponRequest } from "@/lib/api/schemas/coupons";
 import { assignCoupon } from "@/lib/domain/coupons";
 
 /** Assign a coupon: the next free code of the pool, never given to two customers. 201. */

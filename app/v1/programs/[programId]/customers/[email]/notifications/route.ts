@@ -1,6 +1,6 @@
 import { apiWrite } from "@/lib/api/handler";
 import { customerOf } from "@/lib/api/customer-routes";
-import { NotificationRequest } from "@/lib/api/schemas";
+import { NotificationRequest } from "@/lib/api/schemas/notifications";
 import { sendNotification } from "@/lib/domain/notifications";
 
 /** Send a push notification: 202, `queued` for delivery or `suppressed` by the customer's preferences. */

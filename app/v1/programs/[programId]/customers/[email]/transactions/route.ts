@@ -1,6 +1,6 @@
 import { apiRead, parseWith } from "@/lib/api/handler";
 import { customerOf, queryOf } from "@/lib/api/customer-routes";
-import { PageQuery } from "@/lib/api/schemas";
+import { PageQuery } from "@/lib/api/schemas/common";
 import { listTransactionsJson } from "@/lib/domain/points";
 
 /** Points history: the customer's ledger, newest first, cursor-paginated. */

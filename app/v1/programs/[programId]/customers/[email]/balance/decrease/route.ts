@@ -1,6 +1,6 @@
 import { apiWrite } from "@/lib/api/handler";
 import { apiActor, customerOf } from "@/lib/api/customer-routes";
-import { PointsChange } from "@/lib/api/schemas";
+import { PointsChange } from "@/lib/api/schemas/points";
 import { decreaseBalance } from "@/lib/domain/points";
 
 /** Decrease balance: a `spend` entry; 409 `insufficient_balance` rather than going below zero. */

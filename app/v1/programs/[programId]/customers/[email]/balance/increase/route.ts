@@ -1,6 +1,6 @@
 import { apiWrite } from "@/lib/api/handler";
 import { apiActor, customerOf } from "@/lib/api/customer-routes";
-import { PointsChange } from "@/lib/api/schemas";
+import { PointsChange } from "@/lib/api/schemas/points";
 import { increaseBalance } from "@/lib/domain/points";
 
 /** Increase balance: an `earn` entry, counted towards tiers. */

@@ -1,6 +1,6 @@
 import { apiWrite } from "@/lib/api/handler";
 import { apiActor, customerOf } from "@/lib/api/customer-routes";
-import { EarningFlowRun } from "@/lib/api/schemas";
+import { EarningFlowRun } from "@/lib/api/schemas/earning-flows";
 import { executeEarningFlow } from "@/lib/domain/earning-flows";
 
 /** Execute a custom earning flow for a customer. A capped run answers 200 with pointsEarned 0 and `capped`. */

@@ -1,6 +1,6 @@
 import { meWrite } from "@/lib/api/customer-auth";
 import { rewardIdOf } from "@/lib/api/customer-routes";
-import { RedeemRequest } from "@/lib/api/schemas";
+import { RedeemRequest } from "@/lib/api/schemas/rewards";
 import { redeemReward } from "@/lib/domain/rewards";
 
 /** The token's customer redeems a reward. */

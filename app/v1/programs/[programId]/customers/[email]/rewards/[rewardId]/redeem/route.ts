@@ -1,6 +1,6 @@
 import { apiWrite } from "@/lib/api/handler";
 import { customerOf, rewardIdOf } from "@/lib/api/customer-routes";
-import { RedeemRequest } from "@/lib/api/schemas";
+import { RedeemRequest } from "@/lib/api/schemas/rewards";
 import { redeemReward } from "@/lib/domain/rewards";
 
 /** Redeem a reward: spends its cost through the ledger and takes one unit of stock. 201. */

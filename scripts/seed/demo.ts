@@ -1,13 +1,21 @@
-import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { createApiKey } from "./api-keys";
-import { applyUserBatch } from "./customers";
-import { createProgram } from "./programs";
-import { createTier } from "./tiers";
-import { createStaff, ROLES } from "./staff";
 import { randomBytes } from "node:crypto";
-import { createReward } from "./rewards";
-import { createCouponPool, importCoupons } from "./coupons";
-import { decreaseBalance, increaseBalance } from "./points";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { createApiKey } from "@/lib/domain/api-keys";
+import { applyUserBatch, type UserBatchItem } from "@/lib/domain/customers";
+import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
+import { decreaseBalance, increaseBalance } from "@/lib/domain/points";
+import { createProgram } from "@/lib/domain/programs";
+import { createReward } from "@/lib/domain/rewards";
+import { createStaff } from "@/lib/domain/staff";
+import { createTier } from "@/lib/domain/tiers";
+import { ROLES } from "@/lib/domain/vocabulary";
+
+/**
+ * The one place that makes demo data (`loyalty seed demo`, and the bench's customers). Operator tooling, not a
+ * rule of the program, so it lives with the scripts, outside lib/ and the app's build. Everything goes through
+ * the domain functions an integrator or staff member would reach, so the data obeys the same rules; only the
+ * backdating of join dates below is written directly, since no rule lets anyone change when a customer joined.
+ */
 
 const FIRST = ["Olivia", "Liam", "Emma", "Noah", "Ava", "Elijah", "Sophia", "Mateo", "Isabella", "Lucas", "Mia", "Levi", "Amelia", "Ezra", "Harper", "Asher", "Evelyn", "James", "Luna", "Leo", "Chloé", "Zoë", "Jürgen", "Aïcha", "Kenji", "Priya", "Santiago", "Ngozi", "Mei", "Oskar"];
 const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Müller", "O'Brien", "Nakamura", "Okafor", "Kowalski", "Dubois", "Rossi", "Singh", "Chen", "Larsen"];
@@ -23,7 +31,7 @@ function mulberry32(seed: number) {
   };
 }
 
-export function demoCustomers(count: number, seed = 42) {
+export function demoCustomers(count: number, seed = 42): UserBatchItem[] {
   const rand = mulberry32(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
   return Array.from({ length: count }, (_, i) => {
@@ -32,7 +40,7 @@ export function demoCustomers(count: number, seed = 42) {
     const local = `${firstName}.${lastName}`.normalize("NFD").replace(/[^A-Za-z.]/g, "").toLowerCase();
     return {
       email: `${local}.${i + 1}@${pick(DOMAINS)}`,
-      feature: "user" as const,
+      feature: "user",
       payload: {
         externalCustomerId: `CRM-${String(100000 + i)}`,
         firstName,

@@ -1,0 +1,65 @@
+import { z } from "zod";
+
+/**
+ * The /v1 contract as zod schemas, one module per resource (this one holds what several share). Handlers
+ * validate with the request schemas and /v1/openapi.json is generated from all of them (registered through
+ * ./all.ts), so the documentation cannot drift from the code. Enums come from lib/domain/vocabulary.ts.
+ */
+
+export const MAX_BATCH_ITEMS = 1000;
+
+/** The most points one request may add or take. */
+export const MAX_POINTS = 1_000_000_000;
+
+/** Trimmed, lower-cased, at most 254 characters. */
+export const Email = z
+  .string()
+  .trim()
+  .max(254)
+  .toLowerCase()
+  .pipe(z.email({ message: "must be a valid e-mail address" }))
+  .meta({ example: "jane.doe@example.com" });
+
+/** PostgreSQL text cannot hold U+0000 nor unpaired UTF-16 surrogates: refuse them here rather than fail as a 500. */
+const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
+export const storableText = (text: z.ZodString) => text.refine(storable, "must not contain U+0000 or unpaired surrogates");
+
+const Text = storableText(z.string().trim().max(255));
+export const OptionalText = Text.nullable().optional();
+
+export const Timestamp = z.iso.datetime().meta({ example: "2026-11-22T15:31:33.000Z" });
+export const Id = z.string().meta({ example: "0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a" });
+
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string().meta({ example: "validation_failed" }),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    requestId: z.string(),
+  })
+  .meta({ id: "Problem" });
+
+/**
+ * An image shown in the dashboard and apps (rewards, tiers): http(s) only, so no javascript:, data: or file: URL
+ * is ever stored for a client to open.
+ */
+export const ImageUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000);
+
+export const Metadata = z
+  .record(storableText(z.string().min(1).max(64)), z.union([storableText(z.string().max(255)), z.number(), z.boolean(), z.null()]))
+  .refine((m) => Object.keys(m).length <= 20, "must have at most 20 keys")
+  .describe("Your own key/value data stored with the ledger entry (at most 20 keys).");
+
+/**
+ * A query parameter holding a whole number written in decimal digits. Not z.coerce.number(): Number() also reads
+ * "1e2", "0x10", " 5", "" and "5.0" as integers.
+ */
+const IntegerText = z.string().regex(/^[0-9]{1,10}$/, "must be a whole number in decimal digits").transform(Number);
+
+export const PageQuery = z.strictObject({
+  limit: IntegerText.pipe(z.number().int().min(1).max(200)).default(50),
+  cursor: z.string().max(512).optional(),
+});

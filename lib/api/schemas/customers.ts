@@ -1,0 +1,97 @@
+import { z } from "zod";
+import type { UserFields } from "@/lib/domain/customers";
+import { TIER_STATUSES } from "@/lib/domain/vocabulary";
+import { Email, Id, OptionalText, Timestamp } from "./common";
+import { Tier } from "./tiers";
+
+/** Customers (API.md §2): the fields an integrator sets, the Customer read model, and the customer token. */
+
+export const UserPayload = z
+  .strictObject({
+    externalCustomerId: OptionalText,
+    firstName: OptionalText,
+    lastName: OptionalText,
+    phone: z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9][0-9 ().-]{2,31}$/, "must be a phone number (digits, spaces, + ( ) . -)")
+      .nullable()
+      .optional(),
+    emailVerified: z.boolean().optional(),
+    email: Email.optional().describe("A new e-mail for the customer (renames it)."),
+  })
+  .meta({ id: "UserPayload" }) satisfies z.ZodType<UserFields>;
+export type UserPayload = z.infer<typeof UserPayload>;
+
+export const UserData = z
+  .object({
+    id: Id,
+    customerId: Id,
+    externalCustomerId: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    phone: z.string().nullable(),
+    birthdate: z.string().nullable(),
+    emailVerified: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: "UserData" });
+
+export const LoyaltyData = z
+  .object({
+    id: Id,
+    customerId: Id,
+    loyaltyCustomerId: z.string(),
+    balance: z.number().int(),
+    memberSince: Timestamp,
+    tierStatus: z.enum(TIER_STATUSES),
+    referralLink: z.string().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: "LoyaltyData" });
+
+export const CustomerTier = z
+  .object({
+    id: Id,
+    customerId: Id,
+    currentTierId: Id.nullable(),
+    carryTierId: Id.nullable(),
+    currentTierPoints: z.number().int(),
+    carryTierPoints: z.number().int(),
+    tierChangedAt: Timestamp.nullable(),
+    recalculationDate: Timestamp.nullable(),
+    currentTier: Tier.nullable(),
+    carryTier: Tier.nullable(),
+  })
+  .meta({ id: "CustomerTier" });
+
+export const Customer = z
+  .object({
+    id: Id,
+    programId: Id,
+    email: z.string(),
+    origin: z.string().meta({ example: "API" }),
+    referral: z.string().nullable(),
+    utmCampaign: z.string().nullable(),
+    utmSource: z.string().nullable(),
+    utmMedium: z.string().nullable(),
+    language: z.string().nullable(),
+    balanceNotifications: z.boolean(),
+    tierNotifications: z.boolean(),
+    rewardAvailableNotifications: z.boolean(),
+    locationNotifications: z.boolean(),
+    marketingNotifications: z.boolean(),
+    referralEarned: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    userData: UserData,
+    loyaltyData: LoyaltyData,
+    customerTier: CustomerTier,
+  })
+  .meta({ id: "Customer" });
+
+export const CustomerToken = z
+  .object({ token: z.string(), expiresAt: Timestamp })
+  .meta({ id: "CustomerToken", description: "A signed token for the customer-scoped /me routes, valid one hour." });

@@ -1,0 +1,69 @@
+/**
+ * The one place for the domain's vocabularies: every closed list of values a column, an API field or a form
+ * may hold. The domain types its inputs with the unions; the zod schemas (lib/api/schemas/*, lib/staff/forms.ts)
+ * build their enums from the lists (`z.enum(ROLES)`), so the two cannot drift. Client-safe: constants only.
+ * The database stores these as text (no enum in prisma/schema.prisma): read them back with `memberOf`.
+ */
+
+/** What a ledger entry did (API.md §4). `earn` counts towards tiers; `adjust` is a dashboard correction. */
+export const LEDGER_TYPES = ["earn", "spend", "adjust", "redeem", "expire", "reversal"] as const;
+export type LedgerType = (typeof LEDGER_TYPES)[number];
+
+/** Which door a ledger entry came through. */
+export const LEDGER_SOURCES = ["api", "dashboard", "earning_flow", "system"] as const;
+export type LedgerSource = (typeof LEDGER_SOURCES)[number];
+
+/** Where a customer's current tier comes from (tier-rules.ts). */
+export const TIER_STATUSES = ["base", "earned", "carried"] as const;
+export type TierStatus = (typeof TIER_STATUSES)[number];
+
+/** Which cap limited an earning-flow run (earning-flows.ts). */
+export const CAP_REASONS = ["once", "cap_total", "cap_per_day"] as const;
+export type CapReason = (typeof CAP_REASONS)[number];
+
+/** Push notification categories; a customer can turn each one off. */
+export const NOTIFICATION_CATEGORIES = ["balance", "tier", "rewardAvailable", "location", "marketing"] as const;
+export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
+
+/** What becomes of a notification when it is sent: queued for the push endpoint, or suppressed by the customer's choice. */
+export const NOTIFICATION_OUTCOMES = ["queued", "suppressed"] as const;
+export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
+
+/** Staff roles, most powerful first; what each may do is data in lib/staff/authz.ts. */
+export const ROLES = ["owner", "manager", "support", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Delivery states of the outbox (lib/jobs/outbox.ts). */
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** What the outbox delivers: an event to a webhook, or a notification to the push endpoint. */
+export const DELIVERY_KINDS = ["webhook", "push"] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+
+/** Event types of API.md §5, delivered to webhooks through the outbox. */
+export const EVENT_TYPES = [
+  "customer.created",
+  "customer.updated",
+  "customer.deleted",
+  "balance.changed",
+  "tier.changed",
+  "reward.redeemed",
+  "coupon.assigned",
+  "notification.requested",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The `feature` values of the integration batches (create/update and delete). */
+export const FEATURES = ["user"] as const;
+export type Feature = (typeof FEATURES)[number];
+
+/**
+ * A text column read back as a member of its vocabulary. The application writes only listed values, so anything
+ * else is a bug or a hand-edited row: it throws rather than pass an unknown value on as if it were typed.
+ */
+export function memberOf<const T extends string>(list: readonly T[], value: string): T {
+  const found = list.find((item) => item === value);
+  if (found === undefined) throw new Error(`"${value}" is not one of ${list.join(", ")}`);
+  return found;
+}

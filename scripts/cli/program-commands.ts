@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { ImageUrl, MAX_POINTS } from "@/lib/api/schemas/common";
+import { createApiKey, RATE_LIMIT, revokeApiKey } from "@/lib/domain/api-keys";
+import { expireDuePoints } from "@/lib/domain/points";
+import { createProgram, getProgram, updateProgram } from "@/lib/domain/programs";
+import { createStaff, setStaffPassword } from "@/lib/domain/staff";
+import { createTier } from "@/lib/domain/tiers";
+import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
+import { ROLES, type Role } from "@/lib/domain/vocabulary";
+import { seedDemo } from "../seed/demo";
+import { dateOrNow, Int, Name, Now, Password, Uuid, type Command } from "./command";
+
+/** CLI commands for a program and who may use it: settings, tiers, API keys, staff, the periodic jobs, demo data. */
+export const programCommands: Record<string, Command> = {
+  "program create": {
+    usage: "--name N [--tier-period-months 12]",
+    flags: z.strictObject({ name: Name, "tier-period-months": Int(1, 120).optional() }),
+    run: async (f: { name: string; "tier-period-months"?: number }) =>
+      createProgram(await db(), { name: f.name, tierPeriodMonths: f["tier-period-months"] }),
+  },
+  "program show": {
+    usage: "--id ID",
+    flags: z.strictObject({ id: Uuid }),
+    run: async (f: { id: string }) => getProgram(await db(), f.id),
+  },
+  "program update": {
+    usage:
+      "--id ID [--name N] [--tier-period-months M] [--points-expiry-months M|off] [--adjust-ceiling-support P|off] [--adjust-ceiling-manager P|off]",
+    flags: z.strictObject({
+      id: Uuid,
+      name: Name.optional(),
+      "tier-period-months": Int(1, 120).optional(),
+      "points-expiry-months": z.union([z.literal("off"), Int(1, 120)]).optional(),
+      "adjust-ceiling-support": z.union([z.literal("off"), Int(0, MAX_POINTS)]).optional(),
+      "adjust-ceiling-manager": z.union([z.literal("off"), Int(0, MAX_POINTS)]).optional(),
+    }),
+    run: async (f: {
+      id: string;
+      name?: string;
+      "tier-period-months"?: number;
+      "points-expiry-months"?: number | "off";
+      "adjust-ceiling-support"?: number | "off";
+      "adjust-ceiling-manager"?: number | "off";
+    }) => {
+      // "off" is no ceiling (null); a flag left out leaves the setting as it is (undefined).
+      const offIsNull = <T>(v: T | "off") => (v === "off" ? null : v);
+      return updateProgram(await db(), f.id, {
+        name: f.name,
+        tierPeriodMonths: f["tier-period-months"],
+        pointsExpiryMonths: offIsNull(f["points-expiry-months"]),
+        adjustCeilingSupport: offIsNull(f["adjust-ceiling-support"]),
+        adjustCeilingManager: offIsNull(f["adjust-ceiling-manager"]),
+      });
+    },
+  },
+  "tier create": {
+    usage: "--program ID --name N --required-points P --factor F [--content TEXT] [--image URL]",
+    flags: z.strictObject({
+      program: Uuid,
+      name: Name,
+      "required-points": Int(0, 1_000_000_000),
+      factor: z.coerce.number().min(0).max(100),
+      content: z.string().max(2000).optional(),
+      image: ImageUrl.optional(),
+    }),
+    run: async (f: { program: string; name: string; "required-points": number; factor: number; content?: string; image?: string }) =>
+      createTier(await db(), {
+        programId: f.program,
+        name: f.name,
+        requiredPoints: f["required-points"],
+        factor: f.factor,
+        content: f.content,
+        image: f.image,
+      }),
+  },
+  "tiers recalculate": {
+    usage: "--program ID [--now ISO]",
+    flags: z.strictObject({ program: Uuid, now: Now }),
+    run: async (f: { program: string; now?: string }) =>
+      recalculateDueTiers(await db(), { programId: f.program, now: dateOrNow(f.now) }),
+  },
+  "points expire": {
+    usage: "--program ID [--now ISO]",
+    flags: z.strictObject({ program: Uuid, now: Now }),
+    run: async (f: { program: string; now?: string }) =>
+      expireDuePoints(await db(), { programId: f.program, now: dateOrNow(f.now) }),
+  },
+  "apikey create": {
+    usage: "--program ID --name N [--rate-limit PER_SECOND (50)] [--burst AT_ONCE (2 × rate)]",
+    flags: z.strictObject({
+      program: Uuid,
+      name: Name,
+      "rate-limit": Int(1, RATE_LIMIT.maxPerSec).optional(),
+      burst: Int(1, RATE_LIMIT.maxBurst).optional(),
+    }),
+    run: async (f: { program: string; name: string; "rate-limit"?: number; burst?: number }) => {
+      const key = await createApiKey(await db(), { programId: f.program, name: f.name, rateLimitPerSec: f["rate-limit"], rateLimitBurst: f.burst });
+      return { id: key.id, key: key.key, prefix: key.prefix, rateLimitPerSec: key.rateLimitPerSec, rateLimitBurst: key.rateLimitBurst };
+    },
+  },
+  "apikey revoke": {
+    usage: "--id ID",
+    flags: z.strictObject({ id: Uuid }),
+    run: async (f: { id: string }) => revokeApiKey(await db(), f.id),
+  },
+  "staff create": {
+    usage: `--email E --password P --program ID --role ${ROLES.join("|")} [--name N]`,
+    flags: z.strictObject({ email: z.email(), password: Password, program: Uuid, role: z.enum(ROLES), name: Name.optional() }),
+    run: async (f: { email: string; password: string; program: string; role: Role; name?: string }) =>
+      createStaff(await db(), { email: f.email, password: f.password, programId: f.program, role: f.role, name: f.name }),
+  },
+  "staff password": {
+    usage: "--email E --password P",
+    flags: z.strictObject({ email: z.email(), password: Password }),
+    run: async (f: { email: string; password: string }) => setStaffPassword(await db(), f),
+  },
+  "seed demo": {
+    usage: "[--customers 1000]",
+    flags: z.strictObject({ customers: Int(1, 1_000_000).optional() }),
+    run: async (f: { customers?: number }) => seedDemo(await db(), f.customers ?? 1000),
+  },
+};

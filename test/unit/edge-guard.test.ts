@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { judgeV1, requestIdFrom, V1_ROUTES, type EdgeVerdict } from "@/lib/api/edge-guard";
 import { canonicalJson, requestFingerprint } from "@/lib/api/idempotency";
-import { pathBeyondDepth } from "@/lib/api/handler";
+import { pathBeyondDepth } from "@/lib/api/json-body";
 import { PageQuery } from "@/lib/api/schemas";
 
 const P = "/v1/programs/0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a";

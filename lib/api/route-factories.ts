@@ -81,10 +81,10 @@ const INTEGRATOR_CUSTOMER: Scope = { authenticate: byApiKey, customer: customerB
 /** The token's customer is the caller's: authentication already set it. */
 const TOKEN_CUSTOMER: Scope = { authenticate: byCustomerToken };
 
-/** An integrator read (api-key). */
+/** An integrator read (api-key). A read that declares nothing but `run` may be given as that function alone. */
 export const apiRead = <Q = undefined>(options: ReadOptions<Q, string | null> | ReadOptions<Q, string | null>["run"]) => readRoute(INTEGRATOR, options);
 /** An integrator read about the customer of the `{email}` segment. */
-export const customerRead = <Q = undefined>(options: ReadOptions<Q, string>) => readRoute(INTEGRATOR_CUSTOMER, options);
+export const customerRead = <Q = undefined>(options: ReadOptions<Q, string> | ReadOptions<Q, string>["run"]) => readRoute(INTEGRATOR_CUSTOMER, options);
 /** A read by the customer of a token (/me). */
 export const meRead = <Q = undefined>(options: ReadOptions<Q, string> | ReadOptions<Q, string>["run"]) => readRoute(TOKEN_CUSTOMER, options);
 

@@ -1,31 +1,53 @@
-import type { ApiRequest } from "./handler";
+import { z } from "zod";
 import { rewardNotFound } from "@/lib/errors";
-import type { Db } from "@/lib/db/types";
-import { normaliseEmail } from "@/lib/domain/customers";
-import { resolveCustomerId } from "@/lib/domain/points";
+import { isUuid } from "@/lib/ids";
+import { increaseBalance } from "@/lib/domain/points";
+import { redeemReward } from "@/lib/domain/rewards";
+import { jsonObject, rawJson } from "./json-compose";
+import { PointsChange } from "./schemas/points";
+import { RedeemRequest } from "./schemas/rewards";
+import type { PathParam, WriteOptions } from "./route-factories";
 
 /**
- * The customer named by the `{email}` path segment of a customer-scoped route (404 when absent). It becomes the
- * request's customer, so a stored idempotent outcome is filed under it and erased with it.
+ * The one place for the customer routes that exist twice: increase and decrease balance differ only in the
+ * domain function, and redeeming a reward is the same for an integrator (`customers/{email}/…`) and for the
+ * customer of a token (`me/…`). Each route file names which one it is.
  */
-export async function customerOf(req: ApiRequest<unknown>, db: Db): Promise<string> {
-  const customerId = await resolveCustomerId(db, req.programId, normaliseEmail(req.params.email ?? ""));
-  req.customerId = customerId;
-  return customerId;
-}
-
-export const apiActor = (req: ApiRequest<unknown>) => req.caller.actor;
-
-/** The query string as a plain object, for a zod schema to parse. */
-export function queryOf(req: ApiRequest<unknown>) {
-  return Object.fromEntries(req.url.searchParams.entries());
-}
 
 /** The `{rewardId}` path segment; a malformed id is simply an unknown reward. */
-export function rewardIdOf(req: ApiRequest<unknown>): string {
-  const id = req.params.rewardId ?? "";
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
-    throw rewardNotFound();
-  }
-  return id.toLowerCase();
-}
+export const rewardIdParam: PathParam = { schema: z.string().refine((id) => isUuid(id)).transform((id) => id.toLowerCase()), orElse: rewardNotFound };
+
+/** A balance change by the integrator: 200 with the new balance and the ledger entry written. */
+export const balanceChange = (change: typeof increaseBalance): WriteOptions<z.output<typeof PointsChange>, undefined, string> => ({
+  body: PointsChange,
+  run: async (req, tx) => {
+    const result = await change(tx, {
+      programId: req.programId,
+      customerId: req.customerId,
+      ...req.body,
+      source: "api",
+      actor: req.caller.actor,
+      idempotencyKey: req.idempotencyKey,
+    });
+    return { status: 200, rawJson: jsonObject({ balance: result.balance, transaction: rawJson(result.entryJson) }) };
+  },
+});
+
+/** Redeem a reward for the request's customer: spends its cost through the ledger and takes one unit of stock. 201. */
+export const redemption: WriteOptions<z.output<typeof RedeemRequest>, undefined, string> = {
+  params: { rewardId: rewardIdParam },
+  body: RedeemRequest,
+  bodyOptional: true,
+  run: async (req, tx) => {
+    const result = await redeemReward(tx, {
+      programId: req.programId,
+      customerId: req.customerId,
+      rewardId: req.params.rewardId!,
+      actor: req.caller.actor,
+      source: "api",
+      metadata: req.body.metadata,
+      idempotencyKey: req.idempotencyKey,
+    });
+    return { status: 201, json: result };
+  },
+};

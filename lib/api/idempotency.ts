@@ -1,6 +1,16 @@
 import { createHash } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
-import { idempotencyConflict } from "@/lib/errors";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { CommitUncertainError, retryRead, transactionWithRetry } from "@/lib/db/outage";
+import { idempotencyConflict, uniqueViolation } from "@/lib/errors";
+import { TX_OPTIONS } from "./edge";
+import { validationFailed } from "./problem";
+
+/**
+ * The one place for Idempotency-Key (API.md §1): a POST retried with the same key and the same request within
+ * IDEMPOTENCY_WINDOW_MS replays the first outcome instead of acting twice, a different request under the key is
+ * a 409, and of two concurrent twins one acts and the other answers as it did.
+ */
 
 export interface StoredOutcome {
   status: number;
@@ -47,9 +57,6 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-const conflictError = () =>
-  idempotencyConflict();
-
 /** The outcome stored for this key, if any; a different request under the same key is a conflict. */
 export async function findOutcome(
   db: Db,
@@ -60,7 +67,7 @@ export async function findOutcome(
 ): Promise<StoredOutcome | null> {
   const row = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId, key } } });
   if (!row || row.createdAt.getTime() < Date.now() - IDEMPOTENCY_WINDOW_MS) return null;
-  if (row.requestHash !== fingerprint && row.requestHash !== legacy?.()) throw conflictError();
+  if (row.requestHash !== fingerprint && row.requestHash !== legacy?.()) throw idempotencyConflict();
   return { status: row.status, body: row.body };
 }
 
@@ -76,4 +83,66 @@ export async function storeOutcome(tx: Tx, apiKeyId: string, key: string, finger
   await tx.idempotencyRecord.create({
     data: { apiKeyId, key, requestHash: fingerprint, status: outcome.status, body: outcome.body, customerId: outcome.customerId },
   });
+}
+
+/** The Idempotency-Key of a POST (other methods are idempotent already), or null; its length is checked. */
+export function idempotencyKeyOf(req: Request): string | null {
+  const key = req.method === "POST" ? req.headers.get("idempotency-key") : null;
+  if (key !== null && (key.length < 1 || key.length > 255)) {
+    throw validationFailed([{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }]);
+  }
+  return key;
+}
+
+/** One keyed request: who sent it (the key's scope), the key, and the request it must match. */
+export interface KeyedRequest {
+  scopeId: string;
+  key: string;
+  method: string;
+  path: string;
+  body: { raw: string; value: unknown };
+}
+
+/**
+ * Runs `work` in one transaction at most once per key, storing its outcome in that same transaction; `replayed`
+ * says the outcome is an earlier request's (the caller marks the answer so).
+ */
+export async function runIdempotently(
+  database: PrismaClient,
+  request: KeyedRequest,
+  work: (tx: Tx) => Promise<NewOutcome>,
+): Promise<StoredOutcome & { replayed: boolean }> {
+  const { scopeId, key, method, path, body } = request;
+  const fingerprint = requestFingerprint(method, path, body.value);
+  const legacy = () => legacyFingerprint(method, path, body.raw);
+  const previous = await retryRead(() => findOutcome(database, scopeId, key, fingerprint, legacy));
+  if (previous) return { ...previous, replayed: true };
+  const attempt = () =>
+    transactionWithRetry(
+      database,
+      async (tx) => {
+        const outcome = await work(tx);
+        await storeOutcome(tx, scopeId, key, fingerprint, outcome);
+        return { status: outcome.status, body: outcome.body, replayed: false };
+      },
+      TX_OPTIONS,
+    );
+  try {
+    return await attempt().catch(async (err) => {
+      if (!(err instanceof CommitUncertainError)) throw err;
+      // The connection died during COMMIT. The outcome is stored in the same transaction, so its presence
+      // says whether it committed: answer with it (this client never saw it), or run once more; a twin
+      // still committing makes that attempt a unique violation, handled below.
+      const stored = await retryRead(() => findOutcome(database, scopeId, key, fingerprint));
+      return stored ? { ...stored, replayed: false } : attempt();
+    });
+  } catch (err) {
+    // A concurrent twin committed first: answer as it did.
+    const clash = uniqueViolation(err);
+    if (clash?.constraint?.includes("IdempotencyRecord")) {
+      const winner = await retryRead(() => findOutcome(database, scopeId, key, fingerprint, legacy));
+      if (winner) return { ...winner, replayed: true };
+    }
+    throw err;
+  }
 }

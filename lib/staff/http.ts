@@ -1,7 +1,8 @@
 import { db } from "@/lib/db/client";
 import { retryRead, transactionWithRetry } from "@/lib/db/outage";
 import type { Db, Tx } from "@/lib/db/types";
-import { parseWith, readJsonBody, replyToResponse, TX_OPTIONS, withEdge, type SchemaLike } from "@/lib/api/handler";
+import { parseWith, replyToResponse, TX_OPTIONS, withEdge, type SchemaLike } from "@/lib/api/edge";
+import { readJsonBody } from "@/lib/api/json-body";
 import { crossSiteRequest } from "@/lib/errors";
 import { requireStaff, type Permission, type StaffContext } from "./authz";
 import { appOrigin } from "./request-origin";

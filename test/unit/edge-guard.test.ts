@@ -1,11 +1,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { judgeV1, requestIdFrom, V1_ROUTES, type EdgeVerdict } from "@/lib/api/edge-guard";
 import { canonicalJson, requestFingerprint } from "@/lib/api/idempotency";
-import { pathBeyondDepth } from "@/lib/api/handler";
+import { pathBeyondDepth } from "@/lib/api/json-body";
 import { PageQuery } from "@/lib/api/schemas/common";
+import { v1RouteFiles } from "../support/v1-route-files";
 
 const P = "/v1/programs/0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a";
 const code = (v: EdgeVerdict) => (v.kind === "refuse" ? `${v.error.status} ${v.error.code}` : v.kind);
@@ -49,20 +48,7 @@ describe("judgeV1", () => {
   });
 
   test("V1_ROUTES lists exactly app/v1's route files and the methods each exports", () => {
-    const root = path.resolve(import.meta.dirname, "../../app/v1");
-    const found: [string, string[]][] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) walk(full);
-        else if (entry.name === "route.ts") {
-          const pattern = path.relative(root, dir).split(path.sep).map((s) => s.replace(/^\[(\w+)\]$/, ":$1")).join("/");
-          const methods = [...readFileSync(full, "utf8").matchAll(/^export (?:const|(?:async )?function) (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/gm)].map((m) => m[1]!);
-          found.push([pattern, methods.sort()]);
-        }
-      }
-    };
-    walk(root);
+    const found = v1RouteFiles();
     const listed = V1_ROUTES.map(([p, m]) => [p, [...m].sort()] as [string, string[]]);
     const byPattern = (a: [string, string[]], b: [string, string[]]) => a[0].localeCompare(b[0]);
     assert.deepEqual(listed.sort(byPattern), found.sort(byPattern));

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { formatPath } from "@/lib/api/problem";
-import { parseIntegrationBatch } from "@/lib/api/integration-batch";
+import { parseIntegrationBatch } from "@/lib/api/batch";
 import { takeToken } from "@/lib/api/rate-limit";
 import { hashSecret } from "@/lib/domain/api-keys";
 import { AppError, uniqueViolation } from "@/lib/errors";

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { parseIntegrationBatch } from "@/lib/api/integration-batch";
+import { parseIntegrationBatch } from "@/lib/api/batch";
 import { AppError } from "@/lib/errors";
 
 const user = (email: unknown, payload: Record<string, unknown> = {}) => ({ email, feature: "user", payload });

@@ -1,4 +1,4 @@
-import { withEdge } from "@/lib/api/handler";
+import { withEdge } from "@/lib/api/edge";
 import { openApiDocument } from "@/lib/api/openapi";
 
 /** The OpenAPI 3.1 document. Rendered per request (from a cached string) so that, like every /v1 response, it carries x-request-id. */

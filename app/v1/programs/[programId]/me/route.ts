@@ -1,10 +1,10 @@
-import { meRead } from "@/lib/api/customer-auth";
+import { meRead } from "@/lib/api/route-factories";
 import { customerNotFound } from "@/lib/errors";
 import { getCustomerJsonById } from "@/lib/domain/customers";
 
-/** The customer a token names (same shape as Get customer details by email). */
+/** The customer a token names (same shape as Get customer details by email). 200. */
 export const GET = meRead(async (req, db) => {
-  const body = await getCustomerJsonById(db, req.programId, req.caller.customerId!);
+  const body = await getCustomerJsonById(db, req.programId, req.customerId);
   if (!body) throw customerNotFound();
   return { status: 200, rawJson: body };
 });

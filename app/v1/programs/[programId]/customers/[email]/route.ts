@@ -1,8 +1,8 @@
-import { apiRead } from "@/lib/api/handler";
+import { apiRead } from "@/lib/api/route-factories";
 import { customerNotFound } from "@/lib/errors";
 import { getCustomerJson, normaliseEmail } from "@/lib/domain/customers";
 
-/** Get customer details by email (spec §4.1). */
+/** Get customer details by email (spec §4.1). 200. */
 export const GET = apiRead(async (req, db) => {
   const body = await getCustomerJson(db, req.programId, normaliseEmail(req.params.email ?? ""));
   if (!body) throw customerNotFound();

@@ -1,8 +1,7 @@
-import { apiWrite } from "@/lib/api/handler";
-import { parseIntegrationBatch } from "@/lib/api/integration-batch";
+import { apiWrite } from "@/lib/api/route-factories";
+import { parseDeleteBatch, parseIntegrationBatch } from "@/lib/api/batch";
 import { applyUserBatch } from "@/lib/domain/customers";
 import { deleteCustomers } from "@/lib/domain/deletion";
-import { parseDeleteBatch } from "@/lib/api/delete-batch";
 
 /** Create/Update resources (spec §4.2): 201 with no body. */
 export const POST = apiWrite({

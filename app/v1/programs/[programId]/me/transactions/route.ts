@@ -1,11 +1,9 @@
-import { meRead } from "@/lib/api/customer-auth";
-import { parseWith } from "@/lib/api/handler";
-import { queryOf } from "@/lib/api/customer-routes";
+import { meRead } from "@/lib/api/route-factories";
 import { PageQuery } from "@/lib/api/schemas/common";
 import { listTransactionsJson } from "@/lib/domain/points";
 
-/** The token's customer's points history, newest first. */
-export const GET = meRead(async (req, db) => {
-  const query = parseWith(PageQuery)(queryOf(req));
-  return { status: 200, rawJson: await listTransactionsJson(db, req.caller.customerId!, query.limit, query.cursor) };
+/** The token's customer's points history, newest first. 200. */
+export const GET = meRead({
+  query: PageQuery,
+  run: async (req, db) => ({ status: 200, rawJson: await listTransactionsJson(db, req.customerId, req.query.limit, req.query.cursor) }),
 });

@@ -1,0 +1,71 @@
+import type { z } from "zod";
+import { AppError, serviceUnavailable } from "@/lib/errors";
+import { isDatabaseUnavailable } from "@/lib/db/outage";
+import { internalError, problemResponse, validationFailed, zodProblems } from "./problem";
+import { requestIdFrom } from "./edge-guard";
+
+/**
+ * The one place for the edge that /v1 and the dashboard's JSON routes (lib/staff/http.ts) share: the request id
+ * and no-store headers of every answer, the translation of a thrown error into problem+json (API.md §1), turning
+ * a reply into a Response, and validation with a zod schema. The request body is read by ./json-body.ts.
+ */
+
+export interface ApiReply {
+  status: number;
+  /** Serialised with JSON.stringify. */
+  json?: unknown;
+  /** Already-serialised JSON (built by the database, or composed with ./json-compose.ts). */
+  rawJson?: string;
+}
+
+export interface Edge {
+  requestId: string;
+  headers: Headers;
+}
+
+/** Prisma's transaction limits for every write behind the edge (lib/db/adapter.ts sizes the pool's wait to match). */
+export const TX_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
+
+/** Something that validates like a zod schema. */
+export type SchemaLike<T> = { safeParse(input: unknown): z.ZodSafeParseResult<T> };
+
+/** Parses with `schema` or throws a 400 `validation_failed` listing every problem by path. */
+export function parseWith<T>(schema: SchemaLike<T>) {
+  return (input: unknown): T => {
+    const result = schema.safeParse(input);
+    if (!result.success) throw validationFailed(zodProblems(result.error));
+    return result.data;
+  };
+}
+
+/** The JSON text of a reply, or null when it has no body. */
+export const replyText = (reply: ApiReply): string | null => reply.rawJson ?? (reply.json === undefined ? null : JSON.stringify(reply.json));
+
+export function replyToResponse(reply: ApiReply, headers: Headers): Response {
+  const text = replyText(reply);
+  if (text !== null) headers.set("content-type", "application/json");
+  return new Response(reply.status === 204 ? null : text, { status: reply.status, headers });
+}
+
+export async function withEdge(req: Request, work: (edge: Edge) => Promise<Response>): Promise<Response> {
+  const requestId = requestIdFrom(req.headers.get("x-request-id"));
+  const headers = new Headers({ "x-request-id": requestId, "cache-control": "no-store" });
+  try {
+    return await work({ requestId, headers });
+  } catch (err) {
+    if (err instanceof AppError) return problemResponse(err, requestId, headers);
+    if (isDatabaseUnavailable(err)) {
+      // Not a bug: one line, no stack. The client retries after Retry-After (API.md §1).
+      console.error(JSON.stringify({ level: "warn", requestId, msg: "database unavailable", error: oneLine(err) }));
+      return problemResponse(serviceUnavailable(), requestId, headers);
+    }
+    console.error(JSON.stringify({ level: "error", requestId, url: req.url, error: String((err as Error)?.stack ?? err) }));
+    return problemResponse(internalError(), requestId, headers);
+  }
+}
+
+/** The last line of an error's message: Prisma's span several lines and end with the driver's own. */
+function oneLine(err: unknown): string {
+  const text = String((err as Error)?.message ?? err);
+  return text.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? text;
+}

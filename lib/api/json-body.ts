@@ -1,0 +1,59 @@
+import { invalidJson, payloadTooLarge, unsupportedMediaType } from "@/lib/errors";
+import { formatPath, validationFailed } from "./problem";
+
+/**
+ * The one place where a request's JSON body is read (API.md §1), for /v1 and the dashboard alike: its content
+ * type, its size and nesting limits, and its parsing. Validation against a schema comes after (./edge.ts parseWith).
+ */
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * How deeply a JSON body may nest (the root object or array is level 1). Our own schemas need 3; a deeper body
+ * is refused before anything walks it recursively (zod, JSON.stringify, the database's jsonb), which would
+ * otherwise overflow the stack on a 1 MB body of brackets and answer 500.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+export async function readJsonBody(req: Request, whenEmpty?: { value: unknown }): Promise<{ raw: string; value: unknown }> {
+  const type = req.headers.get("content-type") ?? "";
+  // A wholly optional body may be left out: no content type and nothing sent reads as `whenEmpty`.
+  if (whenEmpty && !type) {
+    const length = req.headers.get("content-length");
+    if (length === null ? req.body === null : Number(length) === 0) return { raw: "", value: whenEmpty.value };
+  }
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw unsupportedMediaType();
+  }
+  const declared = Number(req.headers.get("content-length") ?? 0);
+  const tooLarge = () => payloadTooLarge(MAX_BODY_BYTES);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = new Uint8Array(await req.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  const raw = new TextDecoder().decode(bytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw invalidJson();
+  }
+  const deep = pathBeyondDepth(value, MAX_JSON_DEPTH);
+  if (deep) throw validationFailed([{ path: formatPath(deep), message: `must not be nested more than ${MAX_JSON_DEPTH} levels deep` }]);
+  return { raw, value };
+}
+
+/** The path of the first object or array nested deeper than `maxDepth`, or null. Iterative: any depth is safe. */
+export function pathBeyondDepth(value: unknown, maxDepth: number): (string | number)[] | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: v, path } = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (path.length >= maxDepth) return path;
+    const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+    // Pushed in reverse so the first member is visited first and the reported path is the first in document order.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, x] = entries[i]!;
+      if (x !== null && typeof x === "object") stack.push({ value: x, path: [...path, k] });
+    }
+  }
+  return null;
+}

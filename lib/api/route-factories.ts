@@ -1,0 +1,167 @@
+import { db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/types";
+import { retryRead, transactionWithRetry } from "@/lib/db/outage";
+import type { AppError } from "@/lib/errors";
+import { normaliseEmail } from "@/lib/domain/customers";
+import { resolveCustomerId } from "@/lib/domain/points";
+import { byApiKey, byCustomerToken, type Authenticate, type Caller } from "./authenticate";
+import { parseWith, replyText, replyToResponse, TX_OPTIONS, withEdge, type ApiReply, type Edge, type SchemaLike } from "./edge";
+import { idempotencyKeyOf, runIdempotently } from "./idempotency";
+import { readJsonBody } from "./json-body";
+
+/**
+ * The one place where a /v1 route is assembled from its declaration (API.md §1): who may call it (api-key or
+ * customer token), the customer it acts on, its path parameters, query and body schemas, then one call of `run`,
+ * outside any transaction for a read and inside one for a write (with Idempotency-Key on POST). Route files only
+ * declare these and call the domain. The steps run in this order, which decides which error a request with
+ * several faults gets: caller, query or body, Idempotency-Key, customer, path parameters, `run`.
+ */
+
+export interface ApiRequest<B = undefined, Q = undefined, C extends string | null = string | null> {
+  requestId: string;
+  caller: Caller;
+  programId: string;
+  /** The path's segments, the declared ones (`params`) as their schema returned them. */
+  params: Record<string, string>;
+  url: URL;
+  body: B;
+  query: Q;
+  /** The Idempotency-Key of a POST, recorded on the ledger entries it writes. */
+  idempotencyKey: string | null;
+  /** The customer the request acts on: stored with the idempotent outcome, for erasure. Set on customer routes. */
+  customerId: C;
+}
+
+/** A request on a customer route: the `{email}` path segment's customer, or the /me token's. */
+export type CustomerRequest<B = undefined, Q = undefined> = ApiRequest<B, Q, string>;
+
+/** A path segment's declared shape, and the error for a segment that does not fit it (a 404: nothing has that id). */
+export interface PathParam {
+  schema: SchemaLike<string>;
+  orElse: () => AppError;
+}
+
+interface Inputs<Q> {
+  params?: Record<string, PathParam>;
+  /** The query string, as a plain object of its last values; a mismatch is 400 `validation_failed` by path. */
+  query?: SchemaLike<Q>;
+}
+
+export interface ReadOptions<Q, C extends string | null> extends Inputs<Q> {
+  run: (req: ApiRequest<undefined, NoInfer<Q>, C>, database: Db) => Promise<ApiReply>;
+}
+
+export interface WriteOptions<B, Q = undefined, C extends string | null = string | null> extends Inputs<Q> {
+  /** A zod schema, or a function that validates (throwing AppError) and returns the body. */
+  body?: SchemaLike<B> | ((input: unknown) => B);
+  /** The body may be omitted altogether (no content type, empty); it is then validated as `{}`. */
+  bodyOptional?: boolean;
+  run: (req: ApiRequest<NoInfer<B>, NoInfer<Q>, C>, tx: Tx) => Promise<ApiReply>;
+}
+
+type RouteContext = { params: Promise<Record<string, string>> };
+type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
+
+/** Who may call a kind of route, and how it finds the customer it acts on (if it acts on one). */
+interface Scope {
+  authenticate: Authenticate;
+  customer?: (req: ApiRequest<unknown, unknown>, database: Db) => Promise<void>;
+}
+
+/**
+ * The customer named by the `{email}` path segment (404 `customer_not_found` when absent). It becomes the
+ * request's customer, so a stored idempotent outcome is filed under it and erased with it.
+ */
+async function customerByEmail(req: ApiRequest<unknown, unknown>, database: Db) {
+  req.customerId = await resolveCustomerId(database, req.programId, normaliseEmail(req.params.email ?? ""));
+}
+
+const INTEGRATOR: Scope = { authenticate: byApiKey };
+const INTEGRATOR_CUSTOMER: Scope = { authenticate: byApiKey, customer: customerByEmail };
+/** The token's customer is the caller's: authentication already set it. */
+const TOKEN_CUSTOMER: Scope = { authenticate: byCustomerToken };
+
+/** An integrator read (api-key). A read that declares nothing but `run` may be given as that function alone. */
+export const apiRead = <Q = undefined>(options: ReadOptions<Q, string | null> | ReadOptions<Q, string | null>["run"]) => readRoute(INTEGRATOR, options);
+/** An integrator read about the customer of the `{email}` segment. */
+export const customerRead = <Q = undefined>(options: ReadOptions<Q, string> | ReadOptions<Q, string>["run"]) => readRoute(INTEGRATOR_CUSTOMER, options);
+/** A read by the customer of a token (/me). */
+export const meRead = <Q = undefined>(options: ReadOptions<Q, string> | ReadOptions<Q, string>["run"]) => readRoute(TOKEN_CUSTOMER, options);
+
+/** An integrator write (api-key). */
+export const apiWrite = <B, Q = undefined>(options: WriteOptions<B, Q>) => writeRoute(INTEGRATOR, options);
+/** An integrator write on the customer of the `{email}` segment. */
+export const customerWrite = <B, Q = undefined>(options: WriteOptions<B, Q, string>) => writeRoute(INTEGRATOR_CUSTOMER, options);
+/** A write by the customer of a token (/me). */
+export const meWrite = <B, Q = undefined>(options: WriteOptions<B, Q, string>) => writeRoute(TOKEN_CUSTOMER, options);
+
+/** A read: authenticated, outside any transaction. */
+function readRoute<Q, C extends string | null>(scope: Scope, declared: ReadOptions<Q, C> | ReadOptions<Q, C>["run"]): RouteHandler {
+  const options = typeof declared === "function" ? { run: declared } : declared;
+  return (req, ctx) =>
+    withEdge(req, async (edge) => {
+      const params = await ctx.params;
+      const database = await db();
+      // Reads change nothing: a lost connection is retried once, authentication included (lib/db/outage.ts).
+      const reply = await retryRead(async () => {
+        const apiReq = newRequest<undefined, Q, C>(req, edge, await scope.authenticate(req, params, edge, database), params, undefined, options);
+        await resolvePath(scope, options, apiReq, database);
+        return options.run(apiReq, database);
+      });
+      return replyToResponse(reply, edge.headers);
+    });
+}
+
+/**
+ * A write: the body is parsed and validated before anything is touched, then `run` executes in one
+ * transaction. On POST an Idempotency-Key makes a retry replay the stored outcome instead of acting twice.
+ */
+function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteOptions<B, Q, C>): RouteHandler {
+  return (req, ctx) =>
+    withEdge(req, async (edge) => {
+      const params = await ctx.params;
+      const database = await db();
+      const authenticated = await retryRead(() => scope.authenticate(req, params, edge, database));
+      const parsed = options.body ? await readJsonBody(req, options.bodyOptional ? { value: {} } : undefined) : { raw: "", value: undefined };
+      const parse = typeof options.body === "function" ? options.body : options.body && parseWith(options.body);
+      const apiReq = newRequest<B, Q, C>(req, edge, authenticated, params, parse ? parse(parsed.value) : (undefined as B), options);
+      const act = async (tx: Tx) => {
+        await resolvePath(scope, options, apiReq, tx);
+        return options.run(apiReq, tx);
+      };
+      const key = apiReq.idempotencyKey;
+      if (key === null) return replyToResponse(await transactionWithRetry(database, act, TX_OPTIONS), edge.headers);
+      const keyed = { scopeId: apiReq.caller.scopeId, key, method: req.method, path: apiReq.url.pathname, body: parsed };
+      const outcome = await runIdempotently(database, keyed, async (tx) => {
+        const reply = await act(tx);
+        return { status: reply.status, body: replyText(reply), customerId: apiReq.customerId };
+      });
+      if (outcome.replayed) edge.headers.set("idempotent-replayed", "true");
+      return replyToResponse({ status: outcome.status, rawJson: outcome.body ?? undefined }, edge.headers);
+    });
+}
+
+/** The request as `run` sees it: the query parsed, and (on a POST) the Idempotency-Key checked. */
+function newRequest<B, Q, C extends string | null>(
+  req: Request,
+  edge: Edge,
+  { caller, programId }: { caller: Caller; programId: string },
+  params: Record<string, string>,
+  body: B,
+  options: Inputs<Q>,
+): ApiRequest<B, Q, C> {
+  const url = new URL(req.url);
+  const query = options.query ? parseWith(options.query)(Object.fromEntries(url.searchParams.entries())) : (undefined as Q);
+  const idempotencyKey = idempotencyKeyOf(req);
+  return { requestId: edge.requestId, caller, programId, params: { ...params }, url, body, query, idempotencyKey, customerId: caller.customerId as C };
+}
+
+/** The customer first, then the declared path parameters: an unknown customer outranks a malformed reward id. */
+async function resolvePath(scope: Scope, options: Inputs<unknown>, apiReq: ApiRequest<unknown, unknown, string | null>, database: Db) {
+  if (scope.customer) await scope.customer(apiReq, database);
+  for (const [name, param] of Object.entries(options.params ?? {})) {
+    const result = param.schema.safeParse(apiReq.params[name] ?? "");
+    if (!result.success) throw param.orElse();
+    apiReq.params[name] = result.data;
+  }
+}

@@ -146,5 +146,5 @@ export const staffOperation = <A extends unknown[], R>(permission: Permission, r
 export const staffQuery = <A extends unknown[], R>(permission: Permission, run: (db: Db, staff: StaffContext, ...args: A) => Promise<R>) =>
   permitted(permission, run);
 
-export type StaffOperation<A extends unknown[] = never[], R = unknown> = Permitted<Tx, A, R>;
-export type StaffQuery<A extends unknown[] = never[], R = unknown> = Permitted<Db, A, R>;
+export type StaffOperation<A extends unknown[], R = unknown> = Permitted<Tx, A, R>;
+export type StaffQuery<A extends unknown[], R = unknown> = Permitted<Db, A, R>;

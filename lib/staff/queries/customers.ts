@@ -109,7 +109,7 @@ export const quickSearch = staffQuery("customers.read", async (db, staff, q: str
 /** One page (20 entries, newest first) of a customer's points history, after `cursor` (from the previous page). */
 export const customerTransactions = staffQuery("customers.read", async (db, staff, customerId: string, cursor: string | null) => {
   const customer = await requireCustomer(db, staff.programId, customerId);
-  return JSON.parse(await listTransactionsJson(db, customer.id, 20, cursor)) as unknown;
+  return JSON.parse(await listTransactionsJson(db, customer.id, 20, cursor)) as z.infer<typeof TransactionPage>;
 });
 
 /** Everything the customer page shows, in parallel; null when the id names no live customer of the program. */

@@ -6,7 +6,7 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
-import { customerProfile, searchCustomers } from "@/lib/staff/queries";
+import { customerProfile, searchCustomers } from "@/lib/staff/queries/customers";
 
 const FIRST = ["olivia", "liam", "emma", "noah", "ava", "elijah", "sophia", "mateo", "isabella", "lucas", "mia", "levi", "amelia", "ezra", "harper", "asher", "evelyn", "james", "luna", "leo"];
 const LAST = ["smith", "johnson", "williams", "brown", "jones", "garcia", "miller", "davis", "rodriguez", "martinez", "lopez", "wilson", "anderson", "taylor", "moore", "martin", "muller", "okafor", "chen", "larsen"];

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { staffFetch } from "@/lib/staff/client";
-import type { CustomerRow } from "@/lib/staff/queries";
+import type { CustomerRow } from "@/lib/staff/queries/customers";
 import { formatNumber } from "@/components/ui";
 
 /**

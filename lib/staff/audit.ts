@@ -1,6 +1,11 @@
 import type { Db, Tx } from "@/lib/db/types";
 import type { StaffContext } from "./authz";
 
+/**
+ * The audit log: the one place that records who changed what in a program (before → after, in the transaction of
+ * the change) and every failed staff sign-in.
+ */
+
 /** Every action the audit log knows; the audit page filters on these. Add yours when you add a staff write. */
 export const AUDIT_ACTIONS = [
   "customer.update",
@@ -56,6 +61,26 @@ export async function audited(tx: Tx, actor: StaffContext, action: AuditAction, 
       after: json(after),
     },
   });
+}
+
+/**
+ * The one shape of an audited change to an existing entity: read it, change it, read it again with the same
+ * `read` (which also proves the entity is the caller's), and record before → after in the same transaction.
+ * `shown` is what the log keeps of a reading (default: all of it), e.g. a URL without its password.
+ */
+export async function auditedUpdate<T, R>(
+  tx: Tx,
+  actor: StaffContext,
+  action: AuditAction,
+  entity: AuditEntity,
+  steps: { read: () => Promise<T>; change: (before: T) => Promise<R>; shown?: (reading: T) => unknown },
+): Promise<{ after: T; result: R }> {
+  const shown = steps.shown ?? ((reading: T) => reading);
+  const before = await steps.read();
+  const result = await steps.change(before);
+  const after = await steps.read();
+  await audited(tx, actor, action, entity, shown(before), shown(after));
+  return { after, result };
 }
 
 /**

@@ -3,16 +3,20 @@
  *
  * Building a dashboard page or write on top of it (e.g. rewards, coupon pools, earning flows, webhooks, staff):
  *  - Page / data loader (server component): `const staff = await requirePage(programId, "program.read")`
- *    — signed out → /signin, not a member → 404, role without the permission → the program's /forbidden page.
- *  - JSON route (app/api/staff/[programId]/…): `staffRead(permission, run)` / `staffWrite({ permission, body, run })`
- *    from lib/staff/http.ts; they call `requireStaff` (401/403 problem+json), validate the body with zod and run
- *    the write in one transaction.
- *  - Server action: `const staff = await requireStaff(programId, permission)`, then
+ *    — signed out → /signin, not a member → 404, role without the permission → the program's /forbidden page;
+ *    then its data from lib/staff/queries/<resource>.ts.
+ *  - The write itself (lib/staff/operations/<resource>.ts):
+ *    `export const xAsStaff = staffOperation(permission, async (tx, staff, ...args) => …)` — the permission is
+ *    stated there once and checked on every call; then the lib/domain function (the same one the /v1 API uses),
+ *    then `audited(tx, staff, action, entity, before, after)` (or `auditedUpdate`) from lib/staff/audit.ts in
+ *    the same transaction (add the action name to AUDIT_ACTIONS there). A forged request therefore meets the
+ *    same checks as a click. A JSON read that is not a page's is a `staffQuery` (lib/staff/queries/<resource>.ts).
+ *  - JSON route (app/api/staff/[programId]/…): `staffWrite(operation, { body, status, args: (req) => [...] })` /
+ *    `staffRead(query, { args })` from lib/staff/http.ts; they call `requireStaff` with the operation's own
+ *    `.permission` (401/403 problem+json) before reading the body, validate it with zod and run the write in
+ *    one transaction.
+ *  - Server action: `const staff = await requireStaff(programId, operation.permission)`, then
  *    `(await db()).$transaction((tx) => operation(tx, staff, input))`.
- *  - The write itself (lib/staff/operations.ts): `authorize(staff, permission)` first, then the lib/domain
- *    function (the same one the /v1 API uses), then `audited(tx, staff, action, entity, before, after)` from
- *    lib/staff/audit.ts in the same transaction (add the action name to AUDIT_ACTIONS there). A forged request
- *    therefore meets the same checks as a click.
  *  - Form schemas shared by the browser (inline errors) and the server live in lib/staff/forms.ts; in a client
  *    component, `useStaffWrite({ schema, method, url, success, invalidate })` from lib/staff/client.ts validates,
  *    sends, shows field errors and toasts, invalidates react-query caches and refreshes the page.
@@ -26,8 +30,8 @@
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { db } from "@/lib/db/client";
-import type { Db } from "@/lib/db/types";
-import type { Role } from "@/lib/domain/vocabulary";
+import type { Db, Tx } from "@/lib/db/types";
+import { memberOf, ROLES, type Role } from "@/lib/domain/vocabulary";
 import { forbidden, signInRequired } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 
@@ -73,7 +77,7 @@ export async function resolveStaff(database: Db, staffId: string, programId: str
     select: { role: true, program: { select: { name: true } }, staff: { select: { email: true, disabledAt: true } } },
   });
   if (!membership || membership.staff.disabledAt) return null;
-  return { staffId, email: membership.staff.email, programId, programName: membership.program.name, role: membership.role as Role };
+  return { staffId, email: membership.staff.email, programId, programName: membership.program.name, role: memberOf(ROLES, membership.role) };
 }
 
 /** The signed-in staff member's id from the session cookie, or null. */
@@ -118,3 +122,29 @@ export function authorize(staff: StaffContext, permission: Permission): void {
     throw forbidden(`Your role (${staff.role}) does not allow this.`);
   }
 }
+
+/**
+ * A staff write or read that carries its permission: calling it checks the role first (`authorize`), and the
+ * JSON routes (`staffWrite` / `staffRead`) read `.permission` to check it again before they read the body. One
+ * declaration, two checks that cannot drift apart.
+ */
+export type Permitted<D, A extends unknown[], R> = ((database: D, staff: StaffContext, ...args: A) => Promise<R>) & { readonly permission: Permission };
+
+function permitted<D, A extends unknown[], R>(permission: Permission, run: (database: D, staff: StaffContext, ...args: A) => Promise<R>): Permitted<D, A, R> {
+  const checked = async (database: D, staff: StaffContext, ...args: A) => {
+    authorize(staff, permission);
+    return run(database, staff, ...args);
+  };
+  return Object.assign(checked, { permission });
+}
+
+/** A staff write (lib/staff/operations/*): authorise, act through lib/domain, audit, all in the caller's transaction. */
+export const staffOperation = <A extends unknown[], R>(permission: Permission, run: (tx: Tx, staff: StaffContext, ...args: A) => Promise<R>) =>
+  permitted(permission, run);
+
+/** A staff read served as JSON (lib/staff/queries/*): the same declaration, over any client. */
+export const staffQuery = <A extends unknown[], R>(permission: Permission, run: (db: Db, staff: StaffContext, ...args: A) => Promise<R>) =>
+  permitted(permission, run);
+
+export type StaffOperation<A extends unknown[], R = unknown> = Permitted<Tx, A, R>;
+export type StaffQuery<A extends unknown[], R = unknown> = Permitted<Db, A, R>;

@@ -4,13 +4,15 @@ import type { Db, Tx } from "@/lib/db/types";
 import { parseWith, replyToResponse, TX_OPTIONS, withEdge, type SchemaLike } from "@/lib/api/edge";
 import { readJsonBody } from "@/lib/api/json-body";
 import { crossSiteRequest } from "@/lib/errors";
-import { requireStaff, type Permission, type StaffContext } from "./authz";
+import { requireStaff, type StaffContext, type StaffOperation, type StaffQuery } from "./authz";
 import { appOrigin } from "./request-origin";
 
 /**
- * The dashboard's JSON routes (app/api/staff/**): session auth, the role check for `permission`, zod
- * validation, one transaction, problem+json errors — the same edge as /v1, with a staff session instead of
- * an api-key. The operation functions check the role again, so neither layer alone guards a write.
+ * The dashboard's JSON routes (app/api/staff/**): session auth, the role check, zod validation, one transaction,
+ * problem+json errors — the same edge as /v1, with a staff session instead of an api-key. A route names one
+ * operation (lib/staff/operations/*) or query (lib/staff/queries/*), which carries its permission: the route
+ * checks it before it reads the body, and the operation checks it again when called, so neither layer alone
+ * guards a write and the two cannot name different permissions.
  * CSRF: every write must come from the app's own pages — its Origin is the app's origin, or, without Origin, its
  * Sec-Fetch-Site is same-origin; a request with neither is refused too (browsers send one of them on every
  * non-GET). That covers body-less POSTs (webhook re-send), which the JSON-only bodies and next-auth's SameSite=Lax
@@ -19,21 +21,23 @@ import { appOrigin } from "./request-origin";
 
 type Ctx = { params: Promise<Record<string, string>> };
 
-interface StaffRequest<B> {
+/** What a route hands its operation or query, besides the staff context: path parameters, the URL, the parsed body. */
+export interface StaffRequest<B> {
   staff: StaffContext;
   params: Record<string, string>;
   url: URL;
   body: B;
 }
 
-export function staffRead(permission: Permission, run: (req: StaffRequest<undefined>, database: Db) => Promise<unknown>) {
+/** A GET answered with `query(db, staff, ...args(req))` as JSON, 200. */
+export function staffRead<A extends [] | unknown[]>(query: StaffQuery<A>, options: { args: (req: StaffRequest<undefined>) => A }) {
   return (req: Request, ctx: Ctx) =>
     withEdge(req, async (edge) => {
       const params = await ctx.params;
       // Reads change nothing: a lost connection is retried once (lib/db/outage.ts); an outage is a 503 from withEdge.
       const json = await retryRead(async () => {
-        const staff = await requireStaff(params.programId ?? "", permission);
-        return run({ staff, params, url: new URL(req.url), body: undefined }, await db());
+        const staff = await requireStaff(params.programId ?? "", query.permission);
+        return query(await db(), staff, ...options.args({ staff, params, url: new URL(req.url), body: undefined }));
       });
       return replyToResponse({ status: 200, json }, edge.headers);
     });
@@ -49,20 +53,20 @@ export function requireSameOrigin(req: Request): void {
   if (req.headers.get("sec-fetch-site") !== "same-origin") throw crossSiteRequest();
 }
 
-export function staffWrite<B>(options: {
-  permission: Permission;
-  body?: SchemaLike<B>;
-  status?: number;
-  run: (req: StaffRequest<NoInfer<B>>, tx: Tx) => Promise<unknown>;
-}) {
+/** A write answered with `operation(tx, staff, ...args(req))` as JSON, run in one transaction; `status` defaults to 200. */
+export function staffWrite<A extends [] | unknown[], B = undefined>(
+  operation: StaffOperation<A>,
+  options: { body?: SchemaLike<B>; status?: number; args: (req: StaffRequest<NoInfer<B>>) => A },
+) {
   return (req: Request, ctx: Ctx) =>
     withEdge(req, async (edge) => {
       requireSameOrigin(req);
       const params = await ctx.params;
-      const staff = await retryRead(() => requireStaff(params.programId ?? "", options.permission));
+      const staff = await retryRead(() => requireStaff(params.programId ?? "", operation.permission));
       const body = options.body ? parseWith(options.body)((await readJsonBody(req)).value) : (undefined as B);
+      const args = options.args({ staff, params, url: new URL(req.url), body });
       const database = await db();
-      const json = await transactionWithRetry(database, (tx) => options.run({ staff, params, url: new URL(req.url), body }, tx), TX_OPTIONS);
+      const json = await transactionWithRetry(database, (tx) => operation(tx, staff, ...args), TX_OPTIONS);
       return replyToResponse({ status: options.status ?? 200, json }, edge.headers);
     });
 }

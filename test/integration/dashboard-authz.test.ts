@@ -1,7 +1,7 @@
 /**
  * Server-side authorisation of every dashboard write, per role, on a real database — no mocks of our code.
  *
- * 1. The operations (lib/staff/operations.ts) called directly with each role's context, resolved from the
+ * 1. The operations (lib/staff/operations/*) called directly with each role's context, resolved from the
  *    database by lib/staff/authz.ts, on an in-memory PGlite: allowed roles change the data and write exactly
  *    one audit row in the same transaction; refused roles get 403 and change nothing.
  * 2. The JSON routes of the built app (`next start`), with real next-auth sessions signed in through the
@@ -21,29 +21,18 @@ import { createStaff } from "@/lib/domain/staff";
 import { ROLES, type Role } from "@/lib/domain/vocabulary";
 import { can, resolveStaff, type StaffContext } from "@/lib/staff/authz";
 import { BalanceAdjustment, CouponImportChunk, EarningFlowForm, MAX_CODES_PER_CHUNK, RewardForm, UserDataEdit } from "@/lib/staff/forms";
+import { adjustBalance, assignCouponToCustomer, deleteCustomer, notifyCustomer, redeemForCustomer, updateCustomer } from "@/lib/staff/operations/customers";
 import {
-  adjustBalance,
-  assignCouponToCustomer,
-  changeRoleAsStaff,
-  createApiKeyAsStaff,
   createCouponPoolAsStaff,
   createEarningFlowAsStaff,
   createRewardAsStaff,
-  createStaffAsStaff,
   createTierAsStaff,
-  createWebhookAsStaff,
-  deleteCustomer,
   importCouponsAsStaff,
-  notifyCustomer,
-  redeemForCustomer,
-  resendDeliveryAsStaff,
-  revokeApiKeyAsStaff,
-  setPushEndpointAsStaff,
-  setStaffDisabledAsStaff,
-  setWebhookActiveAsStaff,
-  updateCustomer,
   updateRewardAsStaff,
-} from "@/lib/staff/operations";
+} from "@/lib/staff/operations/catalogue";
+import { createApiKeyAsStaff, revokeApiKeyAsStaff } from "@/lib/staff/operations/api-keys";
+import { createWebhookAsStaff, resendDeliveryAsStaff, setPushEndpointAsStaff, setWebhookActiveAsStaff } from "@/lib/staff/operations/webhooks";
+import { changeRoleAsStaff, createStaffAsStaff, setStaffDisabledAsStaff } from "@/lib/staff/operations/staff-accounts";
 import { createApiKey } from "@/lib/domain/api-keys";
 import { createWebhook } from "@/lib/domain/webhooks";
 import { memoryDatabase } from "../support/pglite-memory";
@@ -460,7 +449,7 @@ describe("Dashboard operations, per role, on a real database", () => {
     for (const secret of [hook.secret, push.secret!, "hook-password", "a password of some length", hash]) assert.ok(!log.includes(secret), `audit log holds ${secret}`);
     assert.ok(log.includes("hooks.example.com/secret-path") && log.includes(address));
     // The page's read never selects it either.
-    const { webhookSettings } = await import("@/lib/staff/queries");
+    const { webhookSettings } = await import("@/lib/staff/queries/webhooks");
     assert.ok(!JSON.stringify(await webhookSettings(prisma, world.program.programId)).includes(hook.secret));
   });
 

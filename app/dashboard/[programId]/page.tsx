@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { requirePage } from "@/lib/staff/authz";
-import { cachedOverview } from "@/lib/staff/queries";
+import { cachedOverview } from "@/lib/staff/queries/overview";
 import { Stat, formatDate, formatNumber } from "@/components/ui";
 import { OverviewCharts } from "@/components/dashboard/overview-charts";
 

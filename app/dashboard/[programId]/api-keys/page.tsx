@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { requirePage } from "@/lib/staff/authz";
-import { apiKeys } from "@/lib/staff/queries";
+import { apiKeys } from "@/lib/staff/queries/api-keys";
 import { Badge, Card, Empty, formatDate } from "@/components/ui";
 import { ApiKeyForm, RevokeKeyButton } from "@/components/dashboard/program-forms";
 

@@ -3,7 +3,8 @@ import { db } from "@/lib/db/client";
 import { firstParams } from "@/lib/staff/search-params";
 import { requirePage } from "@/lib/staff/authz";
 import { AUDIT_ACTIONS } from "@/lib/staff/audit";
-import { auditPage, programStaff } from "@/lib/staff/queries";
+import { auditPage } from "@/lib/staff/queries/audit-log";
+import { programStaff } from "@/lib/staff/queries/staff-accounts";
 import { Card, Empty, buttonClass, formatDate, inputClass, secondaryButtonClass } from "@/components/ui";
 
 export const metadata = { title: "Audit log · Loyalty" };

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { can, requirePage } from "@/lib/staff/authz";
-import { couponPools } from "@/lib/staff/queries";
+import { couponPools } from "@/lib/staff/queries/catalogue";
 import { Card, Empty, formatNumber, TableScroll } from "@/components/ui";
 import { CouponImport, CouponPoolForm } from "@/components/dashboard/catalogue-forms";
 

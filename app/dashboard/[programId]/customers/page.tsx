@@ -2,7 +2,8 @@ import Link from "next/link";
 import { db } from "@/lib/db/client";
 import { firstParams } from "@/lib/staff/search-params";
 import { isUuid, requirePage } from "@/lib/staff/authz";
-import { CUSTOMER_SORTS, programTiers, searchCustomers, type CustomerSort } from "@/lib/staff/queries";
+import { programTiers } from "@/lib/staff/queries/catalogue";
+import { CUSTOMER_SORTS, searchCustomers, type CustomerSort } from "@/lib/staff/queries/customers";
 import { Badge, Empty, buttonClass, formatDate, formatNumber, inputClass, secondaryButtonClass } from "@/components/ui";
 
 type Search = Partial<Record<"q" | "tier" | "sort" | "after", string | string[]>>;

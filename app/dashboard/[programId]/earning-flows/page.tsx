@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { can, requirePage } from "@/lib/staff/authz";
-import { earningFlows } from "@/lib/staff/queries";
+import { earningFlows } from "@/lib/staff/queries/catalogue";
 import { Badge, Card, Empty, formatNumber, TableScroll } from "@/components/ui";
 import { EarningFlowForm } from "@/components/dashboard/catalogue-forms";
 import { describeFlowParam, storedFlowParams } from "@/lib/domain/flow-params";

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { can, requirePage } from "@/lib/staff/authz";
-import { programRewards } from "@/lib/staff/queries";
+import { programRewards } from "@/lib/staff/queries/catalogue";
 import { Card, Empty } from "@/components/ui";
 import { RewardForm, RewardsTable } from "@/components/dashboard/catalogue-forms";
 

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { requirePage } from "@/lib/staff/authz";
-import { staffMembers } from "@/lib/staff/queries";
+import { staffMembers } from "@/lib/staff/queries/staff-accounts";
 import { Badge, Card, Empty, TableScroll } from "@/components/ui";
 import { StaffDisableButton, StaffForm, StaffRoleForm } from "@/components/dashboard/people-forms";
 

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { requirePage, can } from "@/lib/staff/authz";
-import { programTiers } from "@/lib/staff/queries";
+import { programTiers } from "@/lib/staff/queries/catalogue";
 import { Card, Empty, formatNumber, TableScroll } from "@/components/ui";
 import { TierForm } from "@/components/dashboard/program-forms";
 

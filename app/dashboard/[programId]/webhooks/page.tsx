@@ -2,7 +2,7 @@ import Link from "next/link";
 import { db } from "@/lib/db/client";
 import { can, requirePage } from "@/lib/staff/authz";
 import { DELIVERY_STATUSES } from "@/lib/domain/vocabulary";
-import { deliveryPage, webhookSettings } from "@/lib/staff/queries";
+import { deliveryPage, webhookSettings } from "@/lib/staff/queries/webhooks";
 import { firstParams } from "@/lib/staff/search-params";
 import { Badge, Card, Empty, buttonClass, formatDate, inputClass, secondaryButtonClass, TableScroll } from "@/components/ui";
 import { PushEndpointForm, ResendButton, WebhookActiveButton, WebhookForm } from "@/components/dashboard/people-forms";

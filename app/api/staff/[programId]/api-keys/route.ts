@@ -1,10 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { ApiKeyForm } from "@/lib/staff/forms";
-import { createApiKeyAsStaff } from "@/lib/staff/operations";
+import { createApiKeyAsStaff } from "@/lib/staff/operations/api-keys";
 
-export const POST = staffWrite({
-  permission: "apikeys.manage",
-  body: ApiKeyForm,
-  status: 201,
-  run: (req, tx) => createApiKeyAsStaff(tx, req.staff, req.body),
-});
+/** Creates an API key; 201 with its secret, shown this once. */
+export const POST = staffWrite(createApiKeyAsStaff, { body: ApiKeyForm, status: 201, args: (req) => [req.body] });

@@ -1,10 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { CouponPoolForm } from "@/lib/staff/forms";
-import { createCouponPoolAsStaff } from "@/lib/staff/operations";
+import { createCouponPoolAsStaff } from "@/lib/staff/operations/catalogue";
 
-export const POST = staffWrite({
-  permission: "program.manage",
-  body: CouponPoolForm,
-  status: 201,
-  run: (req, tx) => createCouponPoolAsStaff(tx, req.staff, req.body),
-});
+/** Creates a coupon pool; 201. */
+export const POST = staffWrite(createCouponPoolAsStaff, { body: CouponPoolForm, status: 201, args: (req) => [req.body] });

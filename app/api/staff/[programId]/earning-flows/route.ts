@@ -1,10 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { EarningFlowForm } from "@/lib/staff/forms";
-import { createEarningFlowAsStaff } from "@/lib/staff/operations";
+import { createEarningFlowAsStaff } from "@/lib/staff/operations/catalogue";
 
-export const POST = staffWrite({
-  permission: "program.manage",
-  body: EarningFlowForm,
-  status: 201,
-  run: (req, tx) => createEarningFlowAsStaff(tx, req.staff, req.body),
-});
+/** Creates an earning flow; 201. */
+export const POST = staffWrite(createEarningFlowAsStaff, { body: EarningFlowForm, status: 201, args: (req) => [req.body] });

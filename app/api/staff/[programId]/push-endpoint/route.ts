@@ -1,9 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { PushEndpointForm } from "@/lib/staff/forms";
-import { setPushEndpointAsStaff } from "@/lib/staff/operations";
+import { setPushEndpointAsStaff } from "@/lib/staff/operations/webhooks";
 
-export const PUT = staffWrite({
-  permission: "program.manage",
-  body: PushEndpointForm,
-  run: (req, tx) => setPushEndpointAsStaff(tx, req.staff, req.body),
-});
+/** Sets (or clears) the program's push endpoint; 200 with its new signing secret, shown this once. */
+export const PUT = staffWrite(setPushEndpointAsStaff, { body: PushEndpointForm, args: (req) => [req.body] });

@@ -1,10 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { RewardForm } from "@/lib/staff/forms";
-import { createRewardAsStaff } from "@/lib/staff/operations";
+import { createRewardAsStaff } from "@/lib/staff/operations/catalogue";
 
-export const POST = staffWrite({
-  permission: "program.manage",
-  body: RewardForm,
-  status: 201,
-  run: (req, tx) => createRewardAsStaff(tx, req.staff, req.body),
-});
+/** Creates a reward; 201. */
+export const POST = staffWrite(createRewardAsStaff, { body: RewardForm, status: 201, args: (req) => [req.body] });

@@ -1,7 +1,5 @@
 import { staffRead } from "@/lib/staff/http";
-import { searchCustomers } from "@/lib/staff/queries";
+import { quickSearch } from "@/lib/staff/queries/customers";
 
-/** Customers whose e-mail starts with `q` (case-insensitive), for the global search box. */
-export const GET = staffRead("customers.read", async (req, db) => ({
-  data: (await searchCustomers(db, req.staff.programId, { prefix: req.url.searchParams.get("q") ?? "", limit: 8 })).rows,
-}));
+/** Customers whose e-mail starts with `q` (case-insensitive), for the global search box; 200. */
+export const GET = staffRead(quickSearch, { args: (req) => [req.url.searchParams.get("q") ?? ""] });

@@ -1,10 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { StaffForm } from "@/lib/staff/forms";
-import { createStaffAsStaff } from "@/lib/staff/operations";
+import { createStaffAsStaff } from "@/lib/staff/operations/staff-accounts";
 
-export const POST = staffWrite({
-  permission: "staff.manage",
-  body: StaffForm,
-  status: 201,
-  run: (req, tx) => createStaffAsStaff(tx, req.staff, req.body),
-});
+/** Creates a staff account with a role in the program; 201. */
+export const POST = staffWrite(createStaffAsStaff, { body: StaffForm, status: 201, args: (req) => [req.body] });

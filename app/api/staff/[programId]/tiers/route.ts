@@ -1,10 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { TierForm } from "@/lib/staff/forms";
-import { createTierAsStaff } from "@/lib/staff/operations";
+import { createTierAsStaff } from "@/lib/staff/operations/catalogue";
 
-export const POST = staffWrite({
-  permission: "program.manage",
-  body: TierForm,
-  status: 201,
-  run: (req, tx) => createTierAsStaff(tx, req.staff, req.body),
-});
+/** Creates a tier; 201. */
+export const POST = staffWrite(createTierAsStaff, { body: TierForm, status: 201, args: (req) => [req.body] });

@@ -1,10 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { WebhookForm } from "@/lib/staff/forms";
-import { createWebhookAsStaff } from "@/lib/staff/operations";
+import { createWebhookAsStaff } from "@/lib/staff/operations/webhooks";
 
-export const POST = staffWrite({
-  permission: "program.manage",
-  body: WebhookForm,
-  status: 201,
-  run: (req, tx) => createWebhookAsStaff(tx, req.staff, req.body),
-});
+/** Creates a webhook; 201 with its signing secret, shown this once. */
+export const POST = staffWrite(createWebhookAsStaff, { body: WebhookForm, status: 201, args: (req) => [req.body] });

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { can, isUuid, requirePage } from "@/lib/staff/authz";
-import { customerProfile } from "@/lib/staff/queries";
+import { customerProfile } from "@/lib/staff/queries/customers";
 import { programAdjustCeilings } from "@/lib/domain/programs";
 import { ceilingFor, ceilingRule } from "@/lib/domain/adjustment-ceilings";
 import { Badge, Card, Empty, formatDate, formatNumber } from "@/components/ui";

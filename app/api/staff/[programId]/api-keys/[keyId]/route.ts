@@ -1,7 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { revokeApiKeyAsStaff } from "@/lib/staff/operations";
+import { revokeApiKeyAsStaff } from "@/lib/staff/operations/api-keys";
 
-export const DELETE = staffWrite({
-  permission: "apikeys.manage",
-  run: (req, tx) => revokeApiKeyAsStaff(tx, req.staff, req.params.keyId!),
-});
+/** Revokes one of the program's API keys; 200 with the revocation time. */
+export const DELETE = staffWrite(revokeApiKeyAsStaff, { args: (req) => [req.params.keyId!] });

@@ -1,14 +1,8 @@
 import { staffWrite } from "@/lib/staff/http";
 import { UserDataEdit } from "@/lib/staff/forms";
-import { deleteCustomer, updateCustomer } from "@/lib/staff/operations";
+import { deleteCustomer, updateCustomer } from "@/lib/staff/operations/customers";
 
-export const PATCH = staffWrite({
-  permission: "customers.edit",
-  body: UserDataEdit,
-  run: (req, tx) => updateCustomer(tx, req.staff, req.params.customerId!, req.body),
-});
+/** PATCH edits the customer's user data (200 with it); DELETE erases the customer (200). */
+export const PATCH = staffWrite(updateCustomer, { body: UserDataEdit, args: (req) => [req.params.customerId!, req.body] });
 
-export const DELETE = staffWrite({
-  permission: "customers.delete",
-  run: (req, tx) => deleteCustomer(tx, req.staff, req.params.customerId!),
-});
+export const DELETE = staffWrite(deleteCustomer, { args: (req) => [req.params.customerId!] });

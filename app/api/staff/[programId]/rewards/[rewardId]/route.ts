@@ -1,9 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { RewardUpdate } from "@/lib/staff/forms";
-import { updateRewardAsStaff } from "@/lib/staff/operations";
+import { updateRewardAsStaff } from "@/lib/staff/operations/catalogue";
 
-export const PATCH = staffWrite({
-  permission: "program.manage",
-  body: RewardUpdate,
-  run: (req, tx) => updateRewardAsStaff(tx, req.staff, req.params.rewardId!, req.body),
-});
+/** Changes a reward's cost, stock or active flag; 200 with the reward. */
+export const PATCH = staffWrite(updateRewardAsStaff, { body: RewardUpdate, args: (req) => [req.params.rewardId!, req.body] });

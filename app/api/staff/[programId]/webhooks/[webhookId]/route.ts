@@ -1,9 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { WebhookUpdate } from "@/lib/staff/forms";
-import { setWebhookActiveAsStaff } from "@/lib/staff/operations";
+import { setWebhookActiveAsStaff } from "@/lib/staff/operations/webhooks";
 
-export const PATCH = staffWrite({
-  permission: "program.manage",
-  body: WebhookUpdate,
-  run: (req, tx) => setWebhookActiveAsStaff(tx, req.staff, req.params.webhookId!, req.body),
-});
+/** Enables or disables a webhook; 200. */
+export const PATCH = staffWrite(setWebhookActiveAsStaff, { body: WebhookUpdate, args: (req) => [req.params.webhookId!, req.body] });

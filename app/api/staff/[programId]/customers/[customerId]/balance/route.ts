@@ -1,9 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { BalanceAdjustment } from "@/lib/staff/forms";
-import { adjustBalance } from "@/lib/staff/operations";
+import { adjustBalance } from "@/lib/staff/operations/customers";
 
-export const POST = staffWrite({
-  permission: "balance.adjust",
-  body: BalanceAdjustment,
-  run: (req, tx) => adjustBalance(tx, req.staff, req.params.customerId!, req.body),
-});
+/** Adds or takes points by hand, with a reason; 200 with the new balance and its ledger entry. */
+export const POST = staffWrite(adjustBalance, { body: BalanceAdjustment, args: (req) => [req.params.customerId!, req.body] });

@@ -1,10 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { CouponForm } from "@/lib/staff/forms";
-import { assignCouponToCustomer } from "@/lib/staff/operations";
+import { assignCouponToCustomer } from "@/lib/staff/operations/customers";
 
-export const POST = staffWrite({
-  permission: "coupons.assign",
-  body: CouponForm,
-  status: 201,
-  run: (req, tx) => assignCouponToCustomer(tx, req.staff, req.params.customerId!, req.body),
-});
+/** Assigns the customer a free code of a pool; 201 with the coupon. */
+export const POST = staffWrite(assignCouponToCustomer, { body: CouponForm, status: 201, args: (req) => [req.params.customerId!, req.body] });

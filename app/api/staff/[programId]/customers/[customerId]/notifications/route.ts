@@ -1,10 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { NotificationForm } from "@/lib/staff/forms";
-import { notifyCustomer } from "@/lib/staff/operations";
+import { notifyCustomer } from "@/lib/staff/operations/customers";
 
-export const POST = staffWrite({
-  permission: "notifications.send",
-  body: NotificationForm,
-  status: 202,
-  run: (req, tx) => notifyCustomer(tx, req.staff, req.params.customerId!, req.body),
-});
+/** Sends the customer a push notification; 202 (stored; the outbox worker delivers it). */
+export const POST = staffWrite(notifyCustomer, { body: NotificationForm, status: 202, args: (req) => [req.params.customerId!, req.body] });

@@ -1,10 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { RedeemForm } from "@/lib/staff/forms";
-import { redeemForCustomer } from "@/lib/staff/operations";
+import { redeemForCustomer } from "@/lib/staff/operations/customers";
 
-export const POST = staffWrite({
-  permission: "rewards.redeem",
-  body: RedeemForm,
-  status: 201,
-  run: (req, tx) => redeemForCustomer(tx, req.staff, req.params.customerId!, req.body),
-});
+/** Redeems a reward for the customer; 201 with the redemption. */
+export const POST = staffWrite(redeemForCustomer, { body: RedeemForm, status: 201, args: (req) => [req.params.customerId!, req.body] });

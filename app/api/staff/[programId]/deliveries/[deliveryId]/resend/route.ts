@@ -1,7 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { resendDeliveryAsStaff } from "@/lib/staff/operations";
+import { resendDeliveryAsStaff } from "@/lib/staff/operations/webhooks";
 
-export const POST = staffWrite({
-  permission: "program.manage",
-  run: (req, tx) => resendDeliveryAsStaff(tx, req.staff, req.params.deliveryId!),
-});
+/** Queues a webhook or push delivery again; 200 with its status (pending). */
+export const POST = staffWrite(resendDeliveryAsStaff, { args: (req) => [req.params.deliveryId!] });

@@ -1,9 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { StaffDisabledForm } from "@/lib/staff/forms";
-import { setStaffDisabledAsStaff } from "@/lib/staff/operations";
+import { setStaffDisabledAsStaff } from "@/lib/staff/operations/staff-accounts";
 
-export const PUT = staffWrite({
-  permission: "staff.manage",
-  body: StaffDisabledForm,
-  run: (req, tx) => setStaffDisabledAsStaff(tx, req.staff, req.params.staffId!, req.body),
-});
+/** Disables or re-enables a staff account; 200. */
+export const PUT = staffWrite(setStaffDisabledAsStaff, { body: StaffDisabledForm, args: (req) => [req.params.staffId!, req.body] });

@@ -1,9 +1,6 @@
 import { staffWrite } from "@/lib/staff/http";
 import { StaffRoleForm } from "@/lib/staff/forms";
-import { changeRoleAsStaff } from "@/lib/staff/operations";
+import { changeRoleAsStaff } from "@/lib/staff/operations/staff-accounts";
 
-export const PUT = staffWrite({
-  permission: "staff.manage",
-  body: StaffRoleForm,
-  run: (req, tx) => changeRoleAsStaff(tx, req.staff, req.params.staffId!, req.body),
-});
+/** Changes a staff member's role in the program; 200. */
+export const PUT = staffWrite(changeRoleAsStaff, { body: StaffRoleForm, args: (req) => [req.params.staffId!, req.body] });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { config } from "@/lib/config";
 import type { Db } from "@/lib/db/types";
 import { notFound } from "@/lib/errors";
 import { validationFailed } from "@/lib/api/problem";
@@ -70,7 +71,7 @@ export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; re
  * it is the same for every request of a busy integrator. A revocation therefore reaches every instance
  * within KEY_CACHE_MS (at once in the instance that revoked).
  */
-const KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_MS ?? 2000);
+const KEY_CACHE_MS = config().API_KEY_CACHE_MS;
 const keyCache = new Map<string, { identity: ApiKeyIdentity | null; until: number }>();
 
 const lastTouched = new Map<string, number>();

@@ -68,36 +68,39 @@ export const ENV = z.object({
 });
 
 export type Config = z.infer<typeof ENV>;
+/** An environment to read: process.env, or a test's own. */
+export type Environment = Readonly<Record<string, string | undefined>>;
 
 const NAMES = Object.keys(ENV.shape) as (keyof Config)[];
 
 /** The declared variables of `env`, an empty or blank value counting as unset. */
-function declared(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+function declared(env: Environment): Record<string, string | undefined> {
   return Object.fromEntries(NAMES.map((name) => [name, env[name]?.trim() ? env[name] : undefined]));
 }
 
-let last: { key: string; config: Config } | undefined;
-
 /**
- * The configuration in `env` (the process's environment by default; tests pass their own). Parsed again only when a
- * declared variable changed since the last call, so it is cheap to call per request and a test may switch a
- * setting in-process (LOYALTY_ALLOW_HTTP_WEBHOOKS). Throws one error naming every bad variable.
+ * The configuration in `env`, parsed now: for tests and the modules' `env` seams (`databaseTarget(env)`), and for a
+ * setting read at each use (LOYALTY_ALLOW_HTTP_WEBHOOKS, which tests switch in-process). Throws one error naming
+ * every bad variable.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: Environment = process.env): Config {
   const raw = declared(env);
-  const key = JSON.stringify(raw);
-  if (last?.key === key) return last.config;
   const parsed = ENV.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message} (got ${JSON.stringify(raw[String(i.path[0])])})`);
     throw new Error(`Invalid environment: ${problems.join("; ")}`);
   }
-  last = { key, config: parsed.data };
   return parsed.data;
 }
 
-/** The process's configuration. */
-export const config = (): Config => loadConfig();
+let parsedOnce: Config | undefined;
+
+/**
+ * The process's configuration, parsed on first use (not at import, so a bad value is reported where the process
+ * can report it: instrumentation-node.ts, the CLI's error line) and kept: a call costs a property read, so the
+ * request path may call it. The environment of a running process does not change.
+ */
+export const config = (): Config => (parsedOnce ??= loadConfig(process.env));
 
 /** The configured public origin (`https://host[:port]`), or null when the app derives it from each request. */
 export function configuredOrigin(): string | null {

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
-import { config, loadConfig } from "@/lib/config";
+import { config, loadConfig, type Environment } from "@/lib/config";
 import { lockPgliteDir } from "./pglite-lock";
 
 /** Where the database lives: a PostgreSQL server when DATABASE_URL is set, else an embedded PGlite directory. */
@@ -9,8 +9,8 @@ export type DatabaseTarget =
   | { kind: "postgres"; url: string }
   | { kind: "pglite"; dir: string };
 
-export function databaseTarget(env: NodeJS.ProcessEnv = process.env): DatabaseTarget {
-  const { DATABASE_URL, PGLITE_DIR } = loadConfig(env);
+export function databaseTarget(env?: Environment): DatabaseTarget {
+  const { DATABASE_URL, PGLITE_DIR } = env ? loadConfig(env) : config();
   return DATABASE_URL ? { kind: "postgres", url: DATABASE_URL } : { kind: "pglite", dir: PGLITE_DIR };
 }
 

@@ -56,7 +56,7 @@ export const ENV = z.object({
   AUTH_SECRET_FILE: z.string().trim().default(".data/auth-secret").describe("Where the generated session secret is kept (mode 600)."),
   TRUST_PROXY: whole(0, 10).default(0).describe("How many reverse proxies set X-Forwarded-For/-Host/-Proto; 0: none is believed."),
   STAFF_SESSION_MAX_AGE_SECONDS: seconds.default(12 * HOUR_S).describe("A staff session ends this long after sign-in, whatever the activity."),
-  STAFF_SESSION_IDLE_SECONDS: seconds.default(8 * HOUR_S).describe("…and after this long without a request."),
+  STAFF_SESSION_IDLE_SECONDS: seconds.default(8 * HOUR_S).describe("A staff session also ends after this long without a request."),
   STAFF_SIGNIN_BACKOFF_BASE_MS: whole(1, 60_000).default(SECOND_MS).describe("First wait after the 5th failed sign-in; doubles with each further failure."),
   STAFF_SIGNIN_LOCK_SECONDS: seconds.default(15 * 60).describe("The 10th failed sign-in locks the account or address this long."),
   // Tools
@@ -102,8 +102,13 @@ let parsedOnce: Config | undefined;
  */
 export const config = (): Config => (parsedOnce ??= loadConfig(process.env));
 
+let origin: string | null | undefined;
+
 /** The configured public origin (`https://host[:port]`), or null when the app derives it from each request. */
 export function configuredOrigin(): string | null {
-  const url = config().NEXTAUTH_URL;
-  return url ? new URL(url).origin : null;
+  if (origin === undefined) {
+    const url = config().NEXTAUTH_URL;
+    origin = url ? new URL(url).origin : null;
+  }
+  return origin;
 }

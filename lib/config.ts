@@ -78,6 +78,11 @@ function declared(env: Environment): Record<string, string | undefined> {
   return Object.fromEntries(NAMES.map((name) => [name, env[name]?.trim() ? env[name] : undefined]));
 }
 
+/** A variable has a value its declaration refuses; the message names every such variable and its value. */
+export class InvalidEnvironmentError extends Error {
+  name = "InvalidEnvironmentError";
+}
+
 /**
  * The configuration in `env`, parsed now: for tests and the modules' `env` seams (`databaseTarget(env)`), and for a
  * setting read at each use (LOYALTY_ALLOW_HTTP_WEBHOOKS, which tests switch in-process). Throws one error naming
@@ -88,7 +93,7 @@ export function loadConfig(env: Environment = process.env): Config {
   const parsed = ENV.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message} (got ${JSON.stringify(raw[String(i.path[0])])})`);
-    throw new Error(`Invalid environment: ${problems.join("; ")}`);
+    throw new InvalidEnvironmentError(`Invalid environment: ${problems.join("; ")}`);
   }
   return parsed.data;
 }

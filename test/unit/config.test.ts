@@ -32,7 +32,7 @@ describe("the environment (lib/config.ts)", () => {
   });
 
   test("a bad number fails with the variable's name and value, not a NaN later", () => {
-    assert.throws(() => loadConfig({ DATABASE_POOL_SIZE: "abc" }), /^Error: Invalid environment: DATABASE_POOL_SIZE must be a whole number \(got "abc"\)$/);
+    assert.throws(() => loadConfig({ DATABASE_POOL_SIZE: "abc" }), /^InvalidEnvironmentError: Invalid environment: DATABASE_POOL_SIZE must be a whole number \(got "abc"\)$/);
     assert.throws(() => loadConfig({ OUTBOX_BASE_DELAY_MS: "1.5" }), /OUTBOX_BASE_DELAY_MS must be a whole number/);
     assert.throws(() => loadConfig({ TRUST_PROXY: "11" }), /TRUST_PROXY must be at most 10/);
   });

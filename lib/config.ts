@@ -1,7 +1,7 @@
 /**
  * The one place that reads the service's environment: every variable the server, its jobs, the admin CLI and the
  * migration tool read is declared here once, with its type, default and unit, and validated with zod. A bad value
- * fails the first read with a message naming the variable (at start: instrumentation.ts for `next start`, the first
+ * fails the first read with a message naming the variable (at start: instrumentation-node.ts for `next start`, the first
  * database open for the CLI and db:migrate) instead of turning into a NaN somewhere later. An empty value counts as
  * unset. NODE_ENV, NEXT_RUNTIME and NEXT_PHASE are not here: Next inlines them at build time, so they stay literal
  * `process.env.X` reads where they are used. bench/, playwright.config.ts and the tests read their own variables.

@@ -45,19 +45,29 @@ export const ENV = z.object({
   LOYALTY_JOBS_INTERVAL_MS: whole(100, 86_400_000).default(60 * SECOND_MS).describe("Pause between runs of the tier and expiry jobs."),
   LOYALTY_JOBS_LOG: flag.default(false).describe("1: log each job run's result."),
   OUTBOX_INTERVAL_MS: whole(10, 3_600_000).default(2 * SECOND_MS).describe("Pause between outbox passes (webhook and push deliveries)."),
-  OUTBOX_BASE_DELAY_MS: whole(1, 3_600_000).default(10 * SECOND_MS).describe("First retry delay of a failed delivery; doubles per attempt (capped at 1 h)."),
+  OUTBOX_BASE_DELAY_MS: whole(1, 3_600_000)
+    .default(10 * SECOND_MS)
+    .describe("First retry delay of a failed delivery; doubles per attempt (capped at 1 h)."),
   OUTBOX_GIVE_UP_AFTER_MS: whole(1, 30 * 86_400_000)
     .default(24 * HOUR_S * SECOND_MS)
     .describe("A delivery stops being retried this long after it was created."),
   LOYALTY_ALLOW_HTTP_WEBHOOKS: flag.default(false).describe("Development only, 1: deliveries may go to loopback addresses, over http too."),
   // Staff dashboard
-  NEXTAUTH_URL: z.url("must be a URL such as https://loyalty.example.com").optional().describe("Public origin of the app; set it in production (redirects, Origin checks)."),
-  NEXTAUTH_SECRET: z.string().optional().describe("Session-signing secret; set the same one on every instance. Unset: generated into AUTH_SECRET_FILE."),
+  NEXTAUTH_URL: z
+    .url("must be a URL such as https://loyalty.example.com")
+    .optional()
+    .describe("Public origin of the app; set it in production (redirects, Origin checks)."),
+  NEXTAUTH_SECRET: z
+    .string()
+    .optional()
+    .describe("Session-signing secret; set the same one on every instance. Unset: generated into AUTH_SECRET_FILE."),
   AUTH_SECRET_FILE: z.string().trim().default(".data/auth-secret").describe("Where the generated session secret is kept (mode 600)."),
   TRUST_PROXY: whole(0, 10).default(0).describe("How many reverse proxies set X-Forwarded-For/-Host/-Proto; 0: none is believed."),
   STAFF_SESSION_MAX_AGE_SECONDS: seconds.default(12 * HOUR_S).describe("A staff session ends this long after sign-in, whatever the activity."),
   STAFF_SESSION_IDLE_SECONDS: seconds.default(8 * HOUR_S).describe("A staff session also ends after this long without a request."),
-  STAFF_SIGNIN_BACKOFF_BASE_MS: whole(1, 60_000).default(SECOND_MS).describe("First wait after the 5th failed sign-in; doubles with each further failure."),
+  STAFF_SIGNIN_BACKOFF_BASE_MS: whole(1, 60_000)
+    .default(SECOND_MS)
+    .describe("First wait after the 5th failed sign-in; doubles with each further failure."),
   STAFF_SIGNIN_LOCK_SECONDS: seconds.default(15 * 60).describe("The 10th failed sign-in locks the account or address this long."),
   // Tools
   DEBUG_SCHEMA_ENGINE: z

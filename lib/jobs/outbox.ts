@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { config } from "@/lib/config";
 import { signature } from "@/lib/domain/webhooks";
 import { postDelivery } from "@/lib/net/delivery-target";
+import { config } from "@/lib/config";
 
 /**
  * The outbox worker: plans deliveries for new events, then sends due deliveries. Several instances may run

@@ -22,6 +22,7 @@ import {
 } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine, SchemaFilter } from "@prisma/schema-engine-wasm";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { config, InvalidEnvironmentError } from "../lib/config";
 import { databaseTarget, openAdapter } from "../lib/db/adapter";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -186,7 +187,7 @@ function newEngine(
   schema: string,
 ): Promise<SchemaEngine> {
   const log = (line: string) => {
-    if (process.env.DEBUG_SCHEMA_ENGINE) console.error(`schema-engine: ${line}`);
+    if (config().DEBUG_SCHEMA_ENGINE) console.error(`schema-engine: ${line}`);
   };
   return Engine.new({ datamodels: [[SCHEMA_PATH, schema]] }, log, bindMigrationAwareSqlAdapterFactory(factory));
 }
@@ -322,7 +323,7 @@ async function main(argv: string[]): Promise<number> {
       message += " | once fixed: node --experimental-wasm-modules --import tsx scripts/db.ts resolve --rolled-back <migration>";
     }
     console.error(`db:${command ?? "?"} failed: ${message}`);
-    if (process.env.DEBUG_SCHEMA_ENGINE && e instanceof Error && e.stack) console.error(e.stack);
+    if (!(e instanceof InvalidEnvironmentError) && config().DEBUG_SCHEMA_ENGINE && e instanceof Error && e.stack) console.error(e.stack);
     return 1;
   }
 }

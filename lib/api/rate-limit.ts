@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/types";
+import { loadConfig } from "@/lib/config";
 import { databaseTarget } from "@/lib/db/adapter";
 
 /**
@@ -16,9 +17,8 @@ import { databaseTarget } from "@/lib/db/adapter";
 export type RateStore = "memory" | "database";
 
 function configuredStore(env: NodeJS.ProcessEnv = process.env): RateStore {
-  const value = env.RATE_LIMIT_STORE?.trim();
-  if (value === "memory" || value === "database") return value;
-  if (value) throw new Error(`RATE_LIMIT_STORE must be "memory" or "database", not ${JSON.stringify(value)}`);
+  const value = loadConfig(env).RATE_LIMIT_STORE;
+  if (value) return value;
   return databaseTarget(env).kind === "postgres" ? "database" : "memory";
 }
 

@@ -1,5 +1,7 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { config, loadConfig, type Environment } from "@/lib/config";
 import { lockPgliteDir } from "./pglite-lock";
 
 /** Where the database lives: a PostgreSQL server when DATABASE_URL is set, else an embedded PGlite directory. */
@@ -7,17 +9,11 @@ export type DatabaseTarget =
   | { kind: "postgres"; url: string }
   | { kind: "pglite"; dir: string };
 
-export function databaseTarget(env: NodeJS.ProcessEnv = process.env): DatabaseTarget {
-  const url = env.DATABASE_URL?.trim();
-  if (url) return { kind: "postgres", url };
-  return { kind: "pglite", dir: env.PGLITE_DIR?.trim() || ".data/pglite" };
+export function databaseTarget(env?: Environment): DatabaseTarget {
+  const { DATABASE_URL, PGLITE_DIR } = env ? loadConfig(env) : config();
+  return DATABASE_URL ? { kind: "postgres", url: DATABASE_URL } : { kind: "pglite", dir: PGLITE_DIR };
 }
 
-/**
- * How long opening one new PostgreSQL connection may take before the request fails (503): a server that is
- * down refuses at once, but an unreachable host (failover, network partition) would otherwise hang the request.
- */
-const CONNECT_TIMEOUT_MS = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 2000);
 /** How long a request may wait for a free pooled connection: Prisma's transaction maxWait (lib/api/handler.ts). */
 const POOL_WAIT_MS = 10_000;
 
@@ -50,6 +46,9 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
   if (target.kind === "postgres") {
     const { PrismaPg } = await import("@prisma/adapter-pg");
     const { default: pg } = await import("pg");
+    // DATABASE_CONNECT_TIMEOUT_MS: how long opening one new connection may take before the request fails (503): a
+    // server that is down refuses at once, but an unreachable host (failover, partition) would hang the request.
+    const { DATABASE_CONNECT_TIMEOUT_MS, DATABASE_POOL_SIZE } = config();
     // When one connection is lost (pg_terminate_backend, a failover, a restart), the others opened before it
     // are suspect: the server may have ended them too, and a busy server takes a while to say so. Each loss
     // starts a new generation; a connection of an older generation is not lent out again (FreshAfterLossPool),
@@ -60,7 +59,7 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
     class PooledClient extends pg.Client {
       readonly generation = generation;
       constructor(config?: import("pg").ClientConfig) {
-        super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+        super({ ...config, connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS });
         const lost = () => {
           if (this.generation === generation) generation++;
         };
@@ -101,7 +100,7 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
     }
     const pool = new FreshAfterLossPool({
       connectionString: target.url,
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      max: DATABASE_POOL_SIZE,
       Client: PooledClient,
       connectionTimeoutMillis: POOL_WAIT_MS,
       // A peer that vanished without closing the socket (failover) is noticed by TCP keepalive, not never.

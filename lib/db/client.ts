@@ -1,3 +1,4 @@
+import "server-only";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { databaseTarget, openAdapter, type OpenedAdapter } from "./adapter";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

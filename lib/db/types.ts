@@ -1,3 +1,4 @@
+import "server-only";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 
 /** A client inside an interactive transaction. Domain writes take one so callers decide the transaction's extent. */

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { config } from "@/lib/config";
 import type { Db } from "@/lib/db/types";
 import { notFound, validationFailed } from "@/lib/errors";
 import { defaultBurst, RATE_LIMIT } from "./api-key-limits";
@@ -67,9 +68,8 @@ export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; re
 /**
  * Each instance remembers a key's lookup for a moment: the lookup is one of the two queries of a read, and
  * it is the same for every request of a busy integrator. A revocation therefore reaches every instance
- * within KEY_CACHE_MS (at once in the instance that revoked).
+ * within API_KEY_CACHE_MS (at once in the instance that revoked).
  */
-const KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_MS ?? 2000);
 const keyCache = new Map<string, { identity: ApiKeyIdentity | null; until: number }>();
 
 const lastTouched = new Map<string, number>();
@@ -84,7 +84,7 @@ export async function findActiveKey(db: Db, secret: string): Promise<ApiKeyIdent
   if (cached && cached.until > now) return cached.identity;
   const identity = await lookUp(db, hash, now);
   if (keyCache.size >= 10_000) keyCache.clear(); // unknown keys must not grow memory without bound
-  keyCache.set(hash, { identity, until: now + KEY_CACHE_MS });
+  keyCache.set(hash, { identity, until: now + config().API_KEY_CACHE_MS });
   return identity;
 }
 

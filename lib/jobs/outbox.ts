@@ -3,6 +3,7 @@ import { isoSql } from "@/lib/db/types";
 import type { DeliveryKind } from "@/lib/domain/vocabulary";
 import { signature } from "@/lib/domain/webhooks";
 import { postDelivery } from "@/lib/net/delivery-target";
+import { config } from "@/lib/config";
 
 /**
  * The outbox worker: plans deliveries for new events, then sends due deliveries. Several instances may run
@@ -13,8 +14,8 @@ import { postDelivery } from "@/lib/net/delivery-target";
 const SEND_TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
 /** Retries stop this long after the delivery was created (24 h; shorter in tests). */
-const giveUpAfterMs = () => Number(process.env.OUTBOX_GIVE_UP_AFTER_MS ?? 24 * 3600 * 1000);
-const baseDelayMs = () => Number(process.env.OUTBOX_BASE_DELAY_MS ?? 10_000);
+const giveUpAfterMs = () => config().OUTBOX_GIVE_UP_AFTER_MS;
+const baseDelayMs = () => config().OUTBOX_BASE_DELAY_MS;
 
 /** Exponential backoff with jitter, capped at an hour. */
 export function backoffMs(attempts: number): number {

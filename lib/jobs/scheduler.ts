@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/outage";
 import { expireDuePoints } from "@/lib/domain/points";
@@ -31,7 +32,7 @@ async function runAll(list: typeof jobs) {
   for (const job of list) {
     try {
       const result = await job.run();
-      if (process.env.LOYALTY_JOBS_LOG === "1") console.log(JSON.stringify({ level: "info", job: job.name, result }));
+      if (config().LOYALTY_JOBS_LOG) console.log(JSON.stringify({ level: "info", job: job.name, result }));
     } catch (err) {
       // A database outage is not a bug: one line per tick, without a stack (lib/db/outage.ts).
       if (isDatabaseUnavailable(err)) console.error(JSON.stringify({ level: "warn", job: job.name, msg: "database unavailable" }));
@@ -47,7 +48,7 @@ function every(ms: number, list: typeof jobs) {
 }
 
 export function startScheduler() {
-  every(Number(process.env.LOYALTY_JOBS_INTERVAL_MS ?? 60_000), jobs);
+  every(config().LOYALTY_JOBS_INTERVAL_MS, jobs);
   // Webhooks and push notifications should leave within seconds of the change.
-  every(Number(process.env.OUTBOX_INTERVAL_MS ?? 2_000), [{ name: "outbox", run: async () => runOutbox(await db()) }]);
+  every(config().OUTBOX_INTERVAL_MS, [{ name: "outbox", run: async () => runOutbox(await db()) }]);
 }

@@ -1,7 +1,9 @@
+import "server-only";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { loadConfig, type Environment } from "@/lib/config";
 import { urlNotAllowed } from "@/lib/errors";
 import { addressAllowed, classifyAddress } from "./address-policy";
 
@@ -16,7 +18,8 @@ import { addressAllowed, classifyAddress } from "./address-policy";
  * Development setting LOYALTY_ALLOW_HTTP_WEBHOOKS=1: loopback addresses are allowed, and plain http to them.
  */
 
-export const allowLoopbackDeliveries = (env: NodeJS.ProcessEnv = process.env) => env.LOYALTY_ALLOW_HTTP_WEBHOOKS === "1";
+/** Read at each check, not once per process: the SSRF tests switch it in-process. */
+export const allowLoopbackDeliveries = (env: Environment = process.env) => loadConfig(env).LOYALTY_ALLOW_HTTP_WEBHOOKS;
 
 const LOOPBACK_NAME = /^(localhost|.*\.localhost)\.?$/i;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { dirname } from "node:path";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { db } from "@/lib/db/client";
@@ -10,7 +10,7 @@ import { createStaffSession, isStaffSessionLive, revokeStaffSession } from "@/li
 import { auditedSignIn } from "./audit";
 import { SIGN_IN_THROTTLED } from "./sign-in-errors";
 import { clientAddress } from "./request-origin";
-import { staffSettings } from "./settings";
+import { config } from "@/lib/config";
 
 /**
  * The session-signing secret: NEXTAUTH_SECRET when set (set it when several instances serve the dashboard,
@@ -19,10 +19,10 @@ import { staffSettings } from "./settings";
  * configuration and no secret ever lives in the repository. Deleting the file signs everyone out.
  */
 function authSecret(): string {
-  if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
-  const file = path.resolve(process.env.AUTH_SECRET_FILE ?? ".data/auth-secret");
+  const { NEXTAUTH_SECRET, AUTH_SECRET_FILE: file } = config();
+  if (NEXTAUTH_SECRET) return NEXTAUTH_SECRET;
   if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true });
     try {
       writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
     } catch (err) {
@@ -35,10 +35,10 @@ function authSecret(): string {
 
 // Without NEXTAUTH_URL next-auth takes the public origin from X-Forwarded-Host, which proxy.ts sets from the host
 // that request-origin.ts trusts (the Host header unless TRUST_PROXY is set), so a client cannot steer redirects.
-if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
+if (!config().NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
 
 /** The sign-in throttle's timings (lib/domain/sign-in-throttle-rules.ts). */
-const THROTTLE_POLICY = { backoffBaseMs: staffSettings.STAFF_SIGNIN_BACKOFF_BASE_MS, lockMs: staffSettings.STAFF_SIGNIN_LOCK_SECONDS * 1000 };
+const THROTTLE_POLICY = { backoffBaseMs: config().STAFF_SIGNIN_BACKOFF_BASE_MS, lockMs: config().STAFF_SIGNIN_LOCK_SECONDS * 1000 };
 
 /** A token whose session row was ended (sign-out, password change, disabled) or has passed its absolute end. */
 class StaffSessionEnded extends Error {
@@ -76,7 +76,7 @@ async function authorizeStaff(email: string, password: string, headers: Record<s
 export const authOptions: NextAuthOptions = {
   secret: authSecret(),
   // maxAge is the idle limit (the token is re-issued on use); the session row holds the absolute end.
-  session: { strategy: "jwt", maxAge: staffSettings.STAFF_SESSION_IDLE_SECONDS },
+  session: { strategy: "jwt", maxAge: config().STAFF_SESSION_IDLE_SECONDS },
   pages: { signIn: "/signin" },
   providers: [
     CredentialsProvider({
@@ -93,7 +93,7 @@ export const authOptions: NextAuthOptions = {
     jwt: async ({ token, user }) => {
       if (user) {
         token.staffId = user.id;
-        token.sid = await createStaffSession(await db(), user.id, staffSettings.STAFF_SESSION_MAX_AGE_SECONDS);
+        token.sid = await createStaffSession(await db(), user.id, config().STAFF_SESSION_MAX_AGE_SECONDS);
         return token;
       }
       // Every read of the session (pages, JSON routes, /api/auth/session) passes here: an ended session is refused

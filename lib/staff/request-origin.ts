@@ -1,10 +1,10 @@
 /**
  * Where a request comes from and which origin it was addressed to: the one place that decides which headers are
- * trusted (lib/staff/settings.ts). With TRUST_PROXY=0 (default) no X-Forwarded-* header from the client is
+ * trusted (TRUST_PROXY, NEXTAUTH_URL: lib/config.ts). With TRUST_PROXY=0 (default) no X-Forwarded-* header from the client is
  * believed: the host is the Host header and the origin is NEXTAUTH_URL's when set. With TRUST_PROXY=N, the N
  * proxies in front of the app are trusted to set X-Forwarded-Host/-Proto and to append to X-Forwarded-For.
  */
-import { configuredOrigin, staffSettings } from "./settings";
+import { config, configuredOrigin } from "@/lib/config";
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;
 
@@ -18,7 +18,7 @@ const first = (value: string | undefined) => value?.split(",")[0]?.trim() || und
 
 /** The host the client addressed: X-Forwarded-Host only behind a trusted proxy, else the Host header. */
 export function requestHost(headers: HeaderSource): string | undefined {
-  return (staffSettings.TRUST_PROXY > 0 ? first(header(headers, "x-forwarded-host")) : undefined) ?? header(headers, "host");
+  return (config().TRUST_PROXY > 0 ? first(header(headers, "x-forwarded-host")) : undefined) ?? header(headers, "host");
 }
 
 /**
@@ -26,7 +26,8 @@ export function requestHost(headers: HeaderSource): string | undefined {
  * Next.js recorded for the connection (x-forwarded-proto, which it sets from the socket when a request has none).
  */
 export function appOrigin(headers: HeaderSource): string | null {
-  if (configuredOrigin) return configuredOrigin;
+  const configured = configuredOrigin();
+  if (configured) return configured;
   const host = requestHost(headers);
   if (!host) return null;
   const proto = first(header(headers, "x-forwarded-proto")) === "https" ? "https" : "http";
@@ -42,7 +43,7 @@ export function appOrigin(headers: HeaderSource): string | null {
  * x-forwarded-proto can only add HSTS to a plain-http answer, which browsers ignore there.
  */
 export function isHttps(headers: HeaderSource): boolean {
-  return !!configuredOrigin?.startsWith("https:") || first(header(headers, "x-forwarded-proto")) === "https";
+  return !!configuredOrigin()?.startsWith("https:") || first(header(headers, "x-forwarded-proto")) === "https";
 }
 
 /**
@@ -53,7 +54,8 @@ export function isHttps(headers: HeaderSource): boolean {
  */
 export function clientAddress(headers: HeaderSource): string {
   const forwarded = (header(headers, "x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  if (staffSettings.TRUST_PROXY > 0 && forwarded.length) return forwarded[Math.max(0, forwarded.length - staffSettings.TRUST_PROXY)]!;
+  const { TRUST_PROXY } = config();
+  if (TRUST_PROXY > 0 && forwarded.length) return forwarded[Math.max(0, forwarded.length - TRUST_PROXY)]!;
   return forwarded.join(",") || "unknown";
 }
 

@@ -9,7 +9,7 @@
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { appOrigin, isHttps, requestHost, withoutForeignCallbackCookie } from "./request-origin";
-import { configuredOrigin, staffSettings } from "./settings";
+import { config, configuredOrigin } from "@/lib/config";
 
 export const HSTS = "max-age=31536000; includeSubDomains";
 
@@ -37,12 +37,12 @@ export function pageCsp(nonce: string, options: { dev: boolean; https: boolean }
  */
 export function securePage(request: NextRequest): NextResponse {
   const headers = new Headers(request.headers);
-  if (!configuredOrigin) {
+  if (!configuredOrigin()) {
     const host = requestHost(request.headers);
     if (host) headers.set("x-forwarded-host", host);
     else headers.delete("x-forwarded-host");
     // `next start` speaks plain http: without a trusted proxy, a client's x-forwarded-proto is not believed either.
-    if (staffSettings.TRUST_PROXY === 0) headers.set("x-forwarded-proto", "http");
+    if (config().TRUST_PROXY === 0) headers.set("x-forwarded-proto", "http");
   }
   const cookie = withoutForeignCallbackCookie(request.headers.get("cookie"), appOrigin(headers));
   if (cookie !== null) headers.set("cookie", cookie);

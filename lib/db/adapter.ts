@@ -14,7 +14,7 @@ export function databaseTarget(env?: Environment): DatabaseTarget {
   return DATABASE_URL ? { kind: "postgres", url: DATABASE_URL } : { kind: "pglite", dir: PGLITE_DIR };
 }
 
-/** How long a request may wait for a free pooled connection: Prisma's transaction maxWait (lib/api/handler.ts). */
+/** How long a request may wait for a free pooled connection: Prisma's transaction maxWait (`TX_OPTIONS` in lib/api/edge.ts). */
 const POOL_WAIT_MS = 10_000;
 
 export interface OpenedAdapter {

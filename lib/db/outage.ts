@@ -5,7 +5,7 @@ import type { Tx } from "./types";
 /**
  * The one place that decides when a failure means "the database is unavailable" rather than "the request or the
  * code is wrong", and which of those failures may be retried. The HTTP edge answers the first kind with 503
- * `service_unavailable` (lib/api/handler.ts `withEdge`); the helpers below retry once what is certain not to
+ * `service_unavailable` (lib/api/edge.ts `withEdge`); the helpers below retry once what is certain not to
  * have committed.
  */
 
@@ -92,7 +92,7 @@ export class CommitUncertainError extends Error {
  * was sent: `work` had not returned, so Prisma never sent COMMIT and the server rolled the transaction back
  * when the connection died. A loss after `work` returned happened while COMMIT was in flight: that is not
  * retried here but thrown as CommitUncertainError. A keyed /v1 write settles it by its stored outcome
- * (lib/api/handler.ts); anything else answers 503, and the client retries (API.md §1).
+ * (lib/api/idempotency.ts); anything else answers 503, and the client retries (API.md §1).
  */
 export async function transactionWithRetry<T>(database: PrismaClient, work: (tx: Tx) => Promise<T>, options: TransactionOptions): Promise<T> {
   let commitSent = false;

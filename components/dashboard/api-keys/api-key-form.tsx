@@ -1,0 +1,49 @@
+"use client";
+
+import { useState } from "react";
+import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
+import { useStaffForm } from "@/lib/staff/client";
+import { ApiKeyForm as ApiKeySchema } from "@/lib/staff/forms";
+import { staffApi } from "@/lib/staff/urls";
+import { Card, Field, ShownOnce, buttonClass, inputClass } from "@/components/ui";
+
+/** The API keys page's "New API key" card: the key itself is shown once, after creation. */
+export function ApiKeyForm({ programId }: { programId: string }) {
+  const [created, setCreated] = useState<{ key: string; prefix: string } | null>(null);
+  const create = useStaffForm<typeof ApiKeySchema, { key: string; prefix: string }>({
+    schema: ApiKeySchema,
+    method: "POST",
+    url: staffApi.apiKeys(programId),
+    success: "API key created",
+    keepValues: true,
+    onSuccess: setCreated,
+    // Empty fields are left out: the server's defaults apply (50/s, burst 2 × rate).
+    read: (f) => ({ name: f.text("name"), rateLimitPerSec: f.optionalNumber("rateLimitPerSec") ?? undefined, rateLimitBurst: f.optionalNumber("rateLimitBurst") ?? undefined }),
+  });
+  const errors = create.errors;
+  return (
+    <Card title="New API key">
+      <form {...create.form} aria-label="New API key" className="flex flex-wrap items-end gap-3">
+        <div className="min-w-56 flex-1">
+          <Field label="Name (who uses it)" htmlFor="key-name" error={errors.name}>
+            <input id="key-name" name="name" required className={inputClass} placeholder="Web shop" />
+          </Field>
+        </div>
+        <div className="w-40">
+          <Field label="Requests per second" htmlFor="key-rate" error={errors.rateLimitPerSec}>
+            <input id="key-rate" name="rateLimitPerSec" type="number" min={1} max={RATE_LIMIT.maxPerSec} step={1} className={inputClass} placeholder={String(RATE_LIMIT.defaultPerSec)} />
+          </Field>
+        </div>
+        <div className="w-40">
+          <Field label="Burst (at once)" htmlFor="key-burst" error={errors.rateLimitBurst}>
+            <input id="key-burst" name="rateLimitBurst" type="number" min={1} max={RATE_LIMIT.maxBurst} step={1} className={inputClass} placeholder="2 × rate" />
+          </Field>
+        </div>
+        <button className={buttonClass} type="submit" disabled={create.pending}>
+          Create key
+        </button>
+      </form>
+      {created && <ShownOnce what="key" value={created.key} testId="new-api-key" />}
+    </Card>
+  );
+}

@@ -1,0 +1,44 @@
+"use client";
+
+import { useStaffForm } from "@/lib/staff/client";
+import { StaffForm as StaffSchema } from "@/lib/staff/forms";
+import { staffApi } from "@/lib/staff/urls";
+import { Card, Field, buttonClass, inputClass } from "@/components/ui";
+import { RoleOptions, type StaffRole } from "./role-options";
+
+/** The staff page's "Add a staff member" card (owners). */
+export function StaffForm({ programId }: { programId: string }) {
+  const create = useStaffForm<typeof StaffSchema, { email: string }>({
+    schema: StaffSchema,
+    method: "POST",
+    url: staffApi.staff(programId),
+    success: (data) => `${data.email} added`,
+    read: (f) => ({ email: f.text("email"), name: f.text("name"), password: f.text("password"), role: f.text("role") as StaffRole }),
+  });
+  const errors = create.errors;
+  return (
+    <Card title="Add a staff member">
+      <form {...create.form} aria-label="Add a staff member" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <Field label="E-mail" htmlFor="staff-email" error={errors.email}>
+          <input id="staff-email" name="email" type="email" autoComplete="off" className={inputClass} />
+        </Field>
+        <Field label="Name" htmlFor="staff-name" error={errors.name}>
+          <input id="staff-name" name="name" autoComplete="off" className={inputClass} />
+        </Field>
+        <Field label="Initial password" htmlFor="staff-password" error={errors.password} hint="At least 12 characters; share it privately.">
+          <input id="staff-password" name="password" type="password" autoComplete="new-password" className={inputClass} />
+        </Field>
+        <Field label="Role" htmlFor="staff-role" error={errors.role}>
+          <select id="staff-role" name="role" defaultValue="support" className={inputClass}>
+            <RoleOptions />
+          </select>
+        </Field>
+        <div className="sm:col-span-2 lg:col-span-4">
+          <button className={buttonClass} type="submit" disabled={create.pending}>
+            Add staff member
+          </button>
+        </div>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,36 @@
+"use client";
+
+import { useState } from "react";
+import { useStaffForm } from "@/lib/staff/client";
+import { WebhookForm as WebhookSchema } from "@/lib/staff/forms";
+import { staffApi } from "@/lib/staff/urls";
+import { Card, Field, ShownOnce, buttonClass, inputClass } from "@/components/ui";
+
+/** The webhooks page's "New webhook" card (managers): the endpoint's signing secret is shown once. */
+export function WebhookForm({ programId }: { programId: string }) {
+  const [secret, setSecret] = useState<string | null>(null);
+  const create = useStaffForm<typeof WebhookSchema, { secret: string }>({
+    schema: WebhookSchema,
+    method: "POST",
+    url: staffApi.webhooks(programId),
+    success: "Webhook created",
+    onSuccess: (data) => setSecret(data.secret),
+    read: (f) => ({ url: f.text("url") }),
+  });
+  return (
+    <Card title="New webhook">
+      <form {...create.form} aria-label="New webhook" className="flex flex-wrap items-end gap-3">
+        <div className="min-w-56 flex-1">
+          <Field label="Webhook URL" htmlFor="webhook-url" error={create.errors.url}>
+            <input id="webhook-url" name="url" type="text" inputMode="url" className={inputClass} placeholder="https://example.com/loyalty/events" />
+          </Field>
+        </div>
+        <button className={buttonClass} type="submit" disabled={create.pending}>
+          Add webhook
+        </button>
+      </form>
+      <p className="mt-1 text-xs text-slate-600">Every event of the program is POSTed here, signed with the endpoint&apos;s own secret.</p>
+      {secret && <ShownOnce what="signing secret" value={secret} testId="new-webhook-secret" />}
+    </Card>
+  );
+}

@@ -59,20 +59,20 @@ export default async function CustomersPage({ params, searchParams }: { params: 
         // Not a Card: the table fills its box edge to edge.
         <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
           <Table label="Customers" columns={COLUMNS} rows={page.rows} bleed={false}>
-          {(c) => (
-            <tr key={c.id} className="hover:bg-slate-50">
-              <td className="px-4 py-2">
-                <Link href={dashboardPages.customer(programId, c.id)} className="font-medium text-indigo-700 hover:underline">
-                  {c.email}
-                </Link>
-              </td>
-              <td className="px-4 py-2 text-slate-700">{[c.firstName, c.lastName].filter(Boolean).join(" ") || "—"}</td>
-              <td className="px-4 py-2">{c.tier ? <Badge tone="indigo">{c.tier}</Badge> : "—"}</td>
-              <td className="px-4 py-2 text-right tabular-nums">{formatNumber(c.balance)}</td>
-              <td className="hidden px-4 py-2 text-slate-600 sm:table-cell">{formatDate(c.createdAt)}</td>
-            </tr>
-          )}
-        </Table>
+            {(c) => (
+              <tr key={c.id} className="hover:bg-slate-50">
+                <td className="px-4 py-2">
+                  <Link href={dashboardPages.customer(programId, c.id)} className="font-medium text-indigo-700 hover:underline">
+                    {c.email}
+                  </Link>
+                </td>
+                <td className="px-4 py-2 text-slate-700">{[c.firstName, c.lastName].filter(Boolean).join(" ") || "—"}</td>
+                <td className="px-4 py-2">{c.tier ? <Badge tone="indigo">{c.tier}</Badge> : "—"}</td>
+                <td className="px-4 py-2 text-right tabular-nums">{formatNumber(c.balance)}</td>
+                <td className="hidden px-4 py-2 text-slate-600 sm:table-cell">{formatDate(c.createdAt)}</td>
+              </tr>
+            )}
+          </Table>
         </div>
       )}
       <KeysetPager filters={filters} after={search.after} next={page.next} firstLabel="← First page" nextLabel="Next page →" />

@@ -1,4 +1,4 @@
-/** The one place for the look of form controls: the labelled field, its error line and the button classes. */
+/** The one place for the look of form controls: the labelled field and input, the error line and the button classes. */
 
 export const inputClass =
   "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-100";
@@ -17,6 +17,15 @@ export function FieldError({ error, className }: { error?: string; className?: s
     <p className={`${className ? `${className} ` : ""}text-xs font-medium text-red-700`} role="alert">
       {error}
     </p>
+  );
+}
+
+/** A labelled text or number input: a Field around an <input> with the shared look (`className` adds to it). */
+export function InputField({ label, error, hint, id, className, ...input }: { label: string; error?: string; hint?: string; id: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Field label={label} htmlFor={id} error={error} hint={hint}>
+      <input id={id} className={className ? `${inputClass} ${className}` : inputClass} {...input} />
+    </Field>
   );
 }
 

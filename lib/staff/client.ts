@@ -92,21 +92,26 @@ export function useStaffWrite<S extends z.ZodType, T = unknown>(options: StaffWr
 }
 
 /**
- * A form that makes one write: `read` turns the submitted form into the schema's input, and once the server has
- * saved it the form is cleared (unless `keepValues`). Spread `form` on the <form>.
+ * A form that makes one write: `read` turns the submitted form into the schema's input. `clear` says when the
+ * form empties: once the server has saved the write (default), as soon as it is sent (a form used many times in
+ * a row), or never (its fields show the saved values). Spread `form` on the <form>.
  */
-export function useStaffForm<S extends z.ZodType, T = unknown>(options: StaffWrite<S, T> & { read: (form: FormValues) => z.input<S>; keepValues?: boolean }) {
+export function useStaffForm<S extends z.ZodType, T = unknown>(
+  options: StaffWrite<S, T> & { read: (form: FormValues) => z.input<S>; clear?: "saved" | "sent" | "never" },
+) {
   const ref = useRef<HTMLFormElement>(null);
+  const clear = options.clear ?? "saved";
   const write = useStaffWrite<S, T>({
     ...options,
     onSuccess: (data) => {
-      if (!options.keepValues) ref.current?.reset();
+      if (clear === "saved") ref.current?.reset();
       options.onSuccess?.(data);
     },
   });
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    write.submit(options.read(formValues(event.currentTarget)));
+    const target = event.currentTarget;
+    if (write.submit(options.read(formValues(target))) && clear === "sent") target.reset();
   };
   return { ...write, form: { ref, onSubmit } };
 }

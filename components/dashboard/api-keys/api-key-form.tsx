@@ -5,7 +5,7 @@ import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
 import { useStaffForm } from "@/lib/staff/client";
 import { ApiKeyForm as ApiKeySchema } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Card, Field, ShownOnce, buttonClass, inputClass } from "@/components/ui";
+import { Card, InputField, ShownOnce, buttonClass } from "@/components/ui";
 
 /** The API keys page's "New API key" card: the key itself is shown once, after creation. */
 export function ApiKeyForm({ programId }: { programId: string }) {
@@ -15,7 +15,7 @@ export function ApiKeyForm({ programId }: { programId: string }) {
     method: "POST",
     url: staffApi.apiKeys(programId),
     success: "API key created",
-    keepValues: true,
+    clear: "never",
     onSuccess: setCreated,
     // Empty fields are left out: the server's defaults apply (50/s, burst 2 × rate).
     read: (f) => ({ name: f.text("name"), rateLimitPerSec: f.optionalNumber("rateLimitPerSec") ?? undefined, rateLimitBurst: f.optionalNumber("rateLimitBurst") ?? undefined }),
@@ -25,19 +25,13 @@ export function ApiKeyForm({ programId }: { programId: string }) {
     <Card title="New API key">
       <form {...create.form} aria-label="New API key" className="flex flex-wrap items-end gap-3">
         <div className="min-w-56 flex-1">
-          <Field label="Name (who uses it)" htmlFor="key-name" error={errors.name}>
-            <input id="key-name" name="name" required className={inputClass} placeholder="Web shop" />
-          </Field>
+          <InputField label="Name (who uses it)" error={errors.name} id="key-name" name="name" required placeholder="Web shop" />
         </div>
         <div className="w-40">
-          <Field label="Requests per second" htmlFor="key-rate" error={errors.rateLimitPerSec}>
-            <input id="key-rate" name="rateLimitPerSec" type="number" min={1} max={RATE_LIMIT.maxPerSec} step={1} className={inputClass} placeholder={String(RATE_LIMIT.defaultPerSec)} />
-          </Field>
+          <InputField label="Requests per second" error={errors.rateLimitPerSec} id="key-rate" name="rateLimitPerSec" type="number" min={1} max={RATE_LIMIT.maxPerSec} step={1} placeholder={String(RATE_LIMIT.defaultPerSec)} />
         </div>
         <div className="w-40">
-          <Field label="Burst (at once)" htmlFor="key-burst" error={errors.rateLimitBurst}>
-            <input id="key-burst" name="rateLimitBurst" type="number" min={1} max={RATE_LIMIT.maxBurst} step={1} className={inputClass} placeholder="2 × rate" />
-          </Field>
+          <InputField label="Burst (at once)" error={errors.rateLimitBurst} id="key-burst" name="rateLimitBurst" type="number" min={1} max={RATE_LIMIT.maxBurst} step={1} placeholder="2 × rate" />
         </div>
         <button className={buttonClass} type="submit" disabled={create.pending}>
           Create key

@@ -57,7 +57,7 @@ export function RedeemRewardForm({ programId, customerId, rewards }: At & { rewa
     url: staffApi.redeem(programId, customerId),
     success: (data) => `Reward redeemed: code ${data.redemption.code}`,
     invalidate: customerQueries(customerId),
-    keepValues: true,
+    clear: "never",
     read: (f) => ({ rewardId: f.text("rewardId") }),
   });
   if (rewards.length === 0) return <p className="text-sm text-slate-600">No active rewards to redeem in this program.</p>;
@@ -79,7 +79,7 @@ export function AssignCouponForm({ programId, customerId, pools }: At & { pools:
     url: staffApi.coupons(programId, customerId),
     success: (data) => `Coupon ${data.coupon.code} assigned`,
     invalidate: customerQueries(customerId),
-    keepValues: true,
+    clear: "never",
     read: (f) => ({ couponPoolId: f.text("couponPoolId") }),
   });
   if (pools.length === 0) return <p className="text-sm text-slate-600">No coupon pools in this program.</p>;

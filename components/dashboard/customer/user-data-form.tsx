@@ -3,7 +3,7 @@
 import { useStaffForm } from "@/lib/staff/client";
 import { UserDataEdit } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Card, Field, buttonClass, inputClass } from "@/components/ui";
+import { Card, InputField, buttonClass } from "@/components/ui";
 import { customerQueries, type CustomerData } from "./profile";
 
 const USER_FIELDS = [
@@ -23,7 +23,7 @@ export function UserDataForm({ programId, customerId, email, userData, canEdit }
     success: "User data saved",
     invalidate: customerQueries(customerId),
     // The fields show the saved values once the page refreshes.
-    keepValues: true,
+    clear: "never",
     read: (f) => {
       const body: Record<string, unknown> = Object.fromEntries(USER_FIELDS.map(([name]) => [name, f.optionalText(name)]));
       body.emailVerified = f.checked("emailVerified");
@@ -37,22 +37,20 @@ export function UserDataForm({ programId, customerId, email, userData, canEdit }
     <Card title="User data">
       <form {...save.form} className="grid gap-3 sm:grid-cols-2" aria-label="User data" noValidate>
         <div className="sm:col-span-2">
-          <Field label="E-mail" htmlFor="ud-email" error={save.errors.email} hint="Changing it renames the customer for the API too.">
-            <input id="ud-email" name="email" type="email" defaultValue={email} disabled={!canEdit} className={inputClass} aria-invalid={!!save.errors.email} autoComplete="off" />
-          </Field>
+          <InputField label="E-mail" error={save.errors.email} hint="Changing it renames the customer for the API too." id="ud-email" name="email" type="email" defaultValue={email} disabled={!canEdit} aria-invalid={!!save.errors.email} autoComplete="off" />
         </div>
         {USER_FIELDS.map(([name, label, autoComplete]) => (
-          <Field key={name} label={label} htmlFor={`ud-${name}`} error={save.errors[name]}>
-            <input
-              id={`ud-${name}`}
-              name={name}
-              defaultValue={userData[name] ?? ""}
-              disabled={!canEdit}
-              className={inputClass}
-              aria-invalid={!!save.errors[name]}
-              autoComplete={autoComplete}
-            />
-          </Field>
+          <InputField
+            key={name}
+            label={label}
+            error={save.errors[name]}
+            id={`ud-${name}`}
+            name={name}
+            defaultValue={userData[name] ?? ""}
+            disabled={!canEdit}
+            aria-invalid={!!save.errors[name]}
+            autoComplete={autoComplete}
+          />
         ))}
         <label className="flex items-center gap-2 self-end pb-2 text-sm text-slate-800">
           <input type="checkbox" name="emailVerified" defaultChecked={userData.emailVerified} disabled={!canEdit} className="h-4 w-4 accent-indigo-600" />

@@ -4,10 +4,8 @@ import { useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
 import { EarningFlowForm as EarningFlowSchema } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Card, Field, buttonClass, checkboxClass, inputClass } from "@/components/ui";
+import { Card, InputField, buttonClass, checkboxClass } from "@/components/ui";
 import { FlowParamsFieldset, readFlowParams, useParamRows } from "./flow-params-fieldset";
-
-const codeInputClass = `${inputClass} font-mono`;
 
 /** The earning flows page's "New earning flow" card (managers): fixed or per-unit points, declared params, caps. */
 export function EarningFlowForm({ programId }: { programId: string }) {
@@ -41,12 +39,8 @@ export function EarningFlowForm({ programId }: { programId: string }) {
   return (
     <Card title="New earning flow">
       <form {...create.form} aria-label="New earning flow" noValidate className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <Field label="Key" htmlFor="flow-key" error={errors.key} hint="Used by the API, e.g. purchase">
-          <input id="flow-key" name="key" required className={codeInputClass} placeholder="purchase" autoCapitalize="none" spellCheck={false} />
-        </Field>
-        <Field label="Name" htmlFor="flow-name" error={errors.name}>
-          <input id="flow-name" name="name" className={inputClass} placeholder="Purchase in store" />
-        </Field>
+        <InputField label="Key" error={errors.key} hint="Used by the API, e.g. purchase" id="flow-key" name="key" required className="font-mono" placeholder="purchase" autoCapitalize="none" spellCheck={false} />
+        <InputField label="Name" error={errors.name} id="flow-name" name="name" placeholder="Purchase in store" />
         <fieldset className="sm:col-span-2">
           <legend className="block text-sm font-medium text-slate-800">Points earned</legend>
           <div className="mt-2 flex flex-wrap gap-4 text-sm">
@@ -61,26 +55,16 @@ export function EarningFlowForm({ programId }: { programId: string }) {
           </div>
         </fieldset>
         {mode === "fixed" ? (
-          <Field label="Points" htmlFor="flow-points" error={errors.points}>
-            <input id="flow-points" name="points" type="number" inputMode="numeric" min={1} step={1} className={inputClass} />
-          </Field>
+          <InputField label="Points" error={errors.points} id="flow-points" name="points" type="number" inputMode="numeric" min={1} step={1} />
         ) : (
           <>
-            <Field label="Points per unit" htmlFor="flow-per-unit" error={errors.pointsPerUnit ?? errors.points}>
-              <input id="flow-per-unit" name="pointsPerUnit" type="number" inputMode="decimal" min={0} step="any" className={inputClass} placeholder="0.1" />
-            </Field>
-            <Field label="Param" htmlFor="flow-param" error={errors.param} hint="A numeric param of the run, e.g. amount">
-              <input id="flow-param" name="param" className={codeInputClass} placeholder="amount" autoCapitalize="none" spellCheck={false} />
-            </Field>
+            <InputField label="Points per unit" error={errors.pointsPerUnit ?? errors.points} id="flow-per-unit" name="pointsPerUnit" type="number" inputMode="decimal" min={0} step="any" placeholder="0.1" />
+            <InputField label="Param" error={errors.param} hint="A numeric param of the run, e.g. amount" id="flow-param" name="param" className="font-mono" placeholder="amount" autoCapitalize="none" spellCheck={false} />
           </>
         )}
         <FlowParamsFieldset rows={paramRows} errors={errors} />
-        <Field label="Cap per day" htmlFor="flow-cap-day" error={errors.capPerDay} hint="Points per customer per UTC day">
-          <input id="flow-cap-day" name="capPerDay" type="number" inputMode="numeric" min={1} step={1} className={inputClass} />
-        </Field>
-        <Field label="Cap in total" htmlFor="flow-cap-total" error={errors.capTotal} hint="Points per customer, ever">
-          <input id="flow-cap-total" name="capTotal" type="number" inputMode="numeric" min={1} step={1} className={inputClass} />
-        </Field>
+        <InputField label="Cap per day" error={errors.capPerDay} hint="Points per customer per UTC day" id="flow-cap-day" name="capPerDay" type="number" inputMode="numeric" min={1} step={1} />
+        <InputField label="Cap in total" error={errors.capTotal} hint="Points per customer, ever" id="flow-cap-total" name="capTotal" type="number" inputMode="numeric" min={1} step={1} />
         <div className="flex items-center gap-2 self-center text-sm sm:col-span-2 lg:col-span-1">
           <input id="flow-once" name="once" type="checkbox" className={checkboxClass} />
           <label htmlFor="flow-once" className="font-medium text-slate-800">

@@ -3,7 +3,7 @@
 import { useRef, useState } from "react";
 import { MAX_FLOW_PARAMS } from "@/lib/domain/flow-params";
 import type { FormValues } from "@/lib/staff/form-data";
-import { Field, FieldError, checkboxClass, inputClass, secondaryButtonClass } from "@/components/ui";
+import { FieldError, InputField, checkboxClass, secondaryButtonClass } from "@/components/ui";
 
 /** The rows of declared params: one stable key per row, so removing a row keeps the values typed in the others. */
 export function useParamRows() {
@@ -41,18 +41,12 @@ export function FlowParamsFieldset({ rows, errors }: { rows: ParamRows; errors: 
         const id = (part: string) => `flow-param-${row}-${part}`;
         const name = (part: string) => `param-${row}-${part}`;
         const error = (part: string) => errors[`params[${i}].${part}`];
-        const bound = { type: "number", inputMode: "decimal", min: 0, step: "any", className: inputClass } as const;
+        const bound = { type: "number", inputMode: "decimal", min: 0, step: "any" } as const;
         return (
           <div key={row} role="group" aria-label={`Parameter ${i + 1}`} className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-5">
-            <Field label={`Parameter ${i + 1} name`} htmlFor={id("name")} error={error("name")}>
-              <input id={id("name")} name={name("name")} className={`${inputClass} font-mono`} placeholder="amount" autoCapitalize="none" spellCheck={false} />
-            </Field>
-            <Field label="Minimum" htmlFor={id("min")} error={error("min")}>
-              <input {...bound} id={id("min")} name={name("min")} placeholder="0" />
-            </Field>
-            <Field label="Maximum" htmlFor={id("max")} error={error("max")}>
-              <input {...bound} id={id("max")} name={name("max")} placeholder="1000000000" />
-            </Field>
+            <InputField label={`Parameter ${i + 1} name`} error={error("name")} id={id("name")} name={name("name")} className="font-mono" placeholder="amount" autoCapitalize="none" spellCheck={false} />
+            <InputField label="Minimum" error={error("min")} {...bound} id={id("min")} name={name("min")} placeholder="0" />
+            <InputField label="Maximum" error={error("max")} {...bound} id={id("max")} name={name("max")} placeholder="1000000000" />
             <div className="space-y-1">
               <div className="flex items-center gap-2 text-sm">
                 <input id={id("required")} name={name("required")} type="checkbox" defaultChecked className={checkboxClass} />

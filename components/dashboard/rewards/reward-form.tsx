@@ -3,7 +3,7 @@
 import { useStaffForm } from "@/lib/staff/client";
 import { RewardForm as RewardSchema } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Card, Field, buttonClass, inputClass } from "@/components/ui";
+import { Card, InputField, buttonClass } from "@/components/ui";
 
 /** The rewards page's "New reward" card (managers). */
 export function RewardForm({ programId }: { programId: string }) {
@@ -24,22 +24,12 @@ export function RewardForm({ programId }: { programId: string }) {
   return (
     <Card title="New reward">
       <form {...create.form} aria-label="New reward" noValidate className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <Field label="Name" htmlFor="reward-name" error={errors.name}>
-          <input id="reward-name" name="name" required className={inputClass} placeholder="Free coffee" />
-        </Field>
-        <Field label="Cost in points" htmlFor="reward-cost" error={errors.costPoints}>
-          <input id="reward-cost" name="costPoints" type="number" inputMode="numeric" min={1} step={1} required className={inputClass} />
-        </Field>
-        <Field label="Stock" htmlFor="reward-stock" error={errors.stock} hint="Leave empty for unlimited">
-          <input id="reward-stock" name="stock" type="number" inputMode="numeric" min={0} step={1} className={inputClass} />
-        </Field>
-        <Field label="Image URL" htmlFor="reward-image" error={errors.image}>
-          <input id="reward-image" name="image" type="url" className={inputClass} placeholder="https://…" />
-        </Field>
+        <InputField label="Name" error={errors.name} id="reward-name" name="name" required placeholder="Free coffee" />
+        <InputField label="Cost in points" error={errors.costPoints} id="reward-cost" name="costPoints" type="number" inputMode="numeric" min={1} step={1} required />
+        <InputField label="Stock" error={errors.stock} hint="Leave empty for unlimited" id="reward-stock" name="stock" type="number" inputMode="numeric" min={0} step={1} />
+        <InputField label="Image URL" error={errors.image} id="reward-image" name="image" type="url" placeholder="https://…" />
         <div className="sm:col-span-2 lg:col-span-4">
-          <Field label="Description" htmlFor="reward-description" error={errors.description}>
-            <input id="reward-description" name="description" className={inputClass} placeholder="What the customer gets" />
-          </Field>
+          <InputField label="Description" error={errors.description} id="reward-description" name="description" placeholder="What the customer gets" />
         </div>
         <div>
           <button className={buttonClass} type="submit" disabled={create.pending}>

@@ -3,7 +3,7 @@
 import { useStaffForm } from "@/lib/staff/client";
 import { StaffForm as StaffSchema } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Card, Field, buttonClass, inputClass } from "@/components/ui";
+import { Card, Field, InputField, buttonClass, inputClass } from "@/components/ui";
 import { RoleOptions, type StaffRole } from "./role-options";
 
 /** The staff page's "Add a staff member" card (owners). */
@@ -19,15 +19,9 @@ export function StaffForm({ programId }: { programId: string }) {
   return (
     <Card title="Add a staff member">
       <form {...create.form} aria-label="Add a staff member" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <Field label="E-mail" htmlFor="staff-email" error={errors.email}>
-          <input id="staff-email" name="email" type="email" autoComplete="off" className={inputClass} />
-        </Field>
-        <Field label="Name" htmlFor="staff-name" error={errors.name}>
-          <input id="staff-name" name="name" autoComplete="off" className={inputClass} />
-        </Field>
-        <Field label="Initial password" htmlFor="staff-password" error={errors.password} hint="At least 12 characters; share it privately.">
-          <input id="staff-password" name="password" type="password" autoComplete="new-password" className={inputClass} />
-        </Field>
+        <InputField label="E-mail" error={errors.email} id="staff-email" name="email" type="email" autoComplete="off" />
+        <InputField label="Name" error={errors.name} id="staff-name" name="name" autoComplete="off" />
+        <InputField label="Initial password" error={errors.password} hint="At least 12 characters; share it privately." id="staff-password" name="password" type="password" autoComplete="new-password" />
         <Field label="Role" htmlFor="staff-role" error={errors.role}>
           <select id="staff-role" name="role" defaultValue="support" className={inputClass}>
             <RoleOptions />

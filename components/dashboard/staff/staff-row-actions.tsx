@@ -16,7 +16,7 @@ export function StaffRoleForm({ programId, staffId, email, role }: { programId: 
     url: staffApi.staffRole(programId, staffId),
     success: "Role changed",
     // The picker shows the saved role (keyed on it), so there is nothing to clear.
-    keepValues: true,
+    clear: "never",
     read: (f) => ({ role: f.text("role") as StaffRole }),
   });
   const id = `role-${staffId}`;

@@ -3,7 +3,7 @@
 import { useStaffForm } from "@/lib/staff/client";
 import { TierForm as TierSchema } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Card, Field, buttonClass, inputClass } from "@/components/ui";
+import { Card, InputField, buttonClass } from "@/components/ui";
 
 /** The tiers page's "New tier" card (managers). The values stay after saving, to add the next tier from them. */
 export function TierForm({ programId }: { programId: string }) {
@@ -12,7 +12,7 @@ export function TierForm({ programId }: { programId: string }) {
     method: "POST",
     url: staffApi.tiers(programId),
     success: "Tier created",
-    keepValues: true,
+    clear: "never",
     read: (f) => ({
       name: f.text("name"),
       requiredPoints: f.number("requiredPoints"),
@@ -25,22 +25,12 @@ export function TierForm({ programId }: { programId: string }) {
   return (
     <Card title="New tier">
       <form {...create.form} aria-label="New tier" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <Field label="Name" htmlFor="tier-name" error={errors.name}>
-          <input id="tier-name" name="name" required className={inputClass} />
-        </Field>
-        <Field label="Required points" htmlFor="tier-points" error={errors.requiredPoints}>
-          <input id="tier-points" name="requiredPoints" type="number" min={0} step={1} required className={inputClass} />
-        </Field>
-        <Field label="Points factor" htmlFor="tier-factor" error={errors.factor}>
-          <input id="tier-factor" name="factor" type="number" min={0} step={0.05} defaultValue={1} required className={inputClass} />
-        </Field>
-        <Field label="Image URL" htmlFor="tier-image" error={errors.image}>
-          <input id="tier-image" name="image" type="url" className={inputClass} />
-        </Field>
+        <InputField label="Name" error={errors.name} id="tier-name" name="name" required />
+        <InputField label="Required points" error={errors.requiredPoints} id="tier-points" name="requiredPoints" type="number" min={0} step={1} required />
+        <InputField label="Points factor" error={errors.factor} id="tier-factor" name="factor" type="number" min={0} step={0.05} defaultValue={1} required />
+        <InputField label="Image URL" error={errors.image} id="tier-image" name="image" type="url" />
         <div className="sm:col-span-2 lg:col-span-4">
-          <Field label="Content" htmlFor="tier-content" error={errors.content}>
-            <input id="tier-content" name="content" className={inputClass} placeholder="What members of this tier get" />
-          </Field>
+          <InputField label="Content" error={errors.content} id="tier-content" name="content" placeholder="What members of this tier get" />
         </div>
         <div>
           <button className={buttonClass} type="submit" disabled={create.pending}>

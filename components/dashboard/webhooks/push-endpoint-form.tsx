@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
 import { PushEndpointForm as PushEndpointSchema } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Field, ShownOnce, buttonClass, inputClass, secondaryButtonClass } from "@/components/ui";
+import { InputField, ShownOnce, buttonClass, secondaryButtonClass } from "@/components/ui";
 
 /** The webhooks page's push endpoint (managers): set, replace or remove it; a new URL gets a new secret, shown once. */
 export function PushEndpointForm({ programId, current }: { programId: string; current: string | null }) {
@@ -15,7 +15,7 @@ export function PushEndpointForm({ programId, current }: { programId: string; cu
     url: staffApi.pushEndpoint(programId),
     success: (data) => (data.url ? "Push endpoint saved" : "Push endpoint removed"),
     // The field shows the saved URL (keyed on it), so there is nothing to clear.
-    keepValues: true,
+    clear: "never",
     onSuccess: (data) => setSecret(data.secret),
     read: (f) => ({ url: f.optionalText("url") }),
   });
@@ -23,9 +23,7 @@ export function PushEndpointForm({ programId, current }: { programId: string; cu
     <div>
       <form {...save.form} aria-label="Push endpoint" className="flex flex-wrap items-end gap-3">
         <div className="min-w-56 flex-1">
-          <Field label="Push endpoint URL" htmlFor="push-url" error={save.errors.url}>
-            <input id="push-url" name="url" type="text" inputMode="url" defaultValue={current ?? ""} key={current ?? ""} className={inputClass} placeholder="https://example.com/loyalty/push" />
-          </Field>
+          <InputField label="Push endpoint URL" error={save.errors.url} id="push-url" name="url" type="text" inputMode="url" defaultValue={current ?? ""} key={current ?? ""} placeholder="https://example.com/loyalty/push" />
         </div>
         <button className={buttonClass} type="submit" disabled={save.pending}>
           Save

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
 import { WebhookForm as WebhookSchema } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Card, Field, ShownOnce, buttonClass, inputClass } from "@/components/ui";
+import { Card, InputField, ShownOnce, buttonClass } from "@/components/ui";
 
 /** The webhooks page's "New webhook" card (managers): the endpoint's signing secret is shown once. */
 export function WebhookForm({ programId }: { programId: string }) {
@@ -21,9 +21,7 @@ export function WebhookForm({ programId }: { programId: string }) {
     <Card title="New webhook">
       <form {...create.form} aria-label="New webhook" className="flex flex-wrap items-end gap-3">
         <div className="min-w-56 flex-1">
-          <Field label="Webhook URL" htmlFor="webhook-url" error={create.errors.url}>
-            <input id="webhook-url" name="url" type="text" inputMode="url" className={inputClass} placeholder="https://example.com/loyalty/events" />
-          </Field>
+          <InputField label="Webhook URL" error={create.errors.url} id="webhook-url" name="url" type="text" inputMode="url" placeholder="https://example.com/loyalty/events" />
         </div>
         <button className={buttonClass} type="submit" disabled={create.pending}>
           Add webhook

@@ -3,7 +3,8 @@
 import { useStaffForm } from "@/lib/staff/client";
 import { TierForm as TierSchema } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Card, InputField, buttonClass } from "@/components/ui";
+import { InputField } from "@/components/ui";
+import { CardForm } from "../card-form";
 
 /** The tiers page's "New tier" card (managers). The values stay after saving, to add the next tier from them. */
 export function TierForm({ programId }: { programId: string }) {
@@ -23,21 +24,14 @@ export function TierForm({ programId }: { programId: string }) {
   });
   const errors = create.errors;
   return (
-    <Card title="New tier">
-      <form {...create.form} aria-label="New tier" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <InputField label="Name" error={errors.name} id="tier-name" name="name" required />
-        <InputField label="Required points" error={errors.requiredPoints} id="tier-points" name="requiredPoints" type="number" min={0} step={1} required />
-        <InputField label="Points factor" error={errors.factor} id="tier-factor" name="factor" type="number" min={0} step={0.05} defaultValue={1} required />
-        <InputField label="Image URL" error={errors.image} id="tier-image" name="image" type="url" />
-        <div className="sm:col-span-2 lg:col-span-4">
-          <InputField label="Content" error={errors.content} id="tier-content" name="content" placeholder="What members of this tier get" />
-        </div>
-        <div>
-          <button className={buttonClass} type="submit" disabled={create.pending}>
-            Create tier
-          </button>
-        </div>
-      </form>
-    </Card>
+    <CardForm title="New tier" form={create.form} pending={create.pending} submit="Create tier" submitIn="" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <InputField label="Name" error={errors.name} id="tier-name" name="name" required />
+      <InputField label="Required points" error={errors.requiredPoints} id="tier-points" name="requiredPoints" type="number" min={0} step={1} required />
+      <InputField label="Points factor" error={errors.factor} id="tier-factor" name="factor" type="number" min={0} step={0.05} defaultValue={1} required />
+      <InputField label="Image URL" error={errors.image} id="tier-image" name="image" type="url" />
+      <div className="sm:col-span-2 lg:col-span-4">
+        <InputField label="Content" error={errors.content} id="tier-content" name="content" placeholder="What members of this tier get" />
+      </div>
+    </CardForm>
   );
 }

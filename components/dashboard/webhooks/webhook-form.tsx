@@ -4,7 +4,8 @@ import { useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
 import { WebhookForm as WebhookSchema } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Card, InputField, ShownOnce, buttonClass } from "@/components/ui";
+import { InputField, ShownOnce } from "@/components/ui";
+import { CardForm } from "../card-form";
 
 /** The webhooks page's "New webhook" card (managers): the endpoint's signing secret is shown once. */
 export function WebhookForm({ programId }: { programId: string }) {
@@ -17,18 +18,17 @@ export function WebhookForm({ programId }: { programId: string }) {
     onSuccess: (data) => setSecret(data.secret),
     read: (f) => ({ url: f.text("url") }),
   });
-  return (
-    <Card title="New webhook">
-      <form {...create.form} aria-label="New webhook" className="flex flex-wrap items-end gap-3">
-        <div className="min-w-56 flex-1">
-          <InputField label="Webhook URL" error={create.errors.url} id="webhook-url" name="url" type="text" inputMode="url" placeholder="https://example.com/loyalty/events" />
-        </div>
-        <button className={buttonClass} type="submit" disabled={create.pending}>
-          Add webhook
-        </button>
-      </form>
+  const footer = (
+    <>
       <p className="mt-1 text-xs text-slate-600">Every event of the program is POSTed here, signed with the endpoint&apos;s own secret.</p>
       {secret && <ShownOnce what="signing secret" value={secret} testId="new-webhook-secret" />}
-    </Card>
+    </>
+  );
+  return (
+    <CardForm title="New webhook" form={create.form} pending={create.pending} submit="Add webhook" className="flex flex-wrap items-end gap-3" footer={footer}>
+      <div className="min-w-56 flex-1">
+        <InputField label="Webhook URL" error={create.errors.url} id="webhook-url" name="url" type="text" inputMode="url" placeholder="https://example.com/loyalty/events" />
+      </div>
+    </CardForm>
   );
 }

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { db } from "@/lib/db/client";
 import { firstParams } from "@/lib/staff/search-params";
-import { isUuid, requirePage } from "@/lib/staff/authz";
+import { isUuid } from "@/lib/ids";
+import { requirePage } from "@/lib/staff/authz";
 import { CUSTOMER_SORTS, programTiers, searchCustomers, type CustomerSort } from "@/lib/staff/queries";
 import { dashboardPages } from "@/lib/staff/urls";
 import { Badge, Empty, FilterForm, FilterSelect, KeysetPager, Table, formatDate, formatNumber, inputClass } from "@/components/ui";

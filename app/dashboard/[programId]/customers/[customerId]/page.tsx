@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { can, isUuid, requirePage } from "@/lib/staff/authz";
+import { isUuid } from "@/lib/ids";
+import { can, requirePage } from "@/lib/staff/authz";
 import { customerProfile } from "@/lib/staff/queries";
 import { programAdjustCeilings } from "@/lib/domain/programs";
 import { ceilingFor, ceilingRule } from "@/lib/domain/adjustment-ceilings";

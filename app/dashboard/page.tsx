@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { membershipsOf } from "@/lib/domain/staff";
 import { sessionStaffId } from "@/lib/staff/authz";
+import { dashboardPages } from "@/lib/staff/urls";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 
 export const metadata = { title: "Dashboard · Loyalty" };
@@ -11,7 +12,7 @@ export default async function DashboardHome() {
   const staffId = await sessionStaffId();
   if (!staffId) redirect("/signin");
   const [first] = await membershipsOf(await db(), staffId);
-  if (first) redirect(`/dashboard/${first.programId}`);
+  if (first) redirect(dashboardPages.program(first.programId));
   return (
     <main className="mx-auto max-w-md px-4 py-16">
       <h1 className="text-2xl font-bold">No program yet</h1>

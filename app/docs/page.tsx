@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { ApiReference } from "@/components/api-reference";
+import { ApiReference } from "@/components/api-reference/api-reference";
 
 export const metadata = { title: "API reference · Loyalty" };
 

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { staffFetch } from "@/lib/staff/client";
 import type { CustomerRow } from "@/lib/staff/queries/customers";
+import { dashboardPages, queryKeys, staffApi } from "@/lib/staff/urls";
 import { formatNumber } from "@/components/ui";
 
 /**
@@ -36,8 +37,8 @@ export function GlobalSearch({ programId }: { programId: string }) {
   }, []);
 
   const { data, isFetching, isError } = useQuery({
-    queryKey: ["search", programId, query],
-    queryFn: () => staffFetch<{ data: CustomerRow[] }>("GET", `/api/staff/${programId}/search?q=${encodeURIComponent(query)}`),
+    queryKey: queryKeys.search(programId, query),
+    queryFn: () => staffFetch<{ data: CustomerRow[] }>("GET", staffApi.search(programId, query)),
     enabled: query.length > 0,
     placeholderData: (previous) => previous,
   });
@@ -49,7 +50,7 @@ export function GlobalSearch({ programId }: { programId: string }) {
     setOpen(false);
     setText("");
     setActive(-1);
-    router.push(`/dashboard/${programId}/customers/${row.id}`);
+    router.push(dashboardPages.customer(programId, row.id));
   };
 
   return (

@@ -3,7 +3,8 @@
 import clsx from "clsx";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { signOut } from "next-auth/react";
+import { dashboardPages } from "@/lib/staff/urls";
+import { SignOutButton } from "./sign-out-button";
 
 interface Props {
   links: { href: string; label: string }[];
@@ -13,11 +14,14 @@ interface Props {
   role: string;
 }
 
+const darkButtonClass =
+  "rounded-md border border-slate-500 px-3 py-1.5 text-sm text-slate-100 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400";
+
 /** Navigation, the program switcher (when the staff member has several programs), who is signed in, sign-out. */
 export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
   const pathname = usePathname();
   const router = useRouter();
-  const home = `/dashboard/${current}`;
+  const home = dashboardPages.program(current);
   const active = (href: string) => (href === home ? pathname === href : pathname === href || pathname.startsWith(`${href}/`));
   const program = programs.find((p) => p.id === current);
   return (
@@ -34,7 +38,7 @@ export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
                 <select
                   id="program"
                   value={current}
-                  onChange={(e) => router.push(`/dashboard/${e.target.value}`)}
+                  onChange={(e) => router.push(dashboardPages.program(e.target.value))}
                   className="mt-1 w-full rounded-md border border-slate-600 bg-slate-800 px-2 py-1.5 text-sm text-white focus:outline-none focus:ring-2 focus:ring-indigo-400"
                 >
                   {programs.map((p) => (
@@ -48,13 +52,7 @@ export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
               <p className="mt-1 truncate text-sm font-semibold text-white">{program?.name}</p>
             )}
           </div>
-          <button
-            type="button"
-            onClick={() => signOut({ callbackUrl: "/signin" })}
-            className="shrink-0 rounded-md border border-slate-500 px-3 py-1.5 text-sm text-slate-100 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 md:hidden"
-          >
-            Sign out
-          </button>
+          <SignOutButton className={`${darkButtonClass} shrink-0 md:hidden`} />
         </div>
         <nav aria-label="Dashboard" className="-mx-1 flex gap-1 overflow-x-auto px-1 md:mx-0 md:flex-col md:overflow-visible md:px-0">
           {links.map((l) => (
@@ -76,13 +74,7 @@ export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
             {staffEmail}
           </p>
           <p className="text-xs capitalize text-slate-300">{role}</p>
-          <button
-            type="button"
-            onClick={() => signOut({ callbackUrl: "/signin" })}
-            className="mt-3 w-full rounded-md border border-slate-500 px-3 py-1.5 text-sm text-slate-100 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400"
-          >
-            Sign out
-          </button>
+          <SignOutButton className={`${darkButtonClass} mt-3 w-full`} />
         </div>
       </div>
     </aside>

@@ -3,7 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { buttonClass, Field, inputClass } from "@/components/ui";
+import { InputField, buttonClass } from "@/components/ui";
 import { SIGN_IN_THROTTLED } from "@/lib/staff/sign-in-errors";
 
 export function SignInForm() {
@@ -32,12 +32,8 @@ export function SignInForm() {
 
   return (
     <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate>
-      <Field label="E-mail" htmlFor="email">
-        <input id="email" name="email" type="email" autoComplete="username" required className={inputClass} autoFocus />
-      </Field>
-      <Field label="Password" htmlFor="password">
-        <input id="password" name="password" type="password" autoComplete="current-password" required className={inputClass} />
-      </Field>
+      <InputField label="E-mail" id="email" name="email" type="email" autoComplete="username" required autoFocus />
+      <InputField label="Password" id="password" name="password" type="password" autoComplete="current-password" required />
       {error && (
         <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800" role="alert">
           {error}

@@ -2,9 +2,10 @@
 
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
+import { formValues, type FormValues } from "./form-data";
 import { fieldErrors } from "./forms";
 
 /** A problem+json answer from /api/staff, with the field errors by path for inline display. */
@@ -46,14 +47,16 @@ export async function staffFetch<T>(method: string, url: string, body?: unknown)
  * nothing sent), sends it, shows the server's field errors inline and its message as a toast, and on success
  * toasts, invalidates the listed react-query caches and refreshes the server-rendered page.
  */
-export function useStaffWrite<S extends z.ZodType, T = unknown>(options: {
+export interface StaffWrite<S extends z.ZodType, T> {
   schema?: S;
   method: "POST" | "PATCH" | "PUT" | "DELETE";
   url: string;
   success: string | ((data: T) => string);
   invalidate?: QueryKey[];
   onSuccess?: (data: T) => void;
-}) {
+}
+
+export function useStaffWrite<S extends z.ZodType, T = unknown>(options: StaffWrite<S, T>) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -86,4 +89,29 @@ export function useStaffWrite<S extends z.ZodType, T = unknown>(options: {
     return true;
   };
   return { submit, errors, pending: mutation.isPending };
+}
+
+/**
+ * A form that makes one write: `read` turns the submitted form into the schema's input. `clear` says when the
+ * form empties: once the server has saved the write (default), as soon as it is sent (a form used many times in
+ * a row), or never (its fields show the saved values). Spread `form` on the <form>.
+ */
+export function useStaffForm<S extends z.ZodType, T = unknown>(
+  options: StaffWrite<S, T> & { read: (form: FormValues) => z.input<S>; clear?: "saved" | "sent" | "never" },
+) {
+  const ref = useRef<HTMLFormElement>(null);
+  const clear = options.clear ?? "saved";
+  const write = useStaffWrite<S, T>({
+    ...options,
+    onSuccess: (data) => {
+      if (clear === "saved") ref.current?.reset();
+      options.onSuccess?.(data);
+    },
+  });
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const target = event.currentTarget;
+    if (write.submit(options.read(formValues(target))) && clear === "sent") target.reset();
+  };
+  return { ...write, form: { ref, onSubmit } };
 }

@@ -1,6 +1,5 @@
 import { db } from "@/lib/db/client";
 import { retryRead, transactionWithRetry } from "@/lib/db/outage";
-import type { Db, Tx } from "@/lib/db/types";
 import { parseWith, replyToResponse, TX_OPTIONS, withEdge, type SchemaLike } from "@/lib/api/edge";
 import { readJsonBody } from "@/lib/api/json-body";
 import { crossSiteRequest } from "@/lib/errors";

@@ -1,8 +1,9 @@
 import { db } from "@/lib/db/client";
 import { requirePage } from "@/lib/staff/authz";
 import { apiKeys } from "@/lib/staff/queries/api-keys";
-import { Badge, Card, Empty, formatDate } from "@/components/ui";
-import { ApiKeyForm, RevokeKeyButton } from "@/components/dashboard/program-forms";
+import { ActiveBadge, Card, Empty, formatDate, formatNumber } from "@/components/ui";
+import { ApiKeyForm } from "@/components/dashboard/api-keys/api-key-form";
+import { RevokeKeyButton } from "@/components/dashboard/api-keys/revoke-key-button";
 
 export default async function ApiKeysPage({ params }: { params: Promise<{ programId: string }> }) {
   const { programId } = await params;
@@ -21,12 +22,11 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ progra
               <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                 <div>
                   <p className="font-medium">
-                    {k.name} <span className="font-mono text-slate-600">{k.prefix}…</span>{" "}
-                    {k.revokedAt ? <Badge tone="red">revoked</Badge> : <Badge tone="green">active</Badge>}
+                    {k.name} <span className="font-mono text-slate-600">{k.prefix}…</span> <ActiveBadge active={!k.revokedAt} inactive="revoked" inactiveTone="red" />
                   </p>
                   <p className="text-xs text-slate-600">
-                    {k.rateLimitPerSec.toLocaleString("en-US")}/s, burst {k.rateLimitBurst.toLocaleString("en-US")} · created{" "}
-                    {formatDate(k.createdAt)} · last used {formatDate(k.lastUsedAt)}
+                    {formatNumber(k.rateLimitPerSec)}/s, burst {formatNumber(k.rateLimitBurst)} · created {formatDate(k.createdAt)} · last used{" "}
+                    {formatDate(k.lastUsedAt)}
                   </p>
                 </div>
                 {!k.revokedAt && <RevokeKeyButton programId={programId} keyId={k.id} name={k.name} />}

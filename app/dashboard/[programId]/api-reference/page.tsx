@@ -1,5 +1,5 @@
 import { requirePage } from "@/lib/staff/authz";
-import { ApiReference } from "@/components/api-reference";
+import { ApiReference } from "@/components/api-reference/api-reference";
 
 export const metadata = { title: "API reference · Loyalty" };
 

@@ -1,11 +1,21 @@
 import { db } from "@/lib/db/client";
 import { can, requirePage } from "@/lib/staff/authz";
 import { earningFlows } from "@/lib/staff/queries/catalogue";
-import { Badge, Card, Empty, formatNumber, TableScroll } from "@/components/ui";
-import { EarningFlowForm } from "@/components/dashboard/catalogue-forms";
+import { ActiveBadge, Card, Table, formatNumber } from "@/components/ui";
+import { EarningFlowForm } from "@/components/dashboard/earning-flows/earning-flow-form";
 import { describeFlowParam, storedFlowParams } from "@/lib/domain/flow-params";
 
 const cap = (n: number | null) => (n === null ? "—" : formatNumber(n));
+
+const COLUMNS = [
+  { label: "Key" },
+  { label: "Earns" },
+  { label: "Parameters" },
+  { label: "Cap per day", align: "right" },
+  { label: "Cap in total", align: "right" },
+  { label: "Once" },
+  { label: "Status" },
+] as const;
 
 export default async function EarningFlowsPage({ params }: { params: Promise<{ programId: string }> }) {
   const { programId } = await params;
@@ -16,57 +26,40 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
     <div className="space-y-4">
       <h1 className="text-2xl font-bold">Earning flows</h1>
       <Card title="How customers earn points">
-        {flows.length === 0 ? (
-          <Empty>No earning flows yet: points are only added through the API&apos;s balance calls.</Empty>
-        ) : (
-          <TableScroll>
-            <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Earning flows">
-              <thead className="whitespace-nowrap bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-700">
-                <tr>
-                  <th scope="col" className="px-4 py-2">Key</th>
-                  <th scope="col" className="px-4 py-2">Earns</th>
-                  <th scope="col" className="px-4 py-2">Parameters</th>
-                  <th scope="col" className="px-4 py-2 text-right">Cap per day</th>
-                  <th scope="col" className="px-4 py-2 text-right">Cap in total</th>
-                  <th scope="col" className="px-4 py-2">Once</th>
-                  <th scope="col" className="px-4 py-2">Status</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {flows.map((f) => (
-                  <tr key={f.id}>
-                    <td className="px-4 py-2">
-                      <p className="whitespace-nowrap font-mono font-medium">{f.key}</p>
-                      {f.name && <p className="text-xs text-slate-600">{f.name}</p>}
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-2 tabular-nums">
-                      {f.points !== null ? (
-                        `${formatNumber(f.points)} points`
-                      ) : (
-                        <>
-                          {f.pointsPerUnit} points per <span className="font-mono">{f.param}</span>
-                        </>
-                      )}
-                    </td>
-                    <td className="px-4 py-2 font-mono text-xs">
-                      {f.declared.length === 0
-                        ? "—"
-                        : f.declared.map((p) => (
-                            <p key={p.name} className="whitespace-nowrap">
-                              {describeFlowParam(p)}
-                            </p>
-                          ))}
-                    </td>
-                    <td className="px-4 py-2 text-right tabular-nums">{cap(f.capPerDay)}</td>
-                    <td className="px-4 py-2 text-right tabular-nums">{cap(f.capTotal)}</td>
-                    <td className="px-4 py-2">{f.once ? "yes" : "no"}</td>
-                    <td className="px-4 py-2">{f.active ? <Badge tone="green">active</Badge> : <Badge>inactive</Badge>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
+        <Table label="Earning flows" columns={COLUMNS} rows={flows} empty={<>No earning flows yet: points are only added through the API&apos;s balance calls.</>}>
+          {(f) => (
+            <tr key={f.id}>
+              <td className="px-4 py-2">
+                <p className="whitespace-nowrap font-mono font-medium">{f.key}</p>
+                {f.name && <p className="text-xs text-slate-600">{f.name}</p>}
+              </td>
+              <td className="whitespace-nowrap px-4 py-2 tabular-nums">
+                {f.points !== null ? (
+                  `${formatNumber(f.points)} points`
+                ) : (
+                  <>
+                    {f.pointsPerUnit} points per <span className="font-mono">{f.param}</span>
+                  </>
+                )}
+              </td>
+              <td className="px-4 py-2 font-mono text-xs">
+                {f.declared.length === 0
+                  ? "—"
+                  : f.declared.map((p) => (
+                      <p key={p.name} className="whitespace-nowrap">
+                        {describeFlowParam(p)}
+                      </p>
+                    ))}
+              </td>
+              <td className="px-4 py-2 text-right tabular-nums">{cap(f.capPerDay)}</td>
+              <td className="px-4 py-2 text-right tabular-nums">{cap(f.capTotal)}</td>
+              <td className="px-4 py-2">{f.once ? "yes" : "no"}</td>
+              <td className="px-4 py-2">
+                <ActiveBadge active={f.active} />
+              </td>
+            </tr>
+          )}
+        </Table>
       </Card>
       {canManage && <EarningFlowForm programId={programId} />}
     </div>

@@ -2,7 +2,8 @@ import { db } from "@/lib/db/client";
 import { can, requirePage } from "@/lib/staff/authz";
 import { programRewards } from "@/lib/staff/queries/catalogue";
 import { Card, Empty } from "@/components/ui";
-import { RewardForm, RewardsTable } from "@/components/dashboard/catalogue-forms";
+import { RewardForm } from "@/components/dashboard/rewards/reward-form";
+import { RewardsTable } from "@/components/dashboard/rewards/rewards-table";
 
 export default async function RewardsPage({ params }: { params: Promise<{ programId: string }> }) {
   const { programId } = await params;

@@ -1,0 +1,70 @@
+"use client";
+
+import { useRef, useState } from "react";
+import { MAX_FLOW_PARAMS } from "@/lib/domain/flow-params";
+import type { FormValues } from "@/lib/staff/form-data";
+import { FieldError, InputField, checkboxClass, secondaryButtonClass } from "@/components/ui";
+
+/** The rows of declared params: one stable key per row, so removing a row keeps the values typed in the others. */
+export function useParamRows() {
+  const [rows, setRows] = useState<number[]>([]);
+  const nextRow = useRef(0);
+  return {
+    rows,
+    add: () => setRows((current) => [...current, nextRow.current++]),
+    remove: (row: number) => setRows((current) => current.filter((r) => r !== row)),
+    clear: () => setRows([]),
+  };
+}
+type ParamRows = ReturnType<typeof useParamRows>;
+
+/** The declared params as the schema takes them, in the order of the rows. */
+export const readFlowParams = (f: FormValues, rows: number[]) =>
+  rows.map((row) => ({
+    name: f.text(`param-${row}-name`).trim(),
+    min: f.optionalNumber(`param-${row}-min`),
+    max: f.optionalNumber(`param-${row}-max`),
+    required: f.checked(`param-${row}-required`),
+  }));
+
+/** The "Parameters a run may send" part of the new earning flow form. */
+export function FlowParamsFieldset({ rows, errors }: { rows: ParamRows; errors: Record<string, string> }) {
+  return (
+    <fieldset className="space-y-3 sm:col-span-2 lg:col-span-4">
+      <legend className="block text-sm font-medium text-slate-800">Parameters a run may send</legend>
+      <p className="text-xs text-slate-600">
+        Numbers only. A run that sends anything else is refused, and only these values are kept with its points. Empty bounds mean 0 to
+        1,000,000,000; a per-unit param not listed here is added as required.
+      </p>
+      <FieldError error={errors.params} />
+      {rows.rows.map((row, i) => {
+        const id = (part: string) => `flow-param-${row}-${part}`;
+        const name = (part: string) => `param-${row}-${part}`;
+        const error = (part: string) => errors[`params[${i}].${part}`];
+        const bound = { type: "number", inputMode: "decimal", min: 0, step: "any" } as const;
+        return (
+          <div key={row} role="group" aria-label={`Parameter ${i + 1}`} className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-5">
+            <InputField label={`Parameter ${i + 1} name`} error={error("name")} id={id("name")} name={name("name")} className="font-mono" placeholder="amount" autoCapitalize="none" spellCheck={false} />
+            <InputField label="Minimum" error={error("min")} {...bound} id={id("min")} name={name("min")} placeholder="0" />
+            <InputField label="Maximum" error={error("max")} {...bound} id={id("max")} name={name("max")} placeholder="1000000000" />
+            <div className="space-y-1">
+              <div className="flex items-center gap-2 text-sm">
+                <input id={id("required")} name={name("required")} type="checkbox" defaultChecked className={checkboxClass} />
+                <label htmlFor={id("required")} className="font-medium text-slate-800">
+                  Required
+                </label>
+              </div>
+              <FieldError error={error("required")} />
+            </div>
+            <button type="button" className={secondaryButtonClass} onClick={() => rows.remove(row)}>
+              Remove parameter {i + 1}
+            </button>
+          </div>
+        );
+      })}
+      <button type="button" className={secondaryButtonClass} disabled={rows.rows.length >= MAX_FLOW_PARAMS} onClick={rows.add}>
+        Add parameter
+      </button>
+    </fieldset>
+  );
+}

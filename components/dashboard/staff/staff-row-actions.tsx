@@ -1,0 +1,50 @@
+"use client";
+
+import { useStaffForm } from "@/lib/staff/client";
+import { StaffRoleForm as StaffRoleSchema } from "@/lib/staff/forms";
+import { staffApi } from "@/lib/staff/urls";
+import { dangerButtonClass, inputClass, secondaryButtonClass } from "@/components/ui";
+import { WriteButton } from "../write-button";
+import { RoleOptions, type StaffRole } from "./role-options";
+
+/** A staff member's row on the staff page (owners): change the role, disable or re-enable the account. */
+
+export function StaffRoleForm({ programId, staffId, email, role }: { programId: string; staffId: string; email: string; role: string }) {
+  const change = useStaffForm({
+    schema: StaffRoleSchema,
+    method: "PUT",
+    url: staffApi.staffRole(programId, staffId),
+    success: "Role changed",
+    // The picker shows the saved role (keyed on it), so there is nothing to clear.
+    clear: "never",
+    read: (f) => ({ role: f.text("role") as StaffRole }),
+  });
+  const id = `role-${staffId}`;
+  return (
+    <form {...change.form} aria-label={`Change the role of ${email}`} className="flex items-center gap-2">
+      <label htmlFor={id} className="sr-only">
+        Role of {email}
+      </label>
+      <select id={id} name="role" defaultValue={role} key={role} className={`${inputClass} min-w-32 py-1`}>
+        <RoleOptions />
+      </select>
+      <button type="submit" className={`${secondaryButtonClass} py-1`} disabled={change.pending} aria-label={`Save role of ${email}`}>
+        Save
+      </button>
+    </form>
+  );
+}
+
+export function StaffDisableButton({ programId, staffId, email, disabled }: { programId: string; staffId: string; email: string; disabled: boolean }) {
+  return (
+    <WriteButton
+      write={{ method: "PUT", url: staffApi.staffDisabled(programId, staffId), success: disabled ? `${email} re-enabled` : `${email} disabled` }}
+      body={{ disabled: !disabled }}
+      confirm={disabled ? null : `Disable ${email}? They are signed out of the dashboard at their next request.`}
+      className={`${disabled ? secondaryButtonClass : dangerButtonClass} whitespace-nowrap py-1`}
+      label={`${disabled ? "Re-enable" : "Disable"} ${email}`}
+    >
+      {disabled ? "Re-enable" : "Disable"}
+    </WriteButton>
+  );
+}

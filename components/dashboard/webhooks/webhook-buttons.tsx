@@ -1,0 +1,31 @@
+import { staffApi } from "@/lib/staff/urls";
+import { dangerButtonClass, secondaryButtonClass } from "@/components/ui";
+import { WriteButton } from "../write-button";
+
+/** The webhooks page's row buttons (managers): switch an endpoint on or off, send a delivery again. */
+
+export function WebhookActiveButton({ programId, webhookId, active, url }: { programId: string; webhookId: string; active: boolean; url: string }) {
+  return (
+    <WriteButton
+      write={{ method: "PATCH", url: staffApi.webhook(programId, webhookId), success: active ? "Webhook disabled" : "Webhook enabled" }}
+      body={{ active: !active }}
+      confirm={active ? `Disable the webhook ${url}? Deliveries still queued for it are cancelled.` : null}
+      className={active ? dangerButtonClass : secondaryButtonClass}
+      label={`${active ? "Disable" : "Enable"} webhook ${url}`}
+    >
+      {active ? "Disable" : "Enable"}
+    </WriteButton>
+  );
+}
+
+export function ResendButton({ programId, deliveryId }: { programId: string; deliveryId: string }) {
+  return (
+    <WriteButton
+      write={{ method: "POST", url: staffApi.resendDelivery(programId, deliveryId), success: "Delivery queued again" }}
+      className={`${secondaryButtonClass} whitespace-nowrap`}
+      label={`Re-send delivery ${deliveryId}`}
+    >
+      Re-send
+    </WriteButton>
+  );
+}

@@ -1,0 +1,43 @@
+/** The one place for the look of form controls: the labelled field and input, the error line and the button classes. */
+
+export const inputClass =
+  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-100";
+export const buttonClass =
+  "inline-flex items-center justify-center gap-1 rounded-md bg-indigo-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:opacity-50";
+export const secondaryButtonClass =
+  "inline-flex items-center justify-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 disabled:opacity-50";
+export const dangerButtonClass =
+  "inline-flex items-center justify-center gap-1 rounded-md bg-red-700 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-red-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-400 disabled:opacity-50";
+export const checkboxClass = "h-4 w-4 rounded border-slate-400 text-indigo-600 focus:ring-indigo-300";
+
+/** A field's error, announced (role="alert"); nothing when there is none. */
+export function FieldError({ error, className }: { error?: string; className?: string }) {
+  if (!error) return null;
+  return (
+    <p className={`${className ? `${className} ` : ""}text-xs font-medium text-red-700`} role="alert">
+      {error}
+    </p>
+  );
+}
+
+/** A labelled text or number input: a Field around an <input> with the shared look (`className` adds to it). */
+export function InputField({ label, error, hint, id, className, ...input }: { label: string; error?: string; hint?: string; id: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Field label={label} htmlFor={id} error={error} hint={hint}>
+      <input id={id} className={className ? `${inputClass} ${className}` : inputClass} {...input} />
+    </Field>
+  );
+}
+
+export function Field({ label, error, hint, children, htmlFor }: { label: string; error?: string; hint?: string; children: React.ReactNode; htmlFor: string }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      {children}
+      {hint && !error && <p className="text-xs text-slate-600">{hint}</p>}
+      <FieldError error={error} />
+    </div>
+  );
+}

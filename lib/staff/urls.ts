@@ -1,0 +1,50 @@
+/**
+ * The one place for the dashboard's addresses in the browser: the /api/staff URLs its components call (one per
+ * route under app/api/staff), the dashboard pages they link to, and the React Query keys of what they read.
+ * Client-safe: constants only, no server imports.
+ */
+
+const api = (programId: string) => `/api/staff/${programId}`;
+const customerApi = (programId: string, customerId: string) => `${api(programId)}/customers/${customerId}`;
+const query = (params: Record<string, string | null | undefined>) => {
+  const kept = Object.entries(params).filter((e): e is [string, string] => !!e[1]);
+  return kept.length === 0 ? "" : `?${new URLSearchParams(kept)}`;
+};
+
+export const staffApi = {
+  rewards: (programId: string) => `${api(programId)}/rewards`,
+  reward: (programId: string, rewardId: string) => `${api(programId)}/rewards/${rewardId}`,
+  couponPools: (programId: string) => `${api(programId)}/coupon-pools`,
+  couponCodes: (programId: string, poolId: string) => `${api(programId)}/coupon-pools/${poolId}/codes`,
+  earningFlows: (programId: string) => `${api(programId)}/earning-flows`,
+  tiers: (programId: string) => `${api(programId)}/tiers`,
+  apiKeys: (programId: string) => `${api(programId)}/api-keys`,
+  apiKey: (programId: string, keyId: string) => `${api(programId)}/api-keys/${keyId}`,
+  webhooks: (programId: string) => `${api(programId)}/webhooks`,
+  webhook: (programId: string, webhookId: string) => `${api(programId)}/webhooks/${webhookId}`,
+  pushEndpoint: (programId: string) => `${api(programId)}/push-endpoint`,
+  resendDelivery: (programId: string, deliveryId: string) => `${api(programId)}/deliveries/${deliveryId}/resend`,
+  staff: (programId: string) => `${api(programId)}/staff`,
+  staffRole: (programId: string, staffId: string) => `${api(programId)}/staff/${staffId}/role`,
+  staffDisabled: (programId: string, staffId: string) => `${api(programId)}/staff/${staffId}/disabled`,
+  search: (programId: string, q: string) => `${api(programId)}/search${query({ q })}`,
+  customer: customerApi,
+  balance: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/balance`,
+  redeem: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/redeem`,
+  coupons: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/coupons`,
+  notifications: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/notifications`,
+  transactions: (programId: string, customerId: string, cursor: string | null) => `${customerApi(programId, customerId)}/transactions${query({ cursor })}`,
+};
+
+export const dashboardPages = {
+  program: (programId: string) => `/dashboard/${programId}`,
+  customers: (programId: string) => `/dashboard/${programId}/customers`,
+  customer: (programId: string, customerId: string) => `/dashboard/${programId}/customers/${customerId}`,
+};
+
+/** React Query keys; a write invalidates by prefix (every search, one customer's history). */
+export const queryKeys = {
+  searches: ["search"] as const,
+  search: (programId: string, q: string) => ["search", programId, q] as const,
+  history: (customerId: string) => ["history", customerId] as const,
+};

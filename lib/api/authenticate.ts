@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/types";
 import { invalidApiKey, invalidCustomerToken, notFound, rateLimited } from "@/lib/errors";
 import { findActiveKey } from "@/lib/domain/api-keys";

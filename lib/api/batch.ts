@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import { FEATURES } from "@/lib/domain/vocabulary";
 import { DeleteBatch, IntegrationBatch } from "./schemas/integrations";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { rewardNotFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";

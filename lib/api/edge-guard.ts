@@ -1,3 +1,4 @@
+import "server-only";
 import { AppError, invalidPath, methodNotAllowed, notFound } from "@/lib/errors";
 import { problemJson } from "./problem";
 import SECURITY_HEADERS from "@/lib/security-headers.json";

@@ -1,3 +1,4 @@
+import "server-only";
 import http from "node:http";
 import { edgeAnswer, isV1Path, judgeV1, requestIdFrom, type EdgeVerdict } from "./edge-guard";
 import { methodNotAllowed } from "@/lib/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
 import type { PrismaClient } from "@/lib/generated/prisma/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { invalidJson, payloadTooLarge, unsupportedMediaType } from "@/lib/errors";
 import { formatPath, validationFailed } from "./problem";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { CUSTOMER_ERRORS, INTEGRATOR_ERRORS, ME_ERRORS, problems, WRITE_ERRORS, type ErrorSpec } from "./openapi-problems";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import { ERROR_CATALOGUE, statusOf, type ErrorCode } from "@/lib/errors";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import "./schemas/all"; // registers every schema with an id in zod's global registry
 import { paths } from "./openapi-paths";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/types";
 import { loadConfig } from "@/lib/config";
 import { databaseTarget } from "@/lib/db/adapter";

@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
 import { retryRead, transactionWithRetry } from "@/lib/db/outage";

@@ -1,3 +1,4 @@
+import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { conflict, couponPoolEmpty, couponPoolNotFound, invalidInput, uniqueOr409 } from "@/lib/errors";
 import { COUPON_CODE, notACouponCode } from "./coupon-codes";

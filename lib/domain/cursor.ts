@@ -3,6 +3,7 @@
  * last row of a page in (createdAt, id) order. A cursor that does not decode is null, for the caller to refuse
  * or ignore as its contract says.
  */
+import "server-only";
 import { isUuid } from "@/lib/ids";
 
 export interface KeysetPosition {

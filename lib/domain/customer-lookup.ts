@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/types";
 import { findRow } from "@/lib/db/require-row";
 import { customerNotFound } from "@/lib/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { SignJWT, jwtVerify } from "jose";
 import type { Db } from "@/lib/db/types";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
 import { conflict, earningFlowNotFound, uniqueOr409, validationFailed } from "@/lib/errors";
 import { checkRunParams, declareFlowParams, storedFlowParams, type FlowParamInput } from "./flow-params";

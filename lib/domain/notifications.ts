@@ -1,3 +1,4 @@
+import "server-only";
 import type { Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
 

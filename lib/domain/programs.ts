@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { notFound } from "@/lib/errors";

@@ -3,6 +3,7 @@
  * sign-ins per account and per client address (rules in sign-in-throttle-rules.ts). Keys exist for any e-mail,
  * account or not, so the answers say nothing about which e-mails are staff.
  */
+import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "@/lib/db/types";
 import { blockedUntil, failuresWithAttempt, lockAfter, type ThrottlePolicy, type ThrottleState } from "./sign-in-throttle-rules";

@@ -1,3 +1,4 @@
+import "server-only";
 import { isoSql } from "@/lib/db/types";
 
 /**

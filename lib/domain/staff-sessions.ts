@@ -3,6 +3,7 @@
  * (`sid`); every request that reads the session checks the row, so ending a session takes effect at the next
  * request — sign-out, a password change and disabling the account all end sessions on the server.
  */
+import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
 import { isUuid } from "@/lib/ids";
 

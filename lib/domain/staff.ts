@@ -1,3 +1,4 @@
+import "server-only";
 import bcrypt from "bcryptjs";
 import type { Db } from "@/lib/db/types";
 import type { PrismaClient } from "@/lib/generated/prisma/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/types";
 import { conflict, uniqueOr409 } from "@/lib/errors";
 import { requireProgram } from "./programs";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db/types";
 import { notFound } from "@/lib/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { isoSql } from "@/lib/db/types";
 import type { DeliveryKind } from "@/lib/domain/vocabulary";

@@ -1,3 +1,4 @@
+import "server-only";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/outage";

@@ -27,6 +27,7 @@
  * The role is read from StaffMembership on every request (not from the session token), so a role change or
  * a disabled account takes effect at the next request.
  */
+import "server-only";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { db } from "@/lib/db/client";

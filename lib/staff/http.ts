@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "@/lib/db/client";
 import { retryRead, transactionWithRetry } from "@/lib/db/outage";
 import { parseWith, replyToResponse, TX_OPTIONS, withEdge, type SchemaLike } from "@/lib/api/edge";

@@ -4,6 +4,7 @@
  * believed: the host is the Host header and the origin is NEXTAUTH_URL's when set. With TRUST_PROXY=N, the N
  * proxies in front of the app are trusted to set X-Forwarded-Host/-Proto and to append to X-Forwarded-For.
  */
+import "server-only";
 import { config, configuredOrigin } from "@/lib/config";
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;

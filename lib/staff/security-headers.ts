@@ -7,6 +7,7 @@
  * every script it renders ('strict-dynamic' lets those load their chunks). Styles may be inline (`style`
  * attributes from React and recharts); images from this origin, data: and https: (reward images).
  */
+import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { appOrigin, isHttps, requestHost, withoutForeignCallbackCookie } from "./request-origin";
 import { config, configuredOrigin } from "@/lib/config";

@@ -1,3 +1,4 @@
+import "server-only";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, notFound } from "@/lib/errors";
 import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";

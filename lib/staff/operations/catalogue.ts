@@ -1,3 +1,4 @@
+import "server-only";
 import { requireRow } from "@/lib/db/require-row";
 import { couponPoolNotFound, rewardNotFound } from "@/lib/errors";
 import { createTier } from "@/lib/domain/tiers";

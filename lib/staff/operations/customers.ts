@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/types";
 import { adjustmentAboveCeiling } from "@/lib/errors";
 import { applyUserBatch } from "@/lib/domain/customers";

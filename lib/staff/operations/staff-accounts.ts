@@ -1,3 +1,4 @@
+import "server-only";
 import type { Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, notFound } from "@/lib/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/types";
 
 /** The API keys page: every key of the program, newest first (never its hash). */

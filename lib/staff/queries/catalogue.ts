@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/types";
 
 /** The dashboard's reads of the program's catalogue: tiers, rewards, coupon pools, earning flows. */

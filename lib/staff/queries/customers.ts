@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import type { Customer } from "@/lib/api/schemas/customers";
 import type { TransactionPage } from "@/lib/api/schemas/points";

@@ -1,3 +1,4 @@
+import "server-only";
 import { decodeCursor, encodeCursor } from "@/lib/domain/cursor";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/types";
 
 /** The dashboard's overview page: members, points issued and redeemed per day, the tier distribution. */

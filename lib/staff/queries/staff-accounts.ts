@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/types";
 import { memberOf, ROLES } from "@/lib/domain/vocabulary";
 

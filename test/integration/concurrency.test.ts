@@ -37,8 +37,7 @@ for (const backend of BACKENDS) {
   describe(`Concurrent Create/Update resources [${backend}]`, () => {
     let app: Stack<Fixtures<typeof CUSTOMERS>>;
     before(async () => {
-      app = await openStack(backend, CUSTOMERS);
-      await app.start();
+      app = await openStack(backend, CUSTOMERS, { start: true });
     });
     after(async () => {
       await app?.close();

@@ -28,8 +28,7 @@ for (const backend of BACKENDS) {
   describe(`Customers API: Create/Update resources and Get customer details [${backend}]`, () => {
     let app: Stack<Fixtures<typeof CUSTOMERS>>;
     before(async () => {
-      app = await openStack(backend, CUSTOMERS);
-      await app.start();
+      app = await openStack(backend, CUSTOMERS, { start: true });
     });
     after(async () => {
       await app?.close();

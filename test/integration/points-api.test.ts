@@ -37,8 +37,7 @@ for (const backend of BACKENDS) {
   describe(`Points API: balance, history, tiers and earning flows [${backend}]`, () => {
     let app: Stack<Fixtures<typeof POINTS>>;
     before(async () => {
-      app = await openStack(backend, POINTS);
-      await app.start();
+      app = await openStack(backend, POINTS, { start: true });
     });
     after(async () => {
       await app?.close();

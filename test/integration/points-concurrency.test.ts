@@ -18,8 +18,7 @@ const SKIP = process.env.TEST_DATABASE_URL
 describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
   let app: Stack<Fixtures<typeof POINTS>>;
   before(async () => {
-    app = await openStack("postgres", POINTS);
-    await app.start();
+    app = await openStack("postgres", POINTS, { start: true });
   });
   after(async () => {
     await app?.close();

@@ -12,7 +12,7 @@
  *
  *   for (const backend of BACKENDS) describe(`… [${backend}]`, () => {
  *     let stack: Stack<Fixtures<typeof SPEC>>;
- *     before(async () => { stack = await openStack(backend, SPEC); await stack.start(); });
+ *     before(async () => { stack = await openStack(backend, SPEC, { start: true }); });
  *     after(() => stack?.close());
  *     test("…", async () => { const res = await stack.api("GET", customerPath(stack.programId, "x@y.io")); });
  *   });
@@ -85,8 +85,8 @@ async function databaseWith<F>(backend: Backend, spec: FixtureSpec<F>): Promise<
   return { db: pgliteDatabase(path.join(root, "db"), root), fixtures: template.fixtures };
 }
 
-/** A fresh database with `spec`'s fixtures; no app runs until `start()`. */
-export async function openStack<F>(backend: Backend, spec: FixtureSpec<F>): Promise<Stack<F>> {
+/** A fresh database with `spec`'s fixtures; no app runs until `start()`, or (`options.start`) one runs already. */
+export async function openStack<F>(backend: Backend, spec: FixtureSpec<F>, options: { start?: boolean } = {}): Promise<Stack<F>> {
   requireBuild();
   const { db, fixtures } = await databaseWith(backend, spec);
   const env = childEnv(db.env);
@@ -150,5 +150,13 @@ export async function openStack<F>(backend: Backend, spec: FixtureSpec<F>): Prom
       await db.drop();
     },
   };
+  if (options.start) {
+    try {
+      await stack.start();
+    } catch (err) {
+      await stack.close().catch(() => {});
+      throw err;
+    }
+  }
   return stack;
 }

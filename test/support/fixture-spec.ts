@@ -4,14 +4,11 @@
  * What a part builds must be JSON: on PGlite it is stored with the template (template-cache.ts), keyed on the parts'
  * `key` and code.
  */
-import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { loyaltyWith } from "./cli";
-import type { TestDatabase } from "./databases";
 
-/** What a fixture part may use: the CLI, the domain layer in this process, and `together`. */
+/** What a fixture part may use: the CLI, and `together`. */
 export interface FixtureTools {
   loyalty(...args: string[]): Promise<Record<string, unknown>>;
-  withPrisma<T>(fn: (prisma: PrismaClient) => Promise<T>): Promise<T>;
   /** Runs the tasks at once on PostgreSQL, one after the other on PGlite (one process at a time). */
   together<T extends unknown[]>(...tasks: { [K in keyof T]: () => Promise<T[K]> }): Promise<T>;
 }
@@ -61,11 +58,10 @@ export function fixtures<P extends FixturePart<unknown, unknown>[]>(name: string
   return spec<unknown>(name, "", async () => ({})).then(...parts) as FixtureSpec<Built<P>>;
 }
 
-/** The tools on `db`, whose environment for the CLI is `env`; `parallel`: whether `together` runs tasks at once. */
-export function toolsFor(env: NodeJS.ProcessEnv, db: TestDatabase, parallel: boolean): FixtureTools {
+/** The tools on the database of `env` (DATABASE_URL or PGLITE_DIR); `parallel`: whether `together` runs tasks at once. */
+export function toolsFor(env: NodeJS.ProcessEnv, parallel: boolean): FixtureTools {
   return {
     loyalty: (...args) => loyaltyWith(env, args),
-    withPrisma: (fn) => db.withPrisma(fn),
     together: async <T extends unknown[]>(...tasks: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> => {
       if (parallel) return (await Promise.all(tasks.map((t) => t()))) as T;
       const out: unknown[] = [];

@@ -1,6 +1,6 @@
 /**
  * The one place where the tests' fixtures are defined: composable parts (a program with its three tiers, more keys,
- * a second program, earning flows, staff…) made the way an operator makes them — the admin CLI — before the app
+ * a second program, earning flows…) made the way an operator makes them — the admin CLI — before the app
  * starts (composed by fixture-spec.ts); the specs several test files share; and the three-tier program once more
  * through the domain layer, for tests that run lib/ in this process.
  *
@@ -10,7 +10,6 @@
 import { randomBytes } from "node:crypto";
 import { createApiKey } from "@/lib/domain/api-keys";
 import { createProgram } from "@/lib/domain/programs";
-import { createStaff, type Role } from "@/lib/domain/staff";
 import { createTier } from "@/lib/domain/tiers";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { cliString } from "./cli";
@@ -159,22 +158,6 @@ export const earningFlows = (): FixturePart<ProgramA & { otherProgramId: string 
     return {};
   },
 });
-
-/** Staff accounts of program A, one per entry of `roles` (their e-mail `<who>@staff.example.com`), all with `password`. */
-export function withStaff<W extends string>(password: string, roles: Record<W, Role>): FixturePart<ProgramA, { staff: Record<W, { email: string; staffId: string }> }> {
-  return {
-    key: `withStaff ${JSON.stringify([password, roles])}`,
-    make: (tools, { programId }) =>
-      tools.withPrisma(async (prisma) => {
-        const staff = {} as Record<W, { email: string; staffId: string }>;
-        for (const [who, role] of Object.entries(roles) as [W, Role][]) {
-          const email = `${who}@staff.example.com`;
-          staff[who] = { email, staffId: (await createStaff(prisma, { email, password, programId, role })).staffId };
-        }
-        return { staff };
-      }),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The specs of several test files

@@ -54,7 +54,7 @@ export async function pgliteTemplate<F>(spec: FixtureSpec<F>): Promise<{ dir: st
       const db = pgliteDatabase(path.join(building, "db"));
       const env = childEnv(db.env);
       await migrate(env);
-      writeFileSync(path.join(building, "fixtures.json"), JSON.stringify(await spec.make(toolsFor(env, db, false))));
+      writeFileSync(path.join(building, "fixtures.json"), JSON.stringify(await spec.make(toolsFor(env, false))));
       renameSync(building, dir); // atomic: if a concurrent builder won, its equivalent copy stays
     } catch (err) {
       rmSync(building, { recursive: true, force: true });
@@ -79,7 +79,7 @@ export async function postgresTemplate<F>(adminUrl: string, spec: FixtureSpec<F>
   try {
     const env = childEnv(building.env);
     await migrate(env);
-    const fixtures = await spec.make(toolsFor(env, building, true));
+    const fixtures = await spec.make(toolsFor(env, true));
     await asAdmin(adminUrl, `COMMENT ON DATABASE ${building.name} IS '${Buffer.from(JSON.stringify(fixtures)).toString("base64")}'`);
     await asAdmin(adminUrl, `ALTER DATABASE ${building.name} RENAME TO ${name}`);
     return { name, fixtures };

@@ -127,7 +127,7 @@ export const otherTier = (): FixturePart<{ otherProgramId: string }, { otherTier
   make: async (tools, { otherProgramId }) => ({ otherTierId: await newTier(tools, otherProgramId, ["Member", 0, 1]) }),
 });
 
-/** Program A's points expire this many months after they are earned (earningFlows' programs). */
+/** With earningFlows(), program A's points expire this many months after they are earned. */
 export const EXPIRY_MONTHS = 12;
 
 /** Program A's earning flows, as CLI flags. */

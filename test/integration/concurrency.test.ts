@@ -39,9 +39,7 @@ for (const backend of BACKENDS) {
     before(async () => {
       app = await openStack(backend, CUSTOMERS, { start: true });
     });
-    after(async () => {
-      await app?.close();
-    });
+    after(() => app?.close());
 
     const post = (body: unknown) => app.api("POST", `/v1/programs/${app.programId}/integrations/api`, { body });
     const get = (email: string) => app.api("GET", `/v1/programs/${app.programId}/customers/${encodeURIComponent(email)}`);

@@ -30,9 +30,7 @@ for (const backend of BACKENDS) {
     before(async () => {
       app = await openStack(backend, CUSTOMERS, { start: true });
     });
-    after(async () => {
-      await app?.close();
-    });
+    after(() => app?.close());
 
     const A = () => `/v1/programs/${app.programId}`;
     const B = () => `/v1/programs/${app.otherProgramId}`;

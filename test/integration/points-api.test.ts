@@ -39,9 +39,7 @@ for (const backend of BACKENDS) {
     before(async () => {
       app = await openStack(backend, POINTS, { start: true });
     });
-    after(async () => {
-      await app?.close();
-    });
+    after(() => app?.close());
 
     const A = () => `/v1/programs/${app.programId}`;
     const call = async (method: string, path: string, options?: ApiOptions): Promise<ApiResponse> => {

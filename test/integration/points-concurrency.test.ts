@@ -20,9 +20,7 @@ describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
   before(async () => {
     app = await openStack("postgres", POINTS, { start: true });
   });
-  after(async () => {
-    await app?.close();
-  });
+  after(() => app?.close());
 
   const P = (email: string) => customerPath(app.programId, email);
   const post = (email: string, path: string, body: unknown, options: Omit<ApiOptions, "body"> = {}): Promise<ApiResponse> =>

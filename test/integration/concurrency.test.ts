@@ -5,7 +5,8 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { BACKENDS, startServer, type TestServer } from "../support/server";
+import { BACKENDS, openStack, type Fixtures, type Stack } from "../support/stack";
+import { CUSTOMERS } from "../support/fixtures";
 import { assertCustomerShape } from "../support/assertions";
 import { prng } from "../support/prng";
 
@@ -34,13 +35,11 @@ function payloadOf(k: number, i: number): Record<string, unknown> {
 
 for (const backend of BACKENDS) {
   describe(`Concurrent Create/Update resources [${backend}]`, () => {
-    let app: TestServer;
+    let app: Stack<Fixtures<typeof CUSTOMERS>>;
     before(async () => {
-      app = await startServer(backend);
+      app = await openStack(backend, CUSTOMERS, { start: true });
     });
-    after(async () => {
-      await app?.close();
-    });
+    after(() => app?.close());
 
     const post = (body: unknown) => app.api("POST", `/v1/programs/${app.programId}/integrations/api`, { body });
     const get = (email: string) => app.api("GET", `/v1/programs/${app.programId}/customers/${encodeURIComponent(email)}`);
@@ -127,7 +126,7 @@ for (const backend of BACKENDS) {
     });
 
     test("the database holds each customer once, lower-cased, with exactly one userData, loyaltyData and customerTier", async () => {
-      await app.stop(); // PGlite can be opened by one process only
+      await app.stopAll(); // PGlite can be opened by one process only
       const rows = await app.query<{ email: string; u: number; l: number; t: number }>(
         `SELECT c.email,
                 (SELECT count(*) FROM "UserData" u WHERE u."customerId" = c.id)::int AS u,

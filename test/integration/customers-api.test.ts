@@ -6,7 +6,8 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { BACKENDS, LIMITED_BURST, LIMITED_RATE, HIGH_RATE_BURST, HIGH_RATE_LIMIT, startServer, type ApiOptions, type ApiResponse, type TestServer } from "../support/server";
+import { BACKENDS, openStack, type ApiOptions, type ApiResponse, type Fixtures, type Stack } from "../support/stack";
+import { CUSTOMERS, LIMITED_BURST, LIMITED_RATE, HIGH_RATE_BURST, HIGH_RATE_LIMIT } from "../support/fixtures";
 import {
   assertCustomerShape,
   assertProblem,
@@ -25,13 +26,11 @@ const MiB = 1024 * 1024;
 
 for (const backend of BACKENDS) {
   describe(`Customers API: Create/Update resources and Get customer details [${backend}]`, () => {
-    let app: TestServer;
+    let app: Stack<Fixtures<typeof CUSTOMERS>>;
     before(async () => {
-      app = await startServer(backend);
+      app = await openStack(backend, CUSTOMERS, { start: true });
     });
-    after(async () => {
-      await app?.close();
-    });
+    after(() => app?.close());
 
     const A = () => `/v1/programs/${app.programId}`;
     const B = () => `/v1/programs/${app.otherProgramId}`;

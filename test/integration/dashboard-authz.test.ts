@@ -36,7 +36,7 @@ import { changeRoleAsStaff, createStaffAsStaff, setStaffDisabledAsStaff } from "
 import { createApiKey } from "@/lib/domain/api-keys";
 import { createWebhook } from "@/lib/domain/webhooks";
 import { memoryDatabase } from "../support/pglite-memory";
-import { programWithTiers, type ProgramFixture } from "../support/domain-fixtures";
+import { programWithTiersIn, type ProgramFixture } from "../support/fixtures";
 import { BACKENDS, MIGRATED_ONLY, openStack, type AppInstance, type Stack } from "../support/stack";
 import { signIn } from "../support/staff-http";
 
@@ -110,8 +110,8 @@ async function failedDelivery(prisma: PrismaClient, programId: string) {
 
 /** A program with tiers, a reward, a coupon pool, one staff account per role, and an outsider from another program. */
 async function buildWorld(prisma: PrismaClient): Promise<World> {
-  const program = await programWithTiers(prisma, "Dashboard authz");
-  const other = await programWithTiers(prisma, "Another program");
+  const program = await programWithTiersIn(prisma, "Dashboard authz");
+  const other = await programWithTiersIn(prisma, "Another program");
   const { rewardId } = await createReward(prisma, { programId: program.programId, name: "Mug", costPoints: 10 });
   const { couponPoolId: poolId } = await createCouponPool(prisma, { programId: program.programId, name: "Welcome" });
   await importCoupons(prisma, poolId, Array.from({ length: 20 }, (_, i) => `WELCOME-${i}`));
@@ -405,7 +405,7 @@ describe("Dashboard operations, per role, on a real database", () => {
   });
 
   test("the last active owner cannot be demoted or disabled, even by an owner demoted a moment ago (409, nothing changed)", async () => {
-    const { programId } = await programWithTiers(prisma, "Two owners");
+    const { programId } = await programWithTiersIn(prisma, "Two owners");
     const [a, b] = [await member(prisma, programId, "owner"), await member(prisma, programId, "owner")];
     const asA = (await resolveStaff(prisma, a.id, programId))!;
     // B's request was authorised while B was still an owner; A demotes B first.

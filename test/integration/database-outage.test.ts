@@ -16,8 +16,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { emailPath } from "../support/loyalty-stack";
-import { cliString, openStack, waitFor, type ApiResponse, type AppInstance, type FixtureSpec, type Stack } from "../support/stack";
+import { customerPath, openStack, waitFor, type ApiResponse, type AppInstance, type Fixtures, type Stack } from "../support/stack";
+import { fixtures, program } from "../support/fixtures";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
@@ -36,14 +36,7 @@ async function pgServer(command: "start" | "stop" | "pause" | "resume"): Promise
 }
 
 /** One program and its key: all this test needs, made with two CLI runs. */
-const SPEC: FixtureSpec<{ programId: string; key: string }> = {
-  name: "outage",
-  async make({ loyalty }) {
-    const programId = cliString((await loyalty("program", "create", "--name", "Outage Program")).programId, "programId");
-    const key = cliString((await loyalty("apikey", "create", "--program", programId, "--name", "tests", "--rate-limit", "100000")).key, "key");
-    return { programId, key };
-  },
-};
+const SPEC = fixtures("outage", program("Outage Program"));
 
 interface Write {
   email: string;
@@ -60,7 +53,7 @@ interface Outcome {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("Database outage: 503 while PostgreSQL is away, lost connections retried [postgres]", { skip: !HAVE_POSTGRES && `no PostgreSQL binaries in ${PG_BIN}` }, () => {
-  let stack: Stack<{ programId: string; key: string }>;
+  let stack: Stack<Fixtures<typeof SPEC>>;
   let app: AppInstance;
   let admin: pg.Client;
   let database: string;
@@ -97,7 +90,7 @@ describe("Database outage: 503 while PostgreSQL is away, lost connections retrie
   }
 
   const increase = (w: Write) =>
-    app.api("POST", `${emailPath(stack.programId, w.email)}/balance/increase`, { body: { points: w.points }, headers: { "idempotency-key": w.key } });
+    app.api("POST", `${customerPath(stack.programId, w.email)}/balance/increase`, { body: { points: w.points }, headers: { "idempotency-key": w.key } });
 
   /**
    * Rounds of termination: each worker's latest request that started in round `doneIn[worker]` has finished.
@@ -116,7 +109,7 @@ describe("Database outage: 503 while PostgreSQL is away, lost connections retrie
           const startedIn = round;
           const email = emails[(worker * 7 + i) % CUSTOMERS]!;
           if (i % 2 === 0) {
-            outcomes.push(await timed(() => app.api("GET", emailPath(stack.programId, email))));
+            outcomes.push(await timed(() => app.api("GET", customerPath(stack.programId, email))));
           } else {
             const w = { email, points: 1 + ((worker + i) % 5), key: `outage-${++seq}`, done: false };
             writes.set(w.key, w);
@@ -172,7 +165,7 @@ describe("Database outage: 503 while PostgreSQL is away, lost connections retrie
       // Until a read succeeds again (the pool reconnects on demand), then a moment of normal traffic.
       const deadline = Date.now() + 15_000;
       for (;;) {
-        const res = await app.api("GET", emailPath(stack.programId, emails[0]!));
+        const res = await app.api("GET", customerPath(stack.programId, emails[0]!));
         if (res.status === 200) break;
         assert.ok(Date.now() < deadline, `no success within 15 s of the restart: ${res.status} ${res.text}`);
         await sleep(100);

@@ -7,7 +7,7 @@
  * Every success and error path, Idempotency-Key replays and conflicts, and (last, with the app restarted around the
  * admin CLI) the expiry and tier recalculation jobs as seen through the API.
  *
- * Fixtures (test/support/points-fixtures.ts, made with the CLI before the app starts): program A with tiers Bronze 0
+ * Fixtures (POINTS in test/support/fixtures.ts, made with the CLI before the app starts): program A with tiers Bronze 0
  * ×1, Silver 1000 ×1.25, Gold 5000 ×1.5, points expiring after 12 months, and the flows visit (10; optional param
  * `store`), purchase (0.5 per unit of `amount`), receipt (2 per unit of `amount` 1–500; optional `items` 1–50), daily
  * (10, cap 25 a day), limited (10, cap 15 in all) and welcome (50, once); program B with one tier, no expiry and its
@@ -15,7 +15,8 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { BACKENDS, customerPath, EXPIRY_MONTHS, pointsStack, type ApiOptions, type ApiResponse, type PointsStack } from "../support/points-fixtures";
+import { BACKENDS, customerPath, openStack, type ApiOptions, type ApiResponse, type Fixtures, type Stack } from "../support/stack";
+import { EXPIRY_MONTHS, POINTS } from "../support/fixtures";
 import { assertProblem, assertRequestId, assertTier, ISO_MS, problemPaths } from "../support/assertions";
 
 /** API.md §4's ledger entry, plus the metadata given with the request. */
@@ -34,14 +35,11 @@ function plusMonths(iso: string, months: number): string {
 
 for (const backend of BACKENDS) {
   describe(`Points API: balance, history, tiers and earning flows [${backend}]`, () => {
-    let app: PointsStack;
+    let app: Stack<Fixtures<typeof POINTS>>;
     before(async () => {
-      app = await pointsStack(backend);
-      await app.start();
+      app = await openStack(backend, POINTS, { start: true });
     });
-    after(async () => {
-      await app?.close();
-    });
+    after(() => app?.close());
 
     const A = () => `/v1/programs/${app.programId}`;
     const call = async (method: string, path: string, options?: ApiOptions): Promise<ApiResponse> => {
@@ -746,7 +744,7 @@ for (const backend of BACKENDS) {
         assert.equal(recalculationDate, plusMonths(c.loyaltyData.memberSince, 12), "a period is 12 months by default");
         const now = new Date(Math.max(Date.parse(earned.expiresAt), Date.parse(recalculationDate)) + 60_000).toISOString();
 
-        await app.stop(); // PGlite: one process at a time
+        await app.stopAll(); // PGlite: one process at a time
         const expired = await app.loyalty("points", "expire", "--program", app.programId, "--now", now);
         assert.ok(Number(expired.customers) >= 1 && Number(expired.points) >= 1000, JSON.stringify(expired));
         const recalculated = await app.loyalty("tiers", "recalculate", "--program", app.programId, "--now", now);

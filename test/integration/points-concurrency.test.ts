@@ -6,7 +6,8 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { customerPath, pointsStack, TIER_SPECS, type ApiOptions, type ApiResponse, type PointsStack } from "../support/points-fixtures";
+import { customerPath, openStack, type ApiOptions, type ApiResponse, type Fixtures, type Stack } from "../support/stack";
+import { POINTS, TIERS } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 import { prng } from "../support/prng";
 
@@ -15,14 +16,11 @@ const SKIP = process.env.TEST_DATABASE_URL
   : "PostgreSQL only: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:55497/postgres) to run the concurrency tests";
 
 describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
-  let app: PointsStack;
+  let app: Stack<Fixtures<typeof POINTS>>;
   before(async () => {
-    app = await pointsStack("postgres");
-    await app.start();
+    app = await openStack("postgres", POINTS, { start: true });
   });
-  after(async () => {
-    await app?.close();
-  });
+  after(() => app?.close());
 
   const P = (email: string) => customerPath(app.programId, email);
   const post = (email: string, path: string, body: unknown, options: Omit<ApiOptions, "body"> = {}): Promise<ApiResponse> =>
@@ -75,7 +73,7 @@ describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
   const tierIdFor = (points: number) => {
     const ids = [app.tiers.bronze, app.tiers.silver, app.tiers.gold];
     let reached = 0;
-    TIER_SPECS.forEach(([, required], i) => {
+    TIERS.forEach(([, required], i) => {
       if (required <= points) reached = i;
     });
     return ids[reached];

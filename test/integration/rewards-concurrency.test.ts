@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BACKENDS, createStack, emailPath, newEmail, type AppInstance, type ApiResponse, type Stack } from "../support/loyalty-stack";
+import { BACKENDS, customerPath, openStack, type AppInstance, type ApiResponse, type Stack, type Fixtures } from "../support/stack";
+import { newEmail, TWO_PROGRAMS } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 
 const count = (results: ApiResponse[], status: number, code?: string) =>
@@ -16,12 +17,12 @@ const count = (results: ApiResponse[], status: number, code?: string) =>
 
 for (const backend of BACKENDS) {
   describe(`Redemptions and coupons under concurrency [${backend}]`, () => {
-    let stack: Stack;
+    let stack: Stack<Fixtures<typeof TWO_PROGRAMS>>;
     let app: AppInstance;
     const files = mkdtempSync(path.join(os.tmpdir(), "loyalty-race-"));
     const id = {} as Record<"limited" | "unlimited" | "pool", string>;
     const p = () => `/v1/programs/${stack.programId}`;
-    const c = (email: string) => emailPath(stack.programId, email);
+    const c = (email: string) => customerPath(stack.programId, email);
 
     async function customers(label: string, n: number, points: number): Promise<string[]> {
       const emails = Array.from({ length: n }, () => newEmail(label));
@@ -34,7 +35,7 @@ for (const backend of BACKENDS) {
     }
 
     before(async () => {
-      stack = await createStack(backend);
+      stack = await openStack(backend, TWO_PROGRAMS);
       const A = stack.programId;
       id.limited = String((await stack.loyalty("reward", "create", "--program", A, "--name", "Limited", "--cost-points", "50", "--stock", "10")).rewardId);
       id.unlimited = String((await stack.loyalty("reward", "create", "--program", A, "--name", "Unlimited", "--cost-points", "40")).rewardId);

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BACKENDS, createStack, emailPath, newEmail, type AppInstance, type Stack } from "../support/loyalty-stack";
+import { BACKENDS, customerPath, openStack, type AppInstance, type Stack, type Fixtures } from "../support/stack";
+import { newEmail, TWO_PROGRAMS } from "../support/fixtures";
 import { assertProblem, ISO_MS } from "../support/assertions";
 
 const REWARD_FIELDS = ["active", "costPoints", "createdAt", "description", "id", "image", "name", "programId", "stock", "updatedAt"];
@@ -17,7 +18,7 @@ const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 
 for (const backend of BACKENDS) {
   describe(`Rewards and coupons [${backend}]`, () => {
-    let stack: Stack;
+    let stack: Stack<Fixtures<typeof TWO_PROGRAMS>>;
     let app: AppInstance;
     const files = mkdtempSync(path.join(os.tmpdir(), "loyalty-codes-"));
     type Ids = "mug" | "coffee" | "sticker" | "retired" | "foreign" | "welcome" | "forever" | "empty" | "foreignPool";
@@ -27,7 +28,7 @@ for (const backend of BACKENDS) {
     let firstImportStderr = "";
     let reImport: Record<string, unknown>;
     const p = () => `/v1/programs/${stack.programId}`;
-    const c = (email: string) => emailPath(stack.programId, email);
+    const c = (email: string) => customerPath(stack.programId, email);
     const api = (...args: Parameters<AppInstance["api"]>) => app.api(...args);
 
     /** A new customer of program A with `points` (earned through the API). */
@@ -43,7 +44,7 @@ for (const backend of BACKENDS) {
     const stockOf = async (rewardId: string) => (await rewardsById()).get(rewardId)?.stock;
 
     before(async () => {
-      stack = await createStack(backend);
+      stack = await openStack(backend, TWO_PROGRAMS);
       const loyalty = stack.loyalty;
       const reward = async (...args: string[]) => String((await loyalty("reward", "create", ...args)).rewardId);
       const pool = async (...args: string[]) => String((await loyalty("coupon-pool", "create", ...args)).couponPoolId);

@@ -13,8 +13,8 @@ import assert from "node:assert/strict";
 import os from "node:os";
 import path from "node:path";
 import { createStaff } from "@/lib/domain/staff";
-import { programWithTiers } from "../support/domain-fixtures";
-import { BACKENDS, MIGRATED_ONLY, openStack, type AppInstance, type Stack } from "../support/stack";
+import { TWO_PROGRAMS } from "../support/fixtures";
+import { BACKENDS, openStack, type AppInstance, type Fixtures, type Stack } from "../support/stack";
 import { attemptSignIn, csrf } from "../support/staff-http";
 
 const PASSWORD = "correct horse battery staple";
@@ -28,7 +28,7 @@ const freshAddress = () => `198.51.100.${++addressCounter}`;
 
 for (const backend of BACKENDS) {
   describe(`Threat: credential stuffing against staff sign-in [${backend}]`, () => {
-    let stack: Stack<{ key?: string }>;
+    let stack: Stack<Fixtures<typeof TWO_PROGRAMS>>;
     let app: AppInstance;
     const suffix = Math.random().toString(36).slice(2, 8);
     const known = `owner.${suffix}@example.com`;
@@ -48,9 +48,9 @@ for (const backend of BACKENDS) {
     };
 
     before(async () => {
-      stack = await openStack(backend, MIGRATED_ONLY);
+      stack = await openStack(backend, TWO_PROGRAMS);
+      const { programId } = stack;
       await stack.withPrisma(async (prisma) => {
-        const { programId } = await programWithTiers(prisma, "Stuffing");
         await createStaff(prisma, { email: known, password: PASSWORD, programId, role: "owner" });
         await createStaff(prisma, { email: bystander, password: PASSWORD, programId, role: "support" });
       });

@@ -12,15 +12,15 @@ import { applyUserBatch } from "@/lib/domain/customers";
 import { increaseBalance } from "@/lib/domain/points";
 import { createStaff } from "@/lib/domain/staff";
 import { createWebhook } from "@/lib/domain/webhooks";
-import { programWithTiers } from "../support/domain-fixtures";
-import { BACKENDS, MIGRATED_ONLY, openStack, type AppInstance, type Stack } from "../support/stack";
+import { TWO_PROGRAMS } from "../support/fixtures";
+import { BACKENDS, openStack, type AppInstance, type Fixtures, type Stack } from "../support/stack";
 import { signIn, staffCall } from "../support/staff-http";
 
 const PASSWORD = "correct horse battery staple";
 
 for (const backend of BACKENDS) {
   describe(`Threat: cross-site staff writes [${backend}]`, () => {
-    let stack: Stack<{ key?: string }>;
+    let stack: Stack<Fixtures<typeof TWO_PROGRAMS>>;
     let app: AppInstance;
     let programId = "";
     let customerId = "";
@@ -28,10 +28,10 @@ for (const backend of BACKENDS) {
     let owner = "";
 
     before(async () => {
-      stack = await openStack(backend, MIGRATED_ONLY);
+      stack = await openStack(backend, TWO_PROGRAMS);
+      programId = stack.programId;
       const email = `owner.${Math.random().toString(36).slice(2, 8)}@example.com`;
       await stack.withPrisma(async (prisma) => {
-        programId = (await programWithTiers(prisma, "Cross-site")).programId;
         await createStaff(prisma, { email, password: PASSWORD, programId, role: "owner" });
         await prisma.$transaction((tx) => applyUserBatch(tx, programId, [{ email: "victim@example.com", feature: "user", payload: { firstName: "Ada" } }]));
         customerId = (await prisma.customer.findFirstOrThrow({ where: { programId }, select: { id: true } })).id;

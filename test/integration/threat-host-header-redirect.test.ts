@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import os from "node:os";
 import path from "node:path";
 import { createStaff } from "@/lib/domain/staff";
-import { programWithTiers } from "../support/domain-fixtures";
-import { BACKENDS, MIGRATED_ONLY, openStack, type AppInstance, type Stack } from "../support/stack";
+import { TWO_PROGRAMS } from "../support/fixtures";
+import { BACKENDS, openStack, type AppInstance, type Fixtures, type Stack } from "../support/stack";
 import { attemptSignIn, csrf } from "../support/staff-http";
 
 const PASSWORD = "correct horse battery staple";
@@ -20,17 +20,14 @@ const BAD_CALLBACKS = ["%", "%E0%A4%A", "http://evil.example/x", "//evil.example
 // The backends behave alike here (no data involved beyond one sign-in): PGlite only keeps the suite short.
 for (const backend of BACKENDS.slice(0, 1)) {
   describe(`Threat: host header and callbackUrl redirects [${backend}]`, () => {
-    let stack: Stack<{ key?: string }>;
+    let stack: Stack<Fixtures<typeof TWO_PROGRAMS>>;
     let app: AppInstance;
     let email = "";
 
     before(async () => {
-      stack = await openStack(backend, MIGRATED_ONLY);
+      stack = await openStack(backend, TWO_PROGRAMS);
       email = `owner.${Math.random().toString(36).slice(2, 8)}@example.com`;
-      await stack.withPrisma(async (prisma) => {
-        const { programId } = await programWithTiers(prisma, "Redirects");
-        await createStaff(prisma, { email, password: PASSWORD, programId, role: "owner" });
-      });
+      await stack.withPrisma((prisma) => createStaff(prisma, { email, password: PASSWORD, programId: stack.programId, role: "owner" }));
       // No NEXTAUTH_URL, no TRUST_PROXY: the origin comes from the Host header alone.
       app = await stack.start({ AUTH_SECRET_FILE: path.join(os.tmpdir(), `loyalty-auth-secret-host-${process.pid}-${backend}`), NEXTAUTH_URL: "" });
     });

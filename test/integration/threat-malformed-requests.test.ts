@@ -10,7 +10,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { BACKENDS, cliString, openStack, type ApiResponse, type AppInstance, type FixtureSpec, type Stack } from "../support/stack";
+import { BACKENDS, openStack, type ApiResponse, type AppInstance, type Fixtures, type Stack } from "../support/stack";
+import { fixtures, otherProgram, program } from "../support/fixtures";
 import { assertProblem, problemPaths } from "../support/assertions";
 
 /** One request with this exact request-target, as bytes on the wire (fetch would normalise or refuse some). */
@@ -39,29 +40,18 @@ function raw(baseUrl: string, method: string, target: string, headers: Record<st
 }
 
 /** Two programs with a key each: the least this file needs (CLI calls dominate its run time on PostgreSQL). */
-const EDGE: FixtureSpec<{ programId: string; key: string; otherProgramId: string }> = {
-  name: "edge",
-  async make({ loyalty, together }) {
-    const program = async (name: string) => cliString((await loyalty("program", "create", "--name", name)).programId, "programId");
-    const [programId, otherProgramId] = await together(
-      () => program("Edge A"),
-      () => program("Edge B"),
-    );
-    const key = cliString((await loyalty("apikey", "create", "--program", programId, "--name", "edge", "--rate-limit", "100000")).key, "key");
-    return { programId, key, otherProgramId };
-  },
-};
+const EDGE = fixtures("edge", program("Edge A"), otherProgram("Edge B"));
 
 const MALFORMED = ["%E0%A4%A", "%ZZ", "%", "abc%C3"];
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
 for (const backend of BACKENDS) {
   describe(`Threat: malformed and unexpected requests under /v1 [${backend}]`, () => {
-    let stack: Stack<{ programId: string; key: string; otherProgramId: string }>;
-    let app: AppInstance & { programId: string; key: string; otherProgramId: string };
+    let stack: Stack<Fixtures<typeof EDGE>>;
+    let app: AppInstance & Fixtures<typeof EDGE>;
     before(async () => {
       stack = await openStack(backend, EDGE);
-      app = { ...(await stack.start()), programId: stack.programId, key: stack.key, otherProgramId: stack.otherProgramId };
+      app = { ...(await stack.start()), programId: stack.programId, key: stack.key, keyId: stack.keyId, otherProgramId: stack.otherProgramId };
     });
     after(async () => {
       await stack?.close();

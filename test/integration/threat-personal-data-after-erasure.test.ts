@@ -16,9 +16,8 @@ import { randomBytes, randomInt } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BACKENDS, MIGRATED_ONLY, openStack, type ApiOptions, type AppInstance, type Stack } from "../support/stack";
-import { emailPath, newEmail } from "../support/loyalty-stack";
-import { programWithTiers } from "../support/domain-fixtures";
+import { BACKENDS, customerPath, openStack, type ApiOptions, type AppInstance, type Fixtures, type Stack } from "../support/stack";
+import { newEmail, TWO_PROGRAMS } from "../support/fixtures";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
 import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { createReward } from "@/lib/domain/rewards";
@@ -79,7 +78,7 @@ const STORED_IN = [
 
 for (const backend of BACKENDS) {
   describe(`Threat: personal data left behind after erasure [${backend}]`, () => {
-    let stack: Stack<{ key?: string }>;
+    let stack: Stack<Fixtures<typeof TWO_PROGRAMS>>;
     let app: AppInstance;
     const files = mkdtempSync(path.join(os.tmpdir(), "loyalty-erasure-"));
     const id = {} as Record<"program" | "key" | "reward" | "pool", string>;
@@ -93,14 +92,13 @@ for (const backend of BACKENDS) {
     const replays: { path: string; body: unknown; key: string }[] = [];
 
     const p = () => `/v1/programs/${id.program}`;
-    const c = (email: string) => emailPath(id.program, email);
+    const c = (email: string) => customerPath(id.program, email);
 
     before(async () => {
       // Domain-level fixtures in one process (cheaper than a CLI run per fixture), before the app opens the database.
-      stack = await openStack(backend, MIGRATED_ONLY);
+      stack = await openStack(backend, TWO_PROGRAMS);
+      Object.assign(id, { program: stack.programId, key: stack.key });
       await stack.withPrisma(async (prisma) => {
-        const program = await programWithTiers(prisma, "Erasure");
-        Object.assign(id, { program: program.programId, key: program.key });
         id.reward = (await createReward(prisma, { programId: id.program, name: "Coffee", costPoints: 10 })).rewardId;
         id.pool = (await createCouponPool(prisma, { programId: id.program, name: "Erasure pool" })).couponPoolId;
         await importCoupons(prisma, id.pool, Array.from({ length: 8 }, (_, i) => `ER-${i}`));

@@ -11,23 +11,12 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { cliString, openStack, type AppInstance, type FixtureSpec, type Stack } from "../support/stack";
+import { openStack, type AppInstance, type Fixtures, type Stack } from "../support/stack";
+import { fixtures, program } from "../support/fixtures";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-interface Fixtures {
-  programId: string;
-  key: string;
-}
-
-const SPEC: FixtureSpec<Fixtures> = {
-  name: "second-opener",
-  async make({ loyalty }) {
-    const programId = cliString((await loyalty("program", "create", "--name", "Held Program")).programId, "programId");
-    const key = cliString((await loyalty("apikey", "create", "--program", programId, "--name", "tests", "--rate-limit", "100000")).key, "key");
-    return { programId, key };
-  },
-};
+const SPEC = fixtures("second-opener", program("Held Program"));
 
 /** A child process run to its end, with a deadline: a second opener must fail at once, not hang. */
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number) {
@@ -63,7 +52,7 @@ function assertRefusal(output: string, holderPid: number) {
 }
 
 describe("Threat: a second process opens the server's PGlite directory [pglite]", () => {
-  let stack: Stack<Fixtures>;
+  let stack: Stack<Fixtures<typeof SPEC>>;
   let app: AppInstance;
   let dir: string;
   let lockFile: string;

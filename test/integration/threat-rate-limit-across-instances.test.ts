@@ -6,29 +6,18 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { BACKENDS, cliString, openStack, type ApiResponse, type AppInstance, type FixtureSpec, type Stack } from "../support/stack";
+import { BACKENDS, openStack, type ApiResponse, type AppInstance, type Fixtures, type Stack } from "../support/stack";
+import { fixtures, program } from "../support/fixtures";
 import { assertProblem, assertRateHeaders } from "../support/assertions";
 
 const RATE = 2;
 const BURST = 20;
 
-interface Fixtures {
-  key: string;
-  programId: string;
-}
-
-const SPEC: FixtureSpec<Fixtures> = {
-  name: "ratelimit-cluster",
-  async make({ loyalty }) {
-    const programId = cliString((await loyalty("program", "create", "--name", "Limited")).programId, "programId");
-    const created = await loyalty("apikey", "create", "--program", programId, "--name", "small", "--rate-limit", String(RATE), "--burst", String(BURST));
-    return { programId, key: cliString(created.key, "key") };
-  },
-};
+const SPEC = fixtures("ratelimit-cluster", program("Limited", { rate: RATE, burst: BURST }));
 
 for (const backend of BACKENDS) {
   describe(`rate limits hold for the cluster, not per instance [${backend}]`, () => {
-    let stack: Stack<Fixtures>;
+    let stack: Stack<Fixtures<typeof SPEC>>;
     let instances: AppInstance[];
     before(async () => {
       stack = await openStack(backend, SPEC);

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import os from "node:os";
 import path from "node:path";
 import { createStaff } from "@/lib/domain/staff";
-import { programWithTiers } from "../support/domain-fixtures";
-import { BACKENDS, MIGRATED_ONLY, openStack, type AppInstance, type Stack } from "../support/stack";
+import { TWO_PROGRAMS } from "../support/fixtures";
+import { BACKENDS, openStack, type AppInstance, type Fixtures, type Stack } from "../support/stack";
 import { signIn, signOut, staffCall } from "../support/staff-http";
 
 const PASSWORD = "correct horse battery staple";
@@ -19,7 +19,7 @@ const SHORT_LIFETIME_SECONDS = 4;
 
 for (const backend of BACKENDS) {
   describe(`Threat: staff session replay [${backend}]`, () => {
-    let stack: Stack<{ key?: string }>;
+    let stack: Stack<Fixtures<typeof TWO_PROGRAMS>>;
     let app: AppInstance;
     let programId = "";
     const accounts = { owner: "", signout: "", password: "", bystander: "", disabled: "", lifetime: "" };
@@ -27,9 +27,9 @@ for (const backend of BACKENDS) {
     const secretFile = path.join(os.tmpdir(), `loyalty-auth-secret-replay-${process.pid}-${backend}`);
 
     before(async () => {
-      stack = await openStack(backend, MIGRATED_ONLY);
+      stack = await openStack(backend, TWO_PROGRAMS);
+      programId = stack.programId;
       await stack.withPrisma(async (prisma) => {
-        programId = (await programWithTiers(prisma, "Session replay")).programId;
         for (const who of Object.keys(accounts) as (keyof typeof accounts)[]) {
           accounts[who] = `${who}.${Math.random().toString(36).slice(2, 8)}@example.com`;
           const { staffId } = await createStaff(prisma, { email: accounts[who], password: PASSWORD, programId, role: who === "owner" ? "owner" : "support" });

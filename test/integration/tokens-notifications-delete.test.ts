@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SignJWT } from "jose";
-import { BACKENDS, createStack, emailPath, newEmail, type AppInstance, type Stack } from "../support/loyalty-stack";
+import { BACKENDS, customerPath, openStack, type AppInstance, type Stack, type Fixtures } from "../support/stack";
+import { newEmail, TWO_PROGRAMS } from "../support/fixtures";
 import { assertCustomerShape, assertProblem, ISO_MS } from "../support/assertions";
 
 const PUSH_URL = "http://127.0.0.1:9/push"; // never called here: the delivery worker is off in this file
@@ -29,12 +30,12 @@ interface Totals {
 
 for (const backend of BACKENDS) {
   describe(`Customer tokens, notifications and deletion [${backend}]`, () => {
-    let stack: Stack;
+    let stack: Stack<Fixtures<typeof TWO_PROGRAMS>>;
     let app: AppInstance;
     const files = mkdtempSync(path.join(os.tmpdir(), "loyalty-codes-"));
     const id = {} as Record<"coffee" | "foreignReward" | "pool" | "pushSecret", string>;
     const p = () => `/v1/programs/${stack.programId}`;
-    const c = (email: string) => emailPath(stack.programId, email);
+    const c = (email: string) => customerPath(stack.programId, email);
     const api = (...args: Parameters<AppInstance["api"]>) => app.api(...args);
     const bearer = (token: string) => ({ key: null, headers: { Authorization: `Bearer ${token}` } });
 
@@ -75,7 +76,7 @@ for (const backend of BACKENDS) {
     };
 
     before(async () => {
-      stack = await createStack(backend);
+      stack = await openStack(backend, TWO_PROGRAMS);
       const A = stack.programId;
       const csv = path.join(files, "codes.csv");
       writeFileSync(csv, "code\nDEL-1\nDEL-2\nDEL-3\n");
@@ -309,7 +310,7 @@ for (const backend of BACKENDS) {
 
       // Others are untouched: a customer of A, and the same e-mail in program B.
       assert.equal((await api("GET", c(stays))).json.loyaltyData.balance, 40);
-      const inB = await api("GET", emailPath(stack.otherProgramId, twin), { key: stack.otherKey });
+      const inB = await api("GET", customerPath(stack.otherProgramId, twin), { key: stack.otherKey });
       assert.equal(inB.status, 200);
       assert.equal(inB.json.userData.firstName, "Twin");
 

@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BACKENDS, createStack, emailPath, newEmail, waitFor, type AppInstance, type Stack } from "../support/loyalty-stack";
+import { BACKENDS, customerPath, openStack, waitFor, type AppInstance, type Stack, type Fixtures } from "../support/stack";
+import { newEmail, TWO_PROGRAMS } from "../support/fixtures";
 import { startReceiver, verifySignature, type Receiver, type Received } from "../support/webhook-receiver";
 import { ISO_MS } from "../support/assertions";
 
@@ -33,7 +34,7 @@ const EVENT_TYPES = [
 
 for (const backend of BACKENDS) {
   describe(`Webhooks and push delivery [${backend}]`, () => {
-    let stack: Stack;
+    let stack: Stack<Fixtures<typeof TWO_PROGRAMS>>;
     let apps: AppInstance[] = [];
     const files = mkdtempSync(path.join(os.tmpdir(), "loyalty-hooks-"));
     let receiver: Receiver;
@@ -43,7 +44,7 @@ for (const backend of BACKENDS) {
     const failedOnce = new Set<string>();
     const api = (...args: Parameters<AppInstance["api"]>) => apps[0]!.api(...args);
     const p = () => `/v1/programs/${stack.programId}`;
-    const c = (email: string) => emailPath(stack.programId, email);
+    const c = (email: string) => customerPath(stack.programId, email);
     const at = (where: string) => receiver.received.filter((r) => r.path === where);
     const ok = (where: string) => at(where).filter((r) => r.status === 200);
     const idsAt = (where: string) => new Set(ok(where).map((r) => r.json.id as string));
@@ -76,7 +77,7 @@ for (const backend of BACKENDS) {
         }
         return 200;
       });
-      stack = await createStack(backend);
+      stack = await openStack(backend, TWO_PROGRAMS);
       const A = stack.programId;
       const refusals = await stack.together(
         ...["ftp://127.0.0.1/x", "javascript:alert(1)", "file:///etc/passwd"].map((url) => () => stack.cliRun(["webhook", "create", "--program", A, "--url", url])),

@@ -3,7 +3,7 @@
  * of the app's own schemas.
  */
 import assert from "node:assert/strict";
-import type { ApiResponse } from "./server";
+import type { ApiResponse } from "./api-client";
 
 /** ISO 8601 UTC with milliseconds: `2026-11-22T15:31:33.000Z`. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -23,7 +23,10 @@ if (!process.env.E2E_PGLITE_DIR) {
   } catch {
     // .data does not exist yet
   }
-  process.env.E2E_PGLITE_DIR = path.join(dataRoot, `e2e-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`);
+  process.env.E2E_PGLITE_DIR = path.join(
+    dataRoot,
+    `e2e-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`,
+  );
   mkdirSync(process.env.E2E_PGLITE_DIR, { recursive: true });
 }
 

@@ -7,16 +7,36 @@ const endpoints = [
   { method: "POST", path: "/v1/programs/{programId}/customers/{email}/balance/increase", what: "Add points" },
   { method: "POST", path: "/v1/programs/{programId}/customers/{email}/balance/decrease", what: "Spend points" },
   { method: "GET", path: "/v1/programs/{programId}/customers/{email}/transactions", what: "Points history" },
-  { method: "POST", path: "/v1/programs/{programId}/customers/{email}/earning-flows/{flowKey}", what: "Run a custom earning flow" },
-  { method: "POST", path: "/v1/programs/{programId}/customers/{email}/rewards/{rewardId}/redeem", what: "Redeem a reward" },
+  {
+    method: "POST",
+    path: "/v1/programs/{programId}/customers/{email}/earning-flows/{flowKey}",
+    what: "Run a custom earning flow",
+  },
+  {
+    method: "POST",
+    path: "/v1/programs/{programId}/customers/{email}/rewards/{rewardId}/redeem",
+    what: "Redeem a reward",
+  },
   { method: "POST", path: "/v1/programs/{programId}/customers/{email}/coupons", what: "Assign a coupon" },
-  { method: "POST", path: "/v1/programs/{programId}/customers/{email}/notifications", what: "Send a push notification" },
+  {
+    method: "POST",
+    path: "/v1/programs/{programId}/customers/{email}/notifications",
+    what: "Send a push notification",
+  },
   { method: "GET", path: "/v1/programs/{programId}/customers/{email}/token", what: "Get a customer token for /me" },
   { method: "GET", path: "/v1/programs/{programId}/tiers", what: "Tiers" },
   { method: "GET", path: "/v1/programs/{programId}/rewards", what: "Active rewards" },
   { method: "GET", path: "/v1/programs/{programId}/me", what: "The token's customer (Bearer)" },
-  { method: "GET", path: "/v1/programs/{programId}/me/transactions", what: "The token's customer's points history (Bearer)" },
-  { method: "POST", path: "/v1/programs/{programId}/me/rewards/{rewardId}/redeem", what: "The token's customer redeems a reward (Bearer)" },
+  {
+    method: "GET",
+    path: "/v1/programs/{programId}/me/transactions",
+    what: "The token's customer's points history (Bearer)",
+  },
+  {
+    method: "POST",
+    path: "/v1/programs/{programId}/me/rewards/{rewardId}/redeem",
+    what: "The token's customer redeems a reward (Bearer)",
+  },
 ];
 
 export default function Home() {

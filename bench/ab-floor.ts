@@ -24,9 +24,19 @@ async function main() {
   const apps = [];
   for (const dir of dirs) {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOYALTY_JOBS: "off", DATABASE_URL: process.env.AB_DATABASE_URL ?? "postgres://postgres@127.0.0.1:1/none" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      LOYALTY_JOBS: "off",
+      DATABASE_URL: process.env.AB_DATABASE_URL ?? "postgres://postgres@127.0.0.1:1/none",
+    };
     delete env.NODE_OPTIONS;
-    spawnChild(`next start ${dir}`, path.join(dir, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: dir, env });
+    spawnChild(
+      `next start ${dir}`,
+      path.join(dir, "node_modules/.bin/next"),
+      ["start", "-p", String(port), "-H", "127.0.0.1"],
+      { cwd: dir, env },
+    );
     const url = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
       try {

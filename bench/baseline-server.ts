@@ -25,10 +25,14 @@ const FIND_SQL = `SELECT id FROM "Customer" WHERE "programId" = $1::uuid AND ema
 const EVENTS_SQL = `INSERT INTO "Event" ("programId", type, data)
   SELECT $1::uuid, e.type, e.data FROM jsonb_to_recordset($2::jsonb) AS e(type text, data jsonb)`;
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+});
 pool.on("error", () => {});
 const port = Number(process.env.PORT ?? 3999);
-const q = (name: string, text: string, values: unknown[], client: pg.Pool | pg.PoolClient = pool) => client.query({ name, text, values });
+const q = (name: string, text: string, values: unknown[], client: pg.Pool | pg.PoolClient = pool) =>
+  client.query({ name, text, values });
 
 const KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_MS ?? 2000);
 const keyCache = new Map<string, { programId: string | null; until: number }>();
@@ -106,7 +110,9 @@ http
   .createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://x");
-      const m = /^\/v1\/programs\/([^/]+)\/(?:(integrations\/api)|customers\/([^/]+)(\/balance\/increase)?)$/.exec(url.pathname);
+      const m = /^\/v1\/programs\/([^/]+)\/(?:(integrations\/api)|customers\/([^/]+)(\/balance\/increase)?)$/.exec(
+        url.pathname,
+      );
       if (!m) return send(res, 404);
       const programId = await programOf(req);
       if (!programId) return send(res, 401);
@@ -124,7 +130,12 @@ http
       const out = await inTransaction(async (client) => {
         const { rows: found } = await q("bench_find", FIND_SQL, [programId, email], client);
         if (!found[0]) return null;
-        const { rows } = await q("bench_change", CHANGE_SQL, [programId, found[0].id, points, "earn", null, "api", "baseline", null, null, null, null], client);
+        const { rows } = await q(
+          "bench_change",
+          CHANGE_SQL,
+          [programId, found[0].id, points, "earn", null, "api", "baseline", null, null, null, null],
+          client,
+        );
         return rows[0];
       });
       return out ? send(res, 200, `{"balance":${out.balance},"transaction":${out.entry}}`) : send(res, 404);

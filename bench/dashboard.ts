@@ -8,8 +8,50 @@ import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
 import { customerProfile, searchCustomers } from "@/lib/staff/queries/customers";
 
-const FIRST = ["olivia", "liam", "emma", "noah", "ava", "elijah", "sophia", "mateo", "isabella", "lucas", "mia", "levi", "amelia", "ezra", "harper", "asher", "evelyn", "james", "luna", "leo"];
-const LAST = ["smith", "johnson", "williams", "brown", "jones", "garcia", "miller", "davis", "rodriguez", "martinez", "lopez", "wilson", "anderson", "taylor", "moore", "martin", "muller", "okafor", "chen", "larsen"];
+const FIRST = [
+  "olivia",
+  "liam",
+  "emma",
+  "noah",
+  "ava",
+  "elijah",
+  "sophia",
+  "mateo",
+  "isabella",
+  "lucas",
+  "mia",
+  "levi",
+  "amelia",
+  "ezra",
+  "harper",
+  "asher",
+  "evelyn",
+  "james",
+  "luna",
+  "leo",
+];
+const LAST = [
+  "smith",
+  "johnson",
+  "williams",
+  "brown",
+  "jones",
+  "garcia",
+  "miller",
+  "davis",
+  "rodriguez",
+  "martinez",
+  "lopez",
+  "wilson",
+  "anderson",
+  "taylor",
+  "moore",
+  "martin",
+  "muller",
+  "okafor",
+  "chen",
+  "larsen",
+];
 
 export interface Timing {
   p50: number;
@@ -30,10 +72,19 @@ async function time(runs: number, fn: (i: number) => Promise<unknown>): Promise<
   return { p50: at(0.5), p99: at(0.99), runs };
 }
 
-export async function benchDashboard(prisma: PrismaClient, customers: number, entriesPerCustomer: number, log: (...a: unknown[]) => void) {
+export async function benchDashboard(
+  prisma: PrismaClient,
+  customers: number,
+  entriesPerCustomer: number,
+  log: (...a: unknown[]) => void,
+) {
   const { programId } = await createProgram(prisma, { name: "Dashboard bench" });
   const tiers: string[] = [];
-  for (const [name, requiredPoints] of [["Bronze", 0], ["Silver", 1000], ["Gold", 5000]] as const) {
+  for (const [name, requiredPoints] of [
+    ["Bronze", 0],
+    ["Silver", 1000],
+    ["Gold", 5000],
+  ] as const) {
     tiers.push((await createTier(prisma, { programId, name, requiredPoints, factor: 1 })).tierId);
   }
   const t0 = Date.now();
@@ -83,10 +134,23 @@ export async function benchDashboard(prisma: PrismaClient, customers: number, en
     const email = sample[i % sample.length]!.email;
     return email.slice(0, 3 + (i % 6)); // 3 to 8 characters, as typed
   };
-  const baseline = await time(500, (i) => prisma.$queryRawUnsafe(`SELECT id FROM "Customer" WHERE id = $1::uuid`, sample[i % sample.length]!.id));
+  const baseline = await time(500, (i) =>
+    prisma.$queryRawUnsafe(`SELECT id FROM "Customer" WHERE id = $1::uuid`, sample[i % sample.length]!.id),
+  );
   const search = await time(500, (i) => searchCustomers(prisma, programId, { prefix: prefixOf(i), limit: 25 }));
-  const searchTier = await time(200, (i) => searchCustomers(prisma, programId, { prefix: prefixOf(i), tierId: tiers[i % 3], limit: 25 }));
+  const searchTier = await time(200, (i) =>
+    searchCustomers(prisma, programId, { prefix: prefixOf(i), tierId: tiers[i % 3], limit: 25 }),
+  );
   const listNewest = await time(200, () => searchCustomers(prisma, programId, { sort: "newest", limit: 25 }));
   const page = await time(500, (i) => customerProfile(prisma, programId, sample[i % sample.length]!.id));
-  return { customers, entries: customers * entriesPerCustomer, loadSeconds, baseline, search, searchTier, listNewest, page };
+  return {
+    customers,
+    entries: customers * entriesPerCustomer,
+    loadSeconds,
+    baseline,
+    search,
+    searchTier,
+    listNewest,
+    page,
+  };
 }

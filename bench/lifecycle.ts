@@ -92,7 +92,12 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-export function spawnChild(name: string, command: string, args: string[], options: SpawnOptions & { keepOutput?: number } = {}): Child {
+export function spawnChild(
+  name: string,
+  command: string,
+  args: string[],
+  options: SpawnOptions & { keepOutput?: number } = {},
+): Child {
   const proc = spawn(command, args, { ...options, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const keep = options.keepOutput ?? 64_000;
   let output = "";

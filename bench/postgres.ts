@@ -29,7 +29,10 @@ const isRoot = process.getuid?.() === 0;
 /** Runs a PostgreSQL binary as the `postgres` user when we are root (initdb refuses root), else as ourselves. */
 function asOwner(args: string[], timeoutMs = 120_000) {
   const r = isRoot
-    ? spawnSync("su", ["postgres", "-s", "/bin/sh", "-c", args.map(quote).join(" ")], { encoding: "utf8", timeout: timeoutMs })
+    ? spawnSync("su", ["postgres", "-s", "/bin/sh", "-c", args.map(quote).join(" ")], {
+        encoding: "utf8",
+        timeout: timeoutMs,
+      })
     : spawnSync(args[0]!, args.slice(1), { encoding: "utf8", timeout: timeoutMs });
   return { ok: r.status === 0, text: `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}` };
 }
@@ -40,7 +43,8 @@ export interface BenchDatabase {
 }
 
 async function throwawayServer(): Promise<BenchDatabase> {
-  if (!existsSync(path.join(PG_BIN, "initdb"))) throw new Error(`${PG_BIN}/initdb not found: install postgresql-15 or set BENCH_DATABASE_URL`);
+  if (!existsSync(path.join(PG_BIN, "initdb")))
+    throw new Error(`${PG_BIN}/initdb not found: install postgresql-15 or set BENCH_DATABASE_URL`);
   const dir = mkdtempSync("/tmp/loyalty-bench-pg-");
   const data = path.join(dir, "data");
   chmodSync(dir, 0o755);
@@ -60,12 +64,25 @@ async function throwawayServer(): Promise<BenchDatabase> {
       remove();
     },
     () => {
-      if (started && !asOwner([`${PG_BIN}/pg_ctl`, "-D", data, "stop", "-m", "immediate", "-w", "-t", "10"], 15_000).ok) killPostmaster(data);
+      if (started && !asOwner([`${PG_BIN}/pg_ctl`, "-D", data, "stop", "-m", "immediate", "-w", "-t", "10"], 15_000).ok)
+        killPostmaster(data);
       remove();
     },
   );
 
-  const init = asOwner([`${PG_BIN}/initdb`, "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-instructions"]);
+  const init = asOwner([
+    `${PG_BIN}/initdb`,
+    "-D",
+    data,
+    "-A",
+    "trust",
+    "-U",
+    "postgres",
+    "-E",
+    "UTF8",
+    "--locale=C",
+    "--no-instructions",
+  ]);
   if (!init.ok) throw new Error(`initdb failed:\n${init.text}`);
   const port = await freePort();
   const options = [
@@ -77,12 +94,27 @@ async function throwawayServer(): Promise<BenchDatabase> {
     "-c logging_collector=off",
   ].join(" ");
   started = true;
-  const start = asOwner([`${PG_BIN}/pg_ctl`, "-D", data, "-l", path.join(dir, "log"), "-o", options, "-w", "-t", "60", "start"]);
+  const start = asOwner([
+    `${PG_BIN}/pg_ctl`,
+    "-D",
+    data,
+    "-l",
+    path.join(dir, "log"),
+    "-o",
+    options,
+    "-w",
+    "-t",
+    "60",
+    "start",
+  ]);
   if (!start.ok) {
     const serverLog = existsSync(path.join(dir, "log")) ? readFileSync(path.join(dir, "log"), "utf8").slice(-3000) : "";
     throw new Error(`pg_ctl start failed:\n${start.text}\n${serverLog}`);
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, describe: `throwaway PostgreSQL 15 on 127.0.0.1:${port} (${dir})` };
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    describe: `throwaway PostgreSQL 15 on 127.0.0.1:${port} (${dir})`,
+  };
 }
 
 function killPostmaster(data: string) {
@@ -125,6 +157,7 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   const given = process.env.BENCH_DATABASE_URL?.trim();
   const db = given ? await onExistingServer(given) : await throwawayServer();
   const host = new URL(db.url).hostname;
-  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) log(`warning: the database is on ${host}, not on this machine`);
+  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host))
+    log(`warning: the database is on ${host}, not on this machine`);
   return db;
 }

@@ -50,7 +50,13 @@ const TARGETS = { getRatio: 0.5, getP99Ms: 25, batch1000Ms: 1000 };
 // Processes
 
 /** Runs a command to completion (killed on abort) and returns its output; throws on a non-zero exit. */
-async function runCommand(name: string, command: string, args: string[], childEnv: NodeJS.ProcessEnv, timeoutMs = 300_000): Promise<string> {
+async function runCommand(
+  name: string,
+  command: string,
+  args: string[],
+  childEnv: NodeJS.ProcessEnv,
+  timeoutMs = 300_000,
+): Promise<string> {
   const child = spawnChild(name, command, args, { cwd: ROOT, env: childEnv });
   const code = await new Promise<number | null>((resolve) => {
     const timer = setTimeout(() => void child.stop(), timeoutMs);
@@ -65,8 +71,19 @@ async function runCommand(name: string, command: string, args: string[], childEn
 
 /** `npm run --silent loyalty -- …`: the CLI prints its result as JSON on its last stdout line. */
 async function cli(dbEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<Record<string, string>> {
-  const out = await runCommand(`loyalty ${args.slice(0, 2).join(" ")}`, "npm", ["run", "--silent", "loyalty", "--", ...args], dbEnv, 120_000);
-  const last = out.trim().split("\n").filter((l) => l.startsWith("{")).at(-1) ?? "";
+  const out = await runCommand(
+    `loyalty ${args.slice(0, 2).join(" ")}`,
+    "npm",
+    ["run", "--silent", "loyalty", "--", ...args],
+    dbEnv,
+    120_000,
+  );
+  const last =
+    out
+      .trim()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .at(-1) ?? "";
   const json = JSON.parse(last);
   if (json.error) throw new Error(`CLI ${args.join(" ")}: ${JSON.stringify(json.error)}`);
   return json;
@@ -83,7 +100,8 @@ async function waitFor(name: string, child: Child, url: string, timeoutMs = 60_0
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${name} did not answer within ${timeoutMs / 1000} s:\n${child.output().slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${name} did not answer within ${timeoutMs / 1000} s:\n${child.output().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -94,10 +112,15 @@ async function startOurs(dbEnv: NodeJS.ProcessEnv): Promise<{ baseUrl: string; c
     await runCommand("next build", "npx", ["next", "build"], dbEnv, 600_000);
   }
   const port = await freePort();
-  const child = spawnChild("next start", path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: dbEnv,
-  });
+  const child = spawnChild(
+    "next start",
+    path.join(ROOT, "node_modules/.bin/next"),
+    ["start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: dbEnv,
+    },
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor("next start", child, `${baseUrl}/v1/openapi.json`);
   return { baseUrl, child };
@@ -105,10 +128,15 @@ async function startOurs(dbEnv: NodeJS.ProcessEnv): Promise<{ baseUrl: string; c
 
 async function startBaseline(dbEnv: NodeJS.ProcessEnv): Promise<{ baseUrl: string; child: Child }> {
   const port = await freePort();
-  const child = spawnChild("baseline", process.execPath, ["--no-warnings", "--import", "tsx", "bench/baseline-server.ts"], {
-    cwd: ROOT,
-    env: { ...dbEnv, PORT: String(port) },
-  });
+  const child = spawnChild(
+    "baseline",
+    process.execPath,
+    ["--no-warnings", "--import", "tsx", "bench/baseline-server.ts"],
+    {
+      cwd: ROOT,
+      env: { ...dbEnv, PORT: String(port) },
+    },
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor("baseline", child, `${baseUrl}/`);
   return { baseUrl, child };
@@ -144,7 +172,13 @@ function summarize(url: string, connections: number, raws: RawResult[]): Figures
   };
 }
 
-async function measure(url: string, request: LoadRequest, connections: number, seconds = SECONDS, warmup = WARMUP): Promise<Figures> {
+async function measure(
+  url: string,
+  request: LoadRequest,
+  connections: number,
+  seconds = SECONDS,
+  warmup = WARMUP,
+): Promise<Figures> {
   if (warmup > 0) await slice(url, request, connections, warmup);
   return summarize(url, connections, [await slice(url, request, connections, seconds)]);
 }
@@ -174,16 +208,46 @@ async function main() {
   delete dbEnv.NODE_OPTIONS;
   const sql = new pg.Pool({ connectionString: database.url, max: 2 });
   sql.on("error", () => {});
-  const closeSql = register("bench's pg pool", () => sql.end(), () => {});
+  const closeSql = register(
+    "bench's pg pool",
+    () => sql.end(),
+    () => {},
+  );
   const { rows: versionRows } = await sql.query("SHOW server_version");
 
   // 2. Setup: schema, program, tiers, API key (through the CLI) ----------------------------------------------
   await runCommand("db:migrate", "npm", ["run", "--silent", "db:migrate"], dbEnv);
   const { programId } = await cli(dbEnv, "program", "create", "--name", "Bench");
-  for (const [name, points, factor] of [["Bronze", 0, 1], ["Silver", 1000, 1.25], ["Gold", 5000, 1.5]] as const) {
-    await cli(dbEnv, "tier", "create", "--program", programId!, "--name", name, "--required-points", String(points), "--factor", String(factor));
+  for (const [name, points, factor] of [
+    ["Bronze", 0, 1],
+    ["Silver", 1000, 1.25],
+    ["Gold", 5000, 1.5],
+  ] as const) {
+    await cli(
+      dbEnv,
+      "tier",
+      "create",
+      "--program",
+      programId!,
+      "--name",
+      name,
+      "--required-points",
+      String(points),
+      "--factor",
+      String(factor),
+    );
   }
-  const { key } = await cli(dbEnv, "apikey", "create", "--program", programId!, "--name", "bench", "--rate-limit", "1000000");
+  const { key } = await cli(
+    dbEnv,
+    "apikey",
+    "create",
+    "--program",
+    programId!,
+    "--name",
+    "bench",
+    "--rate-limit",
+    "1000000",
+  );
   phase("setup", t);
   log(`program ${programId} ready (setup ${phases.setup} s)`);
 
@@ -204,18 +268,26 @@ async function main() {
     while (next < people.length) {
       const from = next;
       next += 1000;
-      const res = await fetch(`${ours.baseUrl}${base}/integrations/api`, { method: "POST", headers, body: JSON.stringify(people.slice(from, from + 1000)) });
+      const res = await fetch(`${ours.baseUrl}${base}/integrations/api`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(people.slice(from, from + 1000)),
+      });
       if (res.status !== 201) throw new Error(`loading customers ${from}…: ${res.status} ${await res.text()}`);
       loaded += Math.min(1000, people.length - from);
       if (loaded % 10_000 === 0 || loaded === people.length) log(`  loaded ${loaded.toLocaleString("en")} customers`);
     }
   };
   await Promise.all([loader(), loader()]);
-  const { rows: countRows } = await sql.query(`SELECT count(*)::int AS n FROM "Customer" WHERE "programId" = $1`, [programId]);
+  const { rows: countRows } = await sql.query(`SELECT count(*)::int AS n FROM "Customer" WHERE "programId" = $1`, [
+    programId,
+  ]);
   if (countRows[0].n !== CUSTOMERS) throw new Error(`expected ${CUSTOMERS} customers, found ${countRows[0].n}`);
   await sql.query("VACUUM ANALYZE");
   phase("load", t);
-  log(`${CUSTOMERS.toLocaleString("en")} customers loaded in ${phases.load} s (${Math.round(CUSTOMERS / phases.load!)} /s)`);
+  log(
+    `${CUSTOMERS.toLocaleString("en")} customers loaded in ${phases.load} s (${Math.round(CUSTOMERS / phases.load!)} /s)`,
+  );
 
   const baseline = await startBaseline(dbEnv);
   log(`baseline on ${baseline.baseUrl}`);
@@ -228,7 +300,10 @@ async function main() {
       return { status: res.status, body: await res.text() };
     }),
   );
-  if (a!.status !== 200 || a!.body !== b!.body) throw new Error(`ours and the baseline disagree on GET:\nours ${a!.status} ${a!.body}\nbaseline ${b!.status} ${b!.body}`);
+  if (a!.status !== 200 || a!.body !== b!.body)
+    throw new Error(
+      `ours and the baseline disagree on GET:\nours ${a!.status} ${a!.body}\nbaseline ${b!.status} ${b!.body}`,
+    );
 
   // 4. Runs ---------------------------------------------------------------------------------------------------
   t = Date.now();
@@ -251,10 +326,17 @@ async function main() {
     return {
       email: people[i]!.email,
       feature: "user",
-      payload: { externalCustomerId: people[i]!.payload.externalCustomerId, firstName: other.firstName, phone: other.phone, emailVerified: Math.random() < 0.5, ...payload },
+      payload: {
+        externalCustomerId: people[i]!.payload.externalCustomerId,
+        firstName: other.firstName,
+        phone: other.phone,
+        emailVerified: Math.random() < 0.5,
+        ...payload,
+      },
     };
   };
-  const batchBody = (size: number) => JSON.stringify(Array.from({ length: size }, (_, i) => (i % 2 ? existingCustomer() : newCustomer())));
+  const batchBody = (size: number) =>
+    JSON.stringify(Array.from({ length: size }, (_, i) => (i % 2 ? existingCustomer() : newCustomer())));
 
   const getCustomer: LoadRequest = {
     method: "GET",
@@ -299,7 +381,9 @@ async function main() {
     warmup = WARMUP,
     against: { baseUrl: string } = baseline,
   ): Promise<Row> => {
-    log(`${name}, ${connections} connections: ${warmup} s warm-up each, then ${ROUNDS} × ${+(seconds / ROUNDS).toFixed(1)} s each, alternating`);
+    log(
+      `${name}, ${connections} connections: ${warmup} s warm-up each, then ${ROUNDS} × ${+(seconds / ROUNDS).toFixed(1)} s each, alternating`,
+    );
     await slice(ours.baseUrl, request, connections, warmup);
     await slice(against.baseUrl, request, connections, warmup);
     const mine: RawResult[] = [];
@@ -318,12 +402,22 @@ async function main() {
 
   let couponImport: { codes: number; seconds: number } | null = null;
   if (runs("floor")) {
-    await compare("floor: 401, no api-key, no DB", { method: "GET", path: `${base}/customers/x%40example.com` }, 32, 5, 2);
+    await compare(
+      "floor: 401, no api-key, no DB",
+      { method: "GET", path: `${base}/customers/x%40example.com` },
+      32,
+      5,
+      2,
+    );
   }
   const get = runs("get") ? await compare("GET /customers/{email}", getCustomer, 32) : null;
   if (get) {
     get.target = `ratio ≥ ${TARGETS.getRatio}, p99 ≤ ${TARGETS.getP99Ms} ms`;
-    get.pass = get.ratio! >= TARGETS.getRatio && get.ours.p99 <= TARGETS.getP99Ms && get.ours.non2xx === 0 && get.ours.errors === 0;
+    get.pass =
+      get.ratio! >= TARGETS.getRatio &&
+      get.ours.p99 <= TARGETS.getP99Ms &&
+      get.ours.non2xx === 0 &&
+      get.ours.errors === 0;
   }
   if (runs("ratelimit")) {
     // The rate-limit buckets: `ours` keeps them in PostgreSQL (the default with a server: one limit for every
@@ -347,7 +441,13 @@ async function main() {
           OR l.balance <> (SELECT coalesce(sum(remaining), 0) FROM "PointLot" p WHERE p."customerId" = c.id) OR l.balance < 0)`,
       [programId],
     );
-    rows.push({ name: "hot spot: increases on 10 customers", connections: 32, ours: hot, target: "balance = Σ ledger = Σ lots", pass: broken.length === 0 && hot.non2xx === 0 });
+    rows.push({
+      name: "hot spot: increases on 10 customers",
+      connections: 32,
+      ours: hot,
+      target: "balance = Σ ledger = Σ lots",
+      pass: broken.length === 0 && hot.non2xx === 0,
+    });
 
     // Coupons and rewards (ours only: the baseline has no equivalent). A CSV import through the CLI, then
     // assignments from that pool to random customers, then redemptions by the hot-spot customers (who now hold
@@ -360,7 +460,9 @@ async function main() {
     await cli(dbEnv, "coupon-pool", "import", "--pool", couponPoolId!, "--file", csv);
     const importSeconds = (performance.now() - importStart) / 1000;
     rmSync(csv, { force: true });
-    log(`coupon import: ${codeCount.toLocaleString("en")} codes in ${importSeconds.toFixed(1)} s through the CLI (${Math.round(codeCount / importSeconds).toLocaleString("en")} codes/s, process start included)`);
+    log(
+      `coupon import: ${codeCount.toLocaleString("en")} codes in ${importSeconds.toFixed(1)} s through the CLI (${Math.round(codeCount / importSeconds).toLocaleString("en")} codes/s, process start included)`,
+    );
     couponImport = { codes: codeCount, seconds: Math.round(importSeconds * 10) / 10 };
     log("coupon assignments to random customers, 32 connections (ours)");
     const assign = await measure(
@@ -368,7 +470,11 @@ async function main() {
       {
         method: "POST",
         headers,
-        setupRequest: (req) => ({ ...req, path: `${base}/customers/${encodeURIComponent(pick(emails))}/coupons`, body: JSON.stringify({ couponPoolId }) }),
+        setupRequest: (req) => ({
+          ...req,
+          path: `${base}/customers/${encodeURIComponent(pick(emails))}/coupons`,
+          body: JSON.stringify({ couponPoolId }),
+        }),
       },
       32,
       10,
@@ -377,16 +483,38 @@ async function main() {
       `SELECT count(*)::int AS n FROM (SELECT code FROM "Coupon" WHERE "poolId" = $1 AND "customerId" IS NOT NULL GROUP BY code HAVING count(*) > 1) d`,
       [couponPoolId],
     );
-    rows.push({ name: "POST …/coupons (assign from a pool)", connections: 32, ours: assign, target: "no code assigned twice", pass: doubles[0].n === 0 && assign.non2xx === 0 });
+    rows.push({
+      name: "POST …/coupons (assign from a pool)",
+      connections: 32,
+      ours: assign,
+      target: "no code assigned twice",
+      pass: doubles[0].n === 0 && assign.non2xx === 0,
+    });
     const stock = 1_000_000;
-    const { rewardId } = await cli(dbEnv, "reward", "create", "--program", programId!, "--name", "Bench mug", "--cost-points", "1", "--stock", String(stock));
+    const { rewardId } = await cli(
+      dbEnv,
+      "reward",
+      "create",
+      "--program",
+      programId!,
+      "--name",
+      "Bench mug",
+      "--cost-points",
+      "1",
+      "--stock",
+      String(stock),
+    );
     log("reward redemptions by the 10 hot-spot customers, 32 connections (ours)");
     const redeem = await measure(
       ours.baseUrl,
       {
         method: "POST",
         headers,
-        setupRequest: (req) => ({ ...req, path: `${base}/customers/${encodeURIComponent(pick(hotEmails))}/rewards/${rewardId}/redeem`, body: "{}" }),
+        setupRequest: (req) => ({
+          ...req,
+          path: `${base}/customers/${encodeURIComponent(pick(hotEmails))}/rewards/${rewardId}/redeem`,
+          body: "{}",
+        }),
       },
       32,
       10,
@@ -395,7 +523,13 @@ async function main() {
       `SELECT r.stock + (SELECT count(*) FROM "Redemption" x WHERE x."rewardId" = r.id)::int AS total FROM "Reward" r WHERE r.id = $1`,
       [rewardId],
     );
-    rows.push({ name: "POST …/rewards/{id}/redeem (10 customers)", connections: 32, ours: redeem, target: "stock + redemptions = initial stock", pass: stockRows[0].total === stock && redeem.non2xx === 0 });
+    rows.push({
+      name: "POST …/rewards/{id}/redeem (10 customers)",
+      connections: 32,
+      ours: redeem,
+      target: "stock + redemptions = initial stock",
+      pass: stockRows[0].total === stock && redeem.non2xx === 0,
+    });
   }
 
   // One 1,000-item batch at a time (half new, half existing): one warm-up, then the median of 5.
@@ -411,7 +545,8 @@ async function main() {
     }
     return { times, median: [...times].sort((x, y) => x - y)[2]! };
   };
-  let big: { ours: Awaited<ReturnType<typeof timeBatches>>; baseline: Awaited<ReturnType<typeof timeBatches>> } | null = null;
+  let big: { ours: Awaited<ReturnType<typeof timeBatches>>; baseline: Awaited<ReturnType<typeof timeBatches>> } | null =
+    null;
   if (runs("batch1000")) {
     log("1,000-item batch upserts: ours");
     const bigOurs = await timeBatches(ours.baseUrl);
@@ -423,7 +558,8 @@ async function main() {
   // Report ----------------------------------------------------------------------------------------------------
   const n0 = (x: number) => Math.round(x).toLocaleString("en");
   const ms = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
-  const cell = (f?: Figures) => (f ? `${n0(f.rps).padStart(7)} ${ms(f.p50).padStart(6)} ${ms(f.p99).padStart(6)}` : "".padStart(21));
+  const cell = (f?: Figures) =>
+    f ? `${n0(f.rps).padStart(7)} ${ms(f.p50).padStart(6)} ${ms(f.p99).padStart(6)}` : "".padStart(21);
   const width = 44;
   const lines = [
     "",
@@ -434,7 +570,9 @@ async function main() {
   for (const r of rows) {
     const ratio = r.ratio === undefined ? "" : r.ratio.toFixed(2);
     const verdict = r.target ? `${r.pass ? "PASS" : "FAIL"} (${r.target})` : "";
-    lines.push(`${r.name.padEnd(width)} ${String(r.connections).padStart(5)}  ${cell(r.ours).padEnd(22)}  ${cell(r.baseline).padEnd(22)}  ${ratio.padStart(5)}  ${verdict}`);
+    lines.push(
+      `${r.name.padEnd(width)} ${String(r.connections).padStart(5)}  ${cell(r.ours).padEnd(22)}  ${cell(r.baseline).padEnd(22)}  ${ratio.padStart(5)}  ${verdict}`,
+    );
   }
   const bigPass = big ? big.ours.median <= TARGETS.batch1000Ms : null;
   if (big) {
@@ -443,17 +581,29 @@ async function main() {
     );
   }
   if (couponImport) {
-    lines.push(`coupon CSV import through the CLI: ${couponImport.codes.toLocaleString("en")} codes in ${couponImport.seconds} s (${n0(couponImport.codes / couponImport.seconds)} codes/s, process start included)`);
+    lines.push(
+      `coupon CSV import through the CLI: ${couponImport.codes.toLocaleString("en")} codes in ${couponImport.seconds} s (${n0(couponImport.codes / couponImport.seconds)} codes/s, process start included)`,
+    );
   }
   lines.push("", "latencies in ms; ratio = ours/baseline req/s (for the 1,000-item batch: baseline time / ours).");
-  const bad = rows.filter((r) => r.ours.errors || r.ours.non2xx > (r.name.startsWith("floor") ? r.ours.requests : 0) || r.baseline?.errors);
-  if (bad.length) lines.push(`errors or unexpected statuses: ${bad.map((r) => `${r.name}: ours ${r.ours.errors} errors/${r.ours.non2xx} non-2xx, baseline ${r.baseline?.errors ?? 0}/${r.baseline?.non2xx ?? 0}`).join("; ")}`);
+  const bad = rows.filter(
+    (r) => r.ours.errors || r.ours.non2xx > (r.name.startsWith("floor") ? r.ours.requests : 0) || r.baseline?.errors,
+  );
+  if (bad.length)
+    lines.push(
+      `errors or unexpected statuses: ${bad.map((r) => `${r.name}: ours ${r.ours.errors} errors/${r.ours.non2xx} non-2xx, baseline ${r.baseline?.errors ?? 0}/${r.baseline?.non2xx ?? 0}`).join("; ")}`,
+    );
   const loadAtEnd = os.loadavg();
   if (loadAtStart[0]! > 0.5) {
-    lines.push(`note: the machine was busy before the bench started (load average ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}): absolute figures are low; the ratios are the figures to read.`);
+    lines.push(
+      `note: the machine was busy before the bench started (load average ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}): absolute figures are low; the ratios are the figures to read.`,
+    );
   }
-  const verdict = (pass: boolean | null | undefined) => (pass === null || pass === undefined ? "not run" : pass ? "PASS" : "FAIL");
-  lines.push(`targets: GET ratio ≥ ${TARGETS.getRatio} and p99 ≤ ${TARGETS.getP99Ms} ms: ${verdict(get?.pass)}; 1,000-item batch ≤ ${TARGETS.batch1000Ms} ms: ${verdict(bigPass)}`);
+  const verdict = (pass: boolean | null | undefined) =>
+    pass === null || pass === undefined ? "not run" : pass ? "PASS" : "FAIL";
+  lines.push(
+    `targets: GET ratio ≥ ${TARGETS.getRatio} and p99 ≤ ${TARGETS.getP99Ms} ms: ${verdict(get?.pass)}; 1,000-item batch ≤ ${TARGETS.batch1000Ms} ms: ${verdict(bigPass)}`,
+  );
   console.log(lines.join("\n"));
 
   let dashboard = null;
@@ -464,7 +614,9 @@ async function main() {
   }
 
   const totalSeconds = Math.round((Date.now() - started) / 1000);
-  console.log(`\ntotal bench time ${totalSeconds} s (setup ${phases.setup} s, app start ${phases.appStart} s, load ${phases.load} s, runs ${phases.runs} s)`);
+  console.log(
+    `\ntotal bench time ${totalSeconds} s (setup ${phases.setup} s, app start ${phases.appStart} s, load ${phases.load} s, runs ${phases.runs} s)`,
+  );
   mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
   const file = path.join(ROOT, "bench/results/latest.json");
   writeFileSync(
@@ -472,8 +624,22 @@ async function main() {
     JSON.stringify(
       {
         at: new Date().toISOString(),
-        machine: { cores: os.cpus().length, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadAtEnd, node: process.version, postgres: versionRows[0].server_version },
-        settings: { only: ONLY ? [...ONLY] : null, customers: CUSTOMERS, seconds: SECONDS, rounds: ROUNDS, warmupSeconds: WARMUP, poolSize: Number(POOL), database: database.describe },
+        machine: {
+          cores: os.cpus().length,
+          loadAverageAtStart: loadAtStart,
+          loadAverageAtEnd: loadAtEnd,
+          node: process.version,
+          postgres: versionRows[0].server_version,
+        },
+        settings: {
+          only: ONLY ? [...ONLY] : null,
+          customers: CUSTOMERS,
+          seconds: SECONDS,
+          rounds: ROUNDS,
+          warmupSeconds: WARMUP,
+          poolSize: Number(POOL),
+          database: database.describe,
+        },
         targets: TARGETS,
         rows,
         batch1000: big ? { ...big, target: `≤ ${TARGETS.batch1000Ms} ms`, pass: bigPass } : null,
@@ -502,9 +668,12 @@ async function runDashboard(url: string) {
   const prisma = new PrismaClient({ adapter: opened.factory });
   try {
     const d = await benchDashboard(prisma, big, 5, log);
-    const f = (x: { p50: number; p99: number }) => `p50 ${x.p50.toFixed(1).padStart(6)} ms   p99 ${x.p99.toFixed(1).padStart(6)} ms`;
+    const f = (x: { p50: number; p99: number }) =>
+      `p50 ${x.p50.toFixed(1).padStart(6)} ms   p99 ${x.p99.toFixed(1).padStart(6)} ms`;
     const v = (x: { p99: number }) => (x.p99 <= 50 ? "PASS" : "FAIL");
-    console.log(`\nDashboard reads — ${d.customers.toLocaleString("en")} customers, ${d.entries.toLocaleString("en")} ledger entries (in-process)`);
+    console.log(
+      `\nDashboard reads — ${d.customers.toLocaleString("en")} customers, ${d.entries.toLocaleString("en")} ledger entries (in-process)`,
+    );
     console.log(`  baseline: customer by primary key       ${f(d.baseline)}`);
     console.log(`  e-mail prefix search (3–8 chars)        ${f(d.search)}   ${v(d.search)} (p99 ≤ 50 ms)`);
     console.log(`  prefix search + tier filter             ${f(d.searchTier)}`);

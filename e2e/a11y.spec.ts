@@ -5,7 +5,15 @@ import { seed, signIn } from "./helpers";
 async function expectNoSeriousViolations(page: Page, name: string) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`)).toEqual([]);
+  expect(
+    serious.map(
+      (v) =>
+        `${name}: ${v.id} (${v.impact}) ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    ),
+  ).toEqual([]);
 }
 
 test("main pages have no serious or critical accessibility violations", async ({ page }) => {
@@ -25,7 +33,16 @@ test("main pages have no serious or critical accessibility violations", async ({
   await page.getByRole("link", { name: sampleEmail }).click();
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectNoSeriousViolations(page, "customer");
-  for (const sub of ["tiers", "rewards", "coupons", "earning-flows", "api-keys", "webhooks", "audit", "api-reference"]) {
+  for (const sub of [
+    "tiers",
+    "rewards",
+    "coupons",
+    "earning-flows",
+    "api-keys",
+    "webhooks",
+    "audit",
+    "api-reference",
+  ]) {
     await page.goto(`/dashboard/${programId}/${sub}`);
     await expectNoSeriousViolations(page, sub);
   }

@@ -2,10 +2,13 @@ import { writeFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { seed, shot, signIn, fromPage } from "./helpers";
 
-const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name, exact: true });
+const nav = (page: Page, name: string) =>
+  page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name, exact: true });
 const noSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
-test("a manager creates and deactivates a reward, imports a CSV of codes into a new pool and creates an earning flow", async ({ page }, testInfo) => {
+test("a manager creates and deactivates a reward, imports a CSV of codes into a new pool and creates an earning flow", async ({
+  page,
+}, testInfo) => {
   await signIn(page, "manager");
 
   // Rewards: create, then switch off and restock from the table row.
@@ -60,7 +63,7 @@ test("a manager creates and deactivates a reward, imports a CSV of codes into a 
   await expect(page.getByRole("alert").filter({ hasText: "Line 3" })).toContainText("Nothing was imported");
 
   const codes = Array.from({ length: 6200 }, (_, i) => `SPRING-${String(i).padStart(5, "0")}`);
-  const lines = ["code", ...codes, "", "SPRING-00001", "SPRING-00002", "\"SPRING-00003\"", ""];
+  const lines = ["code", ...codes, "", "SPRING-00001", "SPRING-00002", '"SPRING-00003"', ""];
   const csv = testInfo.outputPath("spring-codes.csv");
   writeFileSync(csv, lines.join("\r\n"));
   await importer.getByLabel("CSV file (one code per line)").setInputFiles(csv);
@@ -69,7 +72,9 @@ test("a manager creates and deactivates a reward, imports a CSV of codes into a 
   await expect(progress).toBeVisible();
   await expect(progress).toHaveAttribute("max", "6203");
   await expect(progress).toHaveAttribute("value", "6203");
-  await expect(page.getByTestId("import-progress")).toContainText("6,203 / 6,203 codes sent · 6,200 imported, 3 duplicates skipped · done");
+  await expect(page.getByTestId("import-progress")).toContainText(
+    "6,203 / 6,203 codes sent · 6,200 imported, 3 duplicates skipped · done",
+  );
   await expect(page.getByText("Imported 6,200 codes; skipped 3 duplicates")).toBeVisible();
   await expect(pool.getByRole("cell").nth(2)).toHaveText("6,200");
   await expect(pool.getByRole("cell").nth(3)).toHaveText("6,200");
@@ -110,7 +115,10 @@ test("a manager creates and deactivates a reward, imports a CSV of codes into a 
   await flowForm.getByRole("button", { name: "Create earning flow" }).click();
   await expect(page.getByText("Earning flow created")).toBeVisible();
   await expect(flowForm.getByRole("group", { name: "Parameter 1" })).toHaveCount(0);
-  const flow = page.getByRole("table", { name: "Earning flows" }).getByRole("row").filter({ hasText: "store-purchase" });
+  const flow = page
+    .getByRole("table", { name: "Earning flows" })
+    .getByRole("row")
+    .filter({ hasText: "store-purchase" });
   await expect(flow).toContainText("0.5 points per amount");
   await expect(flow).toContainText("amount 1–5,000");
   await expect(flow).toContainText("store 0–1,000,000,000 (optional)");
@@ -128,7 +136,13 @@ test("a manager creates and deactivates a reward, imports a CSV of codes into a 
   // Every write above is in the audit log, the import by its counts.
   await nav(page, "Audit log").click();
   const entries = page.getByRole("list", { name: "Audit entries" }).getByRole("listitem");
-  for (const action of ["reward.create", "reward.update", "coupon_pool.create", "coupon_pool.import", "earning_flow.create"]) {
+  for (const action of [
+    "reward.create",
+    "reward.update",
+    "coupon_pool.create",
+    "coupon_pool.import",
+    "earning_flow.create",
+  ]) {
     await expect(entries.filter({ hasText: action }).first()).toBeVisible();
   }
   await expect(page.locator("body")).not.toContainText("SPRING-00001");
@@ -165,7 +179,10 @@ test("viewers see the catalogue without the manage controls, and their forged wr
   for (const res of [
     await page.request.post(`${base}/rewards`, { headers: fromPage(page), data: { name: "Forged", costPoints: 1 } }),
     await page.request.post(`${base}/coupon-pools`, { headers: fromPage(page), data: { name: "Forged" } }),
-    await page.request.post(`${base}/earning-flows`, { headers: fromPage(page), data: { key: "forged", points: 1000 } }),
+    await page.request.post(`${base}/earning-flows`, {
+      headers: fromPage(page),
+      data: { key: "forged", points: 1000 },
+    }),
   ]) {
     expect(res.status()).toBe(403);
   }

@@ -4,7 +4,9 @@ import { seed, shot, signIn, fromPage } from "./helpers";
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const points = (text: string | null) => Number((text ?? "").replace(/[^0-9]/g, ""));
 
-test("support finds a customer by part of the e-mail, edits the last name and adjusts the balance", async ({ page }) => {
+test("support finds a customer by part of the e-mail, edits the last name and adjusts the balance", async ({
+  page,
+}) => {
   await signIn(page, "support");
   const email = seed().sampleEmail;
   const search = page.getByRole("combobox", { name: "Find a customer by e-mail" });
@@ -50,7 +52,9 @@ test("support finds a customer by part of the e-mail, edits the last name and ad
   await expect(row).toContainText("adjust");
   await expect(row).toContainText("dashboard");
   await expect(history.getByRole("row")).toHaveCount(Math.min(rowsBefore + 1, 21));
-  await expect(page.getByLabel("Balance", { exact: true })).toHaveText(new RegExp(`^${(balanceBefore + 50).toLocaleString("en-US")}\\s*points$`));
+  await expect(page.getByLabel("Balance", { exact: true })).toHaveText(
+    new RegExp(`^${(balanceBefore + 50).toLocaleString("en-US")}\\s*points$`),
+  );
 
   // Above support's ceiling (10,000 points per adjustment by default) the form says who may do it, and nothing moves.
   const rule = "Up to 10,000 points for support; ask a manager or owner";
@@ -60,7 +64,9 @@ test("support finds a customer by part of the e-mail, edits the last name and ad
   await adjust.getByRole("button", { name: "Apply" }).click();
   await expect(adjust.getByRole("alert").filter({ hasText: rule })).toBeVisible();
   await expect(history.getByRole("row").filter({ hasText: "Big goodwill" })).toHaveCount(0);
-  await expect(page.getByLabel("Balance", { exact: true })).toHaveText(new RegExp(`^${(balanceBefore + 50).toLocaleString("en-US")}\\s*points$`));
+  await expect(page.getByLabel("Balance", { exact: true })).toHaveText(
+    new RegExp(`^${(balanceBefore + 50).toLocaleString("en-US")}\\s*points$`),
+  );
   await shot(page, "support-customer");
 
   // Support cannot delete customers (managers and owners can) nor see the audit log.
@@ -68,7 +74,9 @@ test("support finds a customer by part of the e-mail, edits the last name and ad
   await expect(page.getByRole("link", { name: "Audit log" })).toHaveCount(0);
 });
 
-test("a manager sees the overview charts, lists customers by balance, creates a tier and an API key, and reads the audit log", async ({ page }) => {
+test("a manager sees the overview charts, lists customers by balance, creates a tier and an API key, and reads the audit log", async ({
+  page,
+}) => {
   await signIn(page, "manager");
   for (const name of [/points issued and redeemed/, /new members per day/, /customers per tier/]) {
     const chart = page.getByRole("img", { name });
@@ -76,7 +84,13 @@ test("a manager sees the overview charts, lists customers by balance, creates a 
     await expect(chart.locator(".recharts-wrapper")).toBeVisible();
   }
   await expect(page.locator(".recharts-line-curve").first()).toBeVisible();
-  const issued = points(await page.getByText("Points issued", { exact: true }).locator("..").getByText(/^[\d,]+$/).textContent());
+  const issued = points(
+    await page
+      .getByText("Points issued", { exact: true })
+      .locator("..")
+      .getByText(/^[\d,]+$/)
+      .textContent(),
+  );
   expect(issued).toBeGreaterThan(0);
   await shot(page, "manager-overview");
 
@@ -157,11 +171,20 @@ test("a viewer can look but not change anything, and forged requests are refused
   // The requests the buttons would send, sent anyway with the viewer's session.
   const base = `/api/staff/${programId}/customers/${customerId}`;
   const forged = [
-    await page.request.post(`${base}/balance`, { headers: fromPage(page), data: { points: 1000, reason: "forged by a viewer" } }),
+    await page.request.post(`${base}/balance`, {
+      headers: fromPage(page),
+      data: { points: 1000, reason: "forged by a viewer" },
+    }),
     await page.request.patch(base, { headers: fromPage(page), data: { lastName: "Forged" } }),
     await page.request.delete(base, { headers: fromPage(page) }),
-    await page.request.post(`${base}/notifications`, { headers: fromPage(page), data: { title: "Forged", body: "Forged", category: "marketing" } }),
-    await page.request.post(`/api/staff/${programId}/tiers`, { headers: fromPage(page), data: { name: "Forged", requiredPoints: 1, factor: 1 } }),
+    await page.request.post(`${base}/notifications`, {
+      headers: fromPage(page),
+      data: { title: "Forged", body: "Forged", category: "marketing" },
+    }),
+    await page.request.post(`/api/staff/${programId}/tiers`, {
+      headers: fromPage(page),
+      data: { name: "Forged", requiredPoints: 1, factor: 1 },
+    }),
     await page.request.post(`/api/staff/${programId}/api-keys`, { headers: fromPage(page), data: { name: "Forged" } }),
   ];
   for (const res of forged) {
@@ -185,7 +208,10 @@ test("signed-out visitors are sent to sign-in; sign-out ends the session", async
   await expect(page).toHaveURL(/\/signin$/);
   await page.goto(`/dashboard/${programId}/customers`);
   await expect(page).toHaveURL(/\/signin/);
-  const refused = await page.request.post(`/api/staff/${programId}/tiers`, { headers: fromPage(page), data: { name: "Anon", requiredPoints: 1, factor: 1 } });
+  const refused = await page.request.post(`/api/staff/${programId}/tiers`, {
+    headers: fromPage(page),
+    data: { name: "Anon", requiredPoints: 1, factor: 1 },
+  });
   expect(refused.status()).toBe(401);
 
   await page.getByLabel("E-mail").fill(seed().staff[0]!.email);

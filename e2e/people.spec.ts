@@ -10,7 +10,9 @@ async function noHorizontalOverflow(page: Page) {
       for (const el of Array.from(document.querySelectorAll("body *"))) {
         const box = el.getBoundingClientRect();
         if (box.right <= window.innerWidth + 1 || box.width === 0) continue;
-        offenders.push(`${el.tagName.toLowerCase()}.${String(el.className).slice(0, 80)} right=${Math.round(box.right)}`);
+        offenders.push(
+          `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 80)} right=${Math.round(box.right)}`,
+        );
       }
     }
     return { overflow, offenders: offenders.slice(-5) };
@@ -171,7 +173,10 @@ test("a viewer reads the webhooks page without its manage controls", async ({ pa
   await expect(page.getByRole("button", { name: "Add webhook" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Re-send/ })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^(Disable|Enable) webhook/ })).toHaveCount(0);
-  const forged = await page.request.post(`/api/staff/${programId}/webhooks`, { headers: fromPage(page), data: { url: "https://forged.example.com" } });
+  const forged = await page.request.post(`/api/staff/${programId}/webhooks`, {
+    headers: fromPage(page),
+    data: { url: "https://forged.example.com" },
+  });
   expect(forged.status()).toBe(403);
   await shot(page, "people-viewer-webhooks");
 });

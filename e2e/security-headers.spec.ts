@@ -25,21 +25,29 @@ async function watch(page: Page) {
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (e) => {
       const w = window as unknown as { __csp?: string[] };
-      (w.__csp ??= []).push(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`);
+      (w.__csp ??= []).push(
+        `${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`,
+      );
     });
   });
   page.on("console", (msg) => {
     // Failed loads are listed by URL below; Chromium's own favicon request (the app has none) is not the page's.
-    if (msg.type() === "error" && !msg.text().startsWith("Failed to load resource")) problems.push(`console: ${msg.text()}`);
+    if (msg.type() === "error" && !msg.text().startsWith("Failed to load resource"))
+      problems.push(`console: ${msg.text()}`);
   });
   page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
   page.on("response", (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()} ${res.request().method()} ${res.url()}`);
   });
-  return async () => [...problems, ...((await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])) as string[])];
+  return async () => [
+    ...problems,
+    ...((await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])) as string[]),
+  ];
 }
 
-test("pages carry a nonce CSP that allows only the app's own scripts, and the static security headers", async ({ page }) => {
+test("pages carry a nonce CSP that allows only the app's own scripts, and the static security headers", async ({
+  page,
+}) => {
   const response = await page.goto("/signin");
   const headers = response!.headers();
   expectStaticHeaders(headers, "/signin");
@@ -62,7 +70,12 @@ test("pages carry a nonce CSP that allows only the app's own scripts, and the st
 });
 
 test("API answers carry the static headers and a no-content CSP, without a nonce", async ({ request }) => {
-  for (const path of ["/v1/openapi.json", `/v1/programs/${seed().programId}/tiers`, "/api/auth/csrf", `/api/staff/${seed().programId}/search?q=a`]) {
+  for (const path of [
+    "/v1/openapi.json",
+    `/v1/programs/${seed().programId}/tiers`,
+    "/api/auth/csrf",
+    `/api/staff/${seed().programId}/search?q=a`,
+  ]) {
     const res = await request.get(path);
     const headers = res.headers();
     expectStaticHeaders(headers, path);
@@ -91,7 +104,9 @@ test("every dashboard page works under the CSP: charts, tables, the API referenc
   const problems = await watch(page);
   await signIn(page, "owner");
   const nav = page.getByRole("navigation", { name: "Dashboard" });
-  const links = await nav.getByRole("link").evaluateAll((els) => els.map((e) => (e as HTMLAnchorElement).getAttribute("href")!));
+  const links = await nav
+    .getByRole("link")
+    .evaluateAll((els) => els.map((e) => (e as HTMLAnchorElement).getAttribute("href")!));
   expect(links.length).toBeGreaterThanOrEqual(10);
   for (const href of links) {
     const res = await page.goto(href);
@@ -113,6 +128,11 @@ test("a page cannot be framed by another site", async ({ page }) => {
   await page.setContent(`<iframe id="f" src="${new URL("/signin", page.url()).href}"></iframe>`);
   const frame = page.frame({ url: /\/signin/ });
   // Blocked: Chromium leaves the frame without the page's content.
-  const framed = frame ? await frame.getByRole("heading", { name: "Staff sign-in" }).count().catch(() => 0) : 0;
+  const framed = frame
+    ? await frame
+        .getByRole("heading", { name: "Staff sign-in" })
+        .count()
+        .catch(() => 0)
+    : 0;
   expect(framed).toBe(0);
 });

@@ -6,7 +6,18 @@ import { seed, shot, signIn } from "./helpers";
 // E2E_SHOTS=1 npx playwright test e2e/visual.spec.ts
 test.skip(!process.env.E2E_SHOTS, "set E2E_SHOTS=1 to take the visual screenshots");
 
-const PAGES = ["", "customers", "rewards", "coupons", "tiers", "earning-flows", "webhooks", "staff", "api-keys", "audit"];
+const PAGES = [
+  "",
+  "customers",
+  "rewards",
+  "coupons",
+  "tiers",
+  "earning-flows",
+  "webhooks",
+  "staff",
+  "api-keys",
+  "audit",
+];
 const WIDTHS = [
   { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },

@@ -22,36 +22,57 @@ const whole = (min: number, max: number) =>
 const seconds = whole(1, 30 * 24 * HOUR_S);
 /** One of a few words (surrounding spaces ignored). */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.string().trim().pipe(z.enum(values, { error: `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}` }));
+  z
+    .string()
+    .trim()
+    .pipe(z.enum(values, { error: `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}` }));
 /** A development switch: "1" on, "0" off. */
 const flag = oneOf(["0", "1"]).transform((v) => v === "1");
 
 /** Every variable, its meaning (the README's environment table is generated from these descriptions), unit and default. */
 export const ENV = z.object({
   // Database
-  DATABASE_URL: z.string().trim().optional().describe("PostgreSQL server to use (postgres://user:pass@host:5432/db); unset: embedded PGlite."),
-  PGLITE_DIR: z.string().trim().default(".data/pglite").describe("Data directory of the embedded database (one process at a time)."),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .describe("PostgreSQL server to use (postgres://user:pass@host:5432/db); unset: embedded PGlite."),
+  PGLITE_DIR: z
+    .string()
+    .trim()
+    .default(".data/pglite")
+    .describe("Data directory of the embedded database (one process at a time)."),
   DATABASE_POOL_SIZE: whole(1, 1000).default(10).describe("Connections in the PostgreSQL pool of each process."),
   DATABASE_CONNECT_TIMEOUT_MS: whole(1, 600_000)
     .default(2 * SECOND_MS)
     .describe("How long opening one PostgreSQL connection may take before the request answers 503."),
   // /v1
-  API_KEY_CACHE_MS: whole(0, 3_600_000).default(2 * SECOND_MS).describe("How long a verified API key is remembered (a revoked key works this long)."),
+  API_KEY_CACHE_MS: whole(0, 3_600_000)
+    .default(2 * SECOND_MS)
+    .describe("How long a verified API key is remembered (a revoked key works this long)."),
   RATE_LIMIT_STORE: oneOf(["memory", "database"])
     .optional()
     .describe('Where rate-limit buckets live; unset: "database" with PostgreSQL, "memory" with PGlite.'),
   // Scheduled jobs and deliveries
-  LOYALTY_JOBS: oneOf(["on", "off"]).default("on").describe("The scheduled jobs (tiers, points expiry, outbox) in this instance."),
-  LOYALTY_JOBS_INTERVAL_MS: whole(100, 86_400_000).default(60 * SECOND_MS).describe("Pause between runs of the tier and expiry jobs."),
+  LOYALTY_JOBS: oneOf(["on", "off"])
+    .default("on")
+    .describe("The scheduled jobs (tiers, points expiry, outbox) in this instance."),
+  LOYALTY_JOBS_INTERVAL_MS: whole(100, 86_400_000)
+    .default(60 * SECOND_MS)
+    .describe("Pause between runs of the tier and expiry jobs."),
   LOYALTY_JOBS_LOG: flag.default(false).describe("1: log each job run's result."),
-  OUTBOX_INTERVAL_MS: whole(10, 3_600_000).default(2 * SECOND_MS).describe("Pause between outbox passes (webhook and push deliveries)."),
+  OUTBOX_INTERVAL_MS: whole(10, 3_600_000)
+    .default(2 * SECOND_MS)
+    .describe("Pause between outbox passes (webhook and push deliveries)."),
   OUTBOX_BASE_DELAY_MS: whole(1, 3_600_000)
     .default(10 * SECOND_MS)
     .describe("First retry delay of a failed delivery; doubles per attempt (capped at 1 h)."),
   OUTBOX_GIVE_UP_AFTER_MS: whole(1, 30 * 86_400_000)
     .default(24 * HOUR_S * SECOND_MS)
     .describe("A delivery stops being retried this long after it was created."),
-  LOYALTY_ALLOW_HTTP_WEBHOOKS: flag.default(false).describe("Development only, 1: deliveries may go to loopback addresses, over http too."),
+  LOYALTY_ALLOW_HTTP_WEBHOOKS: flag
+    .default(false)
+    .describe("Development only, 1: deliveries may go to loopback addresses, over http too."),
   // Staff dashboard
   NEXTAUTH_URL: z
     .url("must be a URL such as https://loyalty.example.com")
@@ -61,14 +82,26 @@ export const ENV = z.object({
     .string()
     .optional()
     .describe("Session-signing secret; set the same one on every instance. Unset: generated into AUTH_SECRET_FILE."),
-  AUTH_SECRET_FILE: z.string().trim().default(".data/auth-secret").describe("Where the generated session secret is kept (mode 600)."),
-  TRUST_PROXY: whole(0, 10).default(0).describe("How many reverse proxies set X-Forwarded-For/-Host/-Proto; 0: none is believed."),
-  STAFF_SESSION_MAX_AGE_SECONDS: seconds.default(12 * HOUR_S).describe("A staff session ends this long after sign-in, whatever the activity."),
-  STAFF_SESSION_IDLE_SECONDS: seconds.default(8 * HOUR_S).describe("A staff session also ends after this long without a request."),
+  AUTH_SECRET_FILE: z
+    .string()
+    .trim()
+    .default(".data/auth-secret")
+    .describe("Where the generated session secret is kept (mode 600)."),
+  TRUST_PROXY: whole(0, 10)
+    .default(0)
+    .describe("How many reverse proxies set X-Forwarded-For/-Host/-Proto; 0: none is believed."),
+  STAFF_SESSION_MAX_AGE_SECONDS: seconds
+    .default(12 * HOUR_S)
+    .describe("A staff session ends this long after sign-in, whatever the activity."),
+  STAFF_SESSION_IDLE_SECONDS: seconds
+    .default(8 * HOUR_S)
+    .describe("A staff session also ends after this long without a request."),
   STAFF_SIGNIN_BACKOFF_BASE_MS: whole(1, 60_000)
     .default(SECOND_MS)
     .describe("First wait after the 5th failed sign-in; doubles with each further failure."),
-  STAFF_SIGNIN_LOCK_SECONDS: seconds.default(15 * 60).describe("The 10th failed sign-in locks the account or address this long."),
+  STAFF_SIGNIN_LOCK_SECONDS: seconds
+    .default(15 * 60)
+    .describe("The 10th failed sign-in locks the account or address this long."),
   // Tools
   DEBUG_SCHEMA_ENGINE: z
     .string()
@@ -102,7 +135,9 @@ export function loadConfig(env: Environment = process.env): Config {
   const raw = declared(env);
   const parsed = ENV.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message} (got ${JSON.stringify(raw[String(i.path[0])])})`);
+    const problems = parsed.error.issues.map(
+      (i) => `${i.path.join(".")} ${i.message} (got ${JSON.stringify(raw[String(i.path[0])])})`,
+    );
     throw new InvalidEnvironmentError(`Invalid environment: ${problems.join("; ")}`);
   }
   return parsed.data;

@@ -13,7 +13,10 @@ export interface FieldProblem {
 }
 
 export const ERROR_CATALOGUE = {
-  validation_failed: { status: 400, meaning: "a field, parameter or header is invalid; every problem is listed with its path" },
+  validation_failed: {
+    status: 400,
+    meaning: "a field, parameter or header is invalid; every problem is listed with its path",
+  },
   unsupported_feature: { status: 400, meaning: "only `feature` values this service does not support were sent" },
   invalid_json: { status: 400, meaning: "the body is not valid JSON" },
   invalid_path: { status: 400, meaning: "a path segment has a malformed percent-encoding" },
@@ -29,7 +32,10 @@ export const ERROR_CATALOGUE = {
   coupon_pool_not_found: { status: 404, meaning: "no such coupon pool in this program" },
   earning_flow_not_found: { status: 404, meaning: "no active earning flow with this key in this program" },
   method_not_allowed: { status: 405, meaning: "the endpoint does not serve this method; see Allow" },
-  conflict: { status: 409, meaning: "the change contradicts the current state (for example a unique e-mail); nothing was changed" },
+  conflict: {
+    status: 409,
+    meaning: "the change contradicts the current state (for example a unique e-mail); nothing was changed",
+  },
   idempotency_conflict: { status: 409, meaning: "the Idempotency-Key was already used with a different request" },
   insufficient_balance: { status: 409, meaning: "the balance is lower than the points to take; nothing was changed" },
   balance_limit: { status: 409, meaning: "the change would take a balance above the maximum; nothing was changed" },
@@ -70,7 +76,10 @@ const fail = (code: ErrorCode, message: string, errors?: FieldProblem[], headers
 
 // 400
 /** 400 listing every field problem by path (or a more precise `code` for the same shape, e.g. `unsupported_feature`). */
-export function validationFailed(errors: FieldProblem[], code: "validation_failed" | "unsupported_feature" = "validation_failed"): AppError {
+export function validationFailed(
+  errors: FieldProblem[],
+  code: "validation_failed" | "unsupported_feature" = "validation_failed",
+): AppError {
   const n = errors.length;
   return fail(code, `The request has ${n} invalid field${n === 1 ? "" : "s"}.`, errors);
 }
@@ -80,53 +89,73 @@ export const invalidJson = () => fail("invalid_json", "The body is not valid JSO
 /** A path segment that is not valid percent-encoded UTF-8: no route could read it (API.md §1). */
 export const invalidPath = () => fail("invalid_path", "The path has a malformed percent-encoding.");
 /** A webhook or push URL that deliveries must not go to (lib/net/delivery-target.ts). */
-export const urlNotAllowed = (path: string, message: string) => fail("url_not_allowed", "Deliveries cannot be sent to this URL.", [{ path, message }]);
+export const urlNotAllowed = (path: string, message: string) =>
+  fail("url_not_allowed", "Deliveries cannot be sent to this URL.", [{ path, message }]);
 export const invalidCallbackUrl = () => fail("invalid_callback_url", "callbackUrl must be a page of this app.");
 
 // 401, 403
 export const invalidApiKey = () => fail("unauthorized", "A valid api-key header is required.");
-export const invalidCustomerToken = () => fail("unauthorized", "A valid customer token is required (Authorization: Bearer).");
+export const invalidCustomerToken = () =>
+  fail("unauthorized", "A valid customer token is required (Authorization: Bearer).");
 export const signInRequired = () => fail("unauthorized", "Sign in to continue.");
 export const forbidden = (message: string) => fail("forbidden", message);
 /** A staff write sent from another site (or without Origin and Sec-Fetch-Site): refused before it is read. */
-export const crossSiteRequest = () => fail("cross_site_request", "Staff changes are accepted only from the dashboard's own pages.");
+export const crossSiteRequest = () =>
+  fail("cross_site_request", "Staff changes are accepted only from the dashboard's own pages.");
 /** A dashboard balance adjustment larger than the staff member's role may make (lib/domain/adjustment-ceilings.ts). */
-export const adjustmentAboveCeiling = (message: string) => fail("adjustment_above_ceiling", `${message}.`, [{ path: "points", message }]);
+export const adjustmentAboveCeiling = (message: string) =>
+  fail("adjustment_above_ceiling", `${message}.`, [{ path: "points", message }]);
 
 // 404, 405
 export const notFound = (what = "resource") => fail("not_found", `The ${what} was not found.`);
 export const customerNotFound = () => fail("customer_not_found", "No customer with this e-mail in this program.");
 export const rewardNotFound = () => fail("reward_not_found", "No such reward in this program.");
 export const couponPoolNotFound = () => fail("coupon_pool_not_found", "No such coupon pool in this program.");
-export const earningFlowNotFound = (flowKey: string) => fail("earning_flow_not_found", `No active earning flow "${flowKey}" in this program.`);
+export const earningFlowNotFound = (flowKey: string) =>
+  fail("earning_flow_not_found", `No active earning flow "${flowKey}" in this program.`);
 /** The path names an endpoint that does not serve this method; `allow` lists those it does. */
 export const methodNotAllowed = (allow: string) =>
-  fail("method_not_allowed", "This endpoint does not serve this method; the Allow header lists those it does.", undefined, { Allow: allow });
+  fail(
+    "method_not_allowed",
+    "This endpoint does not serve this method; the Allow header lists those it does.",
+    undefined,
+    { Allow: allow },
+  );
 
 // 409
 export const conflict = (message: string, errors?: FieldProblem[]) => fail("conflict", message, errors);
-export const idempotencyConflict = () => fail("idempotency_conflict", "This Idempotency-Key was already used with a different request.");
-export const insufficientBalance = () => fail("insufficient_balance", "The balance is lower than the points to take; nothing was changed.");
-export const balanceLimit = (max: number) => fail("balance_limit", `A balance cannot exceed ${max} points; nothing was changed.`);
+export const idempotencyConflict = () =>
+  fail("idempotency_conflict", "This Idempotency-Key was already used with a different request.");
+export const insufficientBalance = () =>
+  fail("insufficient_balance", "The balance is lower than the points to take; nothing was changed.");
+export const balanceLimit = (max: number) =>
+  fail("balance_limit", `A balance cannot exceed ${max} points; nothing was changed.`);
 export const rewardInactive = () => fail("reward_inactive", "The reward is not available.");
 export const rewardOutOfStock = () => fail("reward_out_of_stock", "The reward is out of stock.");
 export const couponPoolEmpty = () => fail("coupon_pool_empty", "The coupon pool has no free codes left.");
 
 // 413, 415, 429
-export const payloadTooLarge = (maxBytes: number) => fail("payload_too_large", `The body must be at most ${maxBytes} bytes.`);
+export const payloadTooLarge = (maxBytes: number) =>
+  fail("payload_too_large", `The body must be at most ${maxBytes} bytes.`);
 export const unsupportedMediaType = () => fail("unsupported_media_type", "Send the body as application/json.");
 export const rateLimited = (retryAfterSeconds: number) =>
   fail("rate_limited", "Too many requests; retry later.", undefined, { "Retry-After": String(retryAfterSeconds) });
 
 // 500, 503
-export const internalError = () => fail("internal", "Something went wrong on our side. Quote the requestId if you contact support.");
+export const internalError = () =>
+  fail("internal", "Something went wrong on our side. Quote the requestId if you contact support.");
 /** Seconds a client should wait before retrying while the database is unavailable: a restart or failover takes a few. */
 export const DB_RETRY_AFTER_SECONDS = 2;
 /** The database is unreachable or went away (lib/db/outage.ts): nothing was changed, or it is replayable by Idempotency-Key. */
 export const serviceUnavailable = () =>
-  fail("service_unavailable", "The service is temporarily unavailable; retry shortly (POSTs with the same Idempotency-Key).", undefined, {
-    "Retry-After": String(DB_RETRY_AFTER_SECONDS),
-  });
+  fail(
+    "service_unavailable",
+    "The service is temporarily unavailable; retry shortly (POSTs with the same Idempotency-Key).",
+    undefined,
+    {
+      "Retry-After": String(DB_RETRY_AFTER_SECONDS),
+    },
+  );
 
 /**
  * PostgreSQL unique_violation, however the driver adapter wrapped it. `constraint` is text that names the
@@ -138,7 +167,12 @@ export function uniqueViolation(err: unknown): { constraint: string } | null {
   while (current && typeof current === "object" && !seen.has(current)) {
     seen.add(current);
     const e = current as Record<string, unknown>;
-    if (e.code === "23505" || e.code === "P2002" || e.originalCode === "23505" || e.kind === "UniqueConstraintViolation") {
+    if (
+      e.code === "23505" ||
+      e.code === "P2002" ||
+      e.originalCode === "23505" ||
+      e.kind === "UniqueConstraintViolation"
+    ) {
       const text = [e.constraint, e.meta, e.originalMessage, e.message]
         .map((v) => (typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v)))
         .join(" ");

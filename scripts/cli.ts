@@ -44,14 +44,20 @@ async function main() {
   const name = positionals.slice(0, 2).join(" ");
   const command = commands[name];
   if (!command) {
-    const list = Object.entries(commands).map(([n, c]) => `  ${n} ${c.usage}`).join("\n");
+    const list = Object.entries(commands)
+      .map(([n, c]) => `  ${n} ${c.usage}`)
+      .join("\n");
     console.error(`usage: npm run --silent loyalty -- <noun> <verb> [--flags]\n${list}`);
     fail("unknown_command", name ? `unknown command "${name}"` : "no command given");
   }
   const parsed = command.flags.safeParse(values);
   if (!parsed.success) {
     const errors = parsed.error.issues.map((i) => ({ flag: `--${formatPath(i.path)}`, message: i.message }));
-    fail("invalid_flags", `${name}: ${errors.map((e) => `${e.flag} ${e.message}`).join("; ")} (usage: ${command.usage})`, errors);
+    fail(
+      "invalid_flags",
+      `${name}: ${errors.map((e) => `${e.flag} ${e.message}`).join("; ")} (usage: ${command.usage})`,
+      errors,
+    );
   }
   const result = await command.run(parsed.data as never);
   console.log(JSON.stringify(result));

@@ -54,7 +54,9 @@ async function loadMigrations(): Promise<MigrationList> {
   if (lockContent !== null) {
     const provider = /^\s*provider\s*=\s*"([^"]*)"/m.exec(lockContent)?.[1];
     if (provider !== "postgresql") {
-      throw new UsageError(`${path.relative(ROOT, MIGRATIONS_DIR)}/${LOCKFILE} has provider "${provider}", expected "postgresql"`);
+      throw new UsageError(
+        `${path.relative(ROOT, MIGRATIONS_DIR)}/${LOCKFILE} has provider "${provider}", expected "postgresql"`,
+      );
     }
   }
   const migrationDirectories = await Promise.all(
@@ -78,7 +80,10 @@ async function loadMigrations(): Promise<MigrationList> {
 /** Prisma's directory name: UTC yyyyMMddHHmmss + "_" + the name with anything but [A-Za-z0-9_] turned into "_". */
 function migrationDirName(name: string, now = new Date()): string {
   const ts = now.toISOString().replace(/\D/g, "").slice(0, 14);
-  const slug = name.trim().replace(/[^A-Za-z0-9_]/g, "_").slice(0, 200);
+  const slug = name
+    .trim()
+    .replace(/[^A-Za-z0-9_]/g, "_")
+    .slice(0, 200);
   return slug ? `${ts}_${slug}` : ts;
 }
 
@@ -95,7 +100,9 @@ function migrationDirName(name: string, now = new Date()): string {
 function withWholeScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
   const driver = driverOf(adapter);
   if (!driver) {
-    console.error(`db: warning: cannot reach the driver under ${adapter.adapterName}; its own executeScript is used (not atomic)`);
+    console.error(
+      `db: warning: cannot reach the driver under ${adapter.adapterName}; its own executeScript is used (not atomic)`,
+    );
     return adapter;
   }
   adapter.executeScript = async (script: string) => {
@@ -119,7 +126,9 @@ function withWholeScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
 
 type PgPoolLike = { connect(): Promise<{ query(sql: string): Promise<unknown>; release(): void }> };
 
-function driverOf(adapter: SqlDriverAdapter): { kind: "pglite"; pglite: PGlite } | { kind: "pg"; pool: PgPoolLike } | null {
+function driverOf(
+  adapter: SqlDriverAdapter,
+): { kind: "pglite"; pglite: PGlite } | { kind: "pg"; pool: PgPoolLike } | null {
   const a = adapter as SqlDriverAdapter & { client?: unknown; underlyingDriver?: () => unknown };
   if (a.client instanceof PGlite) return { kind: "pglite", pglite: a.client };
   const pool = a.underlyingDriver?.();
@@ -128,7 +137,14 @@ function driverOf(adapter: SqlDriverAdapter): { kind: "pglite"; pglite: PGlite }
 }
 
 function toAdapterError(e: unknown): unknown {
-  const err = e as { code?: unknown; message?: unknown; severity?: unknown; detail?: unknown; column?: unknown; hint?: unknown };
+  const err = e as {
+    code?: unknown;
+    message?: unknown;
+    severity?: unknown;
+    detail?: unknown;
+    column?: unknown;
+    hint?: unknown;
+  };
   if (!(e instanceof Error) || typeof err.code !== "string" || !/^[0-9A-Z]{5}$/.test(err.code)) return e;
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
   return new DriverAdapterError({
@@ -202,7 +218,11 @@ async function withDatabaseEngine<T>(schema: string, fn: (engine: SchemaEngine) 
   const shadows = scratchPGlites(); // applyMigrations does not need one; never touch the server's databases for it
   let engine: SchemaEngine | undefined;
   try {
-    engine = await newEngine(Engine, migrationFactory(opened.factory, () => shadows.adapter()), schema);
+    engine = await newEngine(
+      Engine,
+      migrationFactory(opened.factory, () => shadows.adapter()),
+      schema,
+    );
     return await fn(engine);
   } finally {
     engine?.free();
@@ -215,10 +235,14 @@ async function migrate(): Promise<void> {
   const started = performance.now();
   const [schema, migrationsList] = await Promise.all([readFile(SCHEMA_PATH, "utf8"), loadMigrations()]);
   if (migrationsList.migrationDirectories.length === 0) {
-    throw new UsageError(`no migrations in ${path.relative(ROOT, MIGRATIONS_DIR)} (create one with npm run db:migration -- <name>)`);
+    throw new UsageError(
+      `no migrations in ${path.relative(ROOT, MIGRATIONS_DIR)} (create one with npm run db:migration -- <name>)`,
+    );
   }
   const count = migrationsList.migrationDirectories.length;
-  console.log(`db:migrate: ${describeTarget(databaseTarget())}, ${count} migration(s) in ${path.relative(ROOT, MIGRATIONS_DIR)}`);
+  console.log(
+    `db:migrate: ${describeTarget(databaseTarget())}, ${count} migration(s) in ${path.relative(ROOT, MIGRATIONS_DIR)}`,
+  );
   const { appliedMigrationNames } = await withDatabaseEngine(schema, (engine) =>
     engine.applyMigrations({ migrationsList, filters: NO_FILTERS }),
   );
@@ -256,7 +280,11 @@ async function createMigration(name: string | undefined): Promise<void> {
   const shadows = scratchPGlites();
   let engine: SchemaEngine | undefined;
   try {
-    engine = await newEngine(Engine, migrationFactory(new PrismaPGlite(main), () => shadows.adapter()), schema);
+    engine = await newEngine(
+      Engine,
+      migrationFactory(new PrismaPGlite(main), () => shadows.adapter()),
+      schema,
+    );
     // From the replayed history even when it is empty (not { tag: "empty" }): a fresh database already has the
     // "public" schema, so the first migration must not CREATE SCHEMA (a non-owner role may not be allowed to).
     const result = await engine.diff({
@@ -272,7 +300,8 @@ async function createMigration(name: string | undefined): Promise<void> {
     }
     const dirName = migrationDirName(name);
     const dir = path.join(MIGRATIONS_DIR, dirName);
-    if (migrationsList.migrationDirectories.some((d) => d.path === dirName)) throw new UsageError(`${dirName} already exists`);
+    if (migrationsList.migrationDirectories.some((d) => d.path === dirName))
+      throw new UsageError(`${dirName} already exists`);
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, "migration.sql"), result.stdout ?? "");
     if (!hadLockfile) await writeFile(path.join(MIGRATIONS_DIR, LOCKFILE), LOCKFILE_CONTENT);
@@ -320,10 +349,12 @@ async function main(argv: string[]): Promise<number> {
   } catch (e) {
     let message = oneLine(e);
     if (/found failed migrations/.test(message)) {
-      message += " | once fixed: node --experimental-wasm-modules --import tsx scripts/db.ts resolve --rolled-back <migration>";
+      message +=
+        " | once fixed: node --experimental-wasm-modules --import tsx scripts/db.ts resolve --rolled-back <migration>";
     }
     console.error(`db:${command ?? "?"} failed: ${message}`);
-    if (!(e instanceof InvalidEnvironmentError) && config().DEBUG_SCHEMA_ENGINE && e instanceof Error && e.stack) console.error(e.stack);
+    if (!(e instanceof InvalidEnvironmentError) && config().DEBUG_SCHEMA_ENGINE && e instanceof Error && e.stack)
+      console.error(e.stack);
     return 1;
   }
 }

@@ -16,7 +16,9 @@ export default async function DashboardHome() {
   return (
     <main className="mx-auto max-w-md px-4 py-16">
       <h1 className="text-2xl font-bold">No program yet</h1>
-      <p className="mt-2 text-slate-700">Your staff account is not a member of any program (or it was disabled). Ask a program owner to add you.</p>
+      <p className="mt-2 text-slate-700">
+        Your staff account is not a member of any program (or it was disabled). Ask a program owner to add you.
+      </p>
       <div className="mt-6">
         <SignOutButton />
       </div>

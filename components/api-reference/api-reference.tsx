@@ -28,7 +28,8 @@ export function ApiReference({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
         </p>
         {Object.entries(doc.components.securitySchemes ?? {}).map(([name, s]) => (
           <p key={name} className="mt-1 text-sm text-slate-700">
-            <span className="font-semibold">Authentication ({name}):</span> {s.in ? `${s.in} ${s.name}` : s.scheme ?? s.type}
+            <span className="font-semibold">Authentication ({name}):</span>{" "}
+            {s.in ? `${s.in} ${s.name}` : (s.scheme ?? s.type)}
             {s.description ? ` — ${s.description}` : ""}
           </p>
         ))}
@@ -59,7 +60,12 @@ export function ApiReference({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
           Schemas
         </H2>
         {schemas.map(([name, schema]) => (
-          <section key={name} id={anchor(name)} className="scroll-mt-20 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby={`${anchor(name)}-title`}>
+          <section
+            key={name}
+            id={anchor(name)}
+            className="scroll-mt-20 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+            aria-labelledby={`${anchor(name)}-title`}
+          >
             <H3 id={`${anchor(name)}-title`} className="font-mono text-base font-semibold">
               {name}
             </H3>
@@ -69,7 +75,9 @@ export function ApiReference({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
             ) : (
               <p className="mt-1 text-sm">
                 <TypeOf schema={schema} />
-                {constraints(schema).length > 0 && <span className="text-slate-700"> · {constraints(schema).join(" · ")}</span>}
+                {constraints(schema).length > 0 && (
+                  <span className="text-slate-700"> · {constraints(schema).join(" · ")}</span>
+                )}
               </p>
             )}
           </section>

@@ -43,7 +43,13 @@ export type Operation = {
 export type Doc = {
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema>; securitySchemes?: Record<string, { type: string; in?: string; name?: string; scheme?: string; description?: string }> };
+  components: {
+    schemas: Record<string, Schema>;
+    securitySchemes?: Record<
+      string,
+      { type: string; in?: string; name?: string; scheme?: string; description?: string }
+    >;
+  };
 };
 
 export const refName = (ref: string) => ref.split("/").at(-1)!;
@@ -64,7 +70,8 @@ export function constraints(schema: Schema | undefined): string[] {
   if (!schema) return [];
   const inner = schema.anyOf?.find((s) => s.type !== "null") ?? schema;
   const out: string[] = [];
-  if (inner.minLength !== undefined && inner.maxLength !== undefined) out.push(`${inner.minLength}–${inner.maxLength} characters`);
+  if (inner.minLength !== undefined && inner.maxLength !== undefined)
+    out.push(`${inner.minLength}–${inner.maxLength} characters`);
   else if (inner.maxLength !== undefined) out.push(`at most ${inner.maxLength} characters`);
   else if (inner.minLength !== undefined) out.push(`at least ${inner.minLength} characters`);
   if (inner.minimum !== undefined) out.push(`≥ ${inner.minimum.toLocaleString("en-US")}`);

@@ -16,7 +16,9 @@ function NameCell({ name, required }: { name: string; required?: boolean }) {
 }
 
 function NotesCell({ description, schema }: { description?: string; schema: Schema | undefined }) {
-  return <td className="py-1 text-slate-700">{[description, ...constraints(schema)].filter(Boolean).join(" · ") || "—"}</td>;
+  return (
+    <td className="py-1 text-slate-700">{[description, ...constraints(schema)].filter(Boolean).join(" · ") || "—"}</td>
+  );
 }
 
 const FIELD_COLUMNS = [{ label: "Field" }, { label: "Type" }, { label: "Notes" }];
@@ -26,7 +28,15 @@ export function FieldsTable({ schema, label }: { schema: Schema; label: string }
   if (props.length === 0) return null;
   const required = new Set(schema.required ?? []);
   return (
-    <Table label={label} look="plain" pad="py-1" columns={FIELD_COLUMNS} rows={props} className="mt-2 text-left" bodyClassName="align-top">
+    <Table
+      label={label}
+      look="plain"
+      pad="py-1"
+      columns={FIELD_COLUMNS}
+      rows={props}
+      className="mt-2 text-left"
+      bodyClassName="align-top"
+    >
       {([name, prop]) => (
         <tr key={name}>
           <NameCell name={name} required={required.has(name)} />
@@ -44,7 +54,15 @@ const PARAMETER_COLUMNS = [{ label: "Name" }, { label: "In" }, { label: "Type" }
 
 export function ParametersTable({ parameters, label }: { parameters: Parameter[]; label: string }) {
   return (
-    <Table label={label} look="plain" pad="py-1" columns={PARAMETER_COLUMNS} rows={parameters} className="mt-1 text-left" bodyClassName="align-top">
+    <Table
+      label={label}
+      look="plain"
+      pad="py-1"
+      columns={PARAMETER_COLUMNS}
+      rows={parameters}
+      className="mt-1 text-left"
+      bodyClassName="align-top"
+    >
       {(p) => (
         <tr key={p.in + p.name}>
           <NameCell name={p.name} required={p.required} />

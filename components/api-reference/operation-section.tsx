@@ -4,10 +4,20 @@ import { headings } from "./headings";
 import { BodySchema, MethodBadge } from "./schema-type";
 
 /** One operation of the reference: method and path, parameters, request body and responses. */
-export function OperationSection({ entry: { path, method, op, id }, headingLevel }: { entry: OperationEntry; headingLevel: 1 | 2 }) {
+export function OperationSection({
+  entry: { path, method, op, id },
+  headingLevel,
+}: {
+  entry: OperationEntry;
+  headingLevel: 1 | 2;
+}) {
   const [, H2, H3] = headings(headingLevel);
   return (
-    <section id={id} className="scroll-mt-20 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby={`${id}-title`}>
+    <section
+      id={id}
+      className="scroll-mt-20 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      aria-labelledby={`${id}-title`}
+    >
       <H2 id={`${id}-title`} className="text-lg font-semibold">
         {op.summary ?? id}
       </H2>
@@ -33,7 +43,9 @@ export function OperationSection({ entry: { path, method, op, id }, headingLevel
       <ul className="mt-1 space-y-1 text-sm">
         {Object.entries(op.responses).map(([status, r]) => (
           <li key={status} className="flex flex-wrap gap-x-2">
-            <code className={`font-semibold ${status.startsWith("2") ? "text-emerald-800" : "text-red-800"}`}>{status}</code>
+            <code className={`font-semibold ${status.startsWith("2") ? "text-emerald-800" : "text-red-800"}`}>
+              {status}
+            </code>
             <span className="text-slate-700">{r.description}</span>
             <BodySchema media={r.content} label={`response ${status}`} />
           </li>
@@ -42,4 +54,3 @@ export function OperationSection({ entry: { path, method, op, id }, headingLevel
     </section>
   );
 }
-

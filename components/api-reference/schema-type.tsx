@@ -7,7 +7,10 @@ export function TypeOf({ schema }: { schema: Schema | undefined }) {
   if (schema.$ref) {
     const name = refName(schema.$ref);
     return (
-      <a href={`#${anchor(name)}`} className="font-mono text-indigo-700 underline decoration-indigo-300 hover:decoration-indigo-700">
+      <a
+        href={`#${anchor(name)}`}
+        className="font-mono text-indigo-700 underline decoration-indigo-300 hover:decoration-indigo-700"
+      >
         {name}
       </a>
     );
@@ -35,7 +38,12 @@ export function TypeOf({ schema }: { schema: Schema | undefined }) {
       </>
     );
   }
-  if (schema.type === "object" && !schema.properties && schema.additionalProperties && schema.additionalProperties !== true) {
+  if (
+    schema.type === "object" &&
+    !schema.properties &&
+    schema.additionalProperties &&
+    schema.additionalProperties !== true
+  ) {
     return (
       <>
         object of string → <TypeOf schema={schema.additionalProperties} />
@@ -55,7 +63,13 @@ const METHOD_TONES: Record<string, string> = {
 };
 
 export function MethodBadge({ method }: { method: string }) {
-  return <span className={`rounded px-1.5 py-0.5 font-mono text-xs font-bold uppercase ${METHOD_TONES[method] ?? "bg-slate-100 text-slate-900"}`}>{method}</span>;
+  return (
+    <span
+      className={`rounded px-1.5 py-0.5 font-mono text-xs font-bold uppercase ${METHOD_TONES[method] ?? "bg-slate-100 text-slate-900"}`}
+    >
+      {method}
+    </span>
+  );
 }
 
 export function BodySchema({ media, label }: { media: Media | undefined; label: string }) {

@@ -30,7 +30,11 @@ export function CardForm({
   footer?: React.ReactNode;
 }) {
   const button = (
-    <button className={submitClassName ? `${buttonClass} ${submitClassName}` : buttonClass} type="submit" disabled={pending}>
+    <button
+      className={submitClassName ? `${buttonClass} ${submitClassName}` : buttonClass}
+      type="submit"
+      disabled={pending}
+    >
       {submit}
     </button>
   );

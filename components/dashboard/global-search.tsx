@@ -113,17 +113,28 @@ export function GlobalSearch({ programId }: { programId: string }) {
           >
             <span className="block truncate font-medium text-slate-900">{row.email}</span>
             <span className="block truncate text-xs text-slate-600">
-              {[row.firstName, row.lastName].filter(Boolean).join(" ") || "No name"} · {row.tier ?? "no tier"} · {formatNumber(row.balance)} pts
+              {[row.firstName, row.lastName].filter(Boolean).join(" ") || "No name"} · {row.tier ?? "no tier"} ·{" "}
+              {formatNumber(row.balance)} pts
             </span>
           </li>
         ))}
       </ul>
       <p className="sr-only" aria-live="polite">
-        {expanded ? (isError ? "Search failed." : isFetching && results.length === 0 ? "Searching…" : `${results.length} customers found.`) : ""}
+        {expanded
+          ? isError
+            ? "Search failed."
+            : isFetching && results.length === 0
+              ? "Searching…"
+              : `${results.length} customers found.`
+          : ""}
       </p>
       {expanded && results.length === 0 && (
         <p className="absolute z-20 mt-1 w-full rounded-md border border-slate-200 bg-white px-3 py-2 text-sm text-slate-600 shadow-lg">
-          {isError ? "Search failed: try again." : isFetching || query !== text.trim().toLowerCase() ? "Searching…" : "No customer’s e-mail starts with that."}
+          {isError
+            ? "Search failed: try again."
+            : isFetching || query !== text.trim().toLowerCase()
+              ? "Searching…"
+              : "No customer’s e-mail starts with that."}
         </p>
       )}
     </div>

@@ -1,6 +1,17 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { Card } from "@/components/ui";
 
 interface Props {
@@ -12,7 +23,19 @@ const short = (day: string) => day.slice(5);
 const GRID = "#e2e8f0";
 
 /** A chart in a card, described for screen readers (role="img" with the chart in words). */
-function ChartCard({ title, description, height, className, children }: { title: string; description: string; height: string; className?: string; children: React.ReactElement }) {
+function ChartCard({
+  title,
+  description,
+  height,
+  className,
+  children,
+}: {
+  title: string;
+  description: string;
+  height: string;
+  className?: string;
+  children: React.ReactElement;
+}) {
   return (
     <Card title={title} className={className}>
       <div className={height} role="img" aria-label={description}>
@@ -39,11 +62,31 @@ export function OverviewCharts({ days, tiers }: Props) {
           <YAxis fontSize={12} />
           <Tooltip />
           <Legend />
-          <Line type="monotone" dataKey="issued" name="Issued" stroke="#4338ca" strokeWidth={2} dot={false} isAnimationActive={false} />
-          <Line type="monotone" dataKey="redeemed" name="Redeemed" stroke="#b45309" strokeWidth={2} dot={false} isAnimationActive={false} />
+          <Line
+            type="monotone"
+            dataKey="issued"
+            name="Issued"
+            stroke="#4338ca"
+            strokeWidth={2}
+            dot={false}
+            isAnimationActive={false}
+          />
+          <Line
+            type="monotone"
+            dataKey="redeemed"
+            name="Redeemed"
+            stroke="#b45309"
+            strokeWidth={2}
+            dot={false}
+            isAnimationActive={false}
+          />
         </LineChart>
       </ChartCard>
-      <ChartCard title="New members per day (30 days)" description="Bar chart of new members per day over the last 30 days" height="h-64">
+      <ChartCard
+        title="New members per day (30 days)"
+        description="Bar chart of new members per day over the last 30 days"
+        height="h-64"
+      >
         <BarChart data={days} margin={{ left: 8, right: 16, top: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
           <XAxis dataKey="day" tickFormatter={short} fontSize={12} />

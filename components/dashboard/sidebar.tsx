@@ -22,7 +22,8 @@ export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
   const pathname = usePathname();
   const router = useRouter();
   const home = dashboardPages.program(current);
-  const active = (href: string) => (href === home ? pathname === href : pathname === href || pathname.startsWith(`${href}/`));
+  const active = (href: string) =>
+    href === home ? pathname === href : pathname === href || pathname.startsWith(`${href}/`);
   const program = programs.find((p) => p.id === current);
   return (
     <aside className="bg-slate-900 text-slate-100 md:w-60 md:shrink-0">
@@ -54,7 +55,10 @@ export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
           </div>
           <SignOutButton className={`${darkButtonClass} shrink-0 md:hidden`} />
         </div>
-        <nav aria-label="Dashboard" className="-mx-1 flex gap-1 overflow-x-auto px-1 md:mx-0 md:flex-col md:overflow-visible md:px-0">
+        <nav
+          aria-label="Dashboard"
+          className="-mx-1 flex gap-1 overflow-x-auto px-1 md:mx-0 md:flex-col md:overflow-visible md:px-0"
+        >
           {links.map((l) => (
             <Link
               key={l.href}

@@ -16,7 +16,11 @@ export function SignInForm() {
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
-    const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    const result = await signIn("credentials", {
+      email: form.get("email"),
+      password: form.get("password"),
+      redirect: false,
+    });
     setBusy(false);
     if (!result || result.error) {
       setError(
@@ -33,7 +37,14 @@ export function SignInForm() {
   return (
     <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate>
       <InputField label="E-mail" id="email" name="email" type="email" autoComplete="username" required autoFocus />
-      <InputField label="Password" id="password" name="password" type="password" autoComplete="current-password" required />
+      <InputField
+        label="Password"
+        id="password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+      />
       {error && (
         <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800" role="alert">
           {error}

@@ -2,7 +2,17 @@ import clsx from "clsx";
 
 /** The one place for the dashboard's boxes: a titled card, a figure, an empty state and a status badge. */
 
-export function Card({ title, actions, children, className }: { title?: string; actions?: React.ReactNode; children: React.ReactNode; className?: string }) {
+export function Card({
+  title,
+  actions,
+  children,
+  className,
+}: {
+  title?: string;
+  actions?: React.ReactNode;
+  children: React.ReactNode;
+  className?: string;
+}) {
   return (
     <section className={clsx("rounded-lg border border-slate-200 bg-white shadow-sm", className)} aria-label={title}>
       {(title || actions) && (
@@ -27,7 +37,11 @@ export function Stat({ label, value, hint }: { label: string; value: React.React
 }
 
 export function Empty({ children }: { children: React.ReactNode }) {
-  return <p className="rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">{children}</p>;
+  return (
+    <p className="rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">
+      {children}
+    </p>
+  );
 }
 
 export type Tone = "slate" | "green" | "amber" | "red" | "indigo";
@@ -41,16 +55,38 @@ const TONES: Record<Tone, string> = {
 };
 
 export function Badge({ children, tone = "slate" }: { children: React.ReactNode; tone?: Tone }) {
-  return <span className={clsx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium", TONES[tone])}>{children}</span>;
+  return (
+    <span className={clsx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium", TONES[tone])}>
+      {children}
+    </span>
+  );
 }
 
 /** "active" in green or the given word in grey: the status column of rewards, flows, webhooks, keys and staff. */
-export function ActiveBadge({ active, inactive = "inactive", inactiveTone = "slate" }: { active: boolean; inactive?: string; inactiveTone?: Tone }) {
+export function ActiveBadge({
+  active,
+  inactive = "inactive",
+  inactiveTone = "slate",
+}: {
+  active: boolean;
+  inactive?: string;
+  inactiveTone?: Tone;
+}) {
   return active ? <Badge tone="green">active</Badge> : <Badge tone={inactiveTone}>{inactive}</Badge>;
 }
 
 /** A list inside a card, or its empty state: the customer page's redemptions, coupons and notifications. */
-export function CardList<T extends { id: string }>({ title, items, empty, children }: { title: string; items: readonly T[]; empty: string; children: (item: T) => React.ReactNode }) {
+export function CardList<T extends { id: string }>({
+  title,
+  items,
+  empty,
+  children,
+}: {
+  title: string;
+  items: readonly T[];
+  empty: string;
+  children: (item: T) => React.ReactNode;
+}) {
   return (
     <Card title={title}>
       {items.length === 0 ? (

@@ -21,7 +21,14 @@ export function FieldError({ error, className }: { error?: string; className?: s
 }
 
 /** A labelled text or number input: a Field around an <input> with the shared look (`className` adds to it). */
-export function InputField({ label, error, hint, id, className, ...input }: { label: string; error?: string; hint?: string; id: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+export function InputField({
+  label,
+  error,
+  hint,
+  id,
+  className,
+  ...input
+}: { label: string; error?: string; hint?: string; id: string } & React.InputHTMLAttributes<HTMLInputElement>) {
   return (
     <Field label={label} htmlFor={id} error={error} hint={hint}>
       <input id={id} className={className ? `${inputClass} ${className}` : inputClass} {...input} />
@@ -29,7 +36,19 @@ export function InputField({ label, error, hint, id, className, ...input }: { la
   );
 }
 
-export function Field({ label, error, hint, children, htmlFor }: { label: string; error?: string; hint?: string; children: React.ReactNode; htmlFor: string }) {
+export function Field({
+  label,
+  error,
+  hint,
+  children,
+  htmlFor,
+}: {
+  label: string;
+  error?: string;
+  hint?: string;
+  children: React.ReactNode;
+  htmlFor: string;
+}) {
   return (
     <div className="space-y-1">
       <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-800">

@@ -38,7 +38,19 @@ export function FilterForm({
 }
 
 /** A labelled <select> of a filter bar; `all` names the first option, "", which means "no filter". */
-export function FilterSelect({ name, label, value, all, children }: { name: string; label: string; value: string; all?: string; children: React.ReactNode }) {
+export function FilterSelect({
+  name,
+  label,
+  value,
+  all,
+  children,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  all?: string;
+  children: React.ReactNode;
+}) {
   return (
     <div>
       <label htmlFor={name} className="block text-sm font-medium text-slate-800">

@@ -1,6 +1,15 @@
 // The dashboard's shared look (STYLE.md "Dashboard"): import from "@/components/ui".
 export { ActiveBadge, Badge, Card, CardList, Empty, Stat, type Tone } from "./card";
-export { Field, FieldError, InputField, buttonClass, checkboxClass, dangerButtonClass, inputClass, secondaryButtonClass } from "./field";
+export {
+  Field,
+  FieldError,
+  InputField,
+  buttonClass,
+  checkboxClass,
+  dangerButtonClass,
+  inputClass,
+  secondaryButtonClass,
+} from "./field";
 export { formatDate, formatNumber } from "./format";
 export { KeysetPager } from "./keyset-pager";
 export { ShownOnce } from "./shown-once";

@@ -46,7 +46,18 @@ export interface TableProps<T> {
   bodyClassName?: string;
 }
 
-export function Table<T>({ label, columns, rows, children, empty, look = "boxed", pad, bleed, className, bodyClassName }: TableProps<T>) {
+export function Table<T>({
+  label,
+  columns,
+  rows,
+  children,
+  empty,
+  look = "boxed",
+  pad,
+  bleed,
+  className,
+  bodyClassName,
+}: TableProps<T>) {
   if (rows.length === 0 && empty !== undefined) return <Empty>{empty}</Empty>;
   const style = LOOKS[look];
   const cellPad = pad ?? (look === "boxed" ? "px-4 py-2" : "py-2");
@@ -55,14 +66,22 @@ export function Table<T>({ label, columns, rows, children, empty, look = "boxed"
       <table className={clsx(style.table, className)} aria-label={label}>
         <thead className={clsx(style.head, "text-left text-xs font-semibold uppercase tracking-wide text-slate-700")}>
           <tr>
-            {columns.filter((c) => c !== false).map((c) => (
-              <th key={c.label} scope="col" className={clsx(cellPad, style.cell, c.align === "right" && "text-right", c.className)}>
-                {c.hidden ? <span className="sr-only">{c.label}</span> : c.label}
-              </th>
-            ))}
+            {columns
+              .filter((c) => c !== false)
+              .map((c) => (
+                <th
+                  key={c.label}
+                  scope="col"
+                  className={clsx(cellPad, style.cell, c.align === "right" && "text-right", c.className)}
+                >
+                  {c.hidden ? <span className="sr-only">{c.label}</span> : c.label}
+                </th>
+              ))}
           </tr>
         </thead>
-        <tbody className={clsx("divide-y divide-slate-100", bodyClassName)}>{rows.map((row, i) => children(row, i))}</tbody>
+        <tbody className={clsx("divide-y divide-slate-100", bodyClassName)}>
+          {rows.map((row, i) => children(row, i))}
+        </tbody>
       </table>
     </TableScroll>
   );

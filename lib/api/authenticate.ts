@@ -24,7 +24,12 @@ export interface Caller {
   customerId: string | null;
 }
 
-export type Authenticate = (req: Request, params: Record<string, string>, edge: Edge, database: Db) => Promise<{ caller: Caller; programId: string }>;
+export type Authenticate = (
+  req: Request,
+  params: Record<string, string>,
+  edge: Edge,
+  database: Db,
+) => Promise<{ caller: Caller; programId: string }>;
 
 /** Integrator routes: the `api-key` header, for the program in the path only. */
 export const byApiKey: Authenticate = async (req, params, edge, database) => {
@@ -36,7 +41,10 @@ export const byApiKey: Authenticate = async (req, params, edge, database) => {
   // Ids are lower-case UUIDs; a UUID's meaning does not depend on case (RFC 9562), so the upper-case form is the same program.
   if (params.programId?.toLowerCase() !== apiKey.programId) throw notFound("program");
   await applyRateLimit(edge, database, apiKey.id, apiKey.rateLimitPerSec, apiKey.rateLimitBurst);
-  return { caller: { actor: `api_key:${apiKey.id}`, scopeId: apiKey.id, customerId: null }, programId: apiKey.programId };
+  return {
+    caller: { actor: `api_key:${apiKey.id}`, scopeId: apiKey.id, customerId: null },
+    programId: apiKey.programId,
+  };
 };
 
 /** The /me routes: a customer token as `Authorization: Bearer`, never an api-key. */

@@ -14,8 +14,11 @@ export function parseBatch<S extends z.ZodType>(schema: S, input: unknown): z.ou
   if (result.success) return result.data;
   const problems = zodProblems(result.error);
   // Only features that are strings other than the supported ones; a missing or non-string feature is validation_failed.
-  const given = (path: PropertyKey[]) => (Array.isArray(input) ? (input[path[0] as number] as { feature?: unknown } | null)?.feature : undefined);
-  const onlyFeatures = result.error.issues.every((i) => i.path.length === 2 && i.path[1] === "feature" && typeof given(i.path) === "string");
+  const given = (path: PropertyKey[]) =>
+    Array.isArray(input) ? (input[path[0] as number] as { feature?: unknown } | null)?.feature : undefined;
+  const onlyFeatures = result.error.issues.every(
+    (i) => i.path.length === 2 && i.path[1] === "feature" && typeof given(i.path) === "string",
+  );
   if (onlyFeatures) {
     throw validationFailed(
       problems.map((p) => ({ ...p, message: `is not supported (supported: ${FEATURES.join(", ")})` })),

@@ -16,10 +16,18 @@ import type { PathParam, WriteOptions } from "./route-factories";
  */
 
 /** The `{rewardId}` path segment; a malformed id is simply an unknown reward. */
-export const rewardIdParam: PathParam = { schema: z.string().refine((id) => isUuid(id)).transform((id) => id.toLowerCase()), orElse: rewardNotFound };
+export const rewardIdParam: PathParam = {
+  schema: z
+    .string()
+    .refine((id) => isUuid(id))
+    .transform((id) => id.toLowerCase()),
+  orElse: rewardNotFound,
+};
 
 /** A balance change by the integrator: 200 with the new balance and the ledger entry written. */
-export const balanceChange = (change: typeof increaseBalance): WriteOptions<z.output<typeof PointsChange>, undefined, string> => ({
+export const balanceChange = (
+  change: typeof increaseBalance,
+): WriteOptions<z.output<typeof PointsChange>, undefined, string> => ({
   body: PointsChange,
   run: async (req, tx) => {
     const result = await change(tx, {

@@ -72,7 +72,9 @@ export function judgeV1(method: string, pathname: string): EdgeVerdict {
   // Next answers a trailing slash with a 308 to the path without it, which is then judged here.
   if (pathname.endsWith("/")) return PASS;
   const route = COMPILED.find(
-    (r) => r.segments.length === segments.length && r.segments.every((s, i) => (s.startsWith(":") ? segments[i] !== "" : s === segments[i])),
+    (r) =>
+      r.segments.length === segments.length &&
+      r.segments.every((s, i) => (s.startsWith(":") ? segments[i] !== "" : s === segments[i])),
   );
   if (!route) return { kind: "refuse", error: notFound("endpoint") };
   if (method === "OPTIONS") return { kind: "options", allow: route.allow };
@@ -96,9 +98,18 @@ export interface EdgeAnswer {
 /** The answer to a verdict other than "pass". */
 export function edgeAnswer(verdict: Exclude<EdgeVerdict, { kind: "pass" }>, requestId: string): EdgeAnswer {
   // Answered before Next, so next.config.mjs's security headers are added here.
-  const headers: Record<string, string> = { ...SECURITY_HEADERS.everyAnswer, ...SECURITY_HEADERS.json, "x-request-id": requestId, "cache-control": "no-store" };
+  const headers: Record<string, string> = {
+    ...SECURITY_HEADERS.everyAnswer,
+    ...SECURITY_HEADERS.json,
+    "x-request-id": requestId,
+    "cache-control": "no-store",
+  };
   if (verdict.kind === "options") return { status: 204, headers: { ...headers, allow: verdict.allow }, body: null };
   const { error } = verdict;
   for (const [k, v] of Object.entries(error.headers ?? {})) headers[k.toLowerCase()] = v;
-  return { status: error.status, headers: { ...headers, "content-type": "application/problem+json" }, body: problemJson(error, requestId) };
+  return {
+    status: error.status,
+    headers: { ...headers, "content-type": "application/problem+json" },
+    body: problemJson(error, requestId),
+  };
 }

@@ -40,7 +40,8 @@ export function parseWith<T>(schema: SchemaLike<T>) {
 }
 
 /** The JSON text of a reply, or null when it has no body. */
-export const replyText = (reply: ApiReply): string | null => reply.rawJson ?? (reply.json === undefined ? null : JSON.stringify(reply.json));
+export const replyText = (reply: ApiReply): string | null =>
+  reply.rawJson ?? (reply.json === undefined ? null : JSON.stringify(reply.json));
 
 export function replyToResponse(reply: ApiReply, headers: Headers): Response {
   const text = replyText(reply);
@@ -60,7 +61,9 @@ export async function withEdge(req: Request, work: (edge: Edge) => Promise<Respo
       console.error(JSON.stringify({ level: "warn", requestId, msg: "database unavailable", error: oneLine(err) }));
       return problemResponse(serviceUnavailable(), requestId, headers);
     }
-    console.error(JSON.stringify({ level: "error", requestId, url: req.url, error: String((err as Error)?.stack ?? err) }));
+    console.error(
+      JSON.stringify({ level: "error", requestId, url: req.url, error: String((err as Error)?.stack ?? err) }),
+    );
     return problemResponse(internalError(), requestId, headers);
   }
 }
@@ -68,5 +71,11 @@ export async function withEdge(req: Request, work: (edge: Edge) => Promise<Respo
 /** The last line of an error's message: Prisma's span several lines and end with the driver's own. */
 function oneLine(err: unknown): string {
   const text = String((err as Error)?.message ?? err);
-  return text.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? text;
+  return (
+    text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .at(-1) ?? text
+  );
 }

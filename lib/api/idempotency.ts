@@ -33,7 +33,9 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
  * A body that was left out (`undefined`) and `{}` differ only where the route reads an omitted body as `{}`.
  */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash("sha256").update(`${method} ${path}\n${body === undefined ? "" : canonicalJson(body)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${method} ${path}\n${body === undefined ? "" : canonicalJson(body)}`)
+    .digest("hex");
 }
 
 /**
@@ -82,7 +84,14 @@ export async function storeOutcome(tx: Tx, apiKeyId: string, key: string, finger
     where: { apiKeyId, key, createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS) } },
   });
   await tx.idempotencyRecord.create({
-    data: { apiKeyId, key, requestHash: fingerprint, status: outcome.status, body: outcome.body, customerId: outcome.customerId },
+    data: {
+      apiKeyId,
+      key,
+      requestHash: fingerprint,
+      status: outcome.status,
+      body: outcome.body,
+      customerId: outcome.customerId,
+    },
   });
 }
 

@@ -15,7 +15,10 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_JSON_DEPTH = 32;
 
-export async function readJsonBody(req: Request, whenEmpty?: { value: unknown }): Promise<{ raw: string; value: unknown }> {
+export async function readJsonBody(
+  req: Request,
+  whenEmpty?: { value: unknown },
+): Promise<{ raw: string; value: unknown }> {
   const type = req.headers.get("content-type") ?? "";
   // A wholly optional body may be left out: no content type and nothing sent reads as `whenEmpty`.
   if (whenEmpty && !type) {
@@ -38,7 +41,10 @@ export async function readJsonBody(req: Request, whenEmpty?: { value: unknown })
     throw invalidJson();
   }
   const deep = pathBeyondDepth(value, MAX_JSON_DEPTH);
-  if (deep) throw validationFailed([{ path: formatPath(deep), message: `must not be nested more than ${MAX_JSON_DEPTH} levels deep` }]);
+  if (deep)
+    throw validationFailed([
+      { path: formatPath(deep), message: `must not be nested more than ${MAX_JSON_DEPTH} levels deep` },
+    ]);
   return { raw, value };
 }
 

@@ -17,7 +17,9 @@ const isRaw = (value: unknown): value is RawJson => typeof value === "object" &&
 
 /** A JSON object of these members, in this order; a RawJson member is written as its text. */
 export function jsonObject(members: Record<string, unknown>): string {
-  const parts = Object.entries(members).map(([name, value]) => `${JSON.stringify(name)}:${isRaw(value) ? value[TEXT] : JSON.stringify(value)}`);
+  const parts = Object.entries(members).map(
+    ([name, value]) => `${JSON.stringify(name)}:${isRaw(value) ? value[TEXT] : JSON.stringify(value)}`,
+  );
   return `{${parts.join(",")}}`;
 }
 

@@ -1,5 +1,12 @@
 import "server-only";
-import { CUSTOMER_ERRORS, INTEGRATOR_ERRORS, ME_ERRORS, problems, WRITE_ERRORS, type ErrorSpec } from "./openapi-problems";
+import {
+  CUSTOMER_ERRORS,
+  INTEGRATOR_ERRORS,
+  ME_ERRORS,
+  problems,
+  WRITE_ERRORS,
+  type ErrorSpec,
+} from "./openapi-problems";
 
 /**
  * The one place where the /v1 operations are described for the OpenAPI document (lib/api/openapi.ts): one entry
@@ -28,7 +35,12 @@ const idempotencyKey = {
 };
 const bearer = [{ customerToken: [] }];
 
-const REDEEM_ERRORS = ["reward_not_found", "insufficient_balance", "reward_out_of_stock", "reward_inactive"] as const satisfies readonly ErrorSpec[];
+const REDEEM_ERRORS = [
+  "reward_not_found",
+  "insufficient_balance",
+  "reward_out_of_stock",
+  "reward_inactive",
+] as const satisfies readonly ErrorSpec[];
 
 const balanceMove = (operationId: string, summary: string, description: string, conflict: ErrorSpec) => ({
   post: {
@@ -70,7 +82,10 @@ export const paths: Record<string, unknown> = {
         "Erases the customers' personal data and makes them absent to every read; their ledger stays (anonymised) so program totals stay true. Unknown e-mails are ignored.",
       parameters: [programId],
       requestBody: { required: true, content: json("DeleteBatch") },
-      responses: { "204": { description: "Erased." }, ...problems([...INTEGRATOR_ERRORS, ...WRITE_ERRORS, "unsupported_feature"]) },
+      responses: {
+        "204": { description: "Erased." },
+        ...problems([...INTEGRATOR_ERRORS, ...WRITE_ERRORS, "unsupported_feature"]),
+      },
     },
   },
   "/v1/programs/{programId}/customers/{email}": {
@@ -101,8 +116,19 @@ export const paths: Record<string, unknown> = {
       parameters: [
         programId,
         email,
-        { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 200, default: 50 } },
-        { name: "cursor", in: "query", required: false, description: "`nextCursor` of the previous page.", schema: { type: "string" } },
+        {
+          name: "limit",
+          in: "query",
+          required: false,
+          schema: { type: "integer", minimum: 1, maximum: 200, default: 50 },
+        },
+        {
+          name: "cursor",
+          in: "query",
+          required: false,
+          description: "`nextCursor` of the previous page.",
+          schema: { type: "string" },
+        },
       ],
       responses: {
         "200": { description: "A page of ledger entries.", content: json("TransactionPage") },
@@ -119,7 +145,12 @@ export const paths: Record<string, unknown> = {
         "then limited by the flow's caps. A capped run earns 0, answers 200 and names the cap in `capped`. " +
         "`params` carries only the parameters the flow declares (numbers within their bounds); anything else is refused, and the " +
         "ledger entry's metadata keeps `flowKey` and the declared values only.",
-      parameters: [programId, email, { name: "flowKey", in: "path", required: true, schema: { type: "string" } }, idempotencyKey],
+      parameters: [
+        programId,
+        email,
+        { name: "flowKey", in: "path", required: true, schema: { type: "string" } },
+        idempotencyKey,
+      ],
       requestBody: { required: false, content: json("EarningFlowRun") },
       responses: {
         "200": { description: "What was earned.", content: json("EarningFlowResult") },
@@ -141,14 +172,18 @@ export const paths: Record<string, unknown> = {
       operationId: "listTiers",
       summary: "Tiers",
       parameters: [programId],
-      responses: { "200": { description: "The program's tiers by requiredPoints.", content: json("TierList") }, ...problems(INTEGRATOR_ERRORS) },
+      responses: {
+        "200": { description: "The program's tiers by requiredPoints.", content: json("TierList") },
+        ...problems(INTEGRATOR_ERRORS),
+      },
     },
   },
   "/v1/programs/{programId}/customers/{email}/token": {
     get: {
       operationId: "getCustomerToken",
       summary: "Get a customer token",
-      description: "A signed token (HS256 JWT) valid one hour, for a front-end widget to call the `/me` routes as this customer.",
+      description:
+        "A signed token (HS256 JWT) valid one hour, for a front-end widget to call the `/me` routes as this customer.",
       parameters: [programId, email],
       responses: { "200": { description: "The token.", content: json("CustomerToken") }, ...problems(CUSTOMER_ERRORS) },
     },
@@ -161,7 +196,10 @@ export const paths: Record<string, unknown> = {
         "Spends the reward's costPoints through the ledger (type `redeem`), takes one unit of stock and issues a redemption code, atomically. The body is optional.",
       parameters: [programId, email, rewardId, idempotencyKey],
       requestBody: { required: false, content: json("RedeemRequest") },
-      responses: { "201": { description: "Redeemed.", content: json("RedeemResult") }, ...problems([...CUSTOMER_ERRORS, ...WRITE_ERRORS, ...REDEEM_ERRORS]) },
+      responses: {
+        "201": { description: "Redeemed.", content: json("RedeemResult") },
+        ...problems([...CUSTOMER_ERRORS, ...WRITE_ERRORS, ...REDEEM_ERRORS]),
+      },
     },
   },
   "/v1/programs/{programId}/customers/{email}/coupons": {
@@ -181,10 +219,14 @@ export const paths: Record<string, unknown> = {
     post: {
       operationId: "sendPushNotification",
       summary: "Send a push notification",
-      description: "`suppressed` when the customer turned the category off, else `queued` and delivered to the program's push endpoint as signed JSON.",
+      description:
+        "`suppressed` when the customer turned the category off, else `queued` and delivered to the program's push endpoint as signed JSON.",
       parameters: [programId, email, idempotencyKey],
       requestBody: { required: true, content: json("NotificationRequest") },
-      responses: { "202": { description: "Accepted.", content: json("NotificationResult") }, ...problems([...CUSTOMER_ERRORS, ...WRITE_ERRORS]) },
+      responses: {
+        "202": { description: "Accepted.", content: json("NotificationResult") },
+        ...problems([...CUSTOMER_ERRORS, ...WRITE_ERRORS]),
+      },
     },
   },
   "/v1/programs/{programId}/rewards": {
@@ -192,7 +234,10 @@ export const paths: Record<string, unknown> = {
       operationId: "listRewards",
       summary: "Rewards",
       parameters: [programId],
-      responses: { "200": { description: "Active rewards, cheapest first.", content: json("RewardList") }, ...problems(INTEGRATOR_ERRORS) },
+      responses: {
+        "200": { description: "Active rewards, cheapest first.", content: json("RewardList") },
+        ...problems(INTEGRATOR_ERRORS),
+      },
     },
   },
   "/v1/programs/{programId}/me": {
@@ -209,8 +254,15 @@ export const paths: Record<string, unknown> = {
       operationId: "getMyTransactions",
       summary: "The token's customer's points history",
       security: bearer,
-      parameters: [programId, { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 200 } }, { name: "cursor", in: "query", schema: { type: "string" } }],
-      responses: { "200": { description: "A page of ledger entries.", content: json("TransactionPage") }, ...problems(ME_ERRORS) },
+      parameters: [
+        programId,
+        { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 200 } },
+        { name: "cursor", in: "query", schema: { type: "string" } },
+      ],
+      responses: {
+        "200": { description: "A page of ledger entries.", content: json("TransactionPage") },
+        ...problems(ME_ERRORS),
+      },
     },
   },
   "/v1/programs/{programId}/me/rewards/{rewardId}/redeem": {
@@ -220,7 +272,10 @@ export const paths: Record<string, unknown> = {
       security: bearer,
       parameters: [programId, rewardId, idempotencyKey],
       requestBody: { required: false, content: json("RedeemRequest") },
-      responses: { "201": { description: "Redeemed.", content: json("RedeemResult") }, ...problems([...ME_ERRORS, ...WRITE_ERRORS, ...REDEEM_ERRORS]) },
+      responses: {
+        "201": { description: "Redeemed.", content: json("RedeemResult") },
+        ...problems([...ME_ERRORS, ...WRITE_ERRORS, ...REDEEM_ERRORS]),
+      },
     },
   },
 };

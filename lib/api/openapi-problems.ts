@@ -10,13 +10,27 @@ import { ERROR_CATALOGUE, statusOf, type ErrorCode } from "@/lib/errors";
 export type ErrorSpec = ErrorCode | readonly [code: ErrorCode, note: string];
 
 /** Every integrator call: the api-key, the program in the path, the rate limit, a bug. */
-export const INTEGRATOR_ERRORS = ["unauthorized", "not_found", "rate_limited", "internal"] as const satisfies readonly ErrorSpec[];
+export const INTEGRATOR_ERRORS = [
+  "unauthorized",
+  "not_found",
+  "rate_limited",
+  "internal",
+] as const satisfies readonly ErrorSpec[];
 /** An integrator call about the customer of the `{email}` segment. */
 export const CUSTOMER_ERRORS = [...INTEGRATOR_ERRORS, "customer_not_found"] as const satisfies readonly ErrorSpec[];
 /** A call with a customer token (/me). */
-export const ME_ERRORS = [["unauthorized", "or an api-key sent instead of a customer token"], "rate_limited", "internal"] as const satisfies readonly ErrorSpec[];
+export const ME_ERRORS = [
+  ["unauthorized", "or an api-key sent instead of a customer token"],
+  "rate_limited",
+  "internal",
+] as const satisfies readonly ErrorSpec[];
 /** A JSON body, validated whole, under an Idempotency-Key. */
-export const WRITE_ERRORS = ["validation_failed", "invalid_json", "idempotency_conflict", "unsupported_media_type"] as const satisfies readonly ErrorSpec[];
+export const WRITE_ERRORS = [
+  "validation_failed",
+  "invalid_json",
+  "idempotency_conflict",
+  "unsupported_media_type",
+] as const satisfies readonly ErrorSpec[];
 
 const PROBLEM = "#/components/schemas/Problem";
 
@@ -33,7 +47,9 @@ export function problems(specs: readonly ErrorSpec[]): Record<string, unknown> {
     [...byStatus].map(([status, codes]) => [
       String(status),
       {
-        description: codes.map((c) => `\`${c}\`: ${ERROR_CATALOGUE[c].meaning}${notes.get(c) ? ` (${notes.get(c)})` : ""}.`).join(" "),
+        description: codes
+          .map((c) => `\`${c}\`: ${ERROR_CATALOGUE[c].meaning}${notes.get(c) ? ` (${notes.get(c)})` : ""}.`)
+          .join(" "),
         content: { "application/problem+json": { schema: { $ref: PROBLEM, properties: { code: { enum: codes } } } } },
       },
     ]),

@@ -12,7 +12,11 @@ let cached: string | undefined;
 
 export function openApiDocument(): string {
   if (cached) return cached;
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { target: "draft-2020-12", io: "input", uri: (id) => `#/components/schemas/${id}` });
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    target: "draft-2020-12",
+    io: "input",
+    uri: (id) => `#/components/schemas/${id}`,
+  });
   const components = Object.fromEntries(
     Object.entries(schemas).map(([id, schema]) => {
       const { $schema: _s, $id: _i, ...rest } = schema as Record<string, unknown>;
@@ -36,7 +40,12 @@ export function openApiDocument(): string {
       schemas: components,
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "api-key" },
-        customerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "From Get a customer token." },
+        customerToken: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "From Get a customer token.",
+        },
       },
     },
   });

@@ -17,9 +17,7 @@ const TITLES: Record<number, string> = {
 
 /** `[3].payload.phone` from zod's `[3, "payload", "phone"]`. */
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
-    .join("");
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
 }
 
 export function zodProblems(error: z.ZodError): FieldProblem[] {
@@ -47,4 +45,3 @@ export function problemResponse(err: AppError, requestId: string, headers: Heade
   for (const [k, v] of Object.entries(err.headers ?? {})) headers.set(k, v);
   return new Response(problemJson(err, requestId), { status: err.status, headers });
 }
-

@@ -86,12 +86,29 @@ ON CONFLICT (id) DO UPDATE SET
 RETURNING tokens, allowed`;
 
 /** The shared bucket of TAKE_TOKEN_SQL. */
-export async function takeSharedToken(database: Db, bucketId: string, perSecond: number, burst: number): Promise<RateDecision> {
-  const [row] = await database.$queryRawUnsafe<{ tokens: number; allowed: boolean }[]>(TAKE_TOKEN_SQL, bucketId, perSecond, burst);
+export async function takeSharedToken(
+  database: Db,
+  bucketId: string,
+  perSecond: number,
+  burst: number,
+): Promise<RateDecision> {
+  const [row] = await database.$queryRawUnsafe<{ tokens: number; allowed: boolean }[]>(
+    TAKE_TOKEN_SQL,
+    bucketId,
+    perSecond,
+    burst,
+  );
   return decide(row!.allowed, Number(row!.tokens), perSecond, burst);
 }
 
 /** A token from this deployment's store (see the header). */
-export function takeTokenFrom(database: Db, bucketId: string, perSecond: number, burst: number): RateDecision | Promise<RateDecision> {
-  return STORE === "database" ? takeSharedToken(database, bucketId, perSecond, burst) : takeToken(bucketId, perSecond, burst);
+export function takeTokenFrom(
+  database: Db,
+  bucketId: string,
+  perSecond: number,
+  burst: number,
+): RateDecision | Promise<RateDecision> {
+  return STORE === "database"
+    ? takeSharedToken(database, bucketId, perSecond, burst)
+    : takeToken(bucketId, perSecond, burst);
 }

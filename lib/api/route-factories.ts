@@ -6,7 +6,16 @@ import type { AppError } from "@/lib/errors";
 import { normaliseEmail } from "@/lib/domain/customers";
 import { resolveCustomerId } from "@/lib/domain/points";
 import { byApiKey, byCustomerToken, type Authenticate, type Caller } from "./authenticate";
-import { parseWith, replyText, replyToResponse, TX_OPTIONS, withEdge, type ApiReply, type Edge, type SchemaLike } from "./edge";
+import {
+  parseWith,
+  replyText,
+  replyToResponse,
+  TX_OPTIONS,
+  withEdge,
+  type ApiReply,
+  type Edge,
+  type SchemaLike,
+} from "./edge";
 import { idempotencyKeyOf, runIdempotently } from "./idempotency";
 import { readJsonBody } from "./json-body";
 
@@ -83,21 +92,28 @@ const INTEGRATOR_CUSTOMER: Scope = { authenticate: byApiKey, customer: customerB
 const TOKEN_CUSTOMER: Scope = { authenticate: byCustomerToken };
 
 /** An integrator read (api-key). A read that declares nothing but `run` may be given as that function alone. */
-export const apiRead = <Q = undefined>(options: ReadOptions<Q, string | null> | ReadOptions<Q, string | null>["run"]) => readRoute(INTEGRATOR, options);
+export const apiRead = <Q = undefined>(options: ReadOptions<Q, string | null> | ReadOptions<Q, string | null>["run"]) =>
+  readRoute(INTEGRATOR, options);
 /** An integrator read about the customer of the `{email}` segment. */
-export const customerRead = <Q = undefined>(options: ReadOptions<Q, string> | ReadOptions<Q, string>["run"]) => readRoute(INTEGRATOR_CUSTOMER, options);
+export const customerRead = <Q = undefined>(options: ReadOptions<Q, string> | ReadOptions<Q, string>["run"]) =>
+  readRoute(INTEGRATOR_CUSTOMER, options);
 /** A read by the customer of a token (/me). */
-export const meRead = <Q = undefined>(options: ReadOptions<Q, string> | ReadOptions<Q, string>["run"]) => readRoute(TOKEN_CUSTOMER, options);
+export const meRead = <Q = undefined>(options: ReadOptions<Q, string> | ReadOptions<Q, string>["run"]) =>
+  readRoute(TOKEN_CUSTOMER, options);
 
 /** An integrator write (api-key). */
 export const apiWrite = <B, Q = undefined>(options: WriteOptions<B, Q>) => writeRoute(INTEGRATOR, options);
 /** An integrator write on the customer of the `{email}` segment. */
-export const customerWrite = <B, Q = undefined>(options: WriteOptions<B, Q, string>) => writeRoute(INTEGRATOR_CUSTOMER, options);
+export const customerWrite = <B, Q = undefined>(options: WriteOptions<B, Q, string>) =>
+  writeRoute(INTEGRATOR_CUSTOMER, options);
 /** A write by the customer of a token (/me). */
 export const meWrite = <B, Q = undefined>(options: WriteOptions<B, Q, string>) => writeRoute(TOKEN_CUSTOMER, options);
 
 /** A read: authenticated, outside any transaction. */
-function readRoute<Q, C extends string | null>(scope: Scope, declared: ReadOptions<Q, C> | ReadOptions<Q, C>["run"]): RouteHandler {
+function readRoute<Q, C extends string | null>(
+  scope: Scope,
+  declared: ReadOptions<Q, C> | ReadOptions<Q, C>["run"],
+): RouteHandler {
   const options = typeof declared === "function" ? { run: declared } : declared;
   return (req, ctx) =>
     withEdge(req, async (edge) => {
@@ -105,7 +121,14 @@ function readRoute<Q, C extends string | null>(scope: Scope, declared: ReadOptio
       const database = await db();
       // Reads change nothing: a lost connection is retried once, authentication included (lib/db/outage.ts).
       const reply = await retryRead(async () => {
-        const apiReq = newRequest<undefined, Q, C>(req, edge, await scope.authenticate(req, params, edge, database), params, undefined, options);
+        const apiReq = newRequest<undefined, Q, C>(
+          req,
+          edge,
+          await scope.authenticate(req, params, edge, database),
+          params,
+          undefined,
+          options,
+        );
         await resolvePath(scope, options, apiReq, database);
         return options.run(apiReq, database);
       });
@@ -123,16 +146,31 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
       const params = await ctx.params;
       const database = await db();
       const authenticated = await retryRead(() => scope.authenticate(req, params, edge, database));
-      const parsed = options.body ? await readJsonBody(req, options.bodyOptional ? { value: {} } : undefined) : { raw: "", value: undefined };
+      const parsed = options.body
+        ? await readJsonBody(req, options.bodyOptional ? { value: {} } : undefined)
+        : { raw: "", value: undefined };
       const parse = typeof options.body === "function" ? options.body : options.body && parseWith(options.body);
-      const apiReq = newRequest<B, Q, C>(req, edge, authenticated, params, parse ? parse(parsed.value) : (undefined as B), options);
+      const apiReq = newRequest<B, Q, C>(
+        req,
+        edge,
+        authenticated,
+        params,
+        parse ? parse(parsed.value) : (undefined as B),
+        options,
+      );
       const act = async (tx: Tx) => {
         await resolvePath(scope, options, apiReq, tx);
         return options.run(apiReq, tx);
       };
       const key = apiReq.idempotencyKey;
       if (key === null) return replyToResponse(await transactionWithRetry(database, act, TX_OPTIONS), edge.headers);
-      const keyed = { scopeId: apiReq.caller.scopeId, key, method: req.method, path: apiReq.url.pathname, body: parsed };
+      const keyed = {
+        scopeId: apiReq.caller.scopeId,
+        key,
+        method: req.method,
+        path: apiReq.url.pathname,
+        body: parsed,
+      };
       const outcome = await runIdempotently(database, keyed, async (tx) => {
         const reply = await act(tx);
         return { status: reply.status, body: replyText(reply), customerId: apiReq.customerId };
@@ -152,13 +190,30 @@ function newRequest<B, Q, C extends string | null>(
   options: Inputs<Q>,
 ): ApiRequest<B, Q, C> {
   const url = new URL(req.url);
-  const query = options.query ? parseWith(options.query)(Object.fromEntries(url.searchParams.entries())) : (undefined as Q);
+  const query = options.query
+    ? parseWith(options.query)(Object.fromEntries(url.searchParams.entries()))
+    : (undefined as Q);
   const idempotencyKey = idempotencyKeyOf(req);
-  return { requestId: edge.requestId, caller, programId, params: { ...params }, url, body, query, idempotencyKey, customerId: caller.customerId as C };
+  return {
+    requestId: edge.requestId,
+    caller,
+    programId,
+    params: { ...params },
+    url,
+    body,
+    query,
+    idempotencyKey,
+    customerId: caller.customerId as C,
+  };
 }
 
 /** The customer first, then the declared path parameters: an unknown customer outranks a malformed reward id. */
-async function resolvePath(scope: Scope, options: Inputs<unknown>, apiReq: ApiRequest<unknown, unknown, string | null>, database: Db) {
+async function resolvePath(
+  scope: Scope,
+  options: Inputs<unknown>,
+  apiReq: ApiRequest<unknown, unknown, string | null>,
+  database: Db,
+) {
   if (scope.customer) await scope.customer(apiReq, database);
   for (const [name, param] of Object.entries(options.params ?? {})) {
     const result = param.schema.safeParse(apiReq.params[name] ?? "");

@@ -5,9 +5,7 @@ import { config, loadConfig, type Environment } from "@/lib/config";
 import { lockPgliteDir } from "./pglite-lock";
 
 /** Where the database lives: a PostgreSQL server when DATABASE_URL is set, else an embedded PGlite directory. */
-export type DatabaseTarget =
-  | { kind: "postgres"; url: string }
-  | { kind: "pglite"; dir: string };
+export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dir: string };
 
 export function databaseTarget(env?: Environment): DatabaseTarget {
   const { DATABASE_URL, PGLITE_DIR } = env ? loadConfig(env) : config();
@@ -78,7 +76,11 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
       }
     }
     type PoolClient = import("pg").PoolClient;
-    type Checkout = (err: Error | undefined, client: PoolClient | undefined, done: (release?: boolean | Error) => void) => void;
+    type Checkout = (
+      err: Error | undefined,
+      client: PoolClient | undefined,
+      done: (release?: boolean | Error) => void,
+    ) => void;
     class FreshAfterLossPool extends pg.Pool {
       connect(): Promise<PoolClient>;
       connect(callback: Checkout): void;
@@ -108,7 +110,9 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
       keepAliveInitialDelayMillis: 10_000,
     });
     // An idle connection closed by the server (restart, failover) must not crash the process; the pool reconnects.
-    pool.on("error", (err) => console.error(JSON.stringify({ level: "warn", msg: "idle database connection lost", error: err.message })));
+    pool.on("error", (err) =>
+      console.error(JSON.stringify({ level: "warn", msg: "idle database connection lost", error: err.message })),
+    );
     const factory = new PrismaPg(pool, { statementNameGenerator: preparedName });
     return { factory, close: () => pool.end() };
   }

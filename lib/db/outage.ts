@@ -16,7 +16,16 @@ import type { Tx } from "./types";
  */
 const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
 /** Node socket errors on connect or mid-query. */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EPIPE", "EHOSTUNREACH", "ENETUNREACH"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
 /** @prisma/adapter-pg's names for socket errors (DriverAdapterError cause `kind`). */
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout"]);
 /** Prisma's own: P1001 can't reach, P1002 timed out, P1017 server closed the connection, P2024 no pool connection in time. */
@@ -25,7 +34,8 @@ const PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2024"]);
  * node-postgres raises these as plain Errors without a code, and the adapter rethrows them unchanged:
  * the socket closed under a query, or the pool's connect timeout fired.
  */
-const DRIVER_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i;
+const DRIVER_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i;
 
 /**
  * Pause before the second attempt. What ends one connection (pg_terminate_backend of every backend, a failover)
@@ -94,7 +104,11 @@ export class CommitUncertainError extends Error {
  * retried here but thrown as CommitUncertainError. A keyed /v1 write settles it by its stored outcome
  * (lib/api/idempotency.ts); anything else answers 503, and the client retries (API.md §1).
  */
-export async function transactionWithRetry<T>(database: PrismaClient, work: (tx: Tx) => Promise<T>, options: TransactionOptions): Promise<T> {
+export async function transactionWithRetry<T>(
+  database: PrismaClient,
+  work: (tx: Tx) => Promise<T>,
+  options: TransactionOptions,
+): Promise<T> {
   let commitSent = false;
   const attempt = () =>
     database.$transaction(async (tx) => {

@@ -30,7 +30,8 @@ export class DatabaseLockedError extends Error {
     readonly dir: string,
     readonly holder: LockContent,
   ) {
-    const where = holder.hostname === os.hostname() ? `process ${holder.pid}` : `process ${holder.pid} on host ${holder.hostname}`;
+    const where =
+      holder.hostname === os.hostname() ? `process ${holder.pid}` : `process ${holder.pid} on host ${holder.hostname}`;
     super(
       `The embedded database in ${dir} is in use by ${where} (${holder.command}, since ${holder.startedAt}). ` +
         `Only one process at a time may open it. Either stop that process (the server: Ctrl-C or kill ${holder.pid}) and run this again, ` +
@@ -63,7 +64,11 @@ function ownContent(): LockContent {
     bootId: readOptional("/proc/sys/kernel/random/boot_id"),
     procStart: procStartOf("self"),
     startedAt: new Date(Date.now() - process.uptime() * 1000).toISOString(),
-    command: process.argv.slice(1).map((a) => path.basename(a)).join(" ").slice(0, 200),
+    command: process.argv
+      .slice(1)
+      .map((a) => path.basename(a))
+      .join(" ")
+      .slice(0, 200),
   };
 }
 
@@ -130,7 +135,14 @@ export function lockPgliteDir(dir: string): PgliteLock {
     // A lock still being written (empty for a moment) or unreadable is treated as held: never guess it away.
     if (!lock) {
       if (text === null) continue; // removed meanwhile: try again
-      throw new DatabaseLockedError(dir, { pid: 0, hostname: "?", bootId: null, procStart: null, startedAt: "?", command: `an unreadable ${LOCK_FILE}` });
+      throw new DatabaseLockedError(dir, {
+        pid: 0,
+        hostname: "?",
+        bootId: null,
+        procStart: null,
+        startedAt: "?",
+        command: `an unreadable ${LOCK_FILE}`,
+      });
     }
     if (holderAlive(lock, file)) throw new DatabaseLockedError(dir, lock);
     // Stale: move it aside under a name of our own, then check that what we moved is what we judged dead. If a

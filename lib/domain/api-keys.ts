@@ -61,7 +61,11 @@ export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; re
   const existing = await db.apiKey.findUnique({ where: { id }, select: { revokedAt: true } });
   if (!existing) throw notFound("API key");
   if (existing.revokedAt) return { id, revokedAt: existing.revokedAt };
-  const updated = await db.apiKey.update({ where: { id }, data: { revokedAt: new Date() }, select: { revokedAt: true } });
+  const updated = await db.apiKey.update({
+    where: { id },
+    data: { revokedAt: new Date() },
+    select: { revokedAt: true },
+  });
   for (const [hash, entry] of keyCache) if (entry.identity?.id === id) keyCache.delete(hash);
   return { id, revokedAt: updated.revokedAt! };
 }
@@ -92,18 +96,31 @@ export async function findActiveKey(db: Db, secret: string): Promise<ApiKeyIdent
 async function lookUp(db: Db, hash: string, now: number): Promise<ApiKeyIdentity | null> {
   const row = await db.apiKey.findUnique({
     where: { secretHash: hash },
-    select: { id: true, programId: true, secretHash: true, revokedAt: true, rateLimitPerSec: true, rateLimitBurst: true },
+    select: {
+      id: true,
+      programId: true,
+      secretHash: true,
+      revokedAt: true,
+      rateLimitPerSec: true,
+      rateLimitBurst: true,
+    },
   });
   if (!row || row.revokedAt) return null;
   // The index lookup already matched the hash; compare again in constant time so no timing path depends on the secret.
   if (!timingSafeEqual(Buffer.from(row.secretHash), Buffer.from(hash))) return null;
   if ((lastTouched.get(row.id) ?? 0) + TOUCH_EVERY_MS < now) {
     lastTouched.set(row.id, now);
-    db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => lastTouched.delete(row.id));
+    db.apiKey
+      .update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } })
+      .catch(() => lastTouched.delete(row.id));
   }
-  return { id: row.id, programId: row.programId, rateLimitPerSec: row.rateLimitPerSec, rateLimitBurst: row.rateLimitBurst };
+  return {
+    id: row.id,
+    programId: row.programId,
+    rateLimitPerSec: row.rateLimitPerSec,
+    rateLimitBurst: row.rateLimitBurst,
+  };
 }
-
 
 const invalidRateLimit = (path: string, max: number) =>
   validationFailed([{ path, message: `must be a whole number from 1 to ${max.toLocaleString("en-US")}` }]);

@@ -82,8 +82,21 @@ RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expi
  */
 export async function assignCoupon(tx: Tx, input: { programId: string; customerId: string; couponPoolId: string }) {
   await requireCouponPool(tx, input.couponPoolId, input.programId);
-  const [coupon] = await tx.$queryRawUnsafe<{ code: string; assignedAt: string; expiresAt: string | null }[]>(ASSIGN_SQL, input.couponPoolId, input.customerId);
+  const [coupon] = await tx.$queryRawUnsafe<{ code: string; assignedAt: string; expiresAt: string | null }[]>(
+    ASSIGN_SQL,
+    input.couponPoolId,
+    input.customerId,
+  );
   if (!coupon) throw couponPoolEmpty();
-  await emitEvent(tx, input.programId, "coupon.assigned", { customerId: input.customerId, couponPoolId: input.couponPoolId, code: coupon.code });
-  return { code: coupon.code, couponPoolId: input.couponPoolId, assignedAt: coupon.assignedAt, expiresAt: coupon.expiresAt };
+  await emitEvent(tx, input.programId, "coupon.assigned", {
+    customerId: input.customerId,
+    couponPoolId: input.couponPoolId,
+    code: coupon.code,
+  });
+  return {
+    code: coupon.code,
+    couponPoolId: input.couponPoolId,
+    assignedAt: coupon.assignedAt,
+    expiresAt: coupon.expiresAt,
+  };
 }

@@ -15,7 +15,10 @@ async function programSecret(db: Db, programId: string): Promise<Uint8Array | nu
   if (!program) return null;
   if (program.tokenSecret) return Buffer.from(program.tokenSecret, "hex");
   // Two concurrent first uses may both try: only a null secret is replaced, and both then read the winner's.
-  await db.program.updateMany({ where: { id: programId, tokenSecret: null }, data: { tokenSecret: randomBytes(32).toString("hex") } });
+  await db.program.updateMany({
+    where: { id: programId, tokenSecret: null },
+    data: { tokenSecret: randomBytes(32).toString("hex") },
+  });
   return programSecret(db, programId);
 }
 

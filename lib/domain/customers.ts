@@ -112,7 +112,11 @@ async function upsert(tx: Tx, programId: string, rows: Upsert[]): Promise<{ crea
   const payloadOf = new Map(rows.map((r) => [r.email, r.payload]));
   const upserted = await uniqueOr409(
     async () => {
-      const upserted = await tx.$queryRawUnsafe<{ id: string; email: string; inserted: boolean }[]>(UPSERT_SQL, programId, input);
+      const upserted = await tx.$queryRawUnsafe<{ id: string; email: string; inserted: boolean }[]>(
+        UPSERT_SQL,
+        programId,
+        input,
+      );
       const updates = upserted
         .filter((c) => !c.inserted && Object.keys(payloadOf.get(c.email) ?? {}).length > 0)
         .map((c) => ({ customerId: c.id, payload: payloadOf.get(c.email) }));
@@ -143,7 +147,10 @@ async function checkExternalIds(tx: Tx, programId: string, items: UserBatchItem[
     const owner = item.payload.email ?? item.email;
     const earlier = claims.get(ext);
     if (earlier && earlier.email !== owner && earlier.email !== item.email) {
-      problems.push({ path: `[${index}].payload.externalCustomerId`, message: `also given to ${earlier.email} in item [${earlier.index}]` });
+      problems.push({
+        path: `[${index}].payload.externalCustomerId`,
+        message: `also given to ${earlier.email} in item [${earlier.index}]`,
+      });
     }
     claims.set(ext, { email: owner, index });
   });
@@ -156,7 +163,10 @@ async function checkExternalIds(tx: Tx, programId: string, items: UserBatchItem[
       const claim = claims.get(row.externalCustomerId!)!;
       const item = items[claim.index]!;
       if (row.customer.email !== item.email && row.customer.email !== claim.email) {
-        problems.push({ path: `[${claim.index}].payload.externalCustomerId`, message: "already belongs to another customer" });
+        problems.push({
+          path: `[${claim.index}].payload.externalCustomerId`,
+          message: "already belongs to another customer",
+        });
       }
     }
   }
@@ -165,10 +175,24 @@ async function checkExternalIds(tx: Tx, programId: string, items: UserBatchItem[
 
 async function rename(tx: Tx, programId: string, from: string, to: string, index: number) {
   const renamed = await uniqueOr409(
-    () => tx.customer.updateManyAndReturn({ where: { programId, email: from, deletedAt: null }, data: { email: to }, select: { id: true } }),
-    () => conflict("Another customer of the program already has this e-mail.", [{ path: `[${index}].payload.email`, message: "is already taken" }]),
+    () =>
+      tx.customer.updateManyAndReturn({
+        where: { programId, email: from, deletedAt: null },
+        data: { email: to },
+        select: { id: true },
+      }),
+    () =>
+      conflict("Another customer of the program already has this e-mail.", [
+        { path: `[${index}].payload.email`, message: "is already taken" },
+      ]),
   );
-  for (const c of renamed) await emitEvent(tx, programId, "customer.updated", { customerId: c.id, email: to, previousEmail: from, changes: ["email"] });
+  for (const c of renamed)
+    await emitEvent(tx, programId, "customer.updated", {
+      customerId: c.id,
+      email: to,
+      previousEmail: from,
+      changes: ["email"],
+    });
 }
 
 /**

@@ -85,6 +85,10 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
     programId,
     ids,
   );
-  await emitEvents(tx, programId, erased.map((c) => ({ type: "customer.deleted" as const, data: { customerId: c.id } })));
+  await emitEvents(
+    tx,
+    programId,
+    erased.map((c) => ({ type: "customer.deleted" as const, data: { customerId: c.id } })),
+  );
   return { deleted: erased.length };
 }

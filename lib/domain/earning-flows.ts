@@ -24,15 +24,22 @@ export interface EarningFlowInput {
 export async function createEarningFlow(db: Db, input: EarningFlowInput): Promise<{ earningFlowId: string }> {
   const fixed = input.points != null;
   const perUnit = input.pointsPerUnit != null;
-  if (fixed === perUnit) throw validationFailed([{ path: "points", message: "give either points or pointsPerUnit with param" }]);
-  if (perUnit && !input.param) throw validationFailed([{ path: "param", message: "pointsPerUnit needs the name of a numeric param" }]);
+  if (fixed === perUnit)
+    throw validationFailed([{ path: "points", message: "give either points or pointsPerUnit with param" }]);
+  if (perUnit && !input.param)
+    throw validationFailed([{ path: "param", message: "pointsPerUnit needs the name of a numeric param" }]);
   const declared = declareFlowParams(input.params ?? [], perUnit ? input.param! : null);
   if (declared.problems.length) throw validationFailed(declared.problems);
   await requireProgram(db, input.programId);
   const flow = await uniqueOr409(
     () =>
       db.earningFlow.create({
-        data: { ...input, param: perUnit ? input.param : null, params: declared.params as object[], once: input.once ?? false },
+        data: {
+          ...input,
+          param: perUnit ? input.param : null,
+          params: declared.params as object[],
+          once: input.once ?? false,
+        },
         select: { id: true },
       }),
     () => conflict(`The program already has an earning flow with key "${input.key}".`),
@@ -65,7 +72,9 @@ export async function executeEarningFlow(
     now?: Date;
   },
 ): Promise<EarningOutcome> {
-  const flow = await tx.earningFlow.findUnique({ where: { programId_key: { programId: input.programId, key: input.flowKey } } });
+  const flow = await tx.earningFlow.findUnique({
+    where: { programId_key: { programId: input.programId, key: input.flowKey } },
+  });
   if (!flow || !flow.active) throw earningFlowNotFound(input.flowKey);
 
   const run = checkRunParams(storedFlowParams(flow.params), input.params);

@@ -41,7 +41,10 @@ export interface FlowParamInput {
  * unique names, min ≤ max, and the per-unit param (if any) declared and required. An undeclared per-unit
  * param is declared with the defaults, so `--param amount` alone keeps working.
  */
-export function declareFlowParams(input: FlowParamInput[], perUnitParam: string | null): { params: FlowParam[]; problems: FieldProblem[] } {
+export function declareFlowParams(
+  input: FlowParamInput[],
+  perUnitParam: string | null,
+): { params: FlowParam[]; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const params: FlowParam[] = input.map((p) => ({
     name: p.name,
@@ -52,23 +55,33 @@ export function declareFlowParams(input: FlowParamInput[], perUnitParam: string 
   }));
   const seen = new Set<string>();
   params.forEach((p, i) => {
-    if (!FLOW_PARAM_NAME.test(p.name)) problems.push({ path: `params[${i}].name`, message: "must be a parameter name (letters, digits, _; at most 64)" });
+    if (!FLOW_PARAM_NAME.test(p.name))
+      problems.push({
+        path: `params[${i}].name`,
+        message: "must be a parameter name (letters, digits, _; at most 64)",
+      });
     else if (seen.has(p.name)) problems.push({ path: `params[${i}].name`, message: "is declared twice" });
     seen.add(p.name);
     for (const bound of ["min", "max"] as const) {
       const v = p[bound];
       if (!Number.isFinite(v) || v < MIN_PARAM_VALUE || v > MAX_PARAM_VALUE) {
-        problems.push({ path: `params[${i}].${bound}`, message: `must be a number from ${MIN_PARAM_VALUE} to ${MAX_PARAM_VALUE}` });
+        problems.push({
+          path: `params[${i}].${bound}`,
+          message: `must be a number from ${MIN_PARAM_VALUE} to ${MAX_PARAM_VALUE}`,
+        });
       }
     }
     if (p.min > p.max) problems.push({ path: `params[${i}].max`, message: "must not be less than min" });
   });
   if (perUnitParam) {
     const index = params.findIndex((p) => p.name === perUnitParam);
-    if (index < 0) params.push({ name: perUnitParam, type: "number", min: MIN_PARAM_VALUE, max: MAX_PARAM_VALUE, required: true });
-    else if (!params[index]!.required) problems.push({ path: `params[${index}].required`, message: "must be true for the per-unit param" });
+    if (index < 0)
+      params.push({ name: perUnitParam, type: "number", min: MIN_PARAM_VALUE, max: MAX_PARAM_VALUE, required: true });
+    else if (!params[index]!.required)
+      problems.push({ path: `params[${index}].required`, message: "must be true for the per-unit param" });
   }
-  if (params.length > MAX_FLOW_PARAMS) problems.push({ path: "params", message: `must declare at most ${MAX_FLOW_PARAMS} parameters` });
+  if (params.length > MAX_FLOW_PARAMS)
+    problems.push({ path: "params", message: `must declare at most ${MAX_FLOW_PARAMS} parameters` });
   return { params, problems };
 }
 
@@ -76,14 +89,22 @@ export function declareFlowParams(input: FlowParamInput[], perUnitParam: string 
  * Checks a run's params against the flow's declaration. Returns the declared values only, or every problem by
  * path: an undeclared name, a missing required one, a value out of bounds.
  */
-export function checkRunParams(declared: FlowParam[], given: Record<string, unknown>): { values: Record<string, number>; problems: FieldProblem[] } {
+export function checkRunParams(
+  declared: FlowParam[],
+  given: Record<string, unknown>,
+): { values: Record<string, number>; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const values: Record<string, number> = {};
   const byName = new Map(declared.map((p) => [p.name, p]));
   for (const [name, value] of Object.entries(given)) {
     const param = byName.get(name);
     if (!param) {
-      problems.push({ path: `params.${name}`, message: declared.length ? `is not a parameter of this flow (it takes ${declared.map((p) => p.name).join(", ")})` : "is not a parameter of this flow (it takes none)" });
+      problems.push({
+        path: `params.${name}`,
+        message: declared.length
+          ? `is not a parameter of this flow (it takes ${declared.map((p) => p.name).join(", ")})`
+          : "is not a parameter of this flow (it takes none)",
+      });
     } else if (typeof value !== "number" || !Number.isFinite(value) || value < param.min || value > param.max) {
       problems.push({ path: `params.${name}`, message: `must be a number from ${param.min} to ${param.max}` });
     } else {
@@ -91,7 +112,8 @@ export function checkRunParams(declared: FlowParam[], given: Record<string, unkn
     }
   }
   for (const p of declared) {
-    if (p.required && !Object.hasOwn(given, p.name)) problems.push({ path: `params.${p.name}`, message: "is required" });
+    if (p.required && !Object.hasOwn(given, p.name))
+      problems.push({ path: `params.${p.name}`, message: "is required" });
   }
   return { values, problems };
 }
@@ -103,7 +125,12 @@ export function checkRunParams(declared: FlowParam[], given: Record<string, unkn
 export function storedFlowParams(json: unknown): FlowParam[] {
   if (!Array.isArray(json)) throw new Error("earning flow params: not an array");
   return json.map((p: FlowParam) => {
-    if (typeof p?.name !== "string" || typeof p.min !== "number" || typeof p.max !== "number" || typeof p.required !== "boolean") {
+    if (
+      typeof p?.name !== "string" ||
+      typeof p.min !== "number" ||
+      typeof p.max !== "number" ||
+      typeof p.required !== "boolean"
+    ) {
       throw new Error("earning flow params: malformed declaration");
     }
     return { name: p.name, type: "number", min: p.min, max: p.max, required: p.required };
@@ -121,7 +148,11 @@ export function parseFlowParamsFlag(text: string): { params: FlowParamInput[] } 
     if (!item) continue;
     const m = /^([^?:]+)(\?)?(?::(\d+(?:\.\d+)?)\.\.(\d+(?:\.\d+)?))?$/.exec(item);
     if (!m) return { message: `"${item.slice(0, 80)}" is not name[?][:min..max]` };
-    params.push({ name: m[1]!.trim(), required: !m[2], ...(m[3] !== undefined ? { min: Number(m[3]), max: Number(m[4]) } : {}) });
+    params.push({
+      name: m[1]!.trim(),
+      required: !m[2],
+      ...(m[3] !== undefined ? { min: Number(m[3]), max: Number(m[4]) } : {}),
+    });
   }
   return { params };
 }

@@ -128,7 +128,11 @@ export async function changeBalance(tx: Tx, change: BalanceChange): Promise<Bala
  */
 export async function expireDueLots(tx: Tx, programId: string, customerId: string, now = new Date()): Promise<number> {
   const dueSql = `"customerId" = $1::uuid AND remaining > 0 AND "expiresAt" <= $2::timestamptz`;
-  const due = await tx.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "PointLot" WHERE ${dueSql}`, customerId, now.toISOString());
+  const due = await tx.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM "PointLot" WHERE ${dueSql}`,
+    customerId,
+    now.toISOString(),
+  );
   if (!due[0]?.n) return 0;
   // Take the balance lock first (the order every balance change uses), then zero the lots under it.
   await tx.$queryRawUnsafe(`SELECT 1 FROM "LoyaltyData" WHERE "customerId" = $1::uuid FOR UPDATE`, customerId);
@@ -141,7 +145,16 @@ export async function expireDueLots(tx: Tx, programId: string, customerId: strin
   );
   const points = expired?.points ?? 0;
   if (points > 0) {
-    await writeEntry(tx, { programId, customerId, points: -points, type: "expire", source: "system", actor: "system", reason: "points expired", now });
+    await writeEntry(tx, {
+      programId,
+      customerId,
+      points: -points,
+      type: "expire",
+      source: "system",
+      actor: "system",
+      reason: "points expired",
+      now,
+    });
   }
   return points;
 }

@@ -26,7 +26,10 @@ export interface NotificationInput {
  * Stores a push notification. It is `suppressed` when the customer turned that category off, else `queued`:
  * the outbox worker then delivers it to the program's push endpoint.
  */
-export async function sendNotification(tx: Tx, input: NotificationInput): Promise<{ id: string; status: NotificationOutcome }> {
+export async function sendNotification(
+  tx: Tx,
+  input: NotificationInput,
+): Promise<{ id: string; status: NotificationOutcome }> {
   const [customer] = await tx.$queryRawUnsafe<{ allowed: boolean; pushEndpointUrl: string | null }[]>(
     `SELECT c."${FLAG[input.category]}" AS allowed, p."pushEndpointUrl" FROM "Customer" c JOIN "Program" p ON p.id = c."programId"
      WHERE c.id = $1::uuid`,
@@ -46,10 +49,19 @@ export async function sendNotification(tx: Tx, input: NotificationInput): Promis
     select: { id: true },
   });
   if (status === "queued") {
-    await emitEvent(tx, input.programId, "notification.requested", { customerId: input.customerId, notificationId: notification.id, category: input.category });
+    await emitEvent(tx, input.programId, "notification.requested", {
+      customerId: input.customerId,
+      notificationId: notification.id,
+      category: input.category,
+    });
     if (customer?.pushEndpointUrl) {
       await tx.delivery.create({
-        data: { programId: input.programId, kind: "push", notificationId: notification.id, url: customer.pushEndpointUrl },
+        data: {
+          programId: input.programId,
+          kind: "push",
+          notificationId: notification.id,
+          url: customer.pushEndpointUrl,
+        },
       });
     }
   }

@@ -39,12 +39,18 @@ export function decreaseBalance(tx: Tx, move: PointsMove) {
 
 function readCursor(cursor: string): KeysetPosition {
   const position = decodeCursor(cursor);
-  if (!position) throw invalidInput("The cursor is not valid.", [{ path: "cursor", message: "is not a cursor from this API" }]);
+  if (!position)
+    throw invalidInput("The cursor is not valid.", [{ path: "cursor", message: "is not a cursor from this API" }]);
   return position;
 }
 
 /** A page of the customer's ledger, newest first, as `{ data, nextCursor }` JSON text. */
-export async function listTransactionsJson(db: Db, customerId: string, limit: number, cursor?: string | null): Promise<string> {
+export async function listTransactionsJson(
+  db: Db,
+  customerId: string,
+  limit: number,
+  cursor?: string | null,
+): Promise<string> {
   const after = cursor ? readCursor(cursor) : null;
   const rows = await db.$queryRawUnsafe<{ entry: string; createdAt: string; id: string }[]>(
     `SELECT ${ledgerEntryJson("e")}::text AS entry, ${isoSql('e."createdAt"', "us")} AS "createdAt", e.id::text AS id

@@ -11,14 +11,25 @@ import type { AdjustCeilings } from "./adjustment-ceilings";
 
 /** The program with the `select`ed fields (its id when none), or 404 `not_found`. */
 export async function requireProgram(db: Db, id: string): Promise<{ id: string }>;
-export async function requireProgram<S extends Prisma.ProgramSelect>(db: Db, id: string, select: S): Promise<Prisma.ProgramGetPayload<{ select: S }>>;
-export async function requireProgram(db: Db, id: string, select: Prisma.ProgramSelect = { id: true }): Promise<unknown> {
+export async function requireProgram<S extends Prisma.ProgramSelect>(
+  db: Db,
+  id: string,
+  select: S,
+): Promise<Prisma.ProgramGetPayload<{ select: S }>>;
+export async function requireProgram(
+  db: Db,
+  id: string,
+  select: Prisma.ProgramSelect = { id: true },
+): Promise<unknown> {
   const program = await db.program.findUnique({ where: { id }, select });
   if (!program) throw notFound("program");
   return program;
 }
 
-export async function createProgram(db: Db, input: { name: string; tierPeriodMonths?: number }): Promise<{ programId: string }> {
+export async function createProgram(
+  db: Db,
+  input: { name: string; tierPeriodMonths?: number },
+): Promise<{ programId: string }> {
   const program = await db.program.create({
     data: { name: input.name, tierPeriodMonths: input.tierPeriodMonths ?? 12 },
     select: { id: true },
@@ -27,7 +38,8 @@ export async function createProgram(db: Db, input: { name: string; tierPeriodMon
 }
 
 /** A program's settings, or 404. */
-export const getProgram = (db: Db, id: string) => requireProgram(db, id, { id: true, name: true, tierPeriodMonths: true, pointsExpiryMonths: true });
+export const getProgram = (db: Db, id: string) =>
+  requireProgram(db, id, { id: true, name: true, tierPeriodMonths: true, pointsExpiryMonths: true });
 
 export async function updateProgram(
   db: Db,
@@ -44,7 +56,14 @@ export async function updateProgram(
   return db.program.update({
     where: { id },
     data: changes,
-    select: { id: true, name: true, tierPeriodMonths: true, pointsExpiryMonths: true, adjustCeilingSupport: true, adjustCeilingManager: true },
+    select: {
+      id: true,
+      name: true,
+      tierPeriodMonths: true,
+      pointsExpiryMonths: true,
+      adjustCeilingSupport: true,
+      adjustCeilingManager: true,
+    },
   });
 }
 

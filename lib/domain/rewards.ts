@@ -26,7 +26,12 @@ export async function createReward(db: Db, input: RewardInput): Promise<{ reward
 }
 
 /** The program's reward with the `select`ed fields, or 404 `reward_not_found` (also for another program's reward). */
-export async function requireReward<S extends Prisma.RewardSelect>(db: Db, rewardId: string, programId: string, select: S) {
+export async function requireReward<S extends Prisma.RewardSelect>(
+  db: Db,
+  rewardId: string,
+  programId: string,
+  select: S,
+) {
   const reward = await db.reward.findFirst({ where: { id: rewardId, programId }, select });
   if (!reward) throw rewardNotFound();
   return reward;
@@ -36,7 +41,12 @@ export async function requireReward<S extends Prisma.RewardSelect>(db: Db, rewar
  * Changes a reward of the program (name, cost, stock, description, image, active). Setting `stock` replaces the
  * units left (null: unlimited); redemptions already made are untouched.
  */
-export async function updateReward(db: Db, programId: string, rewardId: string, changes: Partial<Omit<RewardInput, "programId">>) {
+export async function updateReward(
+  db: Db,
+  programId: string,
+  rewardId: string,
+  changes: Partial<Omit<RewardInput, "programId">>,
+) {
   const updated = await db.reward.updateMany({ where: { id: rewardId, programId }, data: changes });
   if (updated.count === 0) throw rewardNotFound();
   return { rewardId };
@@ -81,9 +91,22 @@ function redemptionCode(): string {
  */
 export async function redeemReward(
   tx: Tx,
-  input: { programId: string; customerId: string; rewardId: string; actor: string; source: "api" | "dashboard"; metadata?: Record<string, unknown> | null; idempotencyKey?: string | null },
+  input: {
+    programId: string;
+    customerId: string;
+    rewardId: string;
+    actor: string;
+    source: "api" | "dashboard";
+    metadata?: Record<string, unknown> | null;
+    idempotencyKey?: string | null;
+  },
 ) {
-  const reward = await requireReward(tx, input.rewardId, input.programId, { costPoints: true, name: true, stock: true, active: true });
+  const reward = await requireReward(tx, input.rewardId, input.programId, {
+    costPoints: true,
+    name: true,
+    stock: true,
+    active: true,
+  });
   if (!reward.active) throw rewardInactive();
   // Only a limited reward takes a unit, with a conditional UPDATE that never goes below zero. An unlimited one
   // is not written at all, so its redemptions do not queue on one row.

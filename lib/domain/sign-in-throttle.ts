@@ -6,7 +6,13 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "@/lib/db/types";
-import { blockedUntil, failuresWithAttempt, lockAfter, type ThrottlePolicy, type ThrottleState } from "./sign-in-throttle-rules";
+import {
+  blockedUntil,
+  failuresWithAttempt,
+  lockAfter,
+  type ThrottlePolicy,
+  type ThrottleState,
+} from "./sign-in-throttle-rules";
 
 export const accountKey = (email: string) => `account:${email.trim().toLowerCase().slice(0, 320)}`;
 export const addressKey = (address: string) => `address:${address.slice(0, 100)}`;
@@ -32,14 +38,21 @@ export type SignInAttempt = { allowed: true } | { allowed: false; retryAt: Date 
  * Starts an attempt: refused while any key waits (backoff or lock) — a refused attempt changes nothing —
  * otherwise counted as a failure on every key until `signInSucceeded` gives it back.
  */
-export async function beginSignInAttempt(prisma: PrismaClient, keys: string[], policy: ThrottlePolicy): Promise<SignInAttempt> {
+export async function beginSignInAttempt(
+  prisma: PrismaClient,
+  keys: string[],
+  policy: ThrottlePolicy,
+): Promise<SignInAttempt> {
   return prisma.$transaction(async (tx) => {
     const now = new Date();
     const states = await lockRows(tx, keys);
     const waits = [...states.values()].map((s) => blockedUntil(s, now, policy)).filter((d): d is Date => !!d);
     if (waits.length) return { allowed: false, retryAt: new Date(Math.max(...waits.map((d) => d.getTime()))) };
     for (const [key, state] of states) {
-      await tx.staffSignInThrottle.update({ where: { key }, data: { failures: failuresWithAttempt(state, now), lastFailureAt: now, lockedUntil: null } });
+      await tx.staffSignInThrottle.update({
+        where: { key },
+        data: { failures: failuresWithAttempt(state, now), lastFailureAt: now, lockedUntil: null },
+      });
     }
     return { allowed: true };
   });
@@ -54,7 +67,10 @@ export async function signInFailed(prisma: PrismaClient, keys: string[], policy:
     for (const [key, state] of states) {
       const lockedUntil = state.lockedUntil ? null : lockAfter(state.failures, now, policy);
       // The backoff runs from the answer, not from the start of the attempt (bcrypt takes a while).
-      await tx.staffSignInThrottle.update({ where: { key }, data: { lastFailureAt: now, ...(lockedUntil ? { lockedUntil } : {}) } });
+      await tx.staffSignInThrottle.update({
+        where: { key },
+        data: { lastFailureAt: now, ...(lockedUntil ? { lockedUntil } : {}) },
+      });
       outcome.push({ key, failures: state.failures, lockedUntil });
     }
     return outcome;
@@ -65,6 +81,9 @@ export async function signInFailed(prisma: PrismaClient, keys: string[], policy:
 export async function signInSucceeded(prisma: PrismaClient, account: string, address: string) {
   await prisma.$transaction(async (tx) => {
     await tx.staffSignInThrottle.deleteMany({ where: { key: account } });
-    await tx.staffSignInThrottle.updateMany({ where: { key: address, failures: { gt: 0 } }, data: { failures: { decrement: 1 } } });
+    await tx.staffSignInThrottle.updateMany({
+      where: { key: address, failures: { gt: 0 } },
+      data: { failures: { decrement: 1 } },
+    });
   });
 }

@@ -19,8 +19,11 @@ export async function createStaffSession(db: Db, staffId: string, maxAgeSeconds:
 /** Whether the session is live: it exists for this staff member, is not revoked and has not reached its end. */
 export async function isStaffSessionLive(db: Db, sessionId: unknown, staffId: unknown): Promise<boolean> {
   // Tokens from before sessions had rows carry no sid: they are no session.
-  if (typeof sessionId !== "string" || typeof staffId !== "string" || !isUuid(sessionId) || !isUuid(staffId)) return false;
-  const live = await db.staffSession.count({ where: { id: sessionId, staffId, revokedAt: null, expiresAt: { gt: new Date() } } });
+  if (typeof sessionId !== "string" || typeof staffId !== "string" || !isUuid(sessionId) || !isUuid(staffId))
+    return false;
+  const live = await db.staffSession.count({
+    where: { id: sessionId, staffId, revokedAt: null, expiresAt: { gt: new Date() } },
+  });
   return live > 0;
 }
 
@@ -32,6 +35,9 @@ export async function revokeStaffSession(db: Db, sessionId: unknown): Promise<vo
 
 /** Ends every session of an account (password change, disabled account), in the caller's transaction. */
 export async function revokeAllStaffSessions(tx: Tx, staffId: string): Promise<number> {
-  const { count } = await tx.staffSession.updateMany({ where: { staffId, revokedAt: null }, data: { revokedAt: new Date() } });
+  const { count } = await tx.staffSession.updateMany({
+    where: { staffId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   return count;
 }

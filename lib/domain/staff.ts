@@ -23,7 +23,10 @@ function checkPassword(password: string) {
  * account keeps its password (`accountExisted: true`): adding someone to a second program never resets it;
  * setStaffPassword does that, on purpose.
  */
-export async function createStaff(db: Db, input: { email: string; password: string; programId: string; role: Role; name?: string }) {
+export async function createStaff(
+  db: Db,
+  input: { email: string; password: string; programId: string; role: Role; name?: string },
+) {
   const email = input.email.trim().toLowerCase();
   checkPassword(input.password);
   await requireProgram(db, input.programId);
@@ -31,7 +34,12 @@ export async function createStaff(db: Db, input: { email: string; password: stri
   const accountExisted = !!staff;
   if (!staff) {
     const passwordHash = await bcrypt.hash(input.password, BCRYPT_COST);
-    staff = await db.staffUser.upsert({ where: { email }, create: { email, passwordHash, name: input.name ?? null }, update: {}, select: { id: true } });
+    staff = await db.staffUser.upsert({
+      where: { email },
+      create: { email, passwordHash, name: input.name ?? null },
+      update: {},
+      select: { id: true },
+    });
   }
   await db.staffMembership.upsert({
     where: { staffId_programId: { staffId: staff.id, programId: input.programId } },

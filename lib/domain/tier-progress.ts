@@ -18,10 +18,20 @@ export interface TierProgress<T extends TierStep> {
   percent: number;
 }
 
-export function tierProgress<T extends TierStep>(tiers: readonly T[], currentTierId: string | null, points: number): TierProgress<T> {
+export function tierProgress<T extends TierStep>(
+  tiers: readonly T[],
+  currentTierId: string | null,
+  points: number,
+): TierProgress<T> {
   const floor = tiers.find((t) => t.id === currentTierId)?.requiredPoints ?? -1;
   let next: T | null = null;
-  for (const t of tiers) if (t.requiredPoints > floor && t.requiredPoints > points && (next === null || t.requiredPoints < next.requiredPoints)) next = t;
+  for (const t of tiers)
+    if (
+      t.requiredPoints > floor &&
+      t.requiredPoints > points &&
+      (next === null || t.requiredPoints < next.requiredPoints)
+    )
+      next = t;
   if (!next) return { next: null, remaining: 0, percent: 100 };
   // A threshold of 0 can only be "next" for negative points; max(…, 1) keeps the division finite, and the clamp
   // keeps the bar's aria-valuenow within 0–100.

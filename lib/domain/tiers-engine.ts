@@ -18,7 +18,9 @@ interface Loaded {
 
 async function load(tx: Tx, programId: string, customerId: string): Promise<Loaded | null> {
   // The state's columns as stored: tierStatus is text, read back through its vocabulary below.
-  const rows = await tx.$queryRawUnsafe<(Omit<TierState, "tierStatus"> & { tierStatus: string; periodMonths: number; tiers: TierDef[] })[]>(
+  const rows = await tx.$queryRawUnsafe<
+    (Omit<TierState, "tierStatus"> & { tierStatus: string; periodMonths: number; tiers: TierDef[] })[]
+  >(
     `SELECT ct."currentTierId", ct."carryTierId", ct."currentTierPoints", ct."carryTierPoints", ct."tierChangedAt",
             ct."recalculationDate", l."tierStatus", p."tierPeriodMonths" AS "periodMonths",
             (SELECT coalesce(json_agg(json_build_object('id', t.id, 'requiredPoints', t."requiredPoints", 'factor', t.factor)), '[]')
@@ -75,7 +77,13 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
 export async function recalculateIfDue(tx: Tx, programId: string, customerId: string, now = new Date()) {
   const loaded = await load(tx, programId, customerId);
   if (!loaded?.state.recalculationDate || loaded.state.recalculationDate.getTime() > now.getTime()) return;
-  await save(tx, programId, customerId, loaded.state, recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now));
+  await save(
+    tx,
+    programId,
+    customerId,
+    loaded.state,
+    recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now),
+  );
 }
 
 /** Earned points: closes a period that has ended first, then counts the points and upgrades at once. */
@@ -113,7 +121,14 @@ export async function recalculateDueTiers(
         );
         for (const { customerId, programId } of due) {
           const loaded = await load(tx, programId, customerId);
-          if (loaded) await save(tx, programId, customerId, loaded.state, recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now));
+          if (loaded)
+            await save(
+              tx,
+              programId,
+              customerId,
+              loaded.state,
+              recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now),
+            );
         }
         return due.length;
       },

@@ -39,7 +39,10 @@ export async function fanOutEvents(prisma: PrismaClient, batch = 500): Promise<n
        WHERE e.id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
       ids,
     );
-    await tx.$executeRawUnsafe(`UPDATE "Event" SET "fannedOutAt" = now() WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`, ids);
+    await tx.$executeRawUnsafe(
+      `UPDATE "Event" SET "fannedOutAt" = now() WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+      ids,
+    );
     return events.length;
   });
 }
@@ -92,7 +95,9 @@ async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
 }
 
 /** Through lib/net/delivery-target.ts: the address is checked again right before connecting (DNS rebinding). */
-async function send(d: Claimed & { url: string }): Promise<{ ok: boolean; status: number | null; error: string | null }> {
+async function send(
+  d: Claimed & { url: string },
+): Promise<{ ok: boolean; status: number | null; error: string | null }> {
   const headers = {
     "content-type": "application/json",
     "user-agent": "loyalty-webhooks/1",
@@ -139,8 +144,12 @@ export async function deliverDue(prisma: PrismaClient, batch = 50): Promise<{ at
 
 /** The webhook was switched off or deleted, or the push endpoint removed: nothing is sent anywhere. */
 async function cancel(prisma: PrismaClient, d: Claimed) {
-  await prisma.delivery.update({ where: { id: d.id }, data: { status: "cancelled", lastError: "endpoint no longer configured" } });
-  if (d.notificationId) await prisma.notification.update({ where: { id: d.notificationId }, data: { status: "failed" } });
+  await prisma.delivery.update({
+    where: { id: d.id },
+    data: { status: "cancelled", lastError: "endpoint no longer configured" },
+  });
+  if (d.notificationId)
+    await prisma.notification.update({ where: { id: d.notificationId }, data: { status: "failed" } });
 }
 
 /**

@@ -36,8 +36,10 @@ async function runAll(list: typeof jobs) {
       if (config().LOYALTY_JOBS_LOG) console.log(JSON.stringify({ level: "info", job: job.name, result }));
     } catch (err) {
       // A database outage is not a bug: one line per tick, without a stack (lib/db/outage.ts).
-      if (isDatabaseUnavailable(err)) console.error(JSON.stringify({ level: "warn", job: job.name, msg: "database unavailable" }));
-      else console.error(JSON.stringify({ level: "error", job: job.name, error: String((err as Error)?.stack ?? err) }));
+      if (isDatabaseUnavailable(err))
+        console.error(JSON.stringify({ level: "warn", job: job.name, msg: "database unavailable" }));
+      else
+        console.error(JSON.stringify({ level: "error", job: job.name, error: String((err as Error)?.stack ?? err) }));
     }
   }
 }

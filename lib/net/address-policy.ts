@@ -9,7 +9,8 @@ import { isIPv4, isIPv6 } from "node:net";
  * 64:ff9b::/96, 6to4 2002::/16, IPv4-compatible ::a.b.c.d) are judged by the IPv4 address inside. Pure: no DNS.
  */
 
-export type AddressClass = "public" | "loopback" | "private" | "link-local" | "metadata" | "unspecified" | "multicast" | "reserved" | "invalid";
+export type AddressClass =
+  "public" | "loopback" | "private" | "link-local" | "metadata" | "unspecified" | "multicast" | "reserved" | "invalid";
 
 type Range = [base: bigint, prefix: number, cls: Exclude<AddressClass, "public" | "invalid">];
 
@@ -86,7 +87,8 @@ const EMBEDS_IPV4: [base: bigint, prefix: number][] = [
   [ipv6ToBigInt("::"), 96], // IPv4-compatible (deprecated)
 ];
 
-const inRange = (value: bigint, base: bigint, prefix: number, width: number) => value >> BigInt(width - prefix) === base >> BigInt(width - prefix);
+const inRange = (value: bigint, base: bigint, prefix: number, width: number) =>
+  value >> BigInt(width - prefix) === base >> BigInt(width - prefix);
 
 function classifyV4(value: bigint): AddressClass {
   for (const [base, prefix, cls] of IPV4_RANGES) if (inRange(value, base, prefix, 32)) return cls;
@@ -101,7 +103,8 @@ export function classifyAddress(ip: string): AddressClass {
   const value = ipv6ToBigInt(text);
   // :: and ::1 are IPv6's own, not IPv4-compatible 0.0.0.0 / 0.0.0.1.
   for (const [base, prefix, cls] of IPV6_RANGES.slice(0, 3)) if (inRange(value, base, prefix, 128)) return cls;
-  for (const [base, prefix] of EMBEDS_IPV4) if (inRange(value, base, prefix, 128)) return classifyV4(value & 0xffffffffn);
+  for (const [base, prefix] of EMBEDS_IPV4)
+    if (inRange(value, base, prefix, 128)) return classifyV4(value & 0xffffffffn);
   // 6to4: 2002:AABB:CCDD::/48 carries AA.BB.CC.DD.
   if (inRange(value, ipv6ToBigInt("2002::"), 16, 128)) {
     const embedded = classifyV4((value >> 80n) & 0xffffffffn);

@@ -24,7 +24,9 @@ export const allowLoopbackDeliveries = (env: Environment = process.env) => loadC
 const LOOPBACK_NAME = /^(localhost|.*\.localhost)\.?$/i;
 
 function resolveAll(hostname: string): Promise<LookupAddress[]> {
-  return new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+  return new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+  );
 }
 
 /** The URL's host without IPv6 brackets. */
@@ -58,10 +60,19 @@ export async function checkDeliveryUrl(raw: string, path: string): Promise<strin
   let addresses: string[];
   if (isIP(host)) addresses = [host];
   else if (LOOPBACK_NAME.test(host)) addresses = ["127.0.0.1"];
-  else addresses = await resolveAll(host).then((list) => list.map((a) => a.address), () => []);
+  else
+    addresses = await resolveAll(host).then(
+      (list) => list.map((a) => a.address),
+      () => [],
+    );
   if (url.protocol === "http:" && addresses.length === 0) throw urlNotAllowed(path, "must be an https URL");
   if (!addresses.every(allowed)) {
-    throw urlNotAllowed(path, url.protocol === "http:" ? "must be an https URL" : "must not point to a private, loopback, link-local or reserved address");
+    throw urlNotAllowed(
+      path,
+      url.protocol === "http:"
+        ? "must be an https URL"
+        : "must not point to a private, loopback, link-local or reserved address",
+    );
   }
   return url.toString();
 }
@@ -104,7 +115,12 @@ export const CONNECTION_FAILED = "connection failed";
 export const ADDRESS_NOT_ALLOWED = "address not allowed";
 
 /** POSTs `body` to `raw` under the rules of the header. Never throws. */
-export function postDelivery(raw: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<DeliveryOutcome> {
+export function postDelivery(
+  raw: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<DeliveryOutcome> {
   const refused = Promise.resolve({ status: null, error: ADDRESS_NOT_ALLOWED });
   let url: URL;
   try {
@@ -128,17 +144,28 @@ export function postDelivery(raw: string, headers: Record<string, string>, body:
     };
     const req = client.request(
       url,
-      { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, lookup, agent: false, timeout: timeoutMs },
+      {
+        method: "POST",
+        headers: { ...headers, "content-length": Buffer.byteLength(body) },
+        lookup,
+        agent: false,
+        timeout: timeoutMs,
+      },
       (res) => {
         res.resume(); // the answer's body is not read: only the status counts
-        done({ status: res.statusCode ?? null, error: res.statusCode && res.statusCode >= 200 && res.statusCode < 300 ? null : `HTTP ${res.statusCode}` });
+        done({
+          status: res.statusCode ?? null,
+          error: res.statusCode && res.statusCode >= 200 && res.statusCode < 300 ? null : `HTTP ${res.statusCode}`,
+        });
         req.destroy();
       },
     );
     const deadline = setTimeout(() => req.destroy(new Error("timeout")), timeoutMs);
     req.on("close", () => clearTimeout(deadline));
     req.on("timeout", () => req.destroy(new Error("timeout")));
-    req.on("error", (err: NodeJS.ErrnoException) => done({ status: null, error: err instanceof RefusedAddress ? ADDRESS_NOT_ALLOWED : CONNECTION_FAILED }));
+    req.on("error", (err: NodeJS.ErrnoException) =>
+      done({ status: null, error: err instanceof RefusedAddress ? ADDRESS_NOT_ALLOWED : CONNECTION_FAILED }),
+    );
     req.end(body);
   });
 }

@@ -43,13 +43,21 @@ export interface AuditEntity {
 }
 
 /** Dates and other non-JSON values as their JSON form; undefined stays absent (SQL NULL). */
-const json = (value: unknown) => (value === undefined || value === null ? undefined : (JSON.parse(JSON.stringify(value)) as object));
+const json = (value: unknown) =>
+  value === undefined || value === null ? undefined : (JSON.parse(JSON.stringify(value)) as object);
 
 /**
  * Records a staff write — who, when, what, before → after — in the transaction `tx` that makes the write, so
  * the change and its record commit or roll back together. Every staff write calls it; never pass secrets.
  */
-export async function audited(tx: Tx, actor: StaffContext, action: AuditAction, entity: AuditEntity, before: unknown, after: unknown) {
+export async function audited(
+  tx: Tx,
+  actor: StaffContext,
+  action: AuditAction,
+  entity: AuditEntity,
+  before: unknown,
+  after: unknown,
+) {
   await tx.auditLog.create({
     data: {
       programId: actor.programId,

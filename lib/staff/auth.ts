@@ -5,7 +5,13 @@ import { dirname } from "node:path";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { db } from "@/lib/db/client";
-import { accountKey, addressKey, beginSignInAttempt, signInFailed, signInSucceeded } from "@/lib/domain/sign-in-throttle";
+import {
+  accountKey,
+  addressKey,
+  beginSignInAttempt,
+  signInFailed,
+  signInSucceeded,
+} from "@/lib/domain/sign-in-throttle";
 import { verifyStaffPassword } from "@/lib/domain/staff";
 import { createStaffSession, isStaffSessionLive, revokeStaffSession } from "@/lib/domain/staff-sessions";
 import { auditedSignIn } from "./audit";
@@ -39,7 +45,10 @@ function authSecret(): string {
 if (!config().NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
 
 /** The sign-in throttle's timings (lib/domain/sign-in-throttle-rules.ts). */
-const THROTTLE_POLICY = { backoffBaseMs: config().STAFF_SIGNIN_BACKOFF_BASE_MS, lockMs: config().STAFF_SIGNIN_LOCK_SECONDS * 1000 };
+const THROTTLE_POLICY = {
+  backoffBaseMs: config().STAFF_SIGNIN_BACKOFF_BASE_MS,
+  lockMs: config().STAFF_SIGNIN_LOCK_SECONDS * 1000,
+};
 
 /** A token whose session row was ended (sign-out, password change, disabled) or has passed its absolute end. */
 class StaffSessionEnded extends Error {
@@ -69,7 +78,12 @@ async function authorizeStaff(email: string, password: string, headers: Record<s
   const failures = Object.fromEntries(outcome.map((o) => [o.key.split(":")[0], o.failures]));
   await auditedSignIn(prisma, "staff.signin_failed", { email, address }, { failures });
   for (const lock of outcome.filter((o) => o.lockedUntil)) {
-    await auditedSignIn(prisma, "staff.signin_locked", { email, address }, { lockedKey: lock.key.split(":")[0], failures: lock.failures, lockedUntil: lock.lockedUntil });
+    await auditedSignIn(
+      prisma,
+      "staff.signin_locked",
+      { email, address },
+      { lockedKey: lock.key.split(":")[0], failures: lock.failures, lockedUntil: lock.lockedUntil },
+    );
   }
   return null;
 }
@@ -84,8 +98,13 @@ export const authOptions: NextAuthOptions = {
       name: "Staff account",
       credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
       authorize: async (credentials, req) => {
-        if (typeof credentials?.email !== "string" || typeof credentials.password !== "string" || !credentials.email) return null;
-        const user = await authorizeStaff(credentials.email, credentials.password, (req?.headers ?? {}) as Record<string, string>);
+        if (typeof credentials?.email !== "string" || typeof credentials.password !== "string" || !credentials.email)
+          return null;
+        const user = await authorizeStaff(
+          credentials.email,
+          credentials.password,
+          (req?.headers ?? {}) as Record<string, string>,
+        );
         return user ? { id: user.id, email: user.email, name: user.name ?? user.email } : null;
       },
     }),

@@ -78,7 +78,13 @@ export async function resolveStaff(database: Db, staffId: string, programId: str
     select: { role: true, program: { select: { name: true } }, staff: { select: { email: true, disabledAt: true } } },
   });
   if (!membership || membership.staff.disabledAt) return null;
-  return { staffId, email: membership.staff.email, programId, programName: membership.program.name, role: memberOf(ROLES, membership.role) };
+  return {
+    staffId,
+    email: membership.staff.email,
+    programId,
+    programName: membership.program.name,
+    role: memberOf(ROLES, membership.role),
+  };
 }
 
 /** The signed-in staff member's id from the session cookie, or null. */
@@ -129,9 +135,14 @@ export function authorize(staff: StaffContext, permission: Permission): void {
  * JSON routes (`staffWrite` / `staffRead`) read `.permission` to check it again before they read the body. One
  * declaration, two checks that cannot drift apart.
  */
-export type Permitted<D, A extends unknown[], R> = ((database: D, staff: StaffContext, ...args: A) => Promise<R>) & { readonly permission: Permission };
+export type Permitted<D, A extends unknown[], R> = ((database: D, staff: StaffContext, ...args: A) => Promise<R>) & {
+  readonly permission: Permission;
+};
 
-function permitted<D, A extends unknown[], R>(permission: Permission, run: (database: D, staff: StaffContext, ...args: A) => Promise<R>): Permitted<D, A, R> {
+function permitted<D, A extends unknown[], R>(
+  permission: Permission,
+  run: (database: D, staff: StaffContext, ...args: A) => Promise<R>,
+): Permitted<D, A, R> {
   const checked = async (database: D, staff: StaffContext, ...args: A) => {
     authorize(staff, permission);
     return run(database, staff, ...args);
@@ -140,12 +151,16 @@ function permitted<D, A extends unknown[], R>(permission: Permission, run: (data
 }
 
 /** A staff write (lib/staff/operations/*): authorise, act through lib/domain, audit, all in the caller's transaction. */
-export const staffOperation = <A extends unknown[], R>(permission: Permission, run: (tx: Tx, staff: StaffContext, ...args: A) => Promise<R>) =>
-  permitted(permission, run);
+export const staffOperation = <A extends unknown[], R>(
+  permission: Permission,
+  run: (tx: Tx, staff: StaffContext, ...args: A) => Promise<R>,
+) => permitted(permission, run);
 
 /** A staff read served as JSON (lib/staff/queries/*): the same declaration, over any client. */
-export const staffQuery = <A extends unknown[], R>(permission: Permission, run: (db: Db, staff: StaffContext, ...args: A) => Promise<R>) =>
-  permitted(permission, run);
+export const staffQuery = <A extends unknown[], R>(
+  permission: Permission,
+  run: (db: Db, staff: StaffContext, ...args: A) => Promise<R>,
+) => permitted(permission, run);
 
 export type StaffOperation<A extends unknown[], R = unknown> = Permitted<Tx, A, R>;
 export type StaffQuery<A extends unknown[], R = unknown> = Permitted<Db, A, R>;

@@ -36,7 +36,10 @@ export async function staffFetch<T>(method: string, url: string, body?: unknown)
   if (!res.ok) {
     const fields: Record<string, string> = {};
     for (const e of json?.errors ?? []) fields[e.path] ??= e.message;
-    const message = res.status === 401 ? "Your session has ended: sign in again." : (json?.detail ?? `Request failed (${res.status})`);
+    const message =
+      res.status === 401
+        ? "Your session has ended: sign in again."
+        : (json?.detail ?? `Request failed (${res.status})`);
     throw new StaffApiError(message, res.status, json?.code ?? "error", fields);
   }
   return json as T;

@@ -8,7 +8,13 @@ import { RedeemRequest } from "@/lib/api/schemas/rewards";
 import { zodProblems } from "@/lib/api/problem";
 import { COUPON_CODE, COUPON_CODE_RULE, notACouponCode } from "@/lib/domain/coupon-codes";
 import { ROLES } from "@/lib/domain/vocabulary";
-import { declareFlowParams, FLOW_PARAM_NAME, MAX_FLOW_PARAMS, MAX_PARAM_VALUE, MIN_PARAM_VALUE } from "@/lib/domain/flow-params";
+import {
+  declareFlowParams,
+  FLOW_PARAM_NAME,
+  MAX_FLOW_PARAMS,
+  MAX_PARAM_VALUE,
+  MIN_PARAM_VALUE,
+} from "@/lib/domain/flow-params";
 import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
 
 /**
@@ -36,7 +42,12 @@ export type BalanceAdjustment = z.infer<typeof BalanceAdjustment>;
 
 /** BalanceAdjustment for a role with a ceiling (lib/domain/adjustment-ceilings.ts): above it, `rule` on the points. */
 export const balanceAdjustmentWithin = (ceiling: number | null, rule: string | null) =>
-  ceiling === null ? BalanceAdjustment : BalanceAdjustment.refine((a) => Math.abs(a.points) <= ceiling, { path: ["points"], message: rule ?? "above your role's ceiling" });
+  ceiling === null
+    ? BalanceAdjustment
+    : BalanceAdjustment.refine((a) => Math.abs(a.points) <= ceiling, {
+        path: ["points"],
+        message: rule ?? "above your role's ceiling",
+      });
 
 export const RedeemForm = RedeemRequest.extend({ rewardId: z.uuid("choose a reward") });
 export type RedeemForm = z.infer<typeof RedeemForm>;
@@ -57,7 +68,11 @@ export const TierForm = z.strictObject({
 export type TierForm = z.infer<typeof TierForm>;
 
 const PerSecond = (max: number) =>
-  z.number("must be a whole number").int("must be a whole number").min(1, "must be at least 1").max(max, `must be at most ${max.toLocaleString("en-US")}`);
+  z
+    .number("must be a whole number")
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(max, `must be at most ${max.toLocaleString("en-US")}`);
 /** A key's name and its token bucket (lib/domain/api-keys.ts RATE_LIMIT); left out, the domain's defaults apply. */
 export const ApiKeyForm = z.strictObject({
   name: z.string().trim().min(1, "a name is required").max(255),
@@ -66,9 +81,18 @@ export const ApiKeyForm = z.strictObject({
 });
 export type ApiKeyForm = z.infer<typeof ApiKeyForm>;
 
-const Cost = z.number("must be a whole number of points").int("must be a whole number of points").min(1, "must be at least 1").max(MAX_POINTS);
+const Cost = z
+  .number("must be a whole number of points")
+  .int("must be a whole number of points")
+  .min(1, "must be at least 1")
+  .max(MAX_POINTS);
 /** Units left; null is unlimited. */
-const Stock = z.number("must be a whole number").int("must be a whole number").min(0, "must not be negative").max(MAX_POINTS).nullable();
+const Stock = z
+  .number("must be a whole number")
+  .int("must be a whole number")
+  .min(0, "must not be negative")
+  .max(MAX_POINTS)
+  .nullable();
 
 /** A new reward, with the CLI's `reward create` rules. */
 export const RewardForm = z.strictObject({
@@ -90,7 +114,13 @@ export type RewardUpdate = z.infer<typeof RewardUpdate>;
 /** A new coupon pool, with the CLI's `coupon-pool create` rules. */
 export const CouponPoolForm = z.strictObject({
   name: z.string().trim().min(1, "a name is required").max(255),
-  validDays: z.number("must be a whole number of days").int("must be a whole number of days").min(1, "must be at least 1").max(3650, "must be at most 3650").nullable().optional(),
+  validDays: z
+    .number("must be a whole number of days")
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1")
+    .max(3650, "must be at most 3650")
+    .nullable()
+    .optional(),
 });
 export type CouponPoolForm = z.infer<typeof CouponPoolForm>;
 
@@ -114,7 +144,10 @@ export function parseCouponCsv(text: string): { codes: string[] } | { line: numb
   const codes: string[] = [];
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
   for (let i = 0; i < lines.length; i++) {
-    const code = (lines[i]!.split(",")[0] ?? "").trim().replace(/^"(.*)"$/, "$1").trim();
+    const code = (lines[i]!.split(",")[0] ?? "")
+      .trim()
+      .replace(/^"(.*)"$/, "$1")
+      .trim();
     if (!code) continue;
     if (codes.length === 0 && code.toLowerCase() === "code") continue;
     if (!COUPON_CODE.test(code)) return { line: i + 1, message: notACouponCode(code) };
@@ -123,7 +156,13 @@ export function parseCouponCsv(text: string): { codes: string[] } | { line: numb
   return { codes };
 }
 
-const Cap = z.number("must be a whole number of points").int("must be a whole number of points").min(1, "must be at least 1").max(MAX_POINTS).nullable().optional();
+const Cap = z
+  .number("must be a whole number of points")
+  .int("must be a whole number of points")
+  .min(1, "must be at least 1")
+  .max(MAX_POINTS)
+  .nullable()
+  .optional();
 
 const ParamBound = z
   .number("must be a number")
@@ -147,22 +186,48 @@ export const FlowParamDeclaration = z.strictObject({
  */
 export const EarningFlowForm = z
   .strictObject({
-    key: z.string().trim().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lower-case letters, digits, - or _ (at most 64)"),
+    key: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lower-case letters, digits, - or _ (at most 64)"),
     name: z.string().trim().max(255).nullable().optional(),
     points: Cost.nullable().optional(),
-    pointsPerUnit: z.number("must be a number").positive("must be more than 0").max(1_000_000, "must be at most 1,000,000").nullable().optional(),
-    param: z.string().trim().regex(FLOW_PARAM_NAME, "must be a parameter name (letters, digits, _)").nullable().optional(),
-    params: z.array(FlowParamDeclaration).max(MAX_FLOW_PARAMS, `must declare at most ${MAX_FLOW_PARAMS} parameters`).optional(),
+    pointsPerUnit: z
+      .number("must be a number")
+      .positive("must be more than 0")
+      .max(1_000_000, "must be at most 1,000,000")
+      .nullable()
+      .optional(),
+    param: z
+      .string()
+      .trim()
+      .regex(FLOW_PARAM_NAME, "must be a parameter name (letters, digits, _)")
+      .nullable()
+      .optional(),
+    params: z
+      .array(FlowParamDeclaration)
+      .max(MAX_FLOW_PARAMS, `must declare at most ${MAX_FLOW_PARAMS} parameters`)
+      .optional(),
     capPerDay: Cap,
     capTotal: Cap,
     once: z.boolean().optional(),
   })
-  .refine((f) => (f.points == null) !== (f.pointsPerUnit == null), { message: "give either points or points per unit", path: ["points"] })
+  .refine((f) => (f.points == null) !== (f.pointsPerUnit == null), {
+    message: "give either points or points per unit",
+    path: ["points"],
+  })
   .refine((f) => f.pointsPerUnit == null || !!f.param, { message: "points per unit needs a param", path: ["param"] })
   .superRefine((f, ctx) => {
     // The declaration as a whole (duplicates, min ≤ max, the per-unit param required), as the domain checks it.
     for (const p of declareFlowParams(f.params ?? [], f.pointsPerUnit != null ? (f.param ?? null) : null).problems) {
-      ctx.addIssue({ code: "custom", message: p.message, path: p.path.replace(/\]/g, "").split(/[.[]/).map((s) => (/^\d+$/.test(s) ? Number(s) : s)) });
+      ctx.addIssue({
+        code: "custom",
+        message: p.message,
+        path: p.path
+          .replace(/\]/g, "")
+          .split(/[.[]/)
+          .map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+      });
     }
   });
 export type EarningFlowForm = z.infer<typeof EarningFlowForm>;

@@ -30,7 +30,10 @@ export interface StaffRequest<B> {
 }
 
 /** A GET answered with `query(db, staff, ...args(req))` as JSON, 200. */
-export function staffRead<A extends [] | unknown[]>(query: StaffQuery<A>, options: { args: (req: StaffRequest<undefined>) => A }) {
+export function staffRead<A extends [] | unknown[]>(
+  query: StaffQuery<A>,
+  options: { args: (req: StaffRequest<undefined>) => A },
+) {
   return (req: Request, ctx: Ctx) =>
     withEdge(req, async (edge) => {
       const params = await ctx.params;

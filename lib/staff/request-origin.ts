@@ -54,7 +54,10 @@ export function isHttps(headers: HeaderSource): boolean {
  * own key — per-address throttling is then best-effort and per-account throttling is what holds (README).
  */
 export function clientAddress(headers: HeaderSource): string {
-  const forwarded = (header(headers, "x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const forwarded = (header(headers, "x-forwarded-for") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const { TRUST_PROXY } = config();
   if (TRUST_PROXY > 0 && forwarded.length) return forwarded[Math.max(0, forwarded.length - TRUST_PROXY)]!;
   return forwarded.join(",") || "unknown";

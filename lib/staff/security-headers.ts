@@ -49,11 +49,17 @@ export function securePage(request: NextRequest): NextResponse {
   if (cookie !== null) headers.set("cookie", cookie);
   const https = isHttps(request.headers);
   const isApi = request.nextUrl.pathname.startsWith("/api/");
-  const csp = isApi ? null : pageCsp(Buffer.from(crypto.randomUUID()).toString("base64"), { dev: process.env.NODE_ENV === "development", https });
+  const csp = isApi
+    ? null
+    : pageCsp(Buffer.from(crypto.randomUUID()).toString("base64"), {
+        dev: process.env.NODE_ENV === "development",
+        https,
+      });
   if (csp) headers.set("content-security-policy", csp);
   const response = NextResponse.next({ request: { headers } });
   if (csp) response.headers.set("content-security-policy", csp);
   // A request that came over https gets HSTS from next.config.mjs; this covers an https NEXTAUTH_URL.
-  if (https && !response.headers.has("strict-transport-security")) response.headers.set("strict-transport-security", HSTS);
+  if (https && !response.headers.has("strict-transport-security"))
+    response.headers.set("strict-transport-security", HSTS);
   return response;
 }

@@ -33,7 +33,8 @@ export const staffApi = {
   redeem: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/redeem`,
   coupons: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/coupons`,
   notifications: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/notifications`,
-  transactions: (programId: string, customerId: string, cursor: string | null) => `${customerApi(programId, customerId)}/transactions${query({ cursor })}`,
+  transactions: (programId: string, customerId: string, cursor: string | null) =>
+    `${customerApi(programId, customerId)}/transactions${query({ cursor })}`,
 };
 
 export const dashboardPages = {

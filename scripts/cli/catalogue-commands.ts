@@ -22,7 +22,10 @@ export const catalogueCommands: Record<string, Command> = {
         name: Name.optional(),
         points: Int(1, 1_000_000_000).optional(),
         "points-per-unit": z.coerce.number().positive().max(1_000_000).optional(),
-        param: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).optional(),
+        param: z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/)
+          .optional(),
         // What a run may send: name[?][:min..max], comma-separated (? = optional; bounds default to 0..1000000000).
         params: z
           .string()
@@ -83,7 +86,15 @@ export const catalogueCommands: Record<string, Command> = {
       image: ImageUrl.optional(),
       inactive: z.boolean().optional(),
     }),
-    run: async (f: { program: string; name: string; "cost-points": number; stock?: number; description?: string; image?: string; inactive?: boolean }) =>
+    run: async (f: {
+      program: string;
+      name: string;
+      "cost-points": number;
+      stock?: number;
+      description?: string;
+      image?: string;
+      inactive?: boolean;
+    }) =>
       createReward(await db(), {
         programId: f.program,
         name: f.name,
@@ -95,7 +106,8 @@ export const catalogueCommands: Record<string, Command> = {
       }),
   },
   "reward update": {
-    usage: "--program ID --id ID [--name N] [--cost-points P] [--stock S|unlimited] [--description D] [--image URL] [--active true|false]",
+    usage:
+      "--program ID --id ID [--name N] [--cost-points P] [--stock S|unlimited] [--description D] [--image URL] [--active true|false]",
     flags: z.strictObject({
       program: Uuid,
       id: Uuid,
@@ -106,7 +118,16 @@ export const catalogueCommands: Record<string, Command> = {
       image: ImageUrl.optional(),
       active: z.enum(["true", "false"]).optional(),
     }),
-    run: async (f: { program: string; id: string; name?: string; "cost-points"?: number; stock?: number | "unlimited"; description?: string; image?: string; active?: "true" | "false" }) =>
+    run: async (f: {
+      program: string;
+      id: string;
+      name?: string;
+      "cost-points"?: number;
+      stock?: number | "unlimited";
+      description?: string;
+      image?: string;
+      active?: "true" | "false";
+    }) =>
       updateReward(await db(), f.program, f.id, {
         name: f.name,
         costPoints: f["cost-points"],
@@ -127,7 +148,9 @@ export const catalogueCommands: Record<string, Command> = {
     flags: z.strictObject({ pool: Uuid, file: z.string().min(1) }),
     run: async (f: { pool: string; file: string }) => {
       const started = Date.now();
-      const rows = createReadStream(f.file).pipe(parseCsv({ skip_empty_lines: true, trim: true, relax_column_count: true }));
+      const rows = createReadStream(f.file).pipe(
+        parseCsv({ skip_empty_lines: true, trim: true, relax_column_count: true }),
+      );
       async function* codes() {
         let first = true;
         for await (const row of rows as AsyncIterable<string[]>) {
@@ -141,7 +164,9 @@ export const catalogueCommands: Record<string, Command> = {
         }
       }
       const result = await importCoupons(await db(), f.pool, codes(), (p) =>
-        console.error(`imported ${p.imported} of ${p.read} codes read (${((Date.now() - started) / 1000).toFixed(1)} s)`),
+        console.error(
+          `imported ${p.imported} of ${p.read} codes read (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+        ),
       );
       return { ...result, seconds: Number(((Date.now() - started) / 1000).toFixed(2)) };
     },

@@ -64,7 +64,14 @@ export const programCommands: Record<string, Command> = {
       content: z.string().max(2000).optional(),
       image: ImageUrl.optional(),
     }),
-    run: async (f: { program: string; name: string; "required-points": number; factor: number; content?: string; image?: string }) =>
+    run: async (f: {
+      program: string;
+      name: string;
+      "required-points": number;
+      factor: number;
+      content?: string;
+      image?: string;
+    }) =>
       createTier(await db(), {
         programId: f.program,
         name: f.name,
@@ -95,8 +102,19 @@ export const programCommands: Record<string, Command> = {
       burst: Int(1, RATE_LIMIT.maxBurst).optional(),
     }),
     run: async (f: { program: string; name: string; "rate-limit"?: number; burst?: number }) => {
-      const key = await createApiKey(await db(), { programId: f.program, name: f.name, rateLimitPerSec: f["rate-limit"], rateLimitBurst: f.burst });
-      return { id: key.id, key: key.key, prefix: key.prefix, rateLimitPerSec: key.rateLimitPerSec, rateLimitBurst: key.rateLimitBurst };
+      const key = await createApiKey(await db(), {
+        programId: f.program,
+        name: f.name,
+        rateLimitPerSec: f["rate-limit"],
+        rateLimitBurst: f.burst,
+      });
+      return {
+        id: key.id,
+        key: key.key,
+        prefix: key.prefix,
+        rateLimitPerSec: key.rateLimitPerSec,
+        rateLimitBurst: key.rateLimitBurst,
+      };
     },
   },
   "apikey revoke": {
@@ -106,9 +124,21 @@ export const programCommands: Record<string, Command> = {
   },
   "staff create": {
     usage: `--email E --password P --program ID --role ${ROLES.join("|")} [--name N]`,
-    flags: z.strictObject({ email: z.email(), password: Password, program: Uuid, role: z.enum(ROLES), name: Name.optional() }),
+    flags: z.strictObject({
+      email: z.email(),
+      password: Password,
+      program: Uuid,
+      role: z.enum(ROLES),
+      name: Name.optional(),
+    }),
     run: async (f: { email: string; password: string; program: string; role: Role; name?: string }) =>
-      createStaff(await db(), { email: f.email, password: f.password, programId: f.program, role: f.role, name: f.name }),
+      createStaff(await db(), {
+        email: f.email,
+        password: f.password,
+        programId: f.program,
+        role: f.role,
+        name: f.name,
+      }),
   },
   "staff password": {
     usage: "--email E --password P",

@@ -17,8 +17,70 @@ import { ROLES } from "@/lib/domain/vocabulary";
  * backdating of join dates below is written directly, since no rule lets anyone change when a customer joined.
  */
 
-const FIRST = ["Olivia", "Liam", "Emma", "Noah", "Ava", "Elijah", "Sophia", "Mateo", "Isabella", "Lucas", "Mia", "Levi", "Amelia", "Ezra", "Harper", "Asher", "Evelyn", "James", "Luna", "Leo", "Chloé", "Zoë", "Jürgen", "Aïcha", "Kenji", "Priya", "Santiago", "Ngozi", "Mei", "Oskar"];
-const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Müller", "O'Brien", "Nakamura", "Okafor", "Kowalski", "Dubois", "Rossi", "Singh", "Chen", "Larsen"];
+const FIRST = [
+  "Olivia",
+  "Liam",
+  "Emma",
+  "Noah",
+  "Ava",
+  "Elijah",
+  "Sophia",
+  "Mateo",
+  "Isabella",
+  "Lucas",
+  "Mia",
+  "Levi",
+  "Amelia",
+  "Ezra",
+  "Harper",
+  "Asher",
+  "Evelyn",
+  "James",
+  "Luna",
+  "Leo",
+  "Chloé",
+  "Zoë",
+  "Jürgen",
+  "Aïcha",
+  "Kenji",
+  "Priya",
+  "Santiago",
+  "Ngozi",
+  "Mei",
+  "Oskar",
+];
+const LAST = [
+  "Smith",
+  "Johnson",
+  "Williams",
+  "Brown",
+  "Jones",
+  "Garcia",
+  "Miller",
+  "Davis",
+  "Rodriguez",
+  "Martinez",
+  "Hernandez",
+  "Lopez",
+  "Gonzalez",
+  "Wilson",
+  "Anderson",
+  "Thomas",
+  "Taylor",
+  "Moore",
+  "Jackson",
+  "Martin",
+  "Müller",
+  "O'Brien",
+  "Nakamura",
+  "Okafor",
+  "Kowalski",
+  "Dubois",
+  "Rossi",
+  "Singh",
+  "Chen",
+  "Larsen",
+];
 const DOMAINS = ["example.com", "example.org", "mail.example.net", "shop.example"];
 
 /** A deterministic pseudo-random sequence, so the demo data is the same on every machine. */
@@ -37,7 +99,10 @@ export function demoCustomers(count: number, seed = 42): UserBatchItem[] {
   return Array.from({ length: count }, (_, i) => {
     const firstName = pick(FIRST);
     const lastName = pick(LAST);
-    const local = `${firstName}.${lastName}`.normalize("NFD").replace(/[^A-Za-z.]/g, "").toLowerCase();
+    const local = `${firstName}.${lastName}`
+      .normalize("NFD")
+      .replace(/[^A-Za-z.]/g, "")
+      .toLowerCase();
     return {
       email: `${local}.${i + 1}@${pick(DOMAINS)}`,
       feature: "user",
@@ -69,11 +134,25 @@ async function demoActivity(prisma: PrismaClient, programId: string) {
      WHERE c.id = l."customerId" AND c."programId" = $1::uuid`,
     programId,
   );
-  const mug = await createReward(prisma, { programId, name: "Ceramic mug", costPoints: 400, stock: 150, description: "The club mug." });
+  const mug = await createReward(prisma, {
+    programId,
+    name: "Ceramic mug",
+    costPoints: 400,
+    stock: 150,
+    description: "The club mug.",
+  });
   await createReward(prisma, { programId, name: "Free coffee", costPoints: 120, description: "Any size, any blend." });
   const { couponPoolId } = await createCouponPool(prisma, { programId, name: "Welcome 10%", validDays: 30 });
-  await importCoupons(prisma, couponPoolId, Array.from({ length: 500 }, (_, i) => `WELCOME10-${String(i).padStart(4, "0")}`));
-  const customers = await prisma.customer.findMany({ where: { programId }, select: { id: true }, orderBy: { email: "asc" } });
+  await importCoupons(
+    prisma,
+    couponPoolId,
+    Array.from({ length: 500 }, (_, i) => `WELCOME10-${String(i).padStart(4, "0")}`),
+  );
+  const customers = await prisma.customer.findMany({
+    where: { programId },
+    select: { id: true },
+    orderBy: { email: "asc" },
+  });
   for (const { id: customerId } of customers) {
     const visits = 1 + Math.floor(rand() * 4);
     const times = Array.from({ length: visits }, () => now - Math.floor(rand() * 30 * day)).sort((a, b) => a - b);
@@ -114,5 +193,12 @@ export async function seedDemo(prisma: PrismaClient, customers = 1000) {
     await createStaff(prisma, { email, password, programId, role });
     staff.push({ role, email, password });
   }
-  return { programId, apiKey: apiKey.key, apiKeyId: apiKey.id, customers: people.length, sampleEmail: people[0]!.email, staff };
+  return {
+    programId,
+    apiKey: apiKey.key,
+    apiKeyId: apiKey.id,
+    customers: people.length,
+    sampleEmail: people[0]!.email,
+    staff,
+  };
 }

@@ -42,7 +42,8 @@ for (const backend of BACKENDS) {
     after(() => app?.close());
 
     const post = (body: unknown) => app.api("POST", `/v1/programs/${app.programId}/integrations/api`, { body });
-    const get = (email: string) => app.api("GET", `/v1/programs/${app.programId}/customers/${encodeURIComponent(email)}`);
+    const get = (email: string) =>
+      app.api("GET", `/v1/programs/${app.programId}/customers/${encodeURIComponent(email)}`);
     const raceEmail = "race.one@example.com";
     const pool = Array.from({ length: POOL }, (_, i) => `pool.${String(i).padStart(2, "0")}@example.com`);
     let expectedCustomers = 0;
@@ -50,12 +51,17 @@ for (const backend of BACKENDS) {
     test("20 parallel creates of one e-mail (in different spellings) all answer 201 and make exactly one customer", async () => {
       const spellings = [raceEmail, raceEmail.toUpperCase(), `  ${raceEmail}  `, "Race.One@Example.COM"];
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => post([{ email: spellings[i % spellings.length], feature: "user", payload: { firstName: `F${i}` } }])),
+        Array.from({ length: 20 }, (_, i) =>
+          post([{ email: spellings[i % spellings.length], feature: "user", payload: { firstName: `F${i}` } }]),
+        ),
       );
       assert.deepEqual(
         results.map((r) => r.status),
         Array(20).fill(201),
-        results.map((r) => r.text).filter(Boolean).join("\n"),
+        results
+          .map((r) => r.text)
+          .filter(Boolean)
+          .join("\n"),
       );
       const res = await get(raceEmail);
       assert.equal(res.status, 200, res.text);
@@ -69,7 +75,11 @@ for (const backend of BACKENDS) {
     });
 
     test(`${BATCHES} parallel batches of ${PER_BATCH} overlapping customers in different orders: all 201, none lost, each batch whole`, async () => {
-      const pre = await post(pool.slice(0, PRE_EXISTING).map((email) => ({ email, feature: "user", payload: { firstName: "Pre", lastName: "Pre" } })));
+      const pre = await post(
+        pool
+          .slice(0, PRE_EXISTING)
+          .map((email) => ({ email, feature: "user", payload: { firstName: "Pre", lastName: "Pre" } })),
+      );
       assert.equal(pre.status, 201, pre.text);
 
       const random = prng(20261122);
@@ -80,7 +90,11 @@ for (const backend of BACKENDS) {
           random,
         ).slice(0, PER_BATCH); // a different subset in a different order for each batch
         members.push(new Set(indexes));
-        return indexes.map((i) => ({ email: k % 2 ? pool[i]!.toUpperCase() : pool[i]!, feature: "user", payload: payloadOf(k, i) }));
+        return indexes.map((i) => ({
+          email: k % 2 ? pool[i]!.toUpperCase() : pool[i]!,
+          feature: "user",
+          payload: payloadOf(k, i),
+        }));
       });
       const started = Date.now();
       const results = await Promise.all(batches.map((body) => post(body)));
@@ -88,7 +102,10 @@ for (const backend of BACKENDS) {
       assert.deepEqual(
         results.map((r) => r.status),
         Array(BATCHES).fill(201),
-        results.map((r) => r.text).filter(Boolean).join("\n"),
+        results
+          .map((r) => r.text)
+          .filter(Boolean)
+          .join("\n"),
       );
       assert.ok(seconds < 60, `the batches took ${seconds} s (a deadlock would wait for a timeout)`);
 
@@ -109,8 +126,15 @@ for (const backend of BACKENDS) {
           assert.deepEqual([u.firstName, u.lastName], i < PRE_EXISTING ? ["Pre", "Pre"] : [null, null], email);
         } else {
           const k = Number(/^F(\d+)$/.exec(u.firstName ?? "")?.[1]);
-          assert.ok(nameWriters.includes(k), `${email}: firstName ${u.firstName} was written by one of batches ${nameWriters}`);
-          assert.equal(u.lastName, `L${k}`, `${email}: firstName and lastName come from the same batch (batches are atomic)`);
+          assert.ok(
+            nameWriters.includes(k),
+            `${email}: firstName ${u.firstName} was written by one of batches ${nameWriters}`,
+          );
+          assert.equal(
+            u.lastName,
+            `L${k}`,
+            `${email}: firstName and lastName come from the same batch (batches are atomic)`,
+          );
         }
         // Fields only one batch writes are never lost.
         assert.equal(u.phone, inBatches.includes(0) ? "+1 555 0100" : null, `${email}: phone`);
@@ -122,7 +146,10 @@ for (const backend of BACKENDS) {
       // The seeded draw must leave the test meaningful: overlaps, and customers both old and new in the batches.
       const newTouched = pool.filter((_, i) => i >= PRE_EXISTING && members.some((m) => m.has(i))).length;
       assert.ok(newTouched > 0, "some batches create customers");
-      assert.ok(members.every((m) => [...m].some((i) => i < PRE_EXISTING)), "every batch updates existing customers");
+      assert.ok(
+        members.every((m) => [...m].some((i) => i < PRE_EXISTING)),
+        "every batch updates existing customers",
+      );
     });
 
     test("the database holds each customer once, lower-cased, with exactly one userData, loyaltyData and customerTier", async () => {

@@ -40,8 +40,10 @@ for (const backend of BACKENDS) {
       assertRequestId(res);
       return res;
     };
-    const upsert = (items: unknown, options: Omit<ApiOptions, "body"> = {}) => call("POST", `${A()}/integrations/api`, { ...options, body: items });
-    const get = (email: string, options: ApiOptions = {}) => call("GET", `${A()}/customers/${encodeURIComponent(email)}`, options);
+    const upsert = (items: unknown, options: Omit<ApiOptions, "body"> = {}) =>
+      call("POST", `${A()}/integrations/api`, { ...options, body: items });
+    const get = (email: string, options: ApiOptions = {}) =>
+      call("GET", `${A()}/customers/${encodeURIComponent(email)}`, options);
     let seq = 0;
     /** A fresh e-mail for one test. */
     const fresh = (label: string) => `${label}.${++seq}@example.com`;
@@ -68,16 +70,31 @@ for (const backend of BACKENDS) {
     describe("authentication and program isolation", () => {
       test("401 unauthorized without an api-key, or with an unknown, malformed or revoked one, on both endpoints", async () => {
         const email = fresh("auth");
-        const keys: (string | null)[] = [null, `lk_live_${"0".repeat(32)}`, "not-a-key", app.revokedKey, app.key.slice(0, -1)];
+        const keys: (string | null)[] = [
+          null,
+          `lk_live_${"0".repeat(32)}`,
+          "not-a-key",
+          app.revokedKey,
+          app.key.slice(0, -1),
+        ];
         for (const key of keys) {
           assertProblem(await upsert([user(email, { firstName: "X" })], { key }), 401, "unauthorized");
           assertProblem(await get(email, { key }), 401, "unauthorized");
         }
-        for (const blank of ["", "   "]) assertProblem(await get(email, { key: null, headers: { "api-key": blank } }), 401, "unauthorized");
+        for (const blank of ["", "   "])
+          assertProblem(await get(email, { key: null, headers: { "api-key": blank } }), 401, "unauthorized");
         // The key is only accepted in the api-key header.
-        assertProblem(await get(email, { key: null, headers: { authorization: `Bearer ${app.key}` } }), 401, "unauthorized");
+        assertProblem(
+          await get(email, { key: null, headers: { authorization: `Bearer ${app.key}` } }),
+          401,
+          "unauthorized",
+        );
         // Authentication comes before the program: no key on an unknown program is 401 too.
-        assertProblem(await call("GET", `/v1/programs/00000000-0000-4000-8000-000000000000/customers/x%40y.io`, { key: null }), 401, "unauthorized");
+        assertProblem(
+          await call("GET", `/v1/programs/00000000-0000-4000-8000-000000000000/customers/x%40y.io`, { key: null }),
+          401,
+          "unauthorized",
+        );
         await absent(email); // none of the refused writes happened
       });
 
@@ -85,19 +102,48 @@ for (const backend of BACKENDS) {
         const email = fresh("cross");
         const foreignPost = assertProblem(await upsert([user(email)], { key: app.otherKey }), 404, "not_found");
         const foreignGet = assertProblem(await get(email, { key: app.otherKey }), 404, "not_found");
-        const unknownPost = assertProblem(await call("POST", `/v1/programs/00000000-0000-4000-8000-000000000000/integrations/api`, { body: [user(email)] }), 404, "not_found");
-        const unknownGet = assertProblem(await call("GET", `/v1/programs/00000000-0000-4000-8000-000000000000/customers/${encodeURIComponent(email)}`), 404, "not_found");
-        assertProblem(await call("GET", `/v1/programs/not-a-uuid/customers/${encodeURIComponent(email)}`), 404, "not_found");
-        const strip = (p: { type: string; title: string; detail: string }) => ({ type: p.type, title: p.title, detail: p.detail });
-        assert.deepEqual(strip(foreignPost), strip(unknownPost), "a foreign program is indistinguishable from an unknown one");
+        const unknownPost = assertProblem(
+          await call("POST", `/v1/programs/00000000-0000-4000-8000-000000000000/integrations/api`, {
+            body: [user(email)],
+          }),
+          404,
+          "not_found",
+        );
+        const unknownGet = assertProblem(
+          await call("GET", `/v1/programs/00000000-0000-4000-8000-000000000000/customers/${encodeURIComponent(email)}`),
+          404,
+          "not_found",
+        );
+        assertProblem(
+          await call("GET", `/v1/programs/not-a-uuid/customers/${encodeURIComponent(email)}`),
+          404,
+          "not_found",
+        );
+        const strip = (p: { type: string; title: string; detail: string }) => ({
+          type: p.type,
+          title: p.title,
+          detail: p.detail,
+        });
+        assert.deepEqual(
+          strip(foreignPost),
+          strip(unknownPost),
+          "a foreign program is indistinguishable from an unknown one",
+        );
         assert.deepEqual(strip(foreignGet), strip(unknownGet));
         await absent(email);
-        assertProblem(await call("GET", `${B()}/customers/${encodeURIComponent(email)}`, { key: app.otherKey }), 404, "customer_not_found");
+        assertProblem(
+          await call("GET", `${B()}/customers/${encodeURIComponent(email)}`, { key: app.otherKey }),
+          404,
+          "customer_not_found",
+        );
       });
 
       test("another program's customers are invisible, and the same e-mail is a separate customer in each program", async () => {
         const email = fresh("shared");
-        const inB = await call("POST", `${B()}/integrations/api`, { key: app.otherKey, body: [user(email, { firstName: "InB", externalCustomerId: "ext-shared" })] });
+        const inB = await call("POST", `${B()}/integrations/api`, {
+          key: app.otherKey,
+          body: [user(email, { firstName: "InB", externalCustomerId: "ext-shared" })],
+        });
         assert.equal(inB.status, 201, inB.text);
         await absent(email);
 
@@ -113,7 +159,11 @@ for (const backend of BACKENDS) {
         assert.equal(a.userData.firstName, "InA");
         assert.equal(b.userData.firstName, "InB", "program A's write did not touch program B's customer");
         assert.equal(a.customerTier.currentTierId, app.tiers.bronze);
-        assert.equal(b.customerTier.currentTierId, app.otherTierId, "each program's customers get that program's base tier");
+        assert.equal(
+          b.customerTier.currentTierId,
+          app.otherTierId,
+          "each program's customers get that program's base tier",
+        );
       });
     });
 
@@ -121,7 +171,12 @@ for (const backend of BACKENDS) {
       test("415 unsupported_media_type unless the body is sent as application/json", async () => {
         const email = fresh("ctype");
         const body = JSON.stringify([user(email, { firstName: "X" })]);
-        for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/json-patch+json", "multipart/form-data; boundary=x"]) {
+        for (const type of [
+          "text/plain",
+          "application/x-www-form-urlencoded",
+          "application/json-patch+json",
+          "multipart/form-data; boundary=x",
+        ]) {
           assertProblem(await upsert(body, { headers: { "content-type": type } }), 415, "unsupported_media_type");
         }
         await absent(email);
@@ -155,7 +210,11 @@ for (const backend of BACKENDS) {
           duplex: "half",
         } as RequestInit);
         const text = await res.text();
-        assertProblem({ status: res.status, headers: res.headers, text, json: JSON.parse(text) }, 413, "payload_too_large");
+        assertProblem(
+          { status: res.status, headers: res.headers, text, json: JSON.parse(text) },
+          413,
+          "payload_too_large",
+        );
         await absent(email);
       });
 
@@ -232,14 +291,26 @@ for (const backend of BACKENDS) {
 
       test("a feature other than user is 400 unsupported_feature, and the batch is refused whole", async () => {
         const ok = fresh("okfeature");
-        const points = assertProblem(await upsert([user(ok), { email: fresh("pts"), feature: "points", payload: {} }]), 400, "unsupported_feature");
+        const points = assertProblem(
+          await upsert([user(ok), { email: fresh("pts"), feature: "points", payload: {} }]),
+          400,
+          "unsupported_feature",
+        );
         assert.deepEqual(problemPaths(points), ["[1].feature"]);
         await absent(ok);
         // With other problems as well, the batch is validation_failed and lists them all.
-        const mixed = assertProblem(await upsert([{ email: "nope", feature: "coupon", payload: {} }]), 400, "validation_failed");
+        const mixed = assertProblem(
+          await upsert([{ email: "nope", feature: "coupon", payload: {} }]),
+          400,
+          "validation_failed",
+        );
         assert.deepEqual(problemPaths(mixed), ["[0].email", "[0].feature"]);
         // A missing feature is a missing required field, not an unsupported one.
-        const missing = assertProblem(await upsert([{ email: fresh("nofeature"), payload: {} }]), 400, "validation_failed");
+        const missing = assertProblem(
+          await upsert([{ email: fresh("nofeature"), payload: {} }]),
+          400,
+          "validation_failed",
+        );
         assert.deepEqual(problemPaths(missing), ["[0].feature"]);
       });
 
@@ -249,11 +320,21 @@ for (const backend of BACKENDS) {
         const c = await customer(email);
         assert.equal(c.userData.firstName, "f".repeat(255));
         assert.equal(c.userData.lastName, "Lovelace");
-        assert.deepEqual(problemPaths(assertProblem(await upsert([user(email, { lastName: "l".repeat(256) })]), 400, "validation_failed")), ["[0].payload.lastName"]);
+        assert.deepEqual(
+          problemPaths(
+            assertProblem(await upsert([user(email, { lastName: "l".repeat(256) })]), 400, "validation_failed"),
+          ),
+          ["[0].payload.lastName"],
+        );
         // PostgreSQL cannot store U+0000 or an unpaired surrogate: a 400, not a 500.
-        assert.deepEqual(problemPaths(assertProblem(await upsert([user(email, { firstName: "A\u0000B" })]), 400, "validation_failed")), ["[0].payload.firstName"]);
+        assert.deepEqual(
+          problemPaths(assertProblem(await upsert([user(email, { firstName: "A\u0000B" })]), 400, "validation_failed")),
+          ["[0].payload.firstName"],
+        );
         const lone = `[{"email":"${email}","feature":"user","payload":{"externalCustomerId":"A\\ud800B"}}]`;
-        assert.deepEqual(problemPaths(assertProblem(await upsert(lone), 400, "validation_failed")), ["[0].payload.externalCustomerId"]);
+        assert.deepEqual(problemPaths(assertProblem(await upsert(lone), 400, "validation_failed")), [
+          "[0].payload.externalCustomerId",
+        ]);
         assert.equal((await customer(email)).userData.lastName, "Lovelace");
       });
     });
@@ -262,7 +343,13 @@ for (const backend of BACKENDS) {
       test("a create answers 201 with an empty body; the customer has every spec field, null when empty, ISO timestamps", async () => {
         const email = fresh("Create").toUpperCase();
         const res = await applied([
-          user(email, { externalCustomerId: `ext-${email}`, firstName: "Ada", lastName: "Lovelace", phone: "+44 20 7946 0958", emailVerified: true }),
+          user(email, {
+            externalCustomerId: `ext-${email}`,
+            firstName: "Ada",
+            lastName: "Lovelace",
+            phone: "+44 20 7946 0958",
+            emailVerified: true,
+          }),
         ]);
         assert.equal(res.headers.get("idempotent-replayed"), null);
         const started = Date.now();
@@ -275,11 +362,18 @@ for (const backend of BACKENDS) {
         assert.equal(c.email, email.toLowerCase(), "stored in lower case");
         assert.equal(c.programId, app.programId);
         assert.equal(c.origin, "API");
-        for (const f of ["referral", "utmCampaign", "utmSource", "utmMedium", "language"]) assert.equal(c[f], null, `${f} is null, not omitted`);
+        for (const f of ["referral", "utmCampaign", "utmSource", "utmMedium", "language"])
+          assert.equal(c[f], null, `${f} is null, not omitted`);
         assert.equal(c.userData.birthdate, null);
         assert.equal(c.loyaltyData.referralLink, null);
         assert.deepEqual(
-          { ext: c.userData.externalCustomerId, first: c.userData.firstName, last: c.userData.lastName, phone: c.userData.phone, verified: c.userData.emailVerified },
+          {
+            ext: c.userData.externalCustomerId,
+            first: c.userData.firstName,
+            last: c.userData.lastName,
+            phone: c.userData.phone,
+            verified: c.userData.emailVerified,
+          },
           { ext: `ext-${email}`, first: "Ada", last: "Lovelace", phone: "+44 20 7946 0958", verified: true },
         );
         assert.equal(c.loyaltyData.balance, 0);
@@ -298,7 +392,14 @@ for (const backend of BACKENDS) {
         assert.equal(t.currentTierId, app.tiers.bronze, "Bronze (0 points) although Silver was created first");
         assertTier("currentTier", t.currentTier);
         assert.deepEqual(
-          { name: t.currentTier.name, requiredPoints: t.currentTier.requiredPoints, factor: t.currentTier.factor, programId: t.currentTier.programId, content: t.currentTier.content, image: t.currentTier.image },
+          {
+            name: t.currentTier.name,
+            requiredPoints: t.currentTier.requiredPoints,
+            factor: t.currentTier.factor,
+            programId: t.currentTier.programId,
+            content: t.currentTier.content,
+            image: t.currentTier.image,
+          },
           { name: "Bronze", requiredPoints: 0, factor: 1, programId: app.programId, content: null, image: null },
         );
         assert.equal(t.carryTierId, null);
@@ -307,21 +408,38 @@ for (const backend of BACKENDS) {
         assert.equal(t.carryTierPoints, 0);
         assert.equal(c.loyaltyData.tierStatus, "base");
         const created = new Date(c.createdAt);
-        assert.ok(Math.abs(Date.parse(t.tierChangedAt) - created.getTime()) < 5000, "tierChangedAt is the creation time");
+        assert.ok(
+          Math.abs(Date.parse(t.tierChangedAt) - created.getTime()) < 5000,
+          "tierChangedAt is the creation time",
+        );
         const yearAhead = new Date(created);
         yearAhead.setUTCFullYear(yearAhead.getUTCFullYear() + 1);
         const drift = Math.abs(Date.parse(t.recalculationDate) - yearAhead.getTime());
         assert.ok(drift < 2 * 86_400_000, `recalculationDate ${t.recalculationDate} is one year after ${c.createdAt}`);
         // A minimal payload leaves every user field empty.
         assert.deepEqual(
-          [c.userData.externalCustomerId, c.userData.firstName, c.userData.lastName, c.userData.phone, c.userData.emailVerified],
+          [
+            c.userData.externalCustomerId,
+            c.userData.firstName,
+            c.userData.lastName,
+            c.userData.phone,
+            c.userData.emailVerified,
+          ],
           [null, null, null, null, false],
         );
       });
 
       test("an update changes only the payload fields present", async () => {
         const email = fresh("update");
-        await applied([user(email, { externalCustomerId: `ext-${email}`, firstName: "Ada", lastName: "Lovelace", phone: "+1 555 0101", emailVerified: true })]);
+        await applied([
+          user(email, {
+            externalCustomerId: `ext-${email}`,
+            firstName: "Ada",
+            lastName: "Lovelace",
+            phone: "+1 555 0101",
+            emailVerified: true,
+          }),
+        ]);
         const before = await customer(email);
         await new Promise((r) => setTimeout(r, 5));
         await applied([user(email, { firstName: "Grace" })]);
@@ -333,28 +451,48 @@ for (const backend of BACKENDS) {
           { ...before.userData, firstName: "Grace", updatedAt: null },
           "only firstName changed",
         );
-        assert.ok(Date.parse(after.userData.updatedAt) > Date.parse(before.userData.updatedAt), "userData.updatedAt moves");
+        assert.ok(
+          Date.parse(after.userData.updatedAt) > Date.parse(before.userData.updatedAt),
+          "userData.updatedAt moves",
+        );
         assert.deepEqual(after.loyaltyData, before.loyaltyData);
         assert.deepEqual(after.customerTier, before.customerTier);
 
         await applied([user(email, { emailVerified: false })]);
         const unverified = await customer(email);
-        assert.deepEqual({ ...unverified.userData, updatedAt: null }, { ...after.userData, emailVerified: false, updatedAt: null });
+        assert.deepEqual(
+          { ...unverified.userData, updatedAt: null },
+          { ...after.userData, emailVerified: false, updatedAt: null },
+        );
 
         await applied([user(email, {})]);
-        assert.deepEqual({ ...(await customer(email)).userData, updatedAt: null }, { ...unverified.userData, updatedAt: null }, "an empty payload changes nothing");
+        assert.deepEqual(
+          { ...(await customer(email)).userData, updatedAt: null },
+          { ...unverified.userData, updatedAt: null },
+          "an empty payload changes nothing",
+        );
       });
 
       test("null clears a string field and leaves the others; emailVerified cannot be null", async () => {
         const email = fresh("clear");
-        await applied([user(email, { externalCustomerId: `ext-${email}`, firstName: "Ada", lastName: "Lovelace", phone: "+1 555 0102" })]);
+        await applied([
+          user(email, {
+            externalCustomerId: `ext-${email}`,
+            firstName: "Ada",
+            lastName: "Lovelace",
+            phone: "+1 555 0102",
+          }),
+        ]);
         await applied([user(email, { phone: null, externalCustomerId: null })]);
         const c = await customer(email);
         assert.equal(c.userData.phone, null);
         assert.equal(c.userData.externalCustomerId, null);
         assert.equal(c.userData.firstName, "Ada");
         assert.equal(c.userData.lastName, "Lovelace");
-        assert.deepEqual(problemPaths(assertProblem(await upsert([user(email, { emailVerified: null })]), 400, "validation_failed")), ["[0].payload.emailVerified"]);
+        assert.deepEqual(
+          problemPaths(assertProblem(await upsert([user(email, { emailVerified: null })]), 400, "validation_failed")),
+          ["[0].payload.emailVerified"],
+        );
       });
 
       test("items for one customer in one batch apply in order (later fields win)", async () => {
@@ -373,7 +511,12 @@ for (const backend of BACKENDS) {
         await applied([user(`  ${email.replace("example.com", "Example.COM")}  `, { firstName: "Mixed" })]);
         const c = await customer(lower);
         assert.equal(c.email, lower);
-        for (const path of [encodeURIComponent(lower), encodeURIComponent(lower.toUpperCase()), lower, lower.replace("@", "%40")]) {
+        for (const path of [
+          encodeURIComponent(lower),
+          encodeURIComponent(lower.toUpperCase()),
+          lower,
+          lower.replace("@", "%40"),
+        ]) {
           const res = await call("GET", `${A()}/customers/${path}`);
           assert.equal(res.status, 200, `${path}: ${res.text}`);
           assert.equal(res.json.id, c.id, path);
@@ -433,7 +576,11 @@ for (const backend of BACKENDS) {
         const b = fresh("taken-b");
         const c = fresh("taken-c");
         await applied([user(a, { firstName: "A" }), user(b, { firstName: "B" })]);
-        const problem = assertProblem(await upsert([user(c, { firstName: "C" }), user(a, { firstName: "A2", email: b.toUpperCase() })]), 409, "conflict");
+        const problem = assertProblem(
+          await upsert([user(c, { firstName: "C" }), user(a, { firstName: "A2", email: b.toUpperCase() })]),
+          409,
+          "conflict",
+        );
         assert.deepEqual(problemPaths(problem), ["[1].payload.email"]);
         await absent(c);
         assert.equal((await customer(a)).userData.firstName, "A");
@@ -447,10 +594,18 @@ for (const backend of BACKENDS) {
         const other = fresh("ext-other");
         const bystander = fresh("ext-bystander");
         await applied([user(owner, { externalCustomerId: "EXT-1" }), user(other, { firstName: "Other" })]);
-        const newcomer = assertProblem(await upsert([user(bystander), user(fresh("ext-new"), { externalCustomerId: "EXT-1" })]), 409, "conflict");
+        const newcomer = assertProblem(
+          await upsert([user(bystander), user(fresh("ext-new"), { externalCustomerId: "EXT-1" })]),
+          409,
+          "conflict",
+        );
         assert.deepEqual(problemPaths(newcomer), ["[1].payload.externalCustomerId"]);
         await absent(bystander);
-        const existing = assertProblem(await upsert([user(other, { externalCustomerId: "EXT-1", firstName: "Changed" })]), 409, "conflict");
+        const existing = assertProblem(
+          await upsert([user(other, { externalCustomerId: "EXT-1", firstName: "Changed" })]),
+          409,
+          "conflict",
+        );
         assert.deepEqual(problemPaths(existing), ["[0].payload.externalCustomerId"]);
         const o = await customer(other);
         assert.equal(o.userData.externalCustomerId, null);
@@ -460,7 +615,11 @@ for (const backend of BACKENDS) {
       test("one id given to two customers in one batch is 409 conflict", async () => {
         const p = fresh("ext-p");
         const q = fresh("ext-q");
-        const problem = assertProblem(await upsert([user(p, { externalCustomerId: "EXT-2" }), user(q, { externalCustomerId: "EXT-2" })]), 409, "conflict");
+        const problem = assertProblem(
+          await upsert([user(p, { externalCustomerId: "EXT-2" }), user(q, { externalCustomerId: "EXT-2" })]),
+          409,
+          "conflict",
+        );
         assert.deepEqual(problemPaths(problem), ["[1].payload.externalCustomerId"]);
         await absent(p);
         await absent(q);
@@ -496,7 +655,11 @@ for (const backend of BACKENDS) {
         assert.equal(after.updatedAt, changed.updatedAt);
 
         // Same key, different body: refused, nothing written.
-        assertProblem(await upsert([user(email, { firstName: "Other" })], { headers: { "idempotency-key": key } }), 409, "idempotency_conflict");
+        assertProblem(
+          await upsert([user(email, { firstName: "Other" })], { headers: { "idempotency-key": key } }),
+          409,
+          "idempotency_conflict",
+        );
         assert.equal((await customer(email)).userData.firstName, "Second");
 
         // Keys are per API key: another key of the same program with the same Idempotency-Key acts afresh.
@@ -508,11 +671,19 @@ for (const backend of BACKENDS) {
       test("a refused request does not use up its Idempotency-Key; keys longer than 255 characters are refused", async () => {
         const email = fresh("idem-refused");
         const key = `idem-${backend}-refused`;
-        assertProblem(await upsert([user(email, { phone: "nope" })], { headers: { "idempotency-key": key } }), 400, "validation_failed");
+        assertProblem(
+          await upsert([user(email, { phone: "nope" })], { headers: { "idempotency-key": key } }),
+          400,
+          "validation_failed",
+        );
         await applied([user(email, { phone: "+1 555 0103" })], { headers: { "idempotency-key": key } });
         assert.equal((await customer(email)).userData.phone, "+1 555 0103");
 
-        const long = assertProblem(await upsert([user(email)], { headers: { "idempotency-key": "k".repeat(256) } }), 400, "validation_failed");
+        const long = assertProblem(
+          await upsert([user(email)], { headers: { "idempotency-key": "k".repeat(256) } }),
+          400,
+          "validation_failed",
+        );
         assert.deepEqual(problemPaths(long), ["Idempotency-Key"]);
         await applied([user(email)], { headers: { "idempotency-key": "k".repeat(255) } });
       });
@@ -520,12 +691,19 @@ for (const backend of BACKENDS) {
 
     describe("headers and limits", () => {
       test("a well-formed incoming x-request-id is echoed, also on errors; anything else gets a fresh one", async () => {
-        const ok = await call("GET", `${A()}/customers/${encodeURIComponent(fresh("rid"))}`, { headers: { "x-request-id": "trace-123.abc:9" } });
+        const ok = await call("GET", `${A()}/customers/${encodeURIComponent(fresh("rid"))}`, {
+          headers: { "x-request-id": "trace-123.abc:9" },
+        });
         assert.equal(ok.headers.get("x-request-id"), "trace-123.abc:9");
         assert.equal(assertProblem(ok, 404, "customer_not_found").requestId, "trace-123.abc:9");
-        const unauth = await call("GET", `${A()}/customers/x%40y.io`, { key: null, headers: { "x-request-id": "trace-456" } });
+        const unauth = await call("GET", `${A()}/customers/x%40y.io`, {
+          key: null,
+          headers: { "x-request-id": "trace-456" },
+        });
         assert.equal(assertProblem(unauth, 401, "unauthorized").requestId, "trace-456");
-        const bad = await call("GET", `${A()}/customers/x%40y.io`, { headers: { "x-request-id": "no spaces allowed" } });
+        const bad = await call("GET", `${A()}/customers/x%40y.io`, {
+          headers: { "x-request-id": "no spaces allowed" },
+        });
         assert.notEqual(bad.headers.get("x-request-id"), "no spaces allowed");
         const ids = new Set<string>();
         for (let i = 0; i < 5; i++) ids.add(assertRequestId(await call("GET", `${A()}/customers/x%40y.io`)));
@@ -534,8 +712,16 @@ for (const backend of BACKENDS) {
 
       test("authenticated responses carry RateLimit-Policy and RateLimit (IETF draft) and the three legacy headers, consistent", async () => {
         const email = fresh("ratelimit-headers");
-        const responses = [await upsert([user(email)]), await get(email), await get(fresh("none")), await upsert([user("bad")])];
-        assert.deepEqual(responses.map((r) => r.status), [201, 200, 404, 400]);
+        const responses = [
+          await upsert([user(email)]),
+          await get(email),
+          await get(fresh("none")),
+          await upsert([user("bad")]),
+        ];
+        assert.deepEqual(
+          responses.map((r) => r.status),
+          [201, 200, 404, 400],
+        );
         for (const r of responses) assertRateHeaders(r, HIGH_RATE_BURST, Math.ceil(HIGH_RATE_BURST / HIGH_RATE_LIMIT));
       });
 
@@ -563,16 +749,26 @@ for (const backend of BACKENDS) {
         assert.ok(refused, `no 429 after ${statuses.length} requests`);
         const allowed = statuses.length - 1;
         assert.ok(allowed >= LIMITED_BURST, `the whole burst of ${LIMITED_BURST} was allowed (got ${allowed})`);
-        assert.ok(allowed <= LIMITED_BURST + Math.ceil(seconds * LIMITED_RATE) + 1, `${allowed} allowed in ${seconds} s is more than burst + refill`);
+        assert.ok(
+          allowed <= LIMITED_BURST + Math.ceil(seconds * LIMITED_RATE) + 1,
+          `${allowed} allowed in ${seconds} s is more than burst + refill`,
+        );
         assertProblem(refused, 429, "rate_limited");
         const retryAfter = Number(refused.headers.get("retry-after"));
-        assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= Math.ceil(1 / LIMITED_RATE), `Retry-After ${refused.headers.get("retry-after")}`);
+        assert.ok(
+          Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= Math.ceil(1 / LIMITED_RATE),
+          `Retry-After ${refused.headers.get("retry-after")}`,
+        );
         assert.equal(refused.headers.get("ratelimit-remaining"), "0");
         assert.match(refused.headers.get("ratelimit-reset") ?? "", /^[1-9]\d*$/);
 
         assert.equal((await get(email)).status, 200, "another key of the program is not limited");
         await new Promise((r) => setTimeout(r, retryAfter * 1000 + 100));
-        assert.equal((await call("GET", path, { key: app.limitedKey })).status, 200, "after Retry-After the key is served again");
+        assert.equal(
+          (await call("GET", path, { key: app.limitedKey })).status,
+          200,
+          "after Retry-After the key is served again",
+        );
       });
 
       test("/v1/openapi.json is an OpenAPI 3.1 document with both operations and the Customer schema", async () => {
@@ -593,10 +789,24 @@ for (const backend of BACKENDS) {
         }
         assert.ok(get.parameters.some((p: { name: string; in: string }) => p.in === "path" && p.name === "email"));
         const schemas = doc.components.schemas;
-        for (const [name, fields] of Object.entries({ Customer: CUSTOMER_FIELDS, UserData: USER_DATA_FIELDS, LoyaltyData: LOYALTY_DATA_FIELDS, CustomerTier: CUSTOMER_TIER_FIELDS, Tier: TIER_FIELDS })) {
+        for (const [name, fields] of Object.entries({
+          Customer: CUSTOMER_FIELDS,
+          UserData: USER_DATA_FIELDS,
+          LoyaltyData: LOYALTY_DATA_FIELDS,
+          CustomerTier: CUSTOMER_TIER_FIELDS,
+          Tier: TIER_FIELDS,
+        })) {
           assert.ok(schemas[name], `components.schemas.${name}`);
-          assert.deepEqual(Object.keys(schemas[name].properties).sort(), [...fields].sort(), `${name} documents exactly the spec's fields`);
-          assert.deepEqual([...schemas[name].required].sort(), [...fields].sort(), `${name}: every field is always present`);
+          assert.deepEqual(
+            Object.keys(schemas[name].properties).sort(),
+            [...fields].sort(),
+            `${name} documents exactly the spec's fields`,
+          );
+          assert.deepEqual(
+            [...schemas[name].required].sort(),
+            [...fields].sort(),
+            `${name}: every field is always present`,
+          );
         }
         // The request body references the batch schema, whose items reject unknown fields.
         const text = JSON.stringify(post.requestBody);

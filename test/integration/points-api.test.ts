@@ -15,12 +15,33 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { BACKENDS, customerPath, openStack, type ApiOptions, type ApiResponse, type Fixtures, type Stack } from "../support/stack";
+import {
+  BACKENDS,
+  customerPath,
+  openStack,
+  type ApiOptions,
+  type ApiResponse,
+  type Fixtures,
+  type Stack,
+} from "../support/stack";
 import { EXPIRY_MONTHS, POINTS } from "../support/fixtures";
 import { assertProblem, assertRequestId, assertTier, ISO_MS, problemPaths } from "../support/assertions";
 
 /** API.md §4's ledger entry, plus the metadata given with the request. */
-const TRANSACTION_FIELDS = ["id", "customerId", "type", "points", "balanceAfter", "reason", "source", "actor", "idempotencyKey", "metadata", "createdAt", "expiresAt"];
+const TRANSACTION_FIELDS = [
+  "id",
+  "customerId",
+  "type",
+  "points",
+  "balanceAfter",
+  "reason",
+  "source",
+  "actor",
+  "idempotencyKey",
+  "metadata",
+  "createdAt",
+  "expiresAt",
+];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Calendar months in UTC, clamped to the month's end: when points earned at `iso` expire. */
@@ -48,11 +69,14 @@ for (const backend of BACKENDS) {
       return res;
     };
     const P = (email: string) => customerPath(app.programId, email);
-    const increase = (email: string, body: unknown, options: Omit<ApiOptions, "body"> = {}) => call("POST", `${P(email)}/balance/increase`, { ...options, body });
-    const decrease = (email: string, body: unknown, options: Omit<ApiOptions, "body"> = {}) => call("POST", `${P(email)}/balance/decrease`, { ...options, body });
+    const increase = (email: string, body: unknown, options: Omit<ApiOptions, "body"> = {}) =>
+      call("POST", `${P(email)}/balance/increase`, { ...options, body });
+    const decrease = (email: string, body: unknown, options: Omit<ApiOptions, "body"> = {}) =>
+      call("POST", `${P(email)}/balance/decrease`, { ...options, body });
     const runFlow = (email: string, key: string, body: unknown = {}, options: Omit<ApiOptions, "body"> = {}) =>
       call("POST", `${P(email)}/earning-flows/${encodeURIComponent(key)}`, { ...options, body });
-    const history = (email: string, query = "", options: ApiOptions = {}) => call("GET", `${P(email)}/transactions${query}`, options);
+    const history = (email: string, query = "", options: ApiOptions = {}) =>
+      call("GET", `${P(email)}/transactions${query}`, options);
 
     let seq = 0;
     /** A new customer of program A (or B), made through the API; its e-mail. */
@@ -82,7 +106,12 @@ for (const backend of BACKENDS) {
     /** Balance and ledger of a customer, to prove that a refused request wrote nothing. */
     async function snapshot(email: string) {
       const c = await customer(email);
-      return { balance: c.loyaltyData.balance, customerTier: c.customerTier, tierStatus: c.loyaltyData.tierStatus, ledger: await entries(email) };
+      return {
+        balance: c.loyaltyData.balance,
+        customerTier: c.customerTier,
+        tierStatus: c.loyaltyData.tierStatus,
+        ledger: await entries(email),
+      };
     }
     /** A 200 JSON response with exactly these top-level keys. */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -95,7 +124,11 @@ for (const backend of BACKENDS) {
     /** A ledger entry of API.md §4, with the given values. */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     function assertTransaction(t: any, expected: Record<string, unknown>) {
-      assert.deepEqual(Object.keys(t).sort(), [...TRANSACTION_FIELDS].sort(), "a transaction has exactly API.md §4's fields");
+      assert.deepEqual(
+        Object.keys(t).sort(),
+        [...TRANSACTION_FIELDS].sort(),
+        "a transaction has exactly API.md §4's fields",
+      );
       assert.match(t.id, UUID);
       assert.match(t.customerId, UUID);
       assert.match(t.createdAt, ISO_MS);
@@ -113,10 +146,14 @@ for (const backend of BACKENDS) {
       test("200 { balance, transaction }: an earn entry with reason, metadata, actor and the expiry date", async () => {
         const email = await newCustomer("inc");
         const c = await customer(email);
-        const body = ok(await increase(email, { points: 150, reason: "  welcome bonus ", metadata: { order: "A-1", total: 12.5, gift: true, note: null } }), [
-          "balance",
-          "transaction",
-        ]);
+        const body = ok(
+          await increase(email, {
+            points: 150,
+            reason: "  welcome bonus ",
+            metadata: { order: "A-1", total: 12.5, gift: true, note: null },
+          }),
+          ["balance", "transaction"],
+        );
         assert.equal(body.balance, 150);
         assertTransaction(body.transaction, {
           customerId: c.id,
@@ -129,7 +166,11 @@ for (const backend of BACKENDS) {
           idempotencyKey: null,
           metadata: { order: "A-1", total: 12.5, gift: true, note: null },
         });
-        assert.equal(body.transaction.expiresAt, expiryOf(body.transaction), "points expire 12 months after they are earned");
+        assert.equal(
+          body.transaction.expiresAt,
+          expiryOf(body.transaction),
+          "points expire 12 months after they are earned",
+        );
         assert.ok(Math.abs(Date.parse(body.transaction.createdAt) - Date.now()) < 60_000, "createdAt is now");
         const after = await customer(email);
         assert.equal(after.loyaltyData.balance, 150);
@@ -137,13 +178,22 @@ for (const backend of BACKENDS) {
 
         const second = ok(await increase(email, { points: 1 }), ["balance", "transaction"]);
         assert.equal(second.balance, 151);
-        assertTransaction(second.transaction, { type: "earn", points: 1, balanceAfter: 151, reason: null, metadata: null });
+        assertTransaction(second.transaction, {
+          type: "earn",
+          points: 1,
+          balanceAfter: 151,
+          reason: null,
+          metadata: null,
+        });
       });
 
       test("the smallest and largest amounts (1 and 1,000,000,000) are accepted", async () => {
         const email = await newCustomer("bounds");
         assert.equal(ok(await increase(email, { points: 1 }), ["balance", "transaction"]).balance, 1);
-        assert.equal(ok(await increase(email, { points: 1_000_000_000 }), ["balance", "transaction"]).balance, 1_000_000_001);
+        assert.equal(
+          ok(await increase(email, { points: 1_000_000_000 }), ["balance", "transaction"]).balance,
+          1_000_000_001,
+        );
       });
 
       test("earned points count towards tiers at once: 1000 points → Silver, earned, tierChangedAt now", async () => {
@@ -169,7 +219,10 @@ for (const backend of BACKENDS) {
 
       test("the e-mail in the path is URL-encoded and matched case-insensitively", async () => {
         const email = `Mixed.Case+tag.${++seq}@Example.COM`;
-        assert.equal((await call("POST", `${A()}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] })).status, 201);
+        assert.equal(
+          (await call("POST", `${A()}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] })).status,
+          201,
+        );
         assert.equal(ok(await increase(email, { points: 5 }), ["balance", "transaction"]).balance, 5);
         assert.equal(ok(await increase(email.toLowerCase(), { points: 5 }), ["balance", "transaction"]).balance, 10);
         assert.equal(ok(await decrease(email.toUpperCase(), { points: 3 }), ["balance", "transaction"]).balance, 7);
@@ -231,7 +284,10 @@ for (const backend of BACKENDS) {
         assert.match(unknown.errors[0].message, /balance/);
         // 20 metadata keys are fine.
         const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i]));
-        assert.equal(ok(await increase(email, { points: 1, metadata: twenty }), ["balance", "transaction"]).balance, 11);
+        assert.equal(
+          ok(await increase(email, { points: 1, metadata: twenty }), ["balance", "transaction"]).balance,
+          11,
+        );
         await decrease(email, { points: 1 });
         const afterAll = await snapshot(email);
         assert.equal(afterAll.balance, before.balance);
@@ -240,7 +296,11 @@ for (const backend of BACKENDS) {
 
       test("415 without a JSON content type and 400 invalid_json for a malformed body", async () => {
         const email = await newCustomer("media");
-        assertProblem(await increase(email, '{"points":5}', { headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");
+        assertProblem(
+          await increase(email, '{"points":5}', { headers: { "content-type": "text/plain" } }),
+          415,
+          "unsupported_media_type",
+        );
         assertProblem(await increase(email, "{points: 5", {}), 400, "invalid_json");
         assert.deepEqual(await entries(email), []);
       });
@@ -252,7 +312,10 @@ for (const backend of BACKENDS) {
         const before = await snapshot(email);
         assertProblem(await increase(email, { points: 1_000_000_000 }), 409, "balance_limit");
         assert.deepEqual(await snapshot(email), before);
-        assert.equal(ok(await increase(email, { points: 147_483_647 }), ["balance", "transaction"]).balance, 2_147_483_647);
+        assert.equal(
+          ok(await increase(email, { points: 147_483_647 }), ["balance", "transaction"]).balance,
+          2_147_483_647,
+        );
       });
     });
 
@@ -260,7 +323,10 @@ for (const backend of BACKENDS) {
       test("200 { balance, transaction }: a spend entry with negative points and no expiry", async () => {
         const email = await newCustomer("dec");
         await increase(email, { points: 100 });
-        const body = ok(await decrease(email, { points: 40, reason: "gift card", metadata: { till: 7 } }), ["balance", "transaction"]);
+        const body = ok(await decrease(email, { points: 40, reason: "gift card", metadata: { till: 7 } }), [
+          "balance",
+          "transaction",
+        ]);
         assert.equal(body.balance, 60);
         assertTransaction(body.transaction, {
           type: "spend",
@@ -285,7 +351,8 @@ for (const backend of BACKENDS) {
         await increase(email, { points: 1200 });
         await decrease(email, { points: 200 });
         const before = await snapshot(email);
-        for (const points of [1001, 1_000_000_000]) assertProblem(await decrease(email, { points }), 409, "insufficient_balance");
+        for (const points of [1001, 1_000_000_000])
+          assertProblem(await decrease(email, { points }), 409, "insufficient_balance");
         assert.deepEqual(await snapshot(email), before);
         assert.equal(ok(await decrease(email, { points: 1000 }), ["balance", "transaction"]).balance, 0);
       });
@@ -332,7 +399,8 @@ for (const backend of BACKENDS) {
           assertTransaction(t, { balanceAfter: balance });
           assert.equal(t.expiresAt, t.points > 0 ? expiryOf(t) : null);
         }
-        for (let i = 1; i < list.data.length; i++) assert.ok(list.data[i - 1].createdAt >= list.data[i].createdAt, "createdAt never increases down the list");
+        for (let i = 1; i < list.data.length; i++)
+          assert.ok(list.data[i - 1].createdAt >= list.data[i].createdAt, "createdAt never increases down the list");
         assert.equal(list.data[1].source, "earning_flow");
         assert.equal((await customer(email)).loyaltyData.balance, balance);
       });
@@ -357,13 +425,19 @@ for (const backend of BACKENDS) {
           assert.ok(cursor === null || (typeof cursor === "string" && cursor.length > 0));
         } while (cursor !== null && sizes.length < 10);
         assert.deepEqual(sizes, [2, 2, 1]);
-        assert.deepEqual(seen, all.map((t) => t.id));
+        assert.deepEqual(
+          seen,
+          all.map((t) => t.id),
+        );
         // A page that ends exactly on the last entry has no next cursor; one short of it has.
         assert.equal(ok(await history(email, "?limit=5"), ["data", "nextCursor"]).nextCursor, null);
         const four = ok(await history(email, "?limit=4"), ["data", "nextCursor"]);
         assert.equal(four.data.length, 4);
         assert.equal(typeof four.nextCursor, "string");
-        const rest = ok(await history(email, `?limit=4&cursor=${encodeURIComponent(four.nextCursor)}`), ["data", "nextCursor"]);
+        const rest = ok(await history(email, `?limit=4&cursor=${encodeURIComponent(four.nextCursor)}`), [
+          "data",
+          "nextCursor",
+        ]);
         assert.deepEqual(
           rest.data.map((t: { points: number }) => t.points),
           [1],
@@ -376,7 +450,10 @@ for (const backend of BACKENDS) {
         for (let i = 1; i <= 4; i++) await increase(email, { points: i });
         const first = ok(await history(email, "?limit=2"), ["data", "nextCursor"]);
         await increase(email, { points: 99 });
-        const second = ok(await history(email, `?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`), ["data", "nextCursor"]);
+        const second = ok(await history(email, `?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`), [
+          "data",
+          "nextCursor",
+        ]);
         assert.deepEqual(
           second.data.map((t: { points: number }) => t.points),
           [2, 1],
@@ -402,7 +479,11 @@ for (const backend of BACKENDS) {
         const forged = Buffer.from("not-a-date|not-an-id").toString("base64url");
         const otherShape = Buffer.from(`2026-01-01T00:00:00.000000Z|${"z".repeat(36)}`).toString("base64url");
         for (const cursor of ["garbage!", forged, otherShape, "x".repeat(600)]) {
-          const p = assertProblem(await history(email, `?cursor=${encodeURIComponent(cursor)}`), 400, "validation_failed");
+          const p = assertProblem(
+            await history(email, `?cursor=${encodeURIComponent(cursor)}`),
+            400,
+            "validation_failed",
+          );
           assert.deepEqual(problemPaths(p), ["cursor"], `cursor=${cursor.slice(0, 20)}`);
         }
       });
@@ -419,7 +500,11 @@ for (const backend of BACKENDS) {
       test("200 { data: Tier[] } ordered by requiredPoints (not creation order), this program's only", async () => {
         const body = ok(await call("GET", `${A()}/tiers`), ["data"]);
         assert.deepEqual(
-          body.data.map((t: { name: string; requiredPoints: number; factor: number }) => [t.name, t.requiredPoints, t.factor]),
+          body.data.map((t: { name: string; requiredPoints: number; factor: number }) => [
+            t.name,
+            t.requiredPoints,
+            t.factor,
+          ]),
           [
             ["Bronze", 0, 1],
             ["Silver", 1000, 1.25],
@@ -433,7 +518,9 @@ for (const backend of BACKENDS) {
         );
         for (const t of body.data) assert.equal(t.programId, app.programId);
 
-        const other = ok(await call("GET", `/v1/programs/${app.otherProgramId}/tiers`, { key: app.otherKey }), ["data"]);
+        const other = ok(await call("GET", `/v1/programs/${app.otherProgramId}/tiers`, { key: app.otherKey }), [
+          "data",
+        ]);
         assert.deepEqual(
           other.data.map((t: { id: string }) => t.id),
           [app.otherTierId],
@@ -512,7 +599,11 @@ for (const backend of BACKENDS) {
         assert.equal(c.customerTier.currentTierId, app.tiers.silver);
         assert.equal(c.customerTier.currentTierPoints, 1000);
         assert.equal(c.loyaltyData.tierStatus, "earned");
-        assert.equal(ok(await runFlow(email, "purchase", { params: { amount: 2000 } }), FLOW_RESULT).pointsEarned, 1250, "Silver ×1.25");
+        assert.equal(
+          ok(await runFlow(email, "purchase", { params: { amount: 2000 } }), FLOW_RESULT).pointsEarned,
+          1250,
+          "Silver ×1.25",
+        );
       });
 
       test("400 validation_failed for a missing or non-numeric param and a malformed body; nothing written", async () => {
@@ -567,8 +658,15 @@ for (const backend of BACKENDS) {
           assert.deepEqual(problemPaths(p), paths, `${flow} ${JSON.stringify(body).slice(0, 120)}`);
         }
         const b = await newCustomer("flow-declared-b", "B");
-        const res = await call("POST", `${customerPath(app.otherProgramId, b)}/earning-flows/visit`, { key: app.otherKey, body: { params: { x: 1 } } });
-        assert.deepEqual(problemPaths(assertProblem(res, 400, "validation_failed")), ["params.x"], "a flow that declares nothing takes nothing");
+        const res = await call("POST", `${customerPath(app.otherProgramId, b)}/earning-flows/visit`, {
+          key: app.otherKey,
+          body: { params: { x: 1 } },
+        });
+        assert.deepEqual(
+          problemPaths(assertProblem(res, 400, "validation_failed")),
+          ["params.x"],
+          "a flow that declares nothing takes nothing",
+        );
         assert.deepEqual(await snapshot(email), before);
       });
 
@@ -576,31 +674,52 @@ for (const backend of BACKENDS) {
         const email = await newCustomer("flow-declared-ok");
         const full = ok(await runFlow(email, "receipt", { params: { amount: 12.5, items: 3 } }), FLOW_RESULT);
         assert.equal(full.pointsEarned, 25);
-        assertTransaction(full.transaction, { source: "earning_flow", metadata: { flowKey: "receipt", params: { amount: 12.5, items: 3 } } });
+        assertTransaction(full.transaction, {
+          source: "earning_flow",
+          metadata: { flowKey: "receipt", params: { amount: 12.5, items: 3 } },
+        });
         const bare = ok(await runFlow(email, "receipt", { params: { amount: 500 } }), FLOW_RESULT);
-        assertTransaction(bare.transaction, { points: 1000, metadata: { flowKey: "receipt", params: { amount: 500 } } });
+        assertTransaction(bare.transaction, {
+          points: 1000,
+          metadata: { flowKey: "receipt", params: { amount: 500 } },
+        });
         const visit = ok(await runFlow(email, "visit"), FLOW_RESULT);
         assertTransaction(visit.transaction, { metadata: { flowKey: "visit", params: {} } });
         assert.deepEqual(
           (await entries(email)).map((e) => e.metadata),
-          [{ flowKey: "visit", params: {} }, { flowKey: "receipt", params: { amount: 500 } }, { flowKey: "receipt", params: { amount: 12.5, items: 3 } }],
+          [
+            { flowKey: "visit", params: {} },
+            { flowKey: "receipt", params: { amount: 500 } },
+            { flowKey: "receipt", params: { amount: 12.5, items: 3 } },
+          ],
         );
       });
 
       test("404 earning_flow_not_found for an unknown flow key, 404 customer_not_found for an unknown customer", async () => {
         const email = await newCustomer("flow-404");
-        for (const key of ["nope", "VISIT", "visit ", "x".repeat(300)]) assertProblem(await runFlow(email, key), 404, "earning_flow_not_found");
+        for (const key of ["nope", "VISIT", "visit ", "x".repeat(300)])
+          assertProblem(await runFlow(email, key), 404, "earning_flow_not_found");
         assertProblem(await runFlow("nobody@example.com", "visit"), 404, "customer_not_found");
         assert.deepEqual(await entries(email), []);
       });
 
       test("a program's flows are its own: the same key runs program B's flow for program B", async () => {
         const b = await newCustomer("flow-b", "B");
-        const res = await call("POST", `${customerPath(app.otherProgramId, b)}/earning-flows/visit`, { key: app.otherKey, body: {} });
+        const res = await call("POST", `${customerPath(app.otherProgramId, b)}/earning-flows/visit`, {
+          key: app.otherKey,
+          body: {},
+        });
         const body = ok(res, FLOW_RESULT);
         assert.equal(body.pointsEarned, 99);
         assert.equal(body.transaction.expiresAt, null, "program B's points do not expire");
-        assertProblem(await call("POST", `${customerPath(app.otherProgramId, b)}/earning-flows/daily`, { key: app.otherKey, body: {} }), 404, "earning_flow_not_found");
+        assertProblem(
+          await call("POST", `${customerPath(app.otherProgramId, b)}/earning-flows/daily`, {
+            key: app.otherKey,
+            body: {},
+          }),
+          404,
+          "earning_flow_not_found",
+        );
       });
 
       test("caps: a per-day cap and a total cap fill up, then runs earn 0 with `capped` and transaction null", async () => {
@@ -670,9 +789,21 @@ for (const backend of BACKENDS) {
         const key = `conflict-${seq}`;
         ok(await increase(email, { points: 10 }, { headers: { "Idempotency-Key": key } }), ["balance", "transaction"]);
         const before = await snapshot(email);
-        assertProblem(await increase(email, { points: 11 }, { headers: { "Idempotency-Key": key } }), 409, "idempotency_conflict");
-        assertProblem(await decrease(email, { points: 10 }, { headers: { "Idempotency-Key": key } }), 409, "idempotency_conflict");
-        assertProblem(await runFlow(email, "visit", {}, { headers: { "Idempotency-Key": key } }), 409, "idempotency_conflict");
+        assertProblem(
+          await increase(email, { points: 11 }, { headers: { "Idempotency-Key": key } }),
+          409,
+          "idempotency_conflict",
+        );
+        assertProblem(
+          await decrease(email, { points: 10 }, { headers: { "Idempotency-Key": key } }),
+          409,
+          "idempotency_conflict",
+        );
+        assertProblem(
+          await runFlow(email, "visit", {}, { headers: { "Idempotency-Key": key } }),
+          409,
+          "idempotency_conflict",
+        );
         assert.deepEqual(await snapshot(email), before);
       });
 
@@ -692,8 +823,16 @@ for (const backend of BACKENDS) {
           assert.deepEqual(again.json, first);
         }
         const before = await snapshot(email);
-        assertProblem(await increase(email, '{"points":10,"reason":"visit","metadata":{"store":"A1","till":4}}', { headers }), 409, "idempotency_conflict");
-        assertProblem(await increase(email, '{"points":10,"reason":"visit","metadata":{"store":"A1","till":"3"}}', { headers }), 409, "idempotency_conflict");
+        assertProblem(
+          await increase(email, '{"points":10,"reason":"visit","metadata":{"store":"A1","till":4}}', { headers }),
+          409,
+          "idempotency_conflict",
+        );
+        assertProblem(
+          await increase(email, '{"points":10,"reason":"visit","metadata":{"store":"A1","till":"3"}}', { headers }),
+          409,
+          "idempotency_conflict",
+        );
         assert.deepEqual(await snapshot(email), before);
         assert.equal(before.balance, 10);
       });
@@ -702,7 +841,11 @@ for (const backend of BACKENDS) {
         const email = await newCustomer("idem-scope");
         const key = `scope-${seq}`;
         ok(await increase(email, { points: 10 }, { headers: { "Idempotency-Key": key } }), ["balance", "transaction"]);
-        const other = await increase(email, { points: 10 }, { key: app.secondKey, headers: { "Idempotency-Key": key } });
+        const other = await increase(
+          email,
+          { points: 10 },
+          { key: app.secondKey, headers: { "Idempotency-Key": key } },
+        );
         assert.equal(ok(other, ["balance", "transaction"]).balance, 20);
         assert.equal(other.headers.get("idempotent-replayed"), null);
       });
@@ -710,12 +853,20 @@ for (const backend of BACKENDS) {
       test("decreases and flow runs are replayed too: no double spend, no double earning", async () => {
         const email = await newCustomer("idem-ops");
         await increase(email, { points: 100 });
-        const spend = ok(await decrease(email, { points: 60 }, { headers: { "Idempotency-Key": "spend-1" } }), ["balance", "transaction"]);
+        const spend = ok(await decrease(email, { points: 60 }, { headers: { "Idempotency-Key": "spend-1" } }), [
+          "balance",
+          "transaction",
+        ]);
         const replayed = await decrease(email, { points: 60 }, { headers: { "Idempotency-Key": "spend-1" } });
         assert.equal(replayed.status, 200, "a replay, not a 409 insufficient_balance");
         assert.equal(replayed.headers.get("idempotent-replayed"), "true");
         assert.deepEqual(replayed.json, spend);
-        const run = ok(await runFlow(email, "welcome", {}, { headers: { "Idempotency-Key": "welcome-1" } }), ["pointsEarned", "balance", "transaction", "capped"]);
+        const run = ok(await runFlow(email, "welcome", {}, { headers: { "Idempotency-Key": "welcome-1" } }), [
+          "pointsEarned",
+          "balance",
+          "transaction",
+          "capped",
+        ]);
         const rerun = await runFlow(email, "welcome", {}, { headers: { "Idempotency-Key": "welcome-1" } });
         assert.equal(rerun.headers.get("idempotent-replayed"), "true");
         assert.deepEqual(rerun.json, run, "the replay says 50 earned, not capped");
@@ -725,10 +876,17 @@ for (const backend of BACKENDS) {
 
       test("400 for an Idempotency-Key longer than 255 characters; 255 is fine", async () => {
         const email = await newCustomer("idem-length");
-        const p = assertProblem(await increase(email, { points: 1 }, { headers: { "Idempotency-Key": "k".repeat(256) } }), 400, "validation_failed");
+        const p = assertProblem(
+          await increase(email, { points: 1 }, { headers: { "Idempotency-Key": "k".repeat(256) } }),
+          400,
+          "validation_failed",
+        );
         assert.deepEqual(problemPaths(p), ["Idempotency-Key"]);
         assert.deepEqual(await entries(email), []);
-        ok(await increase(email, { points: 1 }, { headers: { "Idempotency-Key": "k".repeat(255) } }), ["balance", "transaction"]);
+        ok(await increase(email, { points: 1 }, { headers: { "Idempotency-Key": "k".repeat(255) } }), [
+          "balance",
+          "transaction",
+        ]);
       });
     });
 
@@ -742,7 +900,9 @@ for (const backend of BACKENDS) {
         assert.equal(c.customerTier.currentTierId, app.tiers.silver);
         const recalculationDate: string = c.customerTier.recalculationDate;
         assert.equal(recalculationDate, plusMonths(c.loyaltyData.memberSince, 12), "a period is 12 months by default");
-        const now = new Date(Math.max(Date.parse(earned.expiresAt), Date.parse(recalculationDate)) + 60_000).toISOString();
+        const now = new Date(
+          Math.max(Date.parse(earned.expiresAt), Date.parse(recalculationDate)) + 60_000,
+        ).toISOString();
 
         await app.stopAll(); // PGlite: one process at a time
         const expired = await app.loyalty("points", "expire", "--program", app.programId, "--now", now);
@@ -750,12 +910,25 @@ for (const backend of BACKENDS) {
         const recalculated = await app.loyalty("tiers", "recalculate", "--program", app.programId, "--now", now);
         assert.ok(Number(recalculated.recalculated) >= 1, JSON.stringify(recalculated));
         // Run again at the same time: nothing left to do.
-        assert.deepEqual(await app.loyalty("points", "expire", "--program", app.programId, "--now", now), { customers: 0, points: 0 });
-        assert.deepEqual(await app.loyalty("tiers", "recalculate", "--program", app.programId, "--now", now), { recalculated: 0 });
+        assert.deepEqual(await app.loyalty("points", "expire", "--program", app.programId, "--now", now), {
+          customers: 0,
+          points: 0,
+        });
+        assert.deepEqual(await app.loyalty("tiers", "recalculate", "--program", app.programId, "--now", now), {
+          recalculated: 0,
+        });
         await app.start();
 
         const [latest, ...older] = await entries(email);
-        assertTransaction(latest, { type: "expire", points: -1000, balanceAfter: 0, source: "system", actor: "system", createdAt: now, expiresAt: null });
+        assertTransaction(latest, {
+          type: "expire",
+          points: -1000,
+          balanceAfter: 0,
+          source: "system",
+          actor: "system",
+          createdAt: now,
+          expiresAt: null,
+        });
         assert.equal(older.length, 2);
         const after = await customer(email);
         assert.equal(after.loyaltyData.balance, 0);

@@ -6,7 +6,14 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { customerPath, openStack, type ApiOptions, type ApiResponse, type Fixtures, type Stack } from "../support/stack";
+import {
+  customerPath,
+  openStack,
+  type ApiOptions,
+  type ApiResponse,
+  type Fixtures,
+  type Stack,
+} from "../support/stack";
 import { POINTS, TIERS } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 import { prng } from "../support/prng";
@@ -23,12 +30,18 @@ describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
   after(() => app?.close());
 
   const P = (email: string) => customerPath(app.programId, email);
-  const post = (email: string, path: string, body: unknown, options: Omit<ApiOptions, "body"> = {}): Promise<ApiResponse> =>
-    app.api("POST", `${P(email)}${path}`, { ...options, body });
+  const post = (
+    email: string,
+    path: string,
+    body: unknown,
+    options: Omit<ApiOptions, "body"> = {},
+  ): Promise<ApiResponse> => app.api("POST", `${P(email)}${path}`, { ...options, body });
   let seq = 0;
   async function newCustomer(label: string, points = 0): Promise<string> {
     const email = `${label}.${++seq}@example.com`;
-    const res = await app.api("POST", `/v1/programs/${app.programId}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] });
+    const res = await app.api("POST", `/v1/programs/${app.programId}/integrations/api`, {
+      body: [{ email, feature: "user", payload: {} }],
+    });
     assert.equal(res.status, 201, res.text);
     if (points > 0) assert.equal((await post(email, "/balance/increase", { points })).status, 200);
     return email;
@@ -81,7 +94,9 @@ describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
 
   test("50 parallel decreases of 10 on a balance of 200: exactly 20 succeed and 30 get 409 insufficient_balance", async () => {
     const email = await newCustomer("drain", 200);
-    const results = await Promise.all(Array.from({ length: 50 }, () => post(email, "/balance/decrease", { points: 10 })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => post(email, "/balance/decrease", { points: 10 })),
+    );
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 409);
     assert.equal(ok.length + refused.length, 50, `only 200 and 409: ${results.map((r) => r.status).join(",")}`);
@@ -105,7 +120,10 @@ describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
       [email],
     );
     assert.equal(spends[0]!.n, 20);
-    assert.deepEqual(spends[0]!.afters, Array.from({ length: 20 }, (_, i) => i * 10));
+    assert.deepEqual(
+      spends[0]!.afters,
+      Array.from({ length: 20 }, (_, i) => i * 10),
+    );
     const api = await app.api("GET", P(email));
     assert.equal(api.json.loyaltyData.balance, 0);
   });
@@ -115,7 +133,11 @@ describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
     const POINTS = 7;
     const keys = Array.from({ length: 10 }, (_, i) => `burst-${seq}-${i}`);
     const requests = keys.flatMap((key) => Array.from({ length: 10 }, () => key));
-    const results = await Promise.all(requests.map((key) => post(email, "/balance/increase", { points: POINTS }, { headers: { "Idempotency-Key": key } })));
+    const results = await Promise.all(
+      requests.map((key) =>
+        post(email, "/balance/increase", { points: POINTS }, { headers: { "Idempotency-Key": key } }),
+      ),
+    );
     assert.deepEqual(
       results.filter((r) => r.status !== 200).map((r) => `${r.status} ${r.text}`),
       [],
@@ -127,7 +149,11 @@ describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
       const ids = new Set(mine.map((r) => r.json.transaction.id));
       assert.equal(ids.size, 1, `one transaction for ${key}`);
       assert.equal(new Set(mine.map((r) => r.text)).size, 1, `identical bodies for ${key}`);
-      assert.equal(mine.filter((r) => r.headers.get("idempotent-replayed") === "true").length, 9, `nine replays for ${key}`);
+      assert.equal(
+        mine.filter((r) => r.headers.get("idempotent-replayed") === "true").length,
+        9,
+        `nine replays for ${key}`,
+      );
     }
     const b = await books(email);
     assertInvariants(b, "after the burst");
@@ -146,13 +172,19 @@ describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
   test("caps hold under parallel runs: once-only and per-day flows never over-earn", async () => {
     const email = await newCustomer("cap-burst");
     const [welcome, daily, limited] = await Promise.all(
-      ["welcome", "daily", "limited"].map((flow) => Promise.all(Array.from({ length: 20 }, () => post(email, `/earning-flows/${flow}`, {})))),
+      ["welcome", "daily", "limited"].map((flow) =>
+        Promise.all(Array.from({ length: 20 }, () => post(email, `/earning-flows/${flow}`, {}))),
+      ),
     );
     for (const r of [...welcome!, ...daily!, ...limited!]) assert.equal(r.status, 200, r.text);
     const earned = (rs: ApiResponse[]) => rs.reduce((s, r) => s + r.json.pointsEarned, 0);
     assert.equal(earned(welcome!), 50);
     assert.equal(welcome!.filter((r) => r.json.pointsEarned === 50).length, 1);
-    assert.ok(welcome!.filter((r) => r.json.pointsEarned === 0).every((r) => r.json.capped === "once" && r.json.transaction === null));
+    assert.ok(
+      welcome!
+        .filter((r) => r.json.pointsEarned === 0)
+        .every((r) => r.json.capped === "once" && r.json.transaction === null),
+    );
     assert.equal(earned(daily!), 25, "the per-day cap");
     assert.equal(earned(limited!), 15, "the total cap");
     const b = await books(email);
@@ -169,11 +201,28 @@ describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
     for (let i = 0; i < 240; i++) {
       const email = pick(customers);
       const r = random();
-      if (r < 0.3) ops.push({ email, kind: "increase", path: "/balance/increase", body: { points: 1 + Math.floor(random() * 400) } });
-      else if (r < 0.65) ops.push({ email, kind: "decrease", path: "/balance/decrease", body: { points: 1 + Math.floor(random() * 150) } });
+      if (r < 0.3)
+        ops.push({
+          email,
+          kind: "increase",
+          path: "/balance/increase",
+          body: { points: 1 + Math.floor(random() * 400) },
+        });
+      else if (r < 0.65)
+        ops.push({
+          email,
+          kind: "decrease",
+          path: "/balance/decrease",
+          body: { points: 1 + Math.floor(random() * 150) },
+        });
       else {
         const flow = pick(["visit", "purchase", "daily", "limited", "welcome"] as const);
-        ops.push({ email, kind: "flow", path: `/earning-flows/${flow}`, body: flow === "purchase" ? { params: { amount: Math.floor(random() * 50_000) / 100 } } : {} });
+        ops.push({
+          email,
+          kind: "flow",
+          path: `/earning-flows/${flow}`,
+          body: flow === "purchase" ? { params: { amount: Math.floor(random() * 50_000) / 100 } } : {},
+        });
       }
       // Some requests are retried with the same Idempotency-Key, concurrently with the original.
       if (random() < 0.15) {
@@ -182,7 +231,9 @@ describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
         ops.push({ ...op });
       }
     }
-    const results = await Promise.all(ops.map((op) => post(op.email, op.path, op.body, op.key ? { headers: { "Idempotency-Key": op.key } } : {})));
+    const results = await Promise.all(
+      ops.map((op) => post(op.email, op.path, op.body, op.key ? { headers: { "Idempotency-Key": op.key } } : {})),
+    );
 
     const expected = new Map(customers.map((e) => [e, 100]));
     const counted = new Set<string>();
@@ -198,7 +249,12 @@ describe("Points under concurrency [postgres]", { skip: SKIP }, () => {
         if (counted.has(op.key)) return; // the twin of a request already counted: a replay
         counted.add(op.key);
       }
-      const delta = op.kind === "flow" ? res.json.pointsEarned : op.kind === "increase" ? (op.body as { points: number }).points : -(op.body as { points: number }).points;
+      const delta =
+        op.kind === "flow"
+          ? res.json.pointsEarned
+          : op.kind === "increase"
+            ? (op.body as { points: number }).points
+            : -(op.body as { points: number }).points;
       expected.set(op.email, expected.get(op.email)! + delta);
     });
     // Twins answered identically (one acted, the other replayed).

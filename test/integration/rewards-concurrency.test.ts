@@ -8,7 +8,15 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BACKENDS, customerPath, openStack, type AppInstance, type ApiResponse, type Stack, type Fixtures } from "../support/stack";
+import {
+  BACKENDS,
+  customerPath,
+  openStack,
+  type AppInstance,
+  type ApiResponse,
+  type Stack,
+  type Fixtures,
+} from "../support/stack";
 import { newEmail, TWO_PROGRAMS } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 
@@ -26,9 +34,18 @@ for (const backend of BACKENDS) {
 
     async function customers(label: string, n: number, points: number): Promise<string[]> {
       const emails = Array.from({ length: n }, () => newEmail(label));
-      assert.equal((await app.api("POST", `${p()}/integrations/api`, { body: emails.map((email) => ({ email, feature: "user", payload: {} })) })).status, 201);
+      assert.equal(
+        (
+          await app.api("POST", `${p()}/integrations/api`, {
+            body: emails.map((email) => ({ email, feature: "user", payload: {} })),
+          })
+        ).status,
+        201,
+      );
       if (points > 0) {
-        const credited = await Promise.all(emails.map((email) => app.api("POST", `${c(email)}/balance/increase`, { body: { points } })));
+        const credited = await Promise.all(
+          emails.map((email) => app.api("POST", `${c(email)}/balance/increase`, { body: { points } })),
+        );
         assert.ok(credited.every((r) => r.status === 200));
       }
       return emails;
@@ -37,9 +54,29 @@ for (const backend of BACKENDS) {
     before(async () => {
       stack = await openStack(backend, TWO_PROGRAMS);
       const A = stack.programId;
-      id.limited = String((await stack.loyalty("reward", "create", "--program", A, "--name", "Limited", "--cost-points", "50", "--stock", "10")).rewardId);
-      id.unlimited = String((await stack.loyalty("reward", "create", "--program", A, "--name", "Unlimited", "--cost-points", "40")).rewardId);
-      id.pool = String((await stack.loyalty("coupon-pool", "create", "--program", A, "--name", "Hundred")).couponPoolId);
+      id.limited = String(
+        (
+          await stack.loyalty(
+            "reward",
+            "create",
+            "--program",
+            A,
+            "--name",
+            "Limited",
+            "--cost-points",
+            "50",
+            "--stock",
+            "10",
+          )
+        ).rewardId,
+      );
+      id.unlimited = String(
+        (await stack.loyalty("reward", "create", "--program", A, "--name", "Unlimited", "--cost-points", "40"))
+          .rewardId,
+      );
+      id.pool = String(
+        (await stack.loyalty("coupon-pool", "create", "--program", A, "--name", "Hundred")).couponPoolId,
+      );
       const csv = path.join(files, "codes.csv");
       writeFileSync(csv, Array.from({ length: 100 }, (_, i) => `RACE-${String(i).padStart(3, "0")}`).join("\n"));
       assert.equal((await stack.loyalty("coupon-pool", "import", "--pool", id.pool, "--file", csv)).imported, 100);
@@ -53,16 +90,28 @@ for (const backend of BACKENDS) {
     test("50 parallel redemptions of a reward with stock 10: exactly 10 succeed, the rest reward_out_of_stock", async () => {
       const emails = await customers("stock", 25, 100); // each can afford two
       const results = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => app.api("POST", `${c(emails[i % 25]!)}/rewards/${id.limited}/redeem`, { body: {} })),
+        Array.from({ length: 50 }, (_, i) =>
+          app.api("POST", `${c(emails[i % 25]!)}/rewards/${id.limited}/redeem`, { body: {} }),
+        ),
       );
       assert.equal(count(results, 201), 10, results.map((r) => r.status).join(","));
       assert.equal(count(results, 409, "reward_out_of_stock"), 40);
       for (const r of results.filter((x) => x.status === 409)) assertProblem(r, 409, "reward_out_of_stock");
-      assert.equal(new Set(results.filter((r) => r.status === 201).map((r) => r.json.redemption.code)).size, 10, "distinct codes");
+      assert.equal(
+        new Set(results.filter((r) => r.status === 201).map((r) => r.json.redemption.code)).size,
+        10,
+        "distinct codes",
+      );
       const rewards = (await app.api("GET", `${p()}/rewards`)).json.data as { id: string; stock: number | null }[];
       assert.equal(rewards.find((r) => r.id === id.limited)?.stock, 0);
-      const balances = await Promise.all(emails.map(async (email) => (await app.api("GET", c(email))).json.loyaltyData.balance as number));
-      assert.equal(balances.reduce((a, b) => a + b, 0), 25 * 100 - 10 * 50, "exactly 10 × 50 points spent");
+      const balances = await Promise.all(
+        emails.map(async (email) => (await app.api("GET", c(email))).json.loyaltyData.balance as number),
+      );
+      assert.equal(
+        balances.reduce((a, b) => a + b, 0),
+        25 * 100 - 10 * 50,
+        "exactly 10 × 50 points spent",
+      );
       assert.ok(balances.every((b) => b >= 0));
     });
 
@@ -73,10 +122,16 @@ for (const backend of BACKENDS) {
       );
       assert.equal(count(results, 201), 5, results.map((r) => r.status).join(","));
       assert.equal(count(results, 409, "insufficient_balance"), 15);
-      const balancesSeen = results.filter((r) => r.status === 201).map((r) => r.json.balance as number).sort((a, b) => a - b);
+      const balancesSeen = results
+        .filter((r) => r.status === 201)
+        .map((r) => r.json.balance as number)
+        .sort((a, b) => a - b);
       assert.deepEqual(balancesSeen, [0, 40, 80, 120, 160], "each success saw the balance its predecessor left");
       assert.equal((await app.api("GET", c(email!))).json.loyaltyData.balance, 0);
-      const history = (await app.api("GET", `${c(email!)}/transactions`)).json.data as { type: string; balanceAfter: number }[];
+      const history = (await app.api("GET", `${c(email!)}/transactions`)).json.data as {
+        type: string;
+        balanceAfter: number;
+      }[];
       assert.deepEqual(
         history.map((e) => e.type),
         ["redeem", "redeem", "redeem", "redeem", "redeem", "earn"],
@@ -86,7 +141,9 @@ for (const backend of BACKENDS) {
 
     test("200 parallel coupon assignments from a pool of 100: 100 distinct codes and 100 × coupon_pool_empty", async () => {
       const emails = await customers("coupon", 200, 0);
-      const results = await Promise.all(emails.map((email) => app.api("POST", `${c(email)}/coupons`, { body: { couponPoolId: id.pool } })));
+      const results = await Promise.all(
+        emails.map((email) => app.api("POST", `${c(email)}/coupons`, { body: { couponPoolId: id.pool } })),
+      );
       assert.equal(count(results, 201), 100);
       assert.equal(count(results, 409, "coupon_pool_empty"), 100);
       for (const r of results.filter((x) => x.status === 409)) assertProblem(r, 409, "coupon_pool_empty");
@@ -108,7 +165,15 @@ for (const backend of BACKENDS) {
                 (SELECT count(*)::int FROM "Event" WHERE "programId" = $1 AND type = 'coupon.assigned') AS "assignedEvents"`,
         [stack.programId, id.limited, id.pool],
       );
-      assert.deepEqual(row, { stock: 0, redemptions: 15, broken: 0, assigned: 100, holders: 100, redeemedEvents: 15, assignedEvents: 100 });
+      assert.deepEqual(row, {
+        stock: 0,
+        redemptions: 15,
+        broken: 0,
+        assigned: 100,
+        holders: 100,
+        redeemedEvents: 15,
+        assignedEvents: 100,
+      });
     });
   });
 }

@@ -61,10 +61,14 @@ for (const backend of BACKENDS) {
     const attempt = async (email: string, password: string, address = freshAddress()) => {
       const started = performance.now();
       // The first entry is what the client claims; with one trusted proxy only the last one counts.
-      const r = await attemptSignIn(app.baseUrl, email, password, { token, headers: { "x-forwarded-for": `203.0.113.9, ${address}` } });
+      const r = await attemptSignIn(app.baseUrl, email, password, {
+        token,
+        headers: { "x-forwarded-for": `203.0.113.9, ${address}` },
+      });
       return { status: r.status, error: r.error, signedIn: !!r.cookie, ms: performance.now() - started };
     };
-    const answer = (r: { status: number; error: string | null; signedIn: boolean }) => (r.signedIn ? "signed in" : `${r.status} ${r.error}`);
+    const answer = (r: { status: number; error: string | null; signedIn: boolean }) =>
+      r.signedIn ? "signed in" : `${r.status} ${r.error}`;
 
     /** Ten failures against `email`, each from a new address, then one more try (the right password if it has one). */
     async function toTheLock(email: string, finalPassword: string) {
@@ -85,7 +89,10 @@ for (const backend of BACKENDS) {
       assert.deepEqual(ghost.answers, real.answers, "an unknown e-mail is answered differently");
       // Both pay for bcrypt: an unknown e-mail is not answered markedly faster (medians of the checked tries).
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      assert.ok(median(ghost.ms) > median(real.ms) * 0.5, `unknown ${median(ghost.ms)} ms vs known ${median(real.ms)} ms`);
+      assert.ok(
+        median(ghost.ms) > median(real.ms) * 0.5,
+        `unknown ${median(ghost.ms)} ms vs known ${median(real.ms)} ms`,
+      );
       // The lock ends with a clean slate: the right password works again.
       await sleep(Math.max(0, real.lockedAt + LOCK_SECONDS * 1000 + 200 - Date.now()));
       assert.equal(answer(await attempt(known, PASSWORD)), "signed in");
@@ -102,7 +109,8 @@ for (const backend of BACKENDS) {
 
     test("per address: many accounts from one address back off too; other addresses are unaffected", async () => {
       const address = freshAddress();
-      for (let i = 0; i < 5; i++) assert.equal(answer(await attempt(`guess${i}.${suffix}@example.com`, WRONG, address)), "401 CredentialsSignin");
+      for (let i = 0; i < 5; i++)
+        assert.equal(answer(await attempt(`guess${i}.${suffix}@example.com`, WRONG, address)), "401 CredentialsSignin");
       // A sixth account from the same address, at once: refused without a check…
       assert.equal(answer(await attempt(`guess5.${suffix}@example.com`, WRONG, address)), "401 TooManyAttempts");
       // …even a real account with its right password, from that address…
@@ -113,16 +121,32 @@ for (const backend of BACKENDS) {
 
     test("failures and locks are in the audit log, for known and unknown e-mails, with the client address", async () => {
       await stack.stopAll(); // PGlite is read only while the app is stopped
-      const rows = await stack.query<{ action: string; programId: string | null; staffId: string | null; staffEmail: string; after: { address: string; lockedKey?: string } }>(
+      const rows = await stack.query<{
+        action: string;
+        programId: string | null;
+        staffId: string | null;
+        staffEmail: string;
+        after: { address: string; lockedKey?: string };
+      }>(
         `SELECT action, "programId", "staffId", "staffEmail", after FROM "AuditLog" WHERE action LIKE 'staff.signin%' ORDER BY "createdAt"`,
       );
       const of = (email: string, action: string) => rows.filter((r) => r.staffEmail === email && r.action === action);
       // 10 before the lock and 5 before the backoff; refused tries checked no password and are no failures.
       assert.equal(of(known, "staff.signin_failed").length, 15);
       assert.equal(of(unknown, "staff.signin_failed").length, 15);
-      assert.deepEqual(of(known, "staff.signin_locked").map((r) => r.after.lockedKey), ["account"]);
-      assert.deepEqual(of(unknown, "staff.signin_locked").map((r) => r.after.lockedKey), ["account"]);
-      assert.ok(of(known, "staff.signin_failed").every((r) => r.staffId && r.programId === null && r.after.address.startsWith("198.51.100.")));
+      assert.deepEqual(
+        of(known, "staff.signin_locked").map((r) => r.after.lockedKey),
+        ["account"],
+      );
+      assert.deepEqual(
+        of(unknown, "staff.signin_locked").map((r) => r.after.lockedKey),
+        ["account"],
+      );
+      assert.ok(
+        of(known, "staff.signin_failed").every(
+          (r) => r.staffId && r.programId === null && r.after.address.startsWith("198.51.100."),
+        ),
+      );
       assert.ok(of(unknown, "staff.signin_failed").every((r) => r.staffId === null && r.programId === null));
       // Successful sign-ins are not failures.
       assert.equal(rows.filter((r) => r.staffEmail === bystander).length, 0);

@@ -33,32 +33,73 @@ for (const backend of BACKENDS) {
       const email = `owner.${Math.random().toString(36).slice(2, 8)}@example.com`;
       await stack.withPrisma(async (prisma) => {
         await createStaff(prisma, { email, password: PASSWORD, programId, role: "owner" });
-        await prisma.$transaction((tx) => applyUserBatch(tx, programId, [{ email: "victim@example.com", feature: "user", payload: { firstName: "Ada" } }]));
+        await prisma.$transaction((tx) =>
+          applyUserBatch(tx, programId, [
+            { email: "victim@example.com", feature: "user", payload: { firstName: "Ada" } },
+          ]),
+        );
         customerId = (await prisma.customer.findFirstOrThrow({ where: { programId }, select: { id: true } })).id;
-        await prisma.$transaction((tx) => increaseBalance(tx, { programId, customerId, points: 100, source: "api", actor: "test" }));
+        await prisma.$transaction((tx) =>
+          increaseBalance(tx, { programId, customerId, points: 100, source: "api", actor: "test" }),
+        );
         const { webhookId } = await createWebhook(prisma, { programId, url: "https://hooks.example.com/x" });
-        const event = await prisma.event.create({ data: { programId, type: "balance.changed", data: {}, fannedOutAt: new Date() }, select: { id: true } });
+        const event = await prisma.event.create({
+          data: { programId, type: "balance.changed", data: {}, fannedOutAt: new Date() },
+          select: { id: true },
+        });
         deliveryId = (
           await prisma.delivery.create({
-            data: { programId, kind: "webhook", eventId: event.id, webhookId, url: "https://hooks.example.com/x", status: "failed", attempts: 7, lastError: "HTTP 500" },
+            data: {
+              programId,
+              kind: "webhook",
+              eventId: event.id,
+              webhookId,
+              url: "https://hooks.example.com/x",
+              status: "failed",
+              attempts: 7,
+              lastError: "HTTP 500",
+            },
             select: { id: true },
           })
         ).id;
       });
-      app = await stack.start({ AUTH_SECRET_FILE: path.join(os.tmpdir(), `loyalty-auth-secret-xsite-${process.pid}-${backend}`) });
+      app = await stack.start({
+        AUTH_SECRET_FILE: path.join(os.tmpdir(), `loyalty-auth-secret-xsite-${process.pid}-${backend}`),
+      });
       owner = (await signIn(app.baseUrl, email, PASSWORD))!;
       assert.ok(owner);
     });
     after(() => stack?.close());
 
-    const balance = async () => (await staffCall(app.baseUrl, owner, "GET", `/api/staff/${programId}/customers/${customerId}/transactions`)).json;
+    const balance = async () =>
+      (await staffCall(app.baseUrl, owner, "GET", `/api/staff/${programId}/customers/${customerId}/transactions`)).json;
     const adjust = (headers: Record<string, string>) =>
-      staffCall(app.baseUrl, owner, "POST", `/api/staff/${programId}/customers/${customerId}/balance`, { points: 5, reason: "Forged" }, headers);
-    const resend = (headers: Record<string, string>) => staffCall(app.baseUrl, owner, "POST", `/api/staff/${programId}/deliveries/${deliveryId}/resend`, undefined, headers);
+      staffCall(
+        app.baseUrl,
+        owner,
+        "POST",
+        `/api/staff/${programId}/customers/${customerId}/balance`,
+        { points: 5, reason: "Forged" },
+        headers,
+      );
+    const resend = (headers: Record<string, string>) =>
+      staffCall(
+        app.baseUrl,
+        owner,
+        "POST",
+        `/api/staff/${programId}/deliveries/${deliveryId}/resend`,
+        undefined,
+        headers,
+      );
 
     test("a write with another site's Origin is 403 cross_site_request and changes nothing (JSON and body-less POST)", async () => {
       const before = JSON.stringify(await balance());
-      for (const origin of ["http://evil.example", "null", app.baseUrl.replace("127.0.0.1", "localhost"), `${app.baseUrl}.evil.example`]) {
+      for (const origin of [
+        "http://evil.example",
+        "null",
+        app.baseUrl.replace("127.0.0.1", "localhost"),
+        `${app.baseUrl}.evil.example`,
+      ]) {
         const res = await adjust({ origin });
         assert.equal(res.status, 403, origin);
         assert.equal(res.json?.code, "cross_site_request");
@@ -69,9 +110,17 @@ for (const backend of BACKENDS) {
         assert.equal(re.json?.code, "cross_site_request");
       }
       assert.equal(JSON.stringify(await balance()), before);
-      const rows = await stack.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM "Delivery" WHERE id = $1`, [deliveryId]).catch(() => null);
+      const rows = await stack
+        .query<{ status: string; attempts: number }>(`SELECT status, attempts FROM "Delivery" WHERE id = $1`, [
+          deliveryId,
+        ])
+        .catch(() => null);
       // PostgreSQL can be read while the app runs; the PGlite check is the unchanged history above.
-      if (rows) assert.deepEqual(rows.map((r) => [r.status, r.attempts]), [["failed", 7]]);
+      if (rows)
+        assert.deepEqual(
+          rows.map((r) => [r.status, r.attempts]),
+          [["failed", 7]],
+        );
     });
 
     test("without Origin, Sec-Fetch-Site decides; with neither header the write is refused", async () => {
@@ -91,7 +140,14 @@ for (const backend of BACKENDS) {
       assert.equal(forged.status, 403);
       assert.equal((await resend({ origin: app.baseUrl })).status, 200);
       // Reads stay open to plain navigation: no Origin is needed for GET.
-      assert.equal((await staffCall(app.baseUrl, owner, "GET", `/api/staff/${programId}/search?q=victim`, undefined, { origin: "" })).status, 200);
+      assert.equal(
+        (
+          await staffCall(app.baseUrl, owner, "GET", `/api/staff/${programId}/search?q=victim`, undefined, {
+            origin: "",
+          })
+        ).status,
+        200,
+      );
     });
   });
 }

@@ -15,7 +15,16 @@ import { attemptSignIn, csrf } from "../support/staff-http";
 const PASSWORD = "correct horse battery staple";
 const FORGED = { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" };
 const SIGN_IN_CALLBACKS = ["%", "http://evil.example/x", "//evil.example/x", "javascript:alert(1)"];
-const BAD_CALLBACKS = ["%", "%E0%A4%A", "http://evil.example/x", "//evil.example/x", "/\\evil.example/x", "javascript:alert(1)", "https:evil.example", " http://evil.example"];
+const BAD_CALLBACKS = [
+  "%",
+  "%E0%A4%A",
+  "http://evil.example/x",
+  "//evil.example/x",
+  "/\\evil.example/x",
+  "javascript:alert(1)",
+  "https:evil.example",
+  " http://evil.example",
+];
 
 // The backends behave alike here (no data involved beyond one sign-in): PGlite only keeps the suite short.
 for (const backend of BACKENDS.slice(0, 1)) {
@@ -27,9 +36,14 @@ for (const backend of BACKENDS.slice(0, 1)) {
     before(async () => {
       stack = await openStack(backend, TWO_PROGRAMS);
       email = `owner.${Math.random().toString(36).slice(2, 8)}@example.com`;
-      await stack.withPrisma((prisma) => createStaff(prisma, { email, password: PASSWORD, programId: stack.programId, role: "owner" }));
+      await stack.withPrisma((prisma) =>
+        createStaff(prisma, { email, password: PASSWORD, programId: stack.programId, role: "owner" }),
+      );
       // No NEXTAUTH_URL, no TRUST_PROXY: the origin comes from the Host header alone.
-      app = await stack.start({ AUTH_SECRET_FILE: path.join(os.tmpdir(), `loyalty-auth-secret-host-${process.pid}-${backend}`), NEXTAUTH_URL: "" });
+      app = await stack.start({
+        AUTH_SECRET_FILE: path.join(os.tmpdir(), `loyalty-auth-secret-host-${process.pid}-${backend}`),
+        NEXTAUTH_URL: "",
+      });
     });
     after(() => stack?.close());
 
@@ -51,7 +65,9 @@ for (const backend of BACKENDS.slice(0, 1)) {
       onSite(ok.url, "credentials sign-in");
       const failed = await attemptSignIn(app.baseUrl, email, "not the password at all", { headers: FORGED, token });
       onSite(failed.url, "failed sign-in");
-      const providers = (await (await fetch(`${app.baseUrl}/api/auth/providers`, { headers: FORGED })).json()) as Record<string, { signinUrl: string }>;
+      const providers = (await (
+        await fetch(`${app.baseUrl}/api/auth/providers`, { headers: FORGED })
+      ).json()) as Record<string, { signinUrl: string }>;
       onSite(providers.credentials!.signinUrl, "providers' signinUrl");
     });
 
@@ -65,12 +81,17 @@ for (const backend of BACKENDS.slice(0, 1)) {
     test("a malformed or foreign callbackUrl never answers 500 and never leaves the site", async () => {
       const token = await csrf(app.baseUrl);
       for (const callbackUrl of BAD_CALLBACKS) {
-        const page = await fetch(`${app.baseUrl}/api/auth/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`, { redirect: "manual" });
+        const page = await fetch(`${app.baseUrl}/api/auth/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`, {
+          redirect: "manual",
+        });
         await page.arrayBuffer();
         assert.ok(page.status < 500, `GET signin with ${callbackUrl}: ${page.status}`);
-        if (page.status >= 300 && page.status < 400) onSite(page.headers.get("location"), `GET signin with ${callbackUrl}`);
+        if (page.status >= 300 && page.status < 400)
+          onSite(page.headers.get("location"), `GET signin with ${callbackUrl}`);
         // The raw form, unencoded, as a hand-made link would carry it.
-        const raw = await fetch(`${app.baseUrl}/api/auth/signin?callbackUrl=${callbackUrl.replace(/ /g, "%20")}`, { redirect: "manual" });
+        const raw = await fetch(`${app.baseUrl}/api/auth/signin?callbackUrl=${callbackUrl.replace(/ /g, "%20")}`, {
+          redirect: "manual",
+        });
         await raw.arrayBuffer();
         assert.ok(raw.status < 500, `GET signin with raw ${callbackUrl}: ${raw.status}`);
         // Signing in costs a bcrypt: the sign-in paths get the values that matter most.

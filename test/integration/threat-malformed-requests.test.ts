@@ -15,7 +15,13 @@ import { fixtures, otherProgram, program } from "../support/fixtures";
 import { assertProblem, problemPaths } from "../support/assertions";
 
 /** One request with this exact request-target, as bytes on the wire (fetch would normalise or refuse some). */
-function raw(baseUrl: string, method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<ApiResponse> {
+function raw(
+  baseUrl: string,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<ApiResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: hostname, port, method, path: target, headers }, (res) => {
@@ -24,7 +30,8 @@ function raw(baseUrl: string, method: string, target: string, headers: Record<st
       res.on("data", (d) => (text += d));
       res.on("end", () => {
         const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(", ") : v);
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(", ") : v);
         let json: unknown = null;
         try {
           json = text ? JSON.parse(text) : null;
@@ -51,13 +58,20 @@ for (const backend of BACKENDS) {
     let app: AppInstance & Fixtures<typeof EDGE>;
     before(async () => {
       stack = await openStack(backend, EDGE);
-      app = { ...(await stack.start()), programId: stack.programId, key: stack.key, keyId: stack.keyId, otherProgramId: stack.otherProgramId };
+      app = {
+        ...(await stack.start()),
+        programId: stack.programId,
+        key: stack.key,
+        keyId: stack.keyId,
+        otherProgramId: stack.otherProgramId,
+      };
     });
     after(async () => {
       await stack?.close();
     });
 
-    const send = (method: string, target: string, headers: Record<string, string> = {}, body?: string) => raw(app.baseUrl, method, target, headers, body);
+    const send = (method: string, target: string, headers: Record<string, string> = {}, body?: string) =>
+      raw(app.baseUrl, method, target, headers, body);
     const A = () => `/v1/programs/${app.programId}`;
 
     test("a malformed percent-encoding in any path segment is 400 invalid_path, with or without an api-key", async () => {
@@ -96,7 +110,17 @@ for (const backend of BACKENDS) {
     });
 
     test("an unknown path under /v1 is 404 not_found problem+json, not Next's HTML page", async () => {
-      for (const target of ["/v1", "/v1/nope", "/v1/programs", `${A()}`, `${A()}/unknown`, `${A()}/customers`, `${A()}/customers/a%40b.co/balance`, `${A()}/tiers/extra`, `/v1/programs/${NIL_UUID}/customers/a%40b.co/x/y/z`]) {
+      for (const target of [
+        "/v1",
+        "/v1/nope",
+        "/v1/programs",
+        `${A()}`,
+        `${A()}/unknown`,
+        `${A()}/customers`,
+        `${A()}/customers/a%40b.co/balance`,
+        `${A()}/tiers/extra`,
+        `/v1/programs/${NIL_UUID}/customers/a%40b.co/x/y/z`,
+      ]) {
         for (const method of ["GET", "POST", "DELETE"]) {
           assertProblem(await send(method, target, { "api-key": app.key }), 404, "not_found");
         }
@@ -149,7 +173,10 @@ for (const backend of BACKENDS) {
     test("a body nested deeper than the limit is 400 validation_failed with its path, never a 500; nothing written", async () => {
       const email = `deep.${Date.now()}@example.com`;
       const path = `${A()}/customers/${encodeURIComponent(email)}`;
-      assert.equal((await app.api("POST", `${A()}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] })).status, 201);
+      assert.equal(
+        (await app.api("POST", `${A()}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] })).status,
+        201,
+      );
       const nest = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
       const headers = { "api-key": app.key, "content-type": "application/json" };
       for (const depth of [100, 10_000, 200_000]) {
@@ -173,7 +200,11 @@ for (const backend of BACKENDS) {
       await send("GET", "/v1/nope");
       const noise = app.logs().slice(before);
       assert.equal(noise, "", "nothing logged for refused requests");
-      assert.doesNotMatch(app.logs(), /\n\s+at |TypeError|HTTP method is unsupported|⨯/, "no stack trace anywhere in the server's log");
+      assert.doesNotMatch(
+        app.logs(),
+        /\n\s+at |TypeError|HTTP method is unsupported|⨯/,
+        "no stack trace anywhere in the server's log",
+      );
     });
   });
 }

@@ -16,7 +16,15 @@ import { randomBytes, randomInt } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BACKENDS, customerPath, openStack, type ApiOptions, type AppInstance, type Fixtures, type Stack } from "../support/stack";
+import {
+  BACKENDS,
+  customerPath,
+  openStack,
+  type ApiOptions,
+  type AppInstance,
+  type Fixtures,
+  type Stack,
+} from "../support/stack";
 import { newEmail, TWO_PROGRAMS } from "../support/fixtures";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
 import { createEarningFlow } from "@/lib/domain/earning-flows";
@@ -52,7 +60,8 @@ function person(label: string, year: number): Person {
   };
 }
 
-const needles = (p: Person) => [p.email, p.oldEmail, p.firstName, p.lastName, p.phone, p.externalId, p.birthdate].map((n) => n.toLowerCase());
+const needles = (p: Person) =>
+  [p.email, p.oldEmail, p.firstName, p.lastName, p.phone, p.externalId, p.birthdate].map((n) => n.toLowerCase());
 
 /** Columns that hold the other customer's data after the journey: the scan must see it there. */
 const STORED_IN = [
@@ -83,7 +92,8 @@ for (const backend of BACKENDS) {
     const files = mkdtempSync(path.join(os.tmpdir(), "loyalty-erasure-"));
     const id = {} as Record<"program" | "key" | "reward" | "pool", string>;
     /** The program's API client: its key unless the call says otherwise. */
-    const api = (method: string, pathname: string, options: ApiOptions = {}) => app.api(method, pathname, { key: id.key, ...options });
+    const api = (method: string, pathname: string, options: ApiOptions = {}) =>
+      app.api(method, pathname, { key: id.key, ...options });
     const staffEmail = newEmail("manager");
     const victim = person("victim", 1987);
     const control = person("control", 1991);
@@ -101,8 +111,21 @@ for (const backend of BACKENDS) {
       await stack.withPrisma(async (prisma) => {
         id.reward = (await createReward(prisma, { programId: id.program, name: "Coffee", costPoints: 10 })).rewardId;
         id.pool = (await createCouponPool(prisma, { programId: id.program, name: "Erasure pool" })).couponPoolId;
-        await importCoupons(prisma, id.pool, Array.from({ length: 8 }, (_, i) => `ER-${i}`));
-        await createEarningFlow(prisma, { programId: id.program, key: "purchase", pointsPerUnit: 1, param: "amount", params: [{ name: "amount", max: 1000 }, { name: "store", min: 1, max: 9999, required: false }] });
+        await importCoupons(
+          prisma,
+          id.pool,
+          Array.from({ length: 8 }, (_, i) => `ER-${i}`),
+        );
+        await createEarningFlow(prisma, {
+          programId: id.program,
+          key: "purchase",
+          pointsPerUnit: 1,
+          param: "amount",
+          params: [
+            { name: "amount", max: 1000 },
+            { name: "store", min: 1, max: 9999, required: false },
+          ],
+        });
         // A loopback push receiver needs the development setting, which the harness gives the app but not this process.
         process.env.LOYALTY_ALLOW_HTTP_WEBHOOKS = "1";
         await setPushEndpoint(prisma, { programId: id.program, url: "http://127.0.0.1:9/push" });
@@ -123,23 +146,74 @@ for (const backend of BACKENDS) {
         return r;
       };
       const idem = (key: string) => ({ headers: { "Idempotency-Key": key } });
-      const payload = { firstName: who.firstName, lastName: who.lastName, phone: who.phone, externalCustomerId: who.externalId };
-      await expect(api("POST", `${p()}/integrations/api`, { body: [{ email: who.oldEmail, feature: "user", payload }] }), 201);
-      await expect(api("POST", `${p()}/integrations/api`, { body: [{ email: who.oldEmail, feature: "user", payload: { email: who.email } }] }), 201);
+      const payload = {
+        firstName: who.firstName,
+        lastName: who.lastName,
+        phone: who.phone,
+        externalCustomerId: who.externalId,
+      };
+      await expect(
+        api("POST", `${p()}/integrations/api`, { body: [{ email: who.oldEmail, feature: "user", payload }] }),
+        201,
+      );
+      await expect(
+        api("POST", `${p()}/integrations/api`, {
+          body: [{ email: who.oldEmail, feature: "user", payload: { email: who.email } }],
+        }),
+        201,
+      );
       who.id = (await api("GET", c(who.email))).json.id;
 
       const writes: { path: string; body: unknown; key: string; status: number }[] = [
-        { path: `${c(who.email)}/balance/increase`, key: `inc-${who.externalId}`, status: 200, body: { points: 500, reason: `Welcome ${who.firstName} ${who.lastName}`, metadata: { email: who.email, phone: who.phone } } },
-        { path: `${c(who.email)}/balance/decrease`, key: `dec-${who.email}`, status: 200, body: { points: 5, reason: `Refund to ${who.lastName}`, metadata: { born: who.birthdate } } },
-        { path: `${c(who.email)}/earning-flows/purchase`, key: `flow-${who.externalId}`, status: 200, body: { params: { amount: 40, store: 12 } } },
-        { path: `${c(who.email)}/rewards/${id.reward}/redeem`, key: `redeem-${who.phone}`, status: 201, body: { metadata: { deliverTo: `${who.firstName} ${who.lastName}`, crm: who.externalId } } },
+        {
+          path: `${c(who.email)}/balance/increase`,
+          key: `inc-${who.externalId}`,
+          status: 200,
+          body: {
+            points: 500,
+            reason: `Welcome ${who.firstName} ${who.lastName}`,
+            metadata: { email: who.email, phone: who.phone },
+          },
+        },
+        {
+          path: `${c(who.email)}/balance/decrease`,
+          key: `dec-${who.email}`,
+          status: 200,
+          body: { points: 5, reason: `Refund to ${who.lastName}`, metadata: { born: who.birthdate } },
+        },
+        {
+          path: `${c(who.email)}/earning-flows/purchase`,
+          key: `flow-${who.externalId}`,
+          status: 200,
+          body: { params: { amount: 40, store: 12 } },
+        },
+        {
+          path: `${c(who.email)}/rewards/${id.reward}/redeem`,
+          key: `redeem-${who.phone}`,
+          status: 201,
+          body: { metadata: { deliverTo: `${who.firstName} ${who.lastName}`, crm: who.externalId } },
+        },
         { path: `${c(who.email)}/coupons`, key: `coupon-${who.email}`, status: 201, body: { couponPoolId: id.pool } },
-        { path: `${c(who.email)}/notifications`, key: `note-${who.lastName}`, status: 202, body: { title: `Hi ${who.firstName}`, body: `Call ${who.phone}, ${who.lastName}`, category: "balance", data: { to: who.email } } },
+        {
+          path: `${c(who.email)}/notifications`,
+          key: `note-${who.lastName}`,
+          status: 202,
+          body: {
+            title: `Hi ${who.firstName}`,
+            body: `Call ${who.phone}, ${who.lastName}`,
+            category: "balance",
+            data: { to: who.email },
+          },
+        },
       ];
       for (const w of writes) await expect(api("POST", w.path, { body: w.body, ...idem(w.key) }), w.status);
       const token = (await api("GET", `${c(who.email)}/token`)).json.token as string;
       await expect(
-        api("POST", `${p()}/me/rewards/${id.reward}/redeem`, { key: null, headers: { Authorization: `Bearer ${token}`, "Idempotency-Key": `me-${who.email}` }, body: { metadata: { note: who.phone } } }),
+        api("POST", `${p()}/me/rewards/${id.reward}/redeem`, {
+          key: null,
+          headers: { Authorization: `Bearer ${token}`, "Idempotency-Key": `me-${who.email}` },
+          body: { metadata: { note: who.phone } },
+        }),
         201,
       );
 
@@ -149,11 +223,23 @@ for (const backend of BACKENDS) {
         ["PATCH", customer, { lastName: who.lastName, birthdate: who.birthdate, phone: who.phone }],
         ["POST", `${customer}/balance`, { points: 25, reason: `Goodwill for ${who.firstName} (${who.email})` }],
         ["POST", `${customer}/redeem`, { rewardId: id.reward, metadata: { for: who.email } }],
-        ["POST", `${customer}/notifications`, { title: `Dear ${who.lastName}`, body: `Born ${who.birthdate}`, category: "tier", data: { crm: who.externalId } }],
+        [
+          "POST",
+          `${customer}/notifications`,
+          {
+            title: `Dear ${who.lastName}`,
+            body: `Born ${who.birthdate}`,
+            category: "tier",
+            data: { crm: who.externalId },
+          },
+        ],
         ["POST", `${customer}/coupons`, { couponPoolId: id.pool }],
       ] as const) {
         const res = await staff(method, route, body);
-        assert.ok(res.status >= 200 && res.status < 300, `${method} ${route}: ${res.status} ${JSON.stringify(res.json)}`);
+        assert.ok(
+          res.status >= 200 && res.status < 300,
+          `${method} ${route}: ${res.status} ${JSON.stringify(res.json)}`,
+        );
       }
       return writes;
     }
@@ -167,7 +253,11 @@ for (const backend of BACKENDS) {
 
       const history = await api("GET", `${c(victim.email)}/transactions?limit=200`);
       assert.equal(history.status, 200);
-      ledgerBefore = history.json.data.map((e: { type: string; points: number; createdAt: string }) => ({ type: e.type, points: e.points, createdAt: e.createdAt }));
+      ledgerBefore = history.json.data.map((e: { type: string; points: number; createdAt: string }) => ({
+        type: e.type,
+        points: e.points,
+        createdAt: e.createdAt,
+      }));
       assert.equal(ledgerBefore.length, 7, "increase, decrease, flow, three redemptions, staff adjustment");
       assert.ok(JSON.stringify(history.json).includes(victim.firstName), "the ledger held the free text before");
 
@@ -206,8 +296,17 @@ for (const backend of BACKENDS) {
         )
         .join("\nUNION\n");
       // One after the other: on PGlite each query opens the data directory.
-      const found = await stack.query<{ col: string; needle: string }>(scan, [[...needles(victim), ...needles(control)]]);
-      const ledger = await stack.query<{ type: string; points: number; createdAt: string; reason: string | null; metadata: unknown; idempotencyKey: string | null }>(
+      const found = await stack.query<{ col: string; needle: string }>(scan, [
+        [...needles(victim), ...needles(control)],
+      ]);
+      const ledger = await stack.query<{
+        type: string;
+        points: number;
+        createdAt: string;
+        reason: string | null;
+        metadata: unknown;
+        idempotencyKey: string | null;
+      }>(
         `SELECT type, points, to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", reason, metadata, "idempotencyKey"
          FROM "LedgerEntry" WHERE "customerId" = $1 ORDER BY "createdAt" DESC, id DESC`,
         [victim.id],
@@ -220,14 +319,22 @@ for (const backend of BACKENDS) {
       const leaks = found.filter((f) => needles(victim).includes(f.needle));
       assert.deepEqual(leaks, [], "the erased customer's data is still stored");
       const seen = [...new Set(found.filter((f) => needles(control).includes(f.needle)).map((f) => f.col))].sort();
-      for (const col of STORED_IN) assert.ok(seen.includes(col), `the scan sees the other customer's data in ${col} (saw ${seen.join(", ")})`);
+      for (const col of STORED_IN)
+        assert.ok(seen.includes(col), `the scan sees the other customer's data in ${col} (saw ${seen.join(", ")})`);
 
       // Types, points and times stay; the free text goes (a flow keeps its key, a redemption its reward).
-      assert.deepEqual(ledger.map(({ type, points, createdAt }) => ({ type, points, createdAt })), ledgerBefore);
+      assert.deepEqual(
+        ledger.map(({ type, points, createdAt }) => ({ type, points, createdAt })),
+        ledgerBefore,
+      );
       for (const e of ledger) {
         assert.equal(e.idempotencyKey, null);
         assert.ok(e.reason === null || e.type === "earn", `reason kept on ${e.type}: ${e.reason}`);
-        if (e.metadata !== null) assert.ok(["flowKey", "rewardId"].includes(Object.keys(e.metadata as object).join()), JSON.stringify(e.metadata));
+        if (e.metadata !== null)
+          assert.ok(
+            ["flowKey", "rewardId"].includes(Object.keys(e.metadata as object).join()),
+            JSON.stringify(e.metadata),
+          );
       }
       assert.equal(totals[0]!.ledger, totals[0]!.balances, "program totals still add up");
     });

@@ -43,7 +43,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const cli = (env: NodeJS.ProcessEnv, ...args: string[]) => run(process.execPath, ["--no-warnings", "--import", "tsx", "scripts/cli.ts", ...args], env, 30_000);
+const cli = (env: NodeJS.ProcessEnv, ...args: string[]) =>
+  run(process.execPath, ["--no-warnings", "--import", "tsx", "scripts/cli.ts", ...args], env, 30_000);
 
 function assertRefusal(output: string, holderPid: number) {
   assert.match(output, new RegExp(`process ${holderPid}\\b`), "names the holder's pid");
@@ -82,14 +83,21 @@ describe("Threat: a second process opens the server's PGlite directory [pglite]"
 
   test("a second server on the same directory exits at once with the same message", async () => {
     const env = { ...stack.env, LOYALTY_JOBS: "off" };
-    const r = await run(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(await freePort()), "-H", "127.0.0.1"], env, 30_000);
+    const r = await run(
+      path.join(ROOT, "node_modules/.bin/next"),
+      ["start", "-p", String(await freePort()), "-H", "127.0.0.1"],
+      env,
+      30_000,
+    );
     assert.equal(r.code, 1, r.output);
     assertRefusal(r.output, holderPid);
   });
 
   test("the server still serves and writes, and after it stops the directory opens with all of its data and none of the intruder's", async () => {
     const email = "kept@example.com";
-    const created = await app.api("POST", `/v1/programs/${stack.programId}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] });
+    const created = await app.api("POST", `/v1/programs/${stack.programId}/integrations/api`, {
+      body: [{ email, feature: "user", payload: {} }],
+    });
     assert.equal(created.status, 201, created.text);
     const read = await app.api("GET", `/v1/programs/${stack.programId}/customers/${encodeURIComponent(email)}`);
     assert.equal(read.status, 200, read.text);
@@ -97,15 +105,31 @@ describe("Threat: a second process opens the server's PGlite directory [pglite]"
     await stack.stopAll();
     assert.equal(existsSync(lockFile), false, "the server released its lock when it stopped");
     const programs = await stack.query<{ name: string }>(`SELECT name FROM "Program" ORDER BY name`);
-    assert.deepEqual(programs.map((p) => p.name), ["Held Program"]);
+    assert.deepEqual(
+      programs.map((p) => p.name),
+      ["Held Program"],
+    );
     const customers = await stack.query<{ email: string }>(`SELECT email FROM "Customer"`);
-    assert.deepEqual(customers.map((c) => c.email), [email]);
+    assert.deepEqual(
+      customers.map((c) => c.email),
+      [email],
+    );
   });
 
   test("a lock left by a process that died (kill -9) is taken over", async () => {
     const gone = spawn(process.execPath, ["-e", ""]);
     await new Promise((r) => gone.once("close", r));
-    writeFileSync(lockFile, JSON.stringify({ pid: gone.pid, hostname: os.hostname(), bootId: null, procStart: null, startedAt: "then", command: "next start" }));
+    writeFileSync(
+      lockFile,
+      JSON.stringify({
+        pid: gone.pid,
+        hostname: os.hostname(),
+        bootId: null,
+        procStart: null,
+        startedAt: "then",
+        command: "next start",
+      }),
+    );
     const r = await cli(stack.env, "program", "create", "--name", "After Crash");
     assert.equal(r.code, 0, r.output);
     assert.equal(existsSync(lockFile), false, "the CLI released the lock it took over");

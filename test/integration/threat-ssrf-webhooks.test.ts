@@ -44,7 +44,8 @@ interface DeliveryRow {
 
 /** A TCP server that accepts and at once resets every connection, and a port where nothing listens. */
 async function hostileEndpoints(): Promise<{ resetPort: number; closedPort: number; close(): Promise<void> }> {
-  const listen = (server: Server) => new Promise<number>((r) => server.listen(0, "127.0.0.1", () => r((server.address() as { port: number }).port)));
+  const listen = (server: Server) =>
+    new Promise<number>((r) => server.listen(0, "127.0.0.1", () => r((server.address() as { port: number }).port)));
   const reset = createServer((socket) => socket.resetAndDestroy());
   const resetPort = await listen(reset);
   const probe = createServer();
@@ -80,7 +81,11 @@ for (const backend of BACKENDS) {
     let urls: Record<"ok" | "closed" | "reset" | "rebind", string>;
 
     before(async () => {
-      [receiver, hostile, stack] = await Promise.all([startReceiver(), hostileEndpoints(), openStack(backend, MIGRATED_ONLY)]);
+      [receiver, hostile, stack] = await Promise.all([
+        startReceiver(),
+        hostileEndpoints(),
+        openStack(backend, MIGRATED_ONLY),
+      ]);
       urls = {
         ok: `${receiver.url}/ok`,
         closed: `http://127.0.0.1:${hostile.closedPort}/closed`,
@@ -109,23 +114,36 @@ for (const backend of BACKENDS) {
         stack.withPrisma(async (prisma) => {
           await prisma.$transaction((tx) => emitEvent(tx, programId, "customer.created", { email: "x@example.com" }));
           await runOutbox(prisma);
-          const rows = await prisma.delivery.findMany({ orderBy: { createdAt: "asc" }, select: { url: true, status: true, lastStatusCode: true, lastError: true } });
+          const rows = await prisma.delivery.findMany({
+            orderBy: { createdAt: "asc" },
+            select: { url: true, status: true, lastStatusCode: true, lastError: true },
+          });
           return new Map<string, DeliveryRow>(rows.map((r) => [r.url, r]));
         }),
       );
 
     test("URLs that point inside are refused when saved: 400 url_not_allowed, nothing stored", async () => {
-      const cli = await stack.cliRun(["webhook", "create", "--program", programId, "--url", "https://169.254.169.254/latest/"], { [SETTING]: "0" });
+      const cli = await stack.cliRun(
+        ["webhook", "create", "--program", programId, "--url", "https://169.254.169.254/latest/"],
+        { [SETTING]: "0" },
+      );
       assert.equal(cli.code, 1, cli.stdout);
       assert.equal((cli.json?.error as { code?: string })?.code, "url_not_allowed", cli.stdout);
       await withSetting(false, () =>
         stack.withPrisma(async (prisma) => {
           const before = await prisma.webhook.count();
           for (const url of REFUSED_AT_CREATION) {
-            for (const attempt of [() => createWebhook(prisma, { programId, url }), () => setPushEndpoint(prisma, { programId, url })]) {
+            for (const attempt of [
+              () => createWebhook(prisma, { programId, url }),
+              () => setPushEndpoint(prisma, { programId, url }),
+            ]) {
               await assert.rejects(attempt(), (err: unknown) => {
                 assert.ok(err instanceof AppError, String(err));
-                assert.deepEqual([err.status, err.code, err.errors?.map((e) => e.path)], [400, "url_not_allowed", ["url"]], url);
+                assert.deepEqual(
+                  [err.status, err.code, err.errors?.map((e) => e.path)],
+                  [400, "url_not_allowed", ["url"]],
+                  url,
+                );
                 return true;
               });
             }
@@ -133,14 +151,23 @@ for (const backend of BACKENDS) {
           assert.equal(await prisma.webhook.count(), before);
           assert.equal((await prisma.program.findUniqueOrThrow({ where: { id: programId } })).pushEndpointUrl, null);
           // A public https URL is fine (a name that does not resolve here is checked again at delivery).
-          await createWebhook(prisma, { programId: (await createProgram(prisma, { name: "Other" })).programId, url: "https://8.8.8.8/hook" });
+          await createWebhook(prisma, {
+            programId: (await createProgram(prisma, { name: "Other" })).programId,
+            url: "https://8.8.8.8/hook",
+          });
         }),
       );
       // The development setting admits loopback, over http too, and nothing else: private stays refused.
       await withSetting(true, () =>
         stack.withPrisma(async (prisma) => {
-          await assert.rejects(createWebhook(prisma, { programId, url: "http://10.0.0.1/hook" }), (err: unknown) => err instanceof AppError && err.code === "url_not_allowed");
-          await assert.rejects(createWebhook(prisma, { programId, url: "https://169.254.169.254/" }), (err: unknown) => err instanceof AppError && err.code === "url_not_allowed");
+          await assert.rejects(
+            createWebhook(prisma, { programId, url: "http://10.0.0.1/hook" }),
+            (err: unknown) => err instanceof AppError && err.code === "url_not_allowed",
+          );
+          await assert.rejects(
+            createWebhook(prisma, { programId, url: "https://169.254.169.254/" }),
+            (err: unknown) => err instanceof AppError && err.code === "url_not_allowed",
+          );
         }),
       );
     });
@@ -151,7 +178,11 @@ for (const backend of BACKENDS) {
       for (const which of ["closed", "reset", "rebind"] as const) {
         const row = rows.get(urls[which]);
         assert.ok(row, `no delivery to ${which}`);
-        assert.deepEqual([row.lastStatusCode, row.lastError], [null, "connection failed"], `${which}: ${JSON.stringify(row)}`);
+        assert.deepEqual(
+          [row.lastStatusCode, row.lastError],
+          [null, "connection failed"],
+          `${which}: ${JSON.stringify(row)}`,
+        );
       }
     });
 
@@ -161,7 +192,11 @@ for (const backend of BACKENDS) {
       for (const which of ["ok", "closed", "reset", "rebind"] as const) {
         const row = rows.get(urls[which]);
         assert.ok(row, `no delivery to ${which}`);
-        assert.deepEqual([row.lastStatusCode, row.lastError], [null, "address not allowed"], `${which}: ${JSON.stringify(row)}`);
+        assert.deepEqual(
+          [row.lastStatusCode, row.lastError],
+          [null, "address not allowed"],
+          `${which}: ${JSON.stringify(row)}`,
+        );
         assert.notEqual(row.status, "delivered");
       }
       assert.equal(receiver.received.length, seen, "nothing reached the loopback receiver");

@@ -32,7 +32,12 @@ for (const backend of BACKENDS) {
       await stack.withPrisma(async (prisma) => {
         for (const who of Object.keys(accounts) as (keyof typeof accounts)[]) {
           accounts[who] = `${who}.${Math.random().toString(36).slice(2, 8)}@example.com`;
-          const { staffId } = await createStaff(prisma, { email: accounts[who], password: PASSWORD, programId, role: who === "owner" ? "owner" : "support" });
+          const { staffId } = await createStaff(prisma, {
+            email: accounts[who],
+            password: PASSWORD,
+            programId,
+            role: who === "owner" ? "owner" : "support",
+          });
           if (who === "disabled") disabledId = staffId;
         }
       });
@@ -42,13 +47,26 @@ for (const backend of BACKENDS) {
 
     /** What the cookie gets on a JSON route, /api/auth/session and (`withPage`) a dashboard page. */
     async function probe(cookie: string, withPage = false) {
-      const page = withPage ? await fetch(`${app.baseUrl}/dashboard/${programId}`, { headers: { cookie }, redirect: "manual" }) : null;
+      const page = withPage
+        ? await fetch(`${app.baseUrl}/dashboard/${programId}`, { headers: { cookie }, redirect: "manual" })
+        : null;
       await page?.arrayBuffer();
       const json = await staffCall(app.baseUrl, cookie, "GET", `/api/staff/${programId}/search?q=a`);
       const session = await fetch(`${app.baseUrl}/api/auth/session`, { headers: { cookie } });
       const body = (await session.json()) as { staffId?: string };
-      const reissued = session.headers.getSetCookie().some((c) => /^next-auth\.session-token=[^;]+/.test(c) && !/expires=Thu, 01 Jan 1970/i.test(c) && !/Max-Age=0/i.test(c));
-      return { page: page?.status ?? null, pageLocation: page?.headers.get("location") ?? "", json: json.status, session: !!body.staffId, reissued };
+      const reissued = session.headers
+        .getSetCookie()
+        .some(
+          (c) =>
+            /^next-auth\.session-token=[^;]+/.test(c) && !/expires=Thu, 01 Jan 1970/i.test(c) && !/Max-Age=0/i.test(c),
+        );
+      return {
+        page: page?.status ?? null,
+        pageLocation: page?.headers.get("location") ?? "",
+        json: json.status,
+        session: !!body.staffId,
+        reissued,
+      };
     }
 
     const assertLive = (p: Awaited<ReturnType<typeof probe>>, who: string) => {
@@ -57,7 +75,11 @@ for (const backend of BACKENDS) {
       assert.equal(p.session, true, `${who}: /api/auth/session`);
     };
     const assertEnded = (p: Awaited<ReturnType<typeof probe>>, who: string) => {
-      if (p.page !== null) assert.ok(p.page >= 300 && p.page < 400 && p.pageLocation.includes("/signin"), `${who}: page answered ${p.page} ${p.pageLocation}`);
+      if (p.page !== null)
+        assert.ok(
+          p.page >= 300 && p.page < 400 && p.pageLocation.includes("/signin"),
+          `${who}: page answered ${p.page} ${p.pageLocation}`,
+        );
       assert.equal(p.json, 401, `${who}: JSON route`);
       assert.equal(p.session, false, `${who}: /api/auth/session still returns a session`);
       assert.equal(p.reissued, false, `${who}: /api/auth/session re-issued the token`);
@@ -76,7 +98,10 @@ for (const backend of BACKENDS) {
     });
 
     test("a password change (CLI staff password) ends every session of the account, and only that account's", async () => {
-      const cookies = [(await signIn(app.baseUrl, accounts.password, PASSWORD))!, (await signIn(app.baseUrl, accounts.password, PASSWORD))!];
+      const cookies = [
+        (await signIn(app.baseUrl, accounts.password, PASSWORD))!,
+        (await signIn(app.baseUrl, accounts.password, PASSWORD))!,
+      ];
       const bystander = (await signIn(app.baseUrl, accounts.bystander, PASSWORD))!;
       for (const c of cookies) assertLive(await probe(c), "before the change");
       // PGlite: the CLI may open the database only while the app is stopped (PostgreSQL: the same, for one code
@@ -86,7 +111,10 @@ for (const backend of BACKENDS) {
       const run = await stack.cliRun(["staff", "password", "--email", accounts.password, "--password", NEW_PASSWORD]);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.json?.sessionsEnded, 2);
-      app = await stack.start({ AUTH_SECRET_FILE: secretFile, STAFF_SESSION_MAX_AGE_SECONDS: String(SHORT_LIFETIME_SECONDS) });
+      app = await stack.start({
+        AUTH_SECRET_FILE: secretFile,
+        STAFF_SESSION_MAX_AGE_SECONDS: String(SHORT_LIFETIME_SECONDS),
+      });
       for (const c of cookies) assertEnded(await probe(c), "after the change");
       assertLive(await probe(bystander), "another account");
       assert.equal(await signIn(app.baseUrl, accounts.password, PASSWORD), null);
@@ -97,9 +125,23 @@ for (const backend of BACKENDS) {
       const owner = (await signIn(app.baseUrl, accounts.owner, PASSWORD))!;
       const cookie = (await signIn(app.baseUrl, accounts.disabled, PASSWORD))!;
       assertLive(await probe(cookie), "before disabling");
-      assert.equal((await staffCall(app.baseUrl, owner, "PUT", `/api/staff/${programId}/staff/${disabledId}/disabled`, { disabled: true })).status, 200);
+      assert.equal(
+        (
+          await staffCall(app.baseUrl, owner, "PUT", `/api/staff/${programId}/staff/${disabledId}/disabled`, {
+            disabled: true,
+          })
+        ).status,
+        200,
+      );
       assertEnded(await probe(cookie), "disabled");
-      assert.equal((await staffCall(app.baseUrl, owner, "PUT", `/api/staff/${programId}/staff/${disabledId}/disabled`, { disabled: false })).status, 200);
+      assert.equal(
+        (
+          await staffCall(app.baseUrl, owner, "PUT", `/api/staff/${programId}/staff/${disabledId}/disabled`, {
+            disabled: false,
+          })
+        ).status,
+        200,
+      );
       assertEnded(await probe(cookie), "enabled again");
       assert.ok(await signIn(app.baseUrl, accounts.disabled, PASSWORD), "a fresh sign-in works");
     });

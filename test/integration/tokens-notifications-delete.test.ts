@@ -41,8 +41,12 @@ for (const backend of BACKENDS) {
 
     async function customer(label: string, points = 0, payload: Record<string, unknown> = {}): Promise<string> {
       const email = newEmail(label);
-      assert.equal((await api("POST", `${p()}/integrations/api`, { body: [{ email, feature: "user", payload }] })).status, 201);
-      if (points > 0) assert.equal((await api("POST", `${c(email)}/balance/increase`, { body: { points } })).status, 200);
+      assert.equal(
+        (await api("POST", `${p()}/integrations/api`, { body: [{ email, feature: "user", payload }] })).status,
+        201,
+      );
+      if (points > 0)
+        assert.equal((await api("POST", `${c(email)}/balance/increase`, { body: { points } })).status, 200);
       return email;
     }
     const tokenOf = async (email: string) => {
@@ -137,23 +141,39 @@ for (const backend of BACKENDS) {
       const mine = await api("GET", `${p()}/me/transactions`, bearer(token));
       assert.equal(mine.status, 200);
       assert.deepEqual(mine.json, (await api("GET", `${c(holder)}/transactions`)).json);
-      assert.deepEqual(mine.json.data.map((e: { type: string; points: number }) => [e.type, e.points]), [["spend", -5], ["earn", 200]]);
+      assert.deepEqual(
+        mine.json.data.map((e: { type: string; points: number }) => [e.type, e.points]),
+        [
+          ["spend", -5],
+          ["earn", 200],
+        ],
+      );
       const page = await api("GET", `${p()}/me/transactions?limit=1`, bearer(token));
       assert.equal(page.json.data.length, 1);
       assert.equal(typeof page.json.nextCursor, "string");
-      const next = await api("GET", `${p()}/me/transactions?limit=1&cursor=${encodeURIComponent(page.json.nextCursor)}`, bearer(token));
+      const next = await api(
+        "GET",
+        `${p()}/me/transactions?limit=1&cursor=${encodeURIComponent(page.json.nextCursor)}`,
+        bearer(token),
+      );
       assert.deepEqual(next.json.data, [mine.json.data[1]]);
       assertProblem(await api("GET", `${p()}/me/transactions?limit=0`, bearer(token)), 400, "validation_failed");
     });
 
     test("POST /me/rewards/{id}/redeem: the token's customer redeems; recorded as customer:<id>", async () => {
       const token = await tokenOf(holder);
-      const res = await api("POST", `${p()}/me/rewards/${id.coffee}/redeem`, { ...bearer(token), body: { metadata: { via: "widget" } } });
+      const res = await api("POST", `${p()}/me/rewards/${id.coffee}/redeem`, {
+        ...bearer(token),
+        body: { metadata: { via: "widget" } },
+      });
       assert.equal(res.status, 201, res.text);
       assert.equal(res.json.balance, 165);
       assert.equal(res.json.redemption.customerId, holderId);
       const [entry] = (await api("GET", `${c(holder)}/transactions?limit=1`)).json.data;
-      assert.deepEqual({ type: entry.type, points: entry.points, actor: entry.actor }, { type: "redeem", points: -30, actor: `customer:${holderId}` });
+      assert.deepEqual(
+        { type: entry.type, points: entry.points, actor: entry.actor },
+        { type: "redeem", points: -30, actor: `customer:${holderId}` },
+      );
 
       const idem = { Authorization: `Bearer ${token}`, "Idempotency-Key": "me-redeem-1" };
       const first = await api("POST", `${p()}/me/rewards/${id.coffee}/redeem`, { key: null, headers: idem });
@@ -163,16 +183,32 @@ for (const backend of BACKENDS) {
       assert.deepEqual(replay.json, first.json);
       assert.equal((await api("GET", c(holder))).json.loyaltyData.balance, 135);
 
-      assertProblem(await api("POST", `${p()}/me/rewards/${id.foreignReward}/redeem`, { ...bearer(token), body: {} }), 404, "reward_not_found");
+      assertProblem(
+        await api("POST", `${p()}/me/rewards/${id.foreignReward}/redeem`, { ...bearer(token), body: {} }),
+        404,
+        "reward_not_found",
+      );
       const poor = await customer("poor-me", 10);
-      assertProblem(await api("POST", `${p()}/me/rewards/${id.coffee}/redeem`, { ...bearer(await tokenOf(poor)), body: {} }), 409, "insufficient_balance");
-      assertProblem(await api("POST", `${p()}/me/rewards/${id.coffee}/redeem`, { ...bearer(token), body: { points: 1 } }), 400, "validation_failed");
+      assertProblem(
+        await api("POST", `${p()}/me/rewards/${id.coffee}/redeem`, { ...bearer(await tokenOf(poor)), body: {} }),
+        409,
+        "insufficient_balance",
+      );
+      assertProblem(
+        await api("POST", `${p()}/me/rewards/${id.coffee}/redeem`, { ...bearer(token), body: { points: 1 } }),
+        400,
+        "validation_failed",
+      );
     });
 
     test("/me refuses (401) no token, an api-key, a bad signature, another program, garbage", async () => {
       const token = await tokenOf(holder);
       const refused = async (path: string, opts: Parameters<AppInstance["api"]>[2], method = "GET") =>
-        assertProblem(await api(method, path, { body: method === "POST" ? {} : undefined, ...opts }), 401, "unauthorized");
+        assertProblem(
+          await api(method, path, { body: method === "POST" ? {} : undefined, ...opts }),
+          401,
+          "unauthorized",
+        );
       for (const path of [`${p()}/me`, `${p()}/me/transactions`]) {
         await refused(path, { key: null });
         await refused(path, { key: stack.key }); // an api-key is never accepted on /me
@@ -199,7 +235,9 @@ for (const backend of BACKENDS) {
     test("notifications: 202 queued, or suppressed by the customer's category flag; validation; 404", async () => {
       const email = await customer("push");
       const path = `${c(email)}/notifications`;
-      const queued = await api("POST", path, { body: { title: "Points!", body: "You earned 10 points", category: "balance", data: { screen: "wallet" } } });
+      const queued = await api("POST", path, {
+        body: { title: "Points!", body: "You earned 10 points", category: "balance", data: { screen: "wallet" } },
+      });
       assert.equal(queued.status, 202, queued.text);
       assert.deepEqual(Object.keys(queued.json), ["notification"]);
       assert.deepEqual(Object.keys(queued.json.notification).sort(), ["id", "status"]);
@@ -222,11 +260,25 @@ for (const backend of BACKENDS) {
       assert.equal(twice.headers.get("idempotent-replayed"), "true");
       assert.equal(twice.json.notification.id, once.json.notification.id);
 
-      const bad = assertProblem(await api("POST", path, { body: { title: "", body: "x".repeat(1001), category: "sms", data: "no", extra: 1 } }), 400, "validation_failed");
-      assert.deepEqual(bad.errors.map((e: { path: string }) => e.path).sort(), ["", "body", "category", "data", "title"]);
+      const bad = assertProblem(
+        await api("POST", path, { body: { title: "", body: "x".repeat(1001), category: "sms", data: "no", extra: 1 } }),
+        400,
+        "validation_failed",
+      );
+      assert.deepEqual(bad.errors.map((e: { path: string }) => e.path).sort(), [
+        "",
+        "body",
+        "category",
+        "data",
+        "title",
+      ]);
       const missing = assertProblem(await api("POST", path, { body: {} }), 400, "validation_failed");
       assert.deepEqual(missing.errors.map((e: { path: string }) => e.path).sort(), ["body", "category", "title"]);
-      assertProblem(await api("POST", path, { body: { title: "x".repeat(121), body: "b", category: "tier" } }), 400, "validation_failed");
+      assertProblem(
+        await api("POST", path, { body: { title: "x".repeat(121), body: "b", category: "tier" } }),
+        400,
+        "validation_failed",
+      );
       for (const body of [
         { title: "a\u0000", body: "b", category: "tier" },
         { title: "a", body: "\udc00", category: "tier" },
@@ -234,49 +286,99 @@ for (const backend of BACKENDS) {
       ]) {
         assertProblem(await api("POST", path, { body }), 400, "validation_failed"); // not a 500 from the database
       }
-      assertProblem(await api("POST", `${c(newEmail("ghost"))}/notifications`, { body: { title: "T", body: "B", category: "tier" } }), 404, "customer_not_found");
-      assertProblem(await api("POST", path, { key: null, body: { title: "T", body: "B", category: "tier" } }), 401, "unauthorized");
+      assertProblem(
+        await api("POST", `${c(newEmail("ghost"))}/notifications`, {
+          body: { title: "T", body: "B", category: "tier" },
+        }),
+        404,
+        "customer_not_found",
+      );
+      assertProblem(
+        await api("POST", path, { key: null, body: { title: "T", body: "B", category: "tier" } }),
+        401,
+        "unauthorized",
+      );
     });
 
     test("set up the customer to erase: history, a redemption, a coupon, a queued push, a token", async () => {
-      gone = await customer("gone", 300, { firstName: "Erase", lastName: "Me", phone: "+33 6 12 34 56 78", externalCustomerId: `ext-${Date.now()}` });
+      gone = await customer("gone", 300, {
+        firstName: "Erase",
+        lastName: "Me",
+        phone: "+33 6 12 34 56 78",
+        externalCustomerId: `ext-${Date.now()}`,
+      });
       goneId = (await api("GET", c(gone))).json.id;
       assert.equal((await api("POST", `${c(gone)}/balance/decrease`, { body: { points: 50 } })).status, 200);
       assert.equal((await api("POST", `${c(gone)}/rewards/${id.coffee}/redeem`, { body: {} })).status, 201);
       assert.equal((await api("POST", `${c(gone)}/coupons`, { body: { couponPoolId: id.pool } })).status, 201);
       assert.equal((await api("POST", `${c(gone)}/earning-flows/visit`, { body: {} })).status, 200);
-      assert.equal((await api("POST", `${c(gone)}/notifications`, { body: { title: "Hi Erase", body: "private", category: "balance" } })).json.notification.status, "queued");
+      assert.equal(
+        (
+          await api("POST", `${c(gone)}/notifications`, {
+            body: { title: "Hi Erase", body: "private", category: "balance" },
+          })
+        ).json.notification.status,
+        "queued",
+      );
       goneToken = await tokenOf(gone);
       assert.equal((await api("GET", `${p()}/me`, bearer(goneToken))).status, 200);
       // The same e-mail in program B is another customer, untouched by program A's deletion.
       twin = gone;
-      assert.equal((await api("POST", `/v1/programs/${stack.otherProgramId}/integrations/api`, { key: stack.otherKey, body: [{ email: twin, feature: "user", payload: { firstName: "Twin" } }] })).status, 201);
+      assert.equal(
+        (
+          await api("POST", `/v1/programs/${stack.otherProgramId}/integrations/api`, {
+            key: stack.otherKey,
+            body: [{ email: twin, feature: "user", payload: { firstName: "Twin" } }],
+          })
+        ).status,
+        201,
+      );
       stays = await customer("stays", 40);
     });
 
     test("with the app stopped: program totals before, and tokens forged with the program's secret", async () => {
       await stack.stopAll();
       totalsBefore = await totals();
-      const [program] = await stack.query<{ tokenSecret: string }>(`SELECT "tokenSecret" FROM "Program" WHERE id = $1`, [stack.programId]);
+      const [program] = await stack.query<{ tokenSecret: string }>(
+        `SELECT "tokenSecret" FROM "Program" WHERE id = $1`,
+        [stack.programId],
+      );
       assert.match(program!.tokenSecret, /^[0-9a-f]{64}$/, "32 random bytes, hex, made on first use");
-      const [other] = await stack.query<{ id: string }>(`SELECT id FROM "Customer" WHERE "programId" = $1`, [stack.otherProgramId]);
+      const [other] = await stack.query<{ id: string }>(`SELECT id FROM "Customer" WHERE "programId" = $1`, [
+        stack.otherProgramId,
+      ]);
       const key = Buffer.from(program!.tokenSecret, "hex");
       const now = Math.floor(Date.now() / 1000);
       const sign = (claims: Record<string, unknown>, sub: string, aud: string, iat: number, exp: number) =>
-        new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setSubject(sub).setAudience(aud).setIssuedAt(iat).setExpirationTime(exp).sign(key);
+        new SignJWT(claims)
+          .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+          .setSubject(sub)
+          .setAudience(aud)
+          .setIssuedAt(iat)
+          .setExpirationTime(exp)
+          .sign(key);
       forged = {
         valid: await sign({ pid: stack.programId }, holderId, "loyalty:me", now, now + 600),
         expired: await sign({ pid: stack.programId }, holderId, "loyalty:me", now - 7200, now - 3600),
         wrongAudience: await sign({ pid: stack.programId }, holderId, "someone-else", now, now + 600),
         otherProgramClaim: await sign({ pid: stack.otherProgramId }, holderId, "loyalty:me", now, now + 600),
         otherProgramCustomer: await sign({ pid: stack.programId }, other!.id, "loyalty:me", now, now + 600),
-        noSubject: await new SignJWT({ pid: stack.programId }).setProtectedHeader({ alg: "HS256" }).setAudience("loyalty:me").setIssuedAt(now).setExpirationTime(now + 600).sign(key),
+        noSubject: await new SignJWT({ pid: stack.programId })
+          .setProtectedHeader({ alg: "HS256" })
+          .setAudience("loyalty:me")
+          .setIssuedAt(now)
+          .setExpirationTime(now + 600)
+          .sign(key),
       };
       app = await stack.start();
     });
 
     test("forged tokens: the control passes; expired, wrong audience, other program or customer are 401", async () => {
-      assert.equal((await api("GET", `${p()}/me`, bearer(forged.valid!))).json.id, holderId, "the control token (same secret) works");
+      assert.equal(
+        (await api("GET", `${p()}/me`, bearer(forged.valid!))).json.id,
+        holderId,
+        "the control token (same secret) works",
+      );
       for (const name of ["expired", "wrongAudience", "otherProgramClaim", "otherProgramCustomer", "noSubject"]) {
         const res = await api("GET", `${p()}/me`, bearer(forged[name]!));
         assertProblem(res, 401, "unauthorized");
@@ -301,12 +403,24 @@ for (const backend of BACKENDS) {
       assertProblem(await api("POST", `${enc}/balance/increase`, { body: { points: 1 } }), 404, "customer_not_found");
       assertProblem(await api("POST", `${enc}/balance/decrease`, { body: { points: 1 } }), 404, "customer_not_found");
       assertProblem(await api("POST", `${enc}/rewards/${id.coffee}/redeem`, { body: {} }), 404, "customer_not_found");
-      assertProblem(await api("POST", `${enc}/coupons`, { body: { couponPoolId: id.pool } }), 404, "customer_not_found");
-      assertProblem(await api("POST", `${enc}/notifications`, { body: { title: "T", body: "B", category: "tier" } }), 404, "customer_not_found");
+      assertProblem(
+        await api("POST", `${enc}/coupons`, { body: { couponPoolId: id.pool } }),
+        404,
+        "customer_not_found",
+      );
+      assertProblem(
+        await api("POST", `${enc}/notifications`, { body: { title: "T", body: "B", category: "tier" } }),
+        404,
+        "customer_not_found",
+      );
       assertProblem(await api("POST", `${enc}/earning-flows/visit`, { body: {} }), 404, "customer_not_found");
       assertProblem(await api("GET", `${p()}/me`, bearer(goneToken)), 401, "unauthorized");
       assertProblem(await api("GET", `${p()}/me/transactions`, bearer(goneToken)), 401, "unauthorized");
-      assertProblem(await api("POST", `${p()}/me/rewards/${id.coffee}/redeem`, { ...bearer(goneToken), body: {} }), 401, "unauthorized");
+      assertProblem(
+        await api("POST", `${p()}/me/rewards/${id.coffee}/redeem`, { ...bearer(goneToken), body: {} }),
+        401,
+        "unauthorized",
+      );
 
       // Others are untouched: a customer of A, and the same e-mail in program B.
       assert.equal((await api("GET", c(stays))).json.loyaltyData.balance, 40);
@@ -315,33 +429,75 @@ for (const backend of BACKENDS) {
       assert.equal(inB.json.userData.firstName, "Twin");
 
       // Idempotent: again, and unknown e-mails, are 204 with nothing to do.
-      assert.equal((await api("DELETE", `${p()}/integrations/api`, { body: [{ email: gone, feature: "user" }] })).status, 204);
+      assert.equal(
+        (await api("DELETE", `${p()}/integrations/api`, { body: [{ email: gone, feature: "user" }] })).status,
+        204,
+      );
     });
 
     test("DELETE refusals: 400 validation_failed / unsupported_feature, 415, 401, 404 for another program", async () => {
       const path = `${p()}/integrations/api`;
       assertProblem(await api("DELETE", path, { body: [] }), 400, "validation_failed");
-      const bad = assertProblem(await api("DELETE", path, { body: [{ email: "nope", feature: "user" }, { email: stays, feature: "user", payload: {} }] }), 400, "validation_failed");
+      const bad = assertProblem(
+        await api("DELETE", path, {
+          body: [
+            { email: "nope", feature: "user" },
+            { email: stays, feature: "user", payload: {} },
+          ],
+        }),
+        400,
+        "validation_failed",
+      );
       assert.deepEqual(bad.errors.map((e: { path: string }) => e.path).sort(), ["[0].email", "[1]"]);
-      const feature = assertProblem(await api("DELETE", path, { body: [{ email: stays, feature: "coupon" }] }), 400, "unsupported_feature");
-      assert.deepEqual(feature.errors.map((e: { path: string }) => e.path), ["[0].feature"]);
+      const feature = assertProblem(
+        await api("DELETE", path, { body: [{ email: stays, feature: "coupon" }] }),
+        400,
+        "unsupported_feature",
+      );
+      assert.deepEqual(
+        feature.errors.map((e: { path: string }) => e.path),
+        ["[0].feature"],
+      );
       assertProblem(await api("DELETE", path, { body: { email: stays, feature: "user" } }), 400, "validation_failed");
-      assertProblem(await api("DELETE", path, { body: Array.from({ length: 1001 }, () => ({ email: stays, feature: "user" })) }), 400, "validation_failed");
-      assertProblem(await api("DELETE", path, { body: "[]", headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");
-      assertProblem(await api("DELETE", path, { key: null, body: [{ email: stays, feature: "user" }] }), 401, "unauthorized");
-      assertProblem(await api("DELETE", path, { key: stack.otherKey, body: [{ email: stays, feature: "user" }] }), 404, "not_found");
+      assertProblem(
+        await api("DELETE", path, { body: Array.from({ length: 1001 }, () => ({ email: stays, feature: "user" })) }),
+        400,
+        "validation_failed",
+      );
+      assertProblem(
+        await api("DELETE", path, { body: "[]", headers: { "content-type": "text/plain" } }),
+        415,
+        "unsupported_media_type",
+      );
+      assertProblem(
+        await api("DELETE", path, { key: null, body: [{ email: stays, feature: "user" }] }),
+        401,
+        "unauthorized",
+      );
+      assertProblem(
+        await api("DELETE", path, { key: stack.otherKey, body: [{ email: stays, feature: "user" }] }),
+        404,
+        "not_found",
+      );
       assert.equal((await api("GET", c(stays))).status, 200, "nothing was deleted by a refused request");
     });
 
     test("the e-mail is free again: a new customer, not the old one back", async () => {
-      assert.equal((await api("POST", `${p()}/integrations/api`, { body: [{ email: gone, feature: "user", payload: {} }] })).status, 201);
+      assert.equal(
+        (await api("POST", `${p()}/integrations/api`, { body: [{ email: gone, feature: "user", payload: {} }] }))
+          .status,
+        201,
+      );
       const reborn = (await api("GET", c(gone))).json;
       assert.notEqual(reborn.id, goneId);
       assert.equal(reborn.loyaltyData.balance, 0);
       assert.equal(reborn.userData.firstName, null);
       assert.deepEqual((await api("GET", `${c(gone)}/transactions`)).json.data, []);
       // Put things back as they were for the totals check: delete the newcomer too.
-      assert.equal((await api("DELETE", `${p()}/integrations/api`, { body: [{ email: gone, feature: "user" }] })).status, 204);
+      assert.equal(
+        (await api("DELETE", `${p()}/integrations/api`, { body: [{ email: gone, feature: "user" }] })).status,
+        204,
+      );
     });
 
     test("the database: personal data erased, ledger and redemptions kept, program totals unchanged", async () => {
@@ -392,10 +548,10 @@ for (const backend of BACKENDS) {
       );
       assert.equal(events.length, 2);
       assert.equal(events[0]!.data.customerId, goneId);
-      const leaks = await stack.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Event" WHERE "programId" = $1 AND data::text ILIKE $2`, [
-        stack.programId,
-        `%${gone.split("@")[0]}%`,
-      ]);
+      const leaks = await stack.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "Event" WHERE "programId" = $1 AND data::text ILIKE $2`,
+        [stack.programId, `%${gone.split("@")[0]}%`],
+      );
       assert.equal(leaks[0]!.n, 0, "no stored event still carries the erased e-mail");
 
       // Notifications of the live customers: queued with a push delivery to the endpoint, suppressed without.
@@ -406,7 +562,12 @@ for (const backend of BACKENDS) {
                 (SELECT count(*)::int FROM "Event" WHERE "programId" = $1 AND type = 'notification.requested') AS requested`,
         [stack.programId, PUSH_URL],
       );
-      assert.deepEqual(n, { queued: notificationsQueued, suppressed: 1, deliveries: notificationsQueued, requested: notificationsQueued + 1 });
+      assert.deepEqual(n, {
+        queued: notificationsQueued,
+        suppressed: 1,
+        deliveries: notificationsQueued,
+        requested: notificationsQueued + 1,
+      });
     });
   });
 }

@@ -9,7 +9,15 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BACKENDS, customerPath, openStack, waitFor, type AppInstance, type Stack, type Fixtures } from "../support/stack";
+import {
+  BACKENDS,
+  customerPath,
+  openStack,
+  waitFor,
+  type AppInstance,
+  type Stack,
+  type Fixtures,
+} from "../support/stack";
 import { newEmail, TWO_PROGRAMS } from "../support/fixtures";
 import { startReceiver, verifySignature, type Receiver, type Received } from "../support/webhook-receiver";
 import { ISO_MS } from "../support/assertions";
@@ -38,7 +46,12 @@ for (const backend of BACKENDS) {
     let apps: AppInstance[] = [];
     const files = mkdtempSync(path.join(os.tmpdir(), "loyalty-hooks-"));
     let receiver: Receiver;
-    const secret: Record<"hooks" | "second" | "push" | "push2", string> = { hooks: "", second: "", push: "", push2: "" };
+    const secret: Record<"hooks" | "second" | "push" | "push2", string> = {
+      hooks: "",
+      second: "",
+      push: "",
+      push2: "",
+    };
     let rewardId: string;
     let poolId: string;
     const failedOnce = new Set<string>();
@@ -80,7 +93,9 @@ for (const backend of BACKENDS) {
       stack = await openStack(backend, TWO_PROGRAMS);
       const A = stack.programId;
       const refusals = await stack.together(
-        ...["ftp://127.0.0.1/x", "javascript:alert(1)", "file:///etc/passwd"].map((url) => () => stack.cliRun(["webhook", "create", "--program", A, "--url", url])),
+        ...["ftp://127.0.0.1/x", "javascript:alert(1)", "file:///etc/passwd"].map(
+          (url) => () => stack.cliRun(["webhook", "create", "--program", A, "--url", url]),
+        ),
       );
       for (const r of refusals) assert.equal(r.code, 1, `only http(s) URLs: ${r.stdout}`);
       const [hooks, second, push, reward, pool] = await stack.together(
@@ -103,7 +118,9 @@ for (const backend of BACKENDS) {
       writeFileSync(csv, "HOOK-1\nHOOK-2\n");
       await stack.loyalty("coupon-pool", "import", "--pool", poolId, "--file", csv);
       // Two instances, so two workers, on one PostgreSQL database; PGlite admits one process.
-      apps = await stack.together(...Array.from({ length: backend === "postgres" ? 2 : 1 }, () => () => stack.start(WORKER_ENV)));
+      apps = await stack.together(
+        ...Array.from({ length: backend === "postgres" ? 2 : 1 }, () => () => stack.start(WORKER_ENV)),
+      );
     });
     after(async () => {
       await stack?.close();
@@ -117,26 +134,60 @@ for (const backend of BACKENDS) {
 
     test("every event type reaches every webhook once, signed; a 500 is retried", async () => {
       const email = newEmail("hook");
-      assert.equal((await api("POST", `${p()}/integrations/api`, { body: [{ email, feature: "user", payload: { firstName: "W" } }] })).status, 201);
+      assert.equal(
+        (
+          await api("POST", `${p()}/integrations/api`, {
+            body: [{ email, feature: "user", payload: { firstName: "W" } }],
+          })
+        ).status,
+        201,
+      );
       customerId = (await api("GET", c(email))).json.id;
-      assert.equal((await api("POST", `${p()}/integrations/api`, { body: [{ email, feature: "user", payload: { lastName: "H" } }] })).status, 201);
+      assert.equal(
+        (
+          await api("POST", `${p()}/integrations/api`, {
+            body: [{ email, feature: "user", payload: { lastName: "H" } }],
+          })
+        ).status,
+        201,
+      );
       assert.equal((await api("POST", `${c(email)}/balance/increase`, { body: { points: 1500 } })).status, 200); // + tier.changed (Silver)
       assert.equal((await api("POST", `${c(email)}/rewards/${rewardId}/redeem`, { body: {} })).status, 201);
       assert.equal((await api("POST", `${c(email)}/coupons`, { body: { couponPoolId: poolId } })).status, 201);
-      assert.equal((await api("POST", `${c(email)}/notifications`, { body: { title: "Hello", body: "B", category: "tier" } })).status, 202);
-      assert.equal((await api("DELETE", `${p()}/integrations/api`, { body: [{ email, feature: "user" }] })).status, 204);
+      assert.equal(
+        (await api("POST", `${c(email)}/notifications`, { body: { title: "Hello", body: "B", category: "tier" } }))
+          .status,
+        202,
+      );
+      assert.equal(
+        (await api("DELETE", `${p()}/integrations/api`, { body: [{ email, feature: "user" }] })).status,
+        204,
+      );
 
       const mine = (path: string) => ok(path).filter((r) => r.json?.data?.customerId === customerId);
       for (const path of ["/hooks", "/second"]) {
-        await waitFor(() => EVENT_TYPES.every((t) => mine(path).some((r) => r.json.type === t)), `every event type at ${path}`);
+        await waitFor(
+          () => EVENT_TYPES.every((t) => mine(path).some((r) => r.json.type === t)),
+          `every event type at ${path}`,
+        );
       }
       for (const r of mine("/second")) eventIds.set(`${r.json.type}:${r.json.data.type ?? ""}`, r.json.id);
 
-      for (const r of at("/hooks")) assert.ok(verifySignature(secret.hooks, r.headers["loyalty-signature"], r.body), "signed with the webhook's secret");
+      for (const r of at("/hooks"))
+        assert.ok(
+          verifySignature(secret.hooks, r.headers["loyalty-signature"], r.body),
+          "signed with the webhook's secret",
+        );
       for (const r of at("/second")) assert.ok(verifySignature(secret.second, r.headers["loyalty-signature"], r.body));
       const sample = mine("/hooks")[0]!;
-      assert.ok(!verifySignature(secret.second, sample.headers["loyalty-signature"], sample.body), "another webhook's secret does not verify");
-      assert.ok(!verifySignature(secret.hooks, sample.headers["loyalty-signature"], sample.body.replace("}", ' }')), "a changed body does not verify");
+      assert.ok(
+        !verifySignature(secret.second, sample.headers["loyalty-signature"], sample.body),
+        "another webhook's secret does not verify",
+      );
+      assert.ok(
+        !verifySignature(secret.hooks, sample.headers["loyalty-signature"], sample.body.replace("}", " }")),
+        "a changed body does not verify",
+      );
       assert.match(String(sample.headers["loyalty-signature"]), /^t=\d{10},v1=[0-9a-f]{64}$/);
       assert.match(String(sample.headers["content-type"]), /^application\/json/);
       assert.equal(sample.method, "POST");
@@ -147,49 +198,89 @@ for (const backend of BACKENDS) {
         assert.match(r.json.createdAt, ISO_MS);
         assert.ok(EVENT_TYPES.includes(r.json.type), r.json.type);
       }
-      const earn = mine("/hooks").find((r) => r.json.type === "balance.changed" && r.json.data.type === "earn")!.json.data;
+      const earn = mine("/hooks").find((r) => r.json.type === "balance.changed" && r.json.data.type === "earn")!.json
+        .data;
       assert.deepEqual({ points: earn.points, balance: earn.balance }, { points: 1500, balance: 1500 });
-      const redeem = mine("/hooks").find((r) => r.json.type === "balance.changed" && r.json.data.type === "redeem")!.json.data;
+      const redeem = mine("/hooks").find((r) => r.json.type === "balance.changed" && r.json.data.type === "redeem")!
+        .json.data;
       assert.deepEqual({ points: redeem.points, balance: redeem.balance }, { points: -10, balance: 1490 });
       const tier = mine("/hooks").find((r) => r.json.type === "tier.changed")!.json.data;
-      assert.deepEqual({ from: tier.fromTierId, to: tier.toTierId }, { from: stack.tiers.bronze, to: stack.tiers.silver });
+      assert.deepEqual(
+        { from: tier.fromTierId, to: tier.toTierId },
+        { from: stack.tiers.bronze, to: stack.tiers.silver },
+      );
       assert.equal(mine("/hooks").find((r) => r.json.type === "reward.redeemed")!.json.data.rewardId, rewardId);
       assert.equal(mine("/hooks").find((r) => r.json.type === "coupon.assigned")!.json.data.couponPoolId, poolId);
 
       // The first attempt of customer.created failed with a 500 and was retried after the backoff, once.
-      const created = at("/hooks").filter((r) => r.json?.type === "customer.created" && r.json.data.customerId === customerId);
-      assert.deepEqual(created.map((r) => r.status), [500, 200]);
+      const created = at("/hooks").filter(
+        (r) => r.json?.type === "customer.created" && r.json.data.customerId === customerId,
+      );
+      assert.deepEqual(
+        created.map((r) => r.status),
+        [500, 200],
+      );
       assert.ok(created[1]!.at - created[0]!.at >= 100, "retried after a delay, not at once");
     });
 
     test("push notifications go to the push endpoint signed with its secret; a 500 is retried, then delivered", async () => {
       pushCustomer = newEmail("push");
-      assert.equal((await api("POST", `${p()}/integrations/api`, { body: [{ email: pushCustomer, feature: "user", payload: {} }] })).status, 201);
-      const flaky = await api("POST", `${c(pushCustomer)}/notifications`, { body: { title: "FLAKY", body: "Your points", category: "balance", data: { screen: "wallet" } } });
+      assert.equal(
+        (
+          await api("POST", `${p()}/integrations/api`, {
+            body: [{ email: pushCustomer, feature: "user", payload: {} }],
+          })
+        ).status,
+        201,
+      );
+      const flaky = await api("POST", `${c(pushCustomer)}/notifications`, {
+        body: { title: "FLAKY", body: "Your points", category: "balance", data: { screen: "wallet" } },
+      });
       assert.equal(flaky.json.notification.status, "queued");
-      const suppressed = await api("POST", `${c(pushCustomer)}/notifications`, { body: { title: "Sale", body: "B", category: "marketing" } });
+      const suppressed = await api("POST", `${c(pushCustomer)}/notifications`, {
+        body: { title: "Sale", body: "B", category: "marketing" },
+      });
       assert.equal(suppressed.json.notification.status, "suppressed");
       const id = flaky.json.notification.id;
       await waitFor(() => ok("/push").some((r) => r.json.id === id), "the push delivery");
       const attempts = at("/push").filter((r) => r.json.id === id);
-      assert.deepEqual(attempts.map((r) => r.status), [500, 200]);
+      assert.deepEqual(
+        attempts.map((r) => r.status),
+        [500, 200],
+      );
       const body = attempts[1]!.json;
       assert.deepEqual(
         { title: body.title, body: body.body, category: body.category, data: body.data, programId: body.programId },
-        { title: "FLAKY", body: "Your points", category: "balance", data: { screen: "wallet" }, programId: stack.programId },
+        {
+          title: "FLAKY",
+          body: "Your points",
+          category: "balance",
+          data: { screen: "wallet" },
+          programId: stack.programId,
+        },
       );
       assert.match(body.createdAt, ISO_MS);
-      for (const r of at("/push")) assert.ok(verifySignature(secret.push, r.headers["loyalty-signature"], r.body), "signed with the push secret");
+      for (const r of at("/push"))
+        assert.ok(verifySignature(secret.push, r.headers["loyalty-signature"], r.body), "signed with the push secret");
       assert.ok(!at("/push").some((r) => r.json.title === "Sale"), "a suppressed notification is never sent");
-      await waitFor(() => ok("/hooks").some((r) => r.json.type === "notification.requested" && r.json.data.notificationId === id), "notification.requested");
+      await waitFor(
+        () => ok("/hooks").some((r) => r.json.type === "notification.requested" && r.json.data.notificationId === id),
+        "notification.requested",
+      );
     });
 
     test("a delivery that keeps failing is retried with growing delays, then marked failed", async () => {
-      const res = await api("POST", `${c(pushCustomer)}/notifications`, { body: { title: "FAIL", body: "B", category: "balance" } });
+      const res = await api("POST", `${c(pushCustomer)}/notifications`, {
+        body: { title: "FAIL", body: "B", category: "balance" },
+      });
       const id = res.json.notification.id;
       const tries = () => at("/push").filter((r) => r.json.id === id);
       // The last attempt is the first one made more than GIVE_UP_MS after the delivery was created.
-      await waitFor(() => tries().length > 1 && tries().at(-1)!.at - tries()[0]!.at > GIVE_UP_MS, "retries past the give-up window", 30_000);
+      await waitFor(
+        () => tries().length > 1 && tries().at(-1)!.at - tries()[0]!.at > GIVE_UP_MS,
+        "retries past the give-up window",
+        30_000,
+      );
       await new Promise((r) => setTimeout(r, 1500)); // the worker records the outcome; no further attempt comes
       const seen = tries();
       assert.ok(seen.every((r) => r.status === 500));
@@ -202,7 +293,14 @@ for (const backend of BACKENDS) {
 
     test("exactly one delivery per event and webhook with several workers at once", async () => {
       const emails = Array.from({ length: 60 }, () => newEmail("load"));
-      assert.equal((await api("POST", `${p()}/integrations/api`, { body: emails.map((email) => ({ email, feature: "user", payload: {} })) })).status, 201);
+      assert.equal(
+        (
+          await api("POST", `${p()}/integrations/api`, {
+            body: emails.map((email) => ({ email, feature: "user", payload: {} })),
+          })
+        ).status,
+        201,
+      );
       // Extra workers on PostgreSQL: `outbox run` passes from the CLI, racing the two app instances.
       let racing = backend === "postgres";
       const cliWorkers = racing
@@ -217,11 +315,21 @@ for (const backend of BACKENDS) {
           })
         : [];
       await Promise.all(
-        emails.map((email, i) => apps[i % apps.length]!.api("POST", `${c(email)}/balance/increase`, { body: { points: 10 + i } })),
+        emails.map((email, i) =>
+          apps[i % apps.length]!.api("POST", `${c(email)}/balance/increase`, { body: { points: 10 + i } }),
+        ),
       );
       const loadIds = (where: string) =>
-        new Set(ok(where).filter((r) => r.json.type === "balance.changed" && r.json.data.type === "earn" && r.json.data.points < 70).map((r) => r.json.id));
-      await waitFor(() => loadIds("/hooks").size === 60 && loadIds("/second").size === 60, "the 60 balance.changed deliveries", 60_000);
+        new Set(
+          ok(where)
+            .filter((r) => r.json.type === "balance.changed" && r.json.data.type === "earn" && r.json.data.points < 70)
+            .map((r) => r.json.id),
+        );
+      await waitFor(
+        () => loadIds("/hooks").size === 60 && loadIds("/second").size === 60,
+        "the 60 balance.changed deliveries",
+        60_000,
+      );
       racing = false;
       const passes = await Promise.all(cliWorkers);
       await settle(); // the customer.created retries, and any duplicate, would arrive by now
@@ -235,7 +343,11 @@ for (const backend of BACKENDS) {
         new Set(ok("/second").map((r) => r.json.id)),
         "both webhooks received the same events",
       );
-      if (passes.length) assert.ok(passes.every((n) => n > 0), `CLI passes ran: ${passes.join(", ")}`);
+      if (passes.length)
+        assert.ok(
+          passes.every((n) => n > 0),
+          `CLI passes ran: ${passes.join(", ")}`,
+        );
     });
 
     test("the outbox tables agree: one delivery per event and webhook, delivered; the failed push recorded", async () => {
@@ -253,10 +365,18 @@ for (const backend of BACKENDS) {
       assert.equal(row!.doubled, 0);
       assert.equal(row!.deliveries, row!.events! * 2, "one delivery per event for each of the two webhooks");
       assert.equal(row!.undelivered, 0);
-      const delivered = receiver.received.filter((r) => (r.path === "/hooks" || r.path === "/second") && r.status === 200).length;
+      const delivered = receiver.received.filter(
+        (r) => (r.path === "/hooks" || r.path === "/second") && r.status === 200,
+      ).length;
       assert.equal(delivered, row!.deliveries, "the receiver got each delivery exactly once");
 
-      const pushes = await stack.query<{ title: string; status: string; delivery: string; attempts: number; lastStatusCode: number }>(
+      const pushes = await stack.query<{
+        title: string;
+        status: string;
+        delivery: string;
+        attempts: number;
+        lastStatusCode: number;
+      }>(
         `SELECT n.title, n.status, d.status AS delivery, d.attempts, d."lastStatusCode" FROM "Notification" n
          LEFT JOIN "Delivery" d ON d."notificationId" = n.id WHERE n."programId" = $1 ORDER BY n."createdAt"`,
         [stack.programId],
@@ -264,7 +384,12 @@ for (const backend of BACKENDS) {
       // The erased customer's push was blanked by the deletion: cancelled if it had not left yet, else delivered.
       const [erased, ...live] = pushes;
       assert.equal(erased!.title, "");
-      assert.ok(["cancelled/cancelled", "delivered/delivered", "cancelled/delivered"].includes(`${erased!.status}/${erased!.delivery}`), `${erased!.status}/${erased!.delivery}`);
+      assert.ok(
+        ["cancelled/cancelled", "delivered/delivered", "cancelled/delivered"].includes(
+          `${erased!.status}/${erased!.delivery}`,
+        ),
+        `${erased!.status}/${erased!.delivery}`,
+      );
       assert.deepEqual(
         live.map((n) => [n.title, n.status, n.delivery]),
         [
@@ -286,11 +411,20 @@ for (const backend of BACKENDS) {
       );
       // (Endpoint first, then the re-send: on PostgreSQL the workers keep running and would pick it up at once.)
       const pushBefore = at("/push").length;
-      secret.push2 = String((await stack.loyalty("push-endpoint", "set", "--program", stack.programId, "--url", `${receiver.url}/push2`)).secret);
+      secret.push2 = String(
+        (await stack.loyalty("push-endpoint", "set", "--program", stack.programId, "--url", `${receiver.url}/push2`))
+          .secret,
+      );
       assert.notEqual(secret.push2, secret.push, "a new endpoint gets a new secret");
-      assert.deepEqual(await stack.loyalty("delivery", "resend", "--program", stack.programId, "--id", failed!.id), { deliveryId: failed!.id });
+      assert.deepEqual(await stack.loyalty("delivery", "resend", "--program", stack.programId, "--id", failed!.id), {
+        deliveryId: failed!.id,
+      });
       const refused = await stack.cliRun(["delivery", "resend", "--program", stack.otherProgramId, "--id", failed!.id]);
-      assert.equal((refused.json?.error as { code: string }).code, "not_found", "a delivery is re-sent only within its program");
+      assert.equal(
+        (refused.json?.error as { code: string }).code,
+        "not_found",
+        "a delivery is re-sent only within its program",
+      );
       const in40Days = new Date(Date.now() + 40 * 86_400_000).toISOString();
       const expired = await stack.loyalty("points", "expire", "--program", stack.programId, "--now", in40Days);
       assert.ok(Number(expired.customers) >= 60, JSON.stringify(expired));
@@ -302,7 +436,11 @@ for (const backend of BACKENDS) {
       assert.ok(!verifySignature(secret.push, resent.headers["loyalty-signature"], resent.body));
       assert.equal(at("/push").length, pushBefore, "nothing more went to the old endpoint");
       // The expiry path emits balance.changed too.
-      await waitFor(() => ok("/second").filter((r) => r.json.type === "balance.changed" && r.json.data.type === "expire").length >= 60, "the expiry events");
+      await waitFor(
+        () =>
+          ok("/second").filter((r) => r.json.type === "balance.changed" && r.json.data.type === "expire").length >= 60,
+        "the expiry events",
+      );
 
       await pause();
       const [after] = await stack.query<{ status: string; url: string; notification: string }>(
@@ -318,11 +456,15 @@ for (const backend of BACKENDS) {
       await resume();
       if (backend === "pglite") await new Promise((r) => setTimeout(r, 2500)); // several worker ticks
       await pause();
-      const poll = async () => (await stack.query<{ status: string }>(`SELECT status FROM "Delivery" WHERE id = $1`, [failed!.id]))[0]!.status;
+      const poll = async () =>
+        (await stack.query<{ status: string }>(`SELECT status FROM "Delivery" WHERE id = $1`, [failed!.id]))[0]!.status;
       if (backend === "postgres") await waitFor(async () => (await poll()) === "cancelled", "the cancellation");
       assert.equal(await poll(), "cancelled");
       assert.equal(at("/push2").length, push2Before, "nothing was sent");
-      const [n] = await stack.query<{ status: string }>(`SELECT n.status FROM "Notification" n JOIN "Delivery" d ON d."notificationId" = n.id WHERE d.id = $1`, [failed!.id]);
+      const [n] = await stack.query<{ status: string }>(
+        `SELECT n.status FROM "Notification" n JOIN "Delivery" d ON d."notificationId" = n.id WHERE d.id = $1`,
+        [failed!.id],
+      );
       assert.equal(n!.status, "failed");
     });
   });

@@ -29,7 +29,8 @@ export function apiClient(baseUrl: string, defaultKey?: string): Api {
     let body: string | undefined;
     if (options.body !== undefined) {
       body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
-      if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type"))
+        headers["content-type"] = "application/json";
     }
     const res = await fetch(baseUrl + pathname, { method, headers, body });
     const text = await res.text();
@@ -46,4 +47,5 @@ export function apiClient(baseUrl: string, defaultKey?: string): Api {
 }
 
 /** `/v1/programs/{programId}/customers/{email}` with the e-mail URL-encoded. */
-export const customerPath = (programId: string, email: string) => `/v1/programs/${programId}/customers/${encodeURIComponent(email)}`;
+export const customerPath = (programId: string, email: string) =>
+  `/v1/programs/${programId}/customers/${encodeURIComponent(email)}`;

@@ -58,7 +58,11 @@ function groupAlive(pid: number): boolean {
 
 class EarlyExit extends Error {}
 
-async function startOnce(env: NodeJS.ProcessEnv, defaultKey: string | undefined, running: Set<AppInstance>): Promise<AppInstance> {
+async function startOnce(
+  env: NodeJS.ProcessEnv,
+  defaultKey: string | undefined,
+  running: Set<AppInstance>,
+): Promise<AppInstance> {
   const port = await freePort();
   let output = "";
   const child = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
@@ -120,7 +124,11 @@ async function startOnce(env: NodeJS.ProcessEnv, defaultKey: string | undefined,
 }
 
 /** `next start` with `env`, answering; in `running` from its spawn until it is stopped. */
-export async function startApp(env: NodeJS.ProcessEnv, defaultKey: string | undefined, running: Set<AppInstance>): Promise<AppInstance> {
+export async function startApp(
+  env: NodeJS.ProcessEnv,
+  defaultKey: string | undefined,
+  running: Set<AppInstance>,
+): Promise<AppInstance> {
   // A port taken between freePort() and listen() makes next exit at once: try again on another one.
   for (let attempt = 1; ; attempt++) {
     try {

@@ -11,7 +11,8 @@ export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PROBLEM_KEYS = ["type", "title", "status", "detail", "code", "requestId"];
 
 /** Text that would betray internals in an error body: stack frames, source files, SQL, driver messages. */
-const LEAK = /\bat \S+ \([^)]*:\d+:\d+\)|node_modules|\.tsx?:\d+|\.js:\d+|prisma|postgres|pglite|violates|duplicate key/i;
+const LEAK =
+  /\bat \S+ \([^)]*:\d+:\d+\)|node_modules|\.tsx?:\d+|\.js:\d+|prisma|postgres|pglite|violates|duplicate key/i;
 const LEAK_SQL = /\b(SELECT|INSERT|UPDATE|DELETE|FROM|WHERE)\b/;
 
 export function assertRequestId(res: ApiResponse): string {
@@ -74,7 +75,8 @@ export function assertProblem(res: ApiResponse, status: number, code: string): a
 
 /** The `errors[].path` values of a problem, sorted. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const problemPaths = (body: any): string[] => ((body.errors ?? []) as { path: string }[]).map((e) => e.path).sort();
+export const problemPaths = (body: any): string[] =>
+  ((body.errors ?? []) as { path: string }[]).map((e) => e.path).sort();
 
 // The resources of spec §2, field by field.
 export const CUSTOMER_FIELDS = [
@@ -99,8 +101,29 @@ export const CUSTOMER_FIELDS = [
   "loyaltyData",
   "customerTier",
 ];
-export const USER_DATA_FIELDS = ["id", "customerId", "externalCustomerId", "firstName", "lastName", "phone", "birthdate", "emailVerified", "createdAt", "updatedAt"];
-export const LOYALTY_DATA_FIELDS = ["id", "customerId", "loyaltyCustomerId", "balance", "memberSince", "tierStatus", "referralLink", "createdAt", "updatedAt"];
+export const USER_DATA_FIELDS = [
+  "id",
+  "customerId",
+  "externalCustomerId",
+  "firstName",
+  "lastName",
+  "phone",
+  "birthdate",
+  "emailVerified",
+  "createdAt",
+  "updatedAt",
+];
+export const LOYALTY_DATA_FIELDS = [
+  "id",
+  "customerId",
+  "loyaltyCustomerId",
+  "balance",
+  "memberSince",
+  "tierStatus",
+  "referralLink",
+  "createdAt",
+  "updatedAt",
+];
 export const CUSTOMER_TIER_FIELDS = [
   "id",
   "customerId",
@@ -113,7 +136,17 @@ export const CUSTOMER_TIER_FIELDS = [
   "currentTier",
   "carryTier",
 ];
-export const TIER_FIELDS = ["id", "programId", "name", "content", "image", "requiredPoints", "factor", "createdAt", "updatedAt"];
+export const TIER_FIELDS = [
+  "id",
+  "programId",
+  "name",
+  "content",
+  "image",
+  "requiredPoints",
+  "factor",
+  "createdAt",
+  "updatedAt",
+];
 
 type Kind = "string" | "boolean" | "number" | "timestamp" | "object";
 
@@ -151,7 +184,14 @@ export function assertTier(what: string, tier: any) {
 /** A Customer of spec §2.1 with every nested object, every field present (null when it has no value). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function assertCustomerShape(c: any) {
-  const bools = ["balanceNotifications", "tierNotifications", "rewardAvailableNotifications", "locationNotifications", "marketingNotifications", "referralEarned"];
+  const bools = [
+    "balanceNotifications",
+    "tierNotifications",
+    "rewardAvailableNotifications",
+    "locationNotifications",
+    "marketingNotifications",
+    "referralEarned",
+  ];
   assertObject(
     "customer",
     c,

@@ -22,7 +22,12 @@ const NODE_FLAGS = ["--no-warnings", "--import", "tsx"];
 /** The environment of our child processes: the parent's, minus what would confuse them. */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   // The webhook receivers of the tests listen on http://127.0.0.1: allowed only with this development setting.
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOYALTY_ALLOW_HTTP_WEBHOOKS: "1", ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    LOYALTY_ALLOW_HTTP_WEBHOOKS: "1",
+    ...extra,
+  };
   delete env.NODE_TEST_CONTEXT; // set by node:test in test files; not for the app or the CLI
   delete env.NODE_OPTIONS;
   return env;
@@ -55,7 +60,8 @@ function runNode(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 180_000): P
 }
 
 /** `npm run loyalty -- <args>` without npm in between (the same command line); resolves whatever the exit code. */
-export const cliRun = (env: NodeJS.ProcessEnv, args: string[]) => runNode([...NODE_FLAGS, "scripts/cli.ts", ...args], env);
+export const cliRun = (env: NodeJS.ProcessEnv, args: string[]) =>
+  runNode([...NODE_FLAGS, "scripts/cli.ts", ...args], env);
 
 /** `npm run db:migrate`. */
 export async function migrate(env: NodeJS.ProcessEnv) {

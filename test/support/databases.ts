@@ -34,7 +34,11 @@ async function withPrismaOn<T>(target: DatabaseTarget, fn: (prisma: PrismaClient
 }
 
 /** One statement on the server's admin database (`adminUrl`). */
-export async function asAdmin<T = Record<string, unknown>>(adminUrl: string, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function asAdmin<T = Record<string, unknown>>(
+  adminUrl: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {

@@ -24,7 +24,9 @@ export interface FixturePart<In, Out> {
 type AnyPart = FixturePart<any, any>;
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 /** What the parts `P` build together. */
-type Built<P extends AnyPart[]> = UnionToIntersection<{ [K in keyof P]: P[K] extends FixturePart<never, infer O> ? O : never }[number]>;
+type Built<P extends AnyPart[]> = UnionToIntersection<
+  { [K in keyof P]: P[K] extends FixturePart<never, infer O> ? O : never }[number]
+>;
 
 export interface FixtureSpec<F> {
   /** Names the PGlite template of these fixtures. */

@@ -34,18 +34,58 @@ export const HIGH_RATE_BURST = 200_000;
 export const LIMITED_RATE = 1;
 export const LIMITED_BURST = 10;
 
-const newProgram = async ({ loyalty }: FixtureTools, name: string) => cliString((await loyalty("program", "create", "--name", name)).programId, "programId");
-const newTier = async ({ loyalty }: FixtureTools, programId: string, [name, points, factor]: readonly [string, number, number]) =>
-  cliString((await loyalty("tier", "create", "--program", programId, "--name", name, "--required-points", String(points), "--factor", String(factor))).tierId, "tierId");
-async function newKey({ loyalty }: FixtureTools, programId: string, name: string, rate = HIGH_RATE_LIMIT, burst?: number) {
-  const k = await loyalty("apikey", "create", "--program", programId, "--name", name, "--rate-limit", String(rate), ...(burst ? ["--burst", String(burst)] : []));
+const newProgram = async ({ loyalty }: FixtureTools, name: string) =>
+  cliString((await loyalty("program", "create", "--name", name)).programId, "programId");
+const newTier = async (
+  { loyalty }: FixtureTools,
+  programId: string,
+  [name, points, factor]: readonly [string, number, number],
+) =>
+  cliString(
+    (
+      await loyalty(
+        "tier",
+        "create",
+        "--program",
+        programId,
+        "--name",
+        name,
+        "--required-points",
+        String(points),
+        "--factor",
+        String(factor),
+      )
+    ).tierId,
+    "tierId",
+  );
+async function newKey(
+  { loyalty }: FixtureTools,
+  programId: string,
+  name: string,
+  rate = HIGH_RATE_LIMIT,
+  burst?: number,
+) {
+  const k = await loyalty(
+    "apikey",
+    "create",
+    "--program",
+    programId,
+    "--name",
+    name,
+    "--rate-limit",
+    String(rate),
+    ...(burst ? ["--burst", String(burst)] : []),
+  );
   return { id: cliString(k.id, "key id"), key: cliString(k.key, "key") };
 }
 
 type ProgramA = { programId: string };
 
 /** Program A and its key `key` (id `keyId`; HIGH_RATE_LIMIT unless `rate` and `burst` say otherwise). */
-export const program = (name = "Program A", limits: { rate?: number; burst?: number } = {}): FixturePart<unknown, { programId: string; key: string; keyId: string }> => ({
+export const program = (
+  name = "Program A",
+  limits: { rate?: number; burst?: number } = {},
+): FixturePart<unknown, { programId: string; key: string; keyId: string }> => ({
   key: `program ${JSON.stringify([name, limits])}`,
   async make(tools) {
     const programId = await newProgram(tools, name);
@@ -71,7 +111,12 @@ export const threeTiers = (): FixturePart<ProgramA, { tiers: { bronze: string; s
 });
 
 /** Program A with its key and three tiers (`program` and `threeTiers`, with the tiers made beside the key). */
-export const programWithTiers = (name = "Program A"): FixturePart<unknown, { programId: string; key: string; keyId: string; tiers: { bronze: string; silver: string; gold: string } }> => ({
+export const programWithTiers = (
+  name = "Program A",
+): FixturePart<
+  unknown,
+  { programId: string; key: string; keyId: string; tiers: { bronze: string; silver: string; gold: string } }
+> => ({
   key: `programWithTiers ${JSON.stringify(name)}`,
   async make(tools) {
     const programId = await newProgram(tools, name);
@@ -151,7 +196,11 @@ export const earningFlows = (): FixturePart<ProgramA & { otherProgramId: string 
   key: `earningFlows ${JSON.stringify(FLOW_SPECS)} ${EXPIRY_MONTHS}`,
   async make({ loyalty, together }, { programId, otherProgramId }) {
     await together(
-      ...Object.entries(FLOW_SPECS).map(([k, flags]) => () => loyalty("earning-flow", "create", "--program", programId, "--key", k, ...flags)),
+      ...Object.entries(FLOW_SPECS).map(
+        ([k, flags]) =>
+          () =>
+            loyalty("earning-flow", "create", "--program", programId, "--key", k, ...flags),
+      ),
       () => loyalty("earning-flow", "create", "--program", otherProgramId, "--key", "visit", "--points", "99"),
       () => loyalty("program", "update", "--id", programId, "--points-expiry-months", String(EXPIRY_MONTHS)),
     );
@@ -163,10 +212,21 @@ export const earningFlows = (): FixturePart<ProgramA & { otherProgramId: string 
 // The specs of several test files
 
 /** customers-api and concurrency: program A's keys of every kind, program B with a tier and a key. */
-export const CUSTOMERS = fixtures("customers", programWithTiers(), otherProgram()).then(secondKey(), revokedKey(), limitedKey(), otherKey(), otherTier());
+export const CUSTOMERS = fixtures("customers", programWithTiers(), otherProgram()).then(
+  secondKey(),
+  revokedKey(),
+  limitedKey(),
+  otherKey(),
+  otherTier(),
+);
 
 /** points-api and points-concurrency: CUSTOMERS' programs with earning flows and points expiry, fewer keys. */
-export const POINTS = fixtures("points", programWithTiers(), otherProgram()).then(secondKey(), otherKey(), otherTier(), earningFlows());
+export const POINTS = fixtures("points", programWithTiers(), otherProgram()).then(
+  secondKey(),
+  otherKey(),
+  otherTier(),
+  earningFlows(),
+);
 
 /** Most HTTP tests: program A with its three tiers and program B, a key each. */
 export const TWO_PROGRAMS = fixtures("two-programs", programWithTiers(), otherProgram()).then(otherKey());
@@ -185,11 +245,13 @@ export interface ProgramFixture {
 export async function programWithTiersIn(prisma: PrismaClient, name = "Test program"): Promise<ProgramFixture> {
   const { programId } = await createProgram(prisma, { name });
   const ids: string[] = [];
-  for (const [tierName, requiredPoints, factor] of TIERS) ids.push((await createTier(prisma, { programId, name: tierName, requiredPoints, factor })).tierId);
+  for (const [tierName, requiredPoints, factor] of TIERS)
+    ids.push((await createTier(prisma, { programId, name: tierName, requiredPoints, factor })).tierId);
   const key = await createApiKey(prisma, { programId, name: "test", rateLimitPerSec: HIGH_RATE_LIMIT });
   return { programId, key: key.key, keyId: key.id, tiers: { bronze: ids[0]!, silver: ids[1]!, gold: ids[2]! } };
 }
 
 let counter = 0;
 /** A fresh lower-case e-mail per call. */
-export const newEmail = (label: string) => `${label}.${process.pid}.${++counter}.${randomBytes(3).toString("hex")}@example.com`;
+export const newEmail = (label: string) =>
+  `${label}.${process.pid}.${++counter}.${randomBytes(3).toString("hex")}@example.com`;

@@ -86,7 +86,11 @@ async function databaseWith<F>(backend: Backend, spec: FixtureSpec<F>): Promise<
 }
 
 /** A fresh database with `spec`'s fixtures; no app runs until `start()`, or (`options.start`) one runs already. */
-export async function openStack<F>(backend: Backend, spec: FixtureSpec<F>, options: { start?: boolean } = {}): Promise<Stack<F>> {
+export async function openStack<F>(
+  backend: Backend,
+  spec: FixtureSpec<F>,
+  options: { start?: boolean } = {},
+): Promise<Stack<F>> {
   requireBuild();
   const { db, fixtures } = await databaseWith(backend, spec);
   const env = childEnv(db.env);

@@ -16,7 +16,10 @@ export interface SignInResult {
 /** next-auth's CSRF cookie and token: one pair serves any number of sign-in attempts. */
 export async function csrf(baseUrl: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${baseUrl}/api/auth/csrf`, { headers });
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const { csrfToken } = (await res.json()) as { csrfToken: string };
   return { cookie, csrfToken };
 }
@@ -26,7 +29,11 @@ export async function attemptSignIn(
   baseUrl: string,
   email: string,
   password: string,
-  options: { headers?: Record<string, string>; token?: { cookie: string; csrfToken: string }; callbackUrl?: string } = {},
+  options: {
+    headers?: Record<string, string>;
+    token?: { cookie: string; csrfToken: string };
+    callbackUrl?: string;
+  } = {},
 ): Promise<SignInResult> {
   const token = options.token ?? (await csrf(baseUrl));
   const form = new URLSearchParams({ csrfToken: token.csrfToken, email, password, json: "true" });
@@ -59,7 +66,11 @@ export async function signOut(baseUrl: string, cookie: string): Promise<number> 
   const token = await csrf(baseUrl, { cookie });
   const res = await fetch(`${baseUrl}/api/auth/signout`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: `${cookie}; ${token.cookie}`, origin: baseUrl },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: `${cookie}; ${token.cookie}`,
+      origin: baseUrl,
+    },
     body: new URLSearchParams({ csrfToken: token.csrfToken, json: "true" }),
     redirect: "manual",
   });
@@ -68,12 +79,27 @@ export async function signOut(baseUrl: string, cookie: string): Promise<number> 
 }
 
 /** A call to a dashboard JSON route with the session `cookie` and, like a browser on the dashboard, its Origin. */
-export async function staffCall(baseUrl: string, cookie: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+export async function staffCall(
+  baseUrl: string,
+  cookie: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   // A header given as "" is not sent (e.g. `{ origin: "" }`: no Origin).
-  const h = Object.fromEntries(Object.entries({ origin: baseUrl, ...headers }).filter(([, v]) => v !== "")) as Record<string, string>;
+  const h = Object.fromEntries(Object.entries({ origin: baseUrl, ...headers }).filter(([, v]) => v !== "")) as Record<
+    string,
+    string
+  >;
   if (cookie) h.cookie = cookie;
   if (body !== undefined) h["content-type"] = "application/json";
-  const res = await fetch(`${baseUrl}${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), redirect: "manual" });
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: h,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    redirect: "manual",
+  });
   const text = await res.text();
   let json: { code?: string; [k: string]: unknown } | null = null;
   try {
@@ -86,5 +112,6 @@ export async function staffCall(baseUrl: string, cookie: string | null, method: 
 
 /** `staffCall` bound to one program's `/api/staff/{programId}` routes and one session. */
 export function staffClient(baseUrl: string, programId: string, cookie: string) {
-  return (method: string, path: string, body?: unknown) => staffCall(baseUrl, cookie, method, `/api/staff/${programId}${path}`, body);
+  return (method: string, path: string, body?: unknown) =>
+    staffCall(baseUrl, cookie, method, `/api/staff/${programId}${path}`, body);
 }

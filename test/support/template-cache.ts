@@ -17,7 +17,9 @@ import { toolsFor, type FixtureSpec } from "./fixture-spec";
 /** Every file below `dir` (from the repo root), sorted; `skip` names folders left out. */
 function filesBelow(dir: string, skip: string[] = []): string[] {
   const out: string[] = [];
-  for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true }).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
     const rel = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       if (!skip.includes(entry.name)) out.push(...filesBelow(rel, skip));
@@ -32,7 +34,14 @@ let codeHash: string | null = null;
 function hashOfCode(): string {
   if (!codeHash) {
     const hash = createHash("sha256");
-    for (const file of [...filesBelow("prisma/migrations"), ...filesBelow("lib", ["generated"]), "scripts/cli.ts", ...filesBelow("scripts/cli"), "test/support/fixture-spec.ts", "test/support/fixtures.ts"]) {
+    for (const file of [
+      ...filesBelow("prisma/migrations"),
+      ...filesBelow("lib", ["generated"]),
+      "scripts/cli.ts",
+      ...filesBelow("scripts/cli"),
+      "test/support/fixture-spec.ts",
+      "test/support/fixtures.ts",
+    ]) {
       hash.update(file);
       hash.update(readFileSync(path.join(ROOT, file)));
     }
@@ -41,7 +50,8 @@ function hashOfCode(): string {
   return codeHash;
 }
 
-const templateKey = (spec: FixtureSpec<unknown>) => createHash("sha256").update(hashOfCode()).update(spec.key).digest("hex").slice(0, 12);
+const templateKey = (spec: FixtureSpec<unknown>) =>
+  createHash("sha256").update(hashOfCode()).update(spec.key).digest("hex").slice(0, 12);
 
 /** A migrated PGlite directory with `spec`'s fixtures, and the fixtures; built on first use, then reused. */
 export async function pgliteTemplate<F>(spec: FixtureSpec<F>): Promise<{ dir: string; fixtures: F }> {
@@ -66,12 +76,19 @@ export async function pgliteTemplate<F>(spec: FixtureSpec<F>): Promise<{ dir: st
 
 /** The fixtures kept in the comment of the PostgreSQL template `name` (base64 JSON: no quoting), or null. */
 async function templateFixtures<F>(adminUrl: string, name: string): Promise<F | null> {
-  const [row] = await asAdmin<{ comment: string | null }>(adminUrl, `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`, [name]);
+  const [row] = await asAdmin<{ comment: string | null }>(
+    adminUrl,
+    `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
+    [name],
+  );
   return row?.comment ? JSON.parse(Buffer.from(row.comment, "base64").toString("utf8")) : null;
 }
 
 /** The name of a migrated PostgreSQL database with `spec`'s fixtures, and the fixtures; built on first use. */
-export async function postgresTemplate<F>(adminUrl: string, spec: FixtureSpec<F>): Promise<{ name: string; fixtures: F }> {
+export async function postgresTemplate<F>(
+  adminUrl: string,
+  spec: FixtureSpec<F>,
+): Promise<{ name: string; fixtures: F }> {
   const name = `tpl_${spec.name.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${templateKey(spec)}`;
   const found = await templateFixtures<F>(adminUrl, name);
   if (found) return { name, fixtures: found };
@@ -80,7 +97,10 @@ export async function postgresTemplate<F>(adminUrl: string, spec: FixtureSpec<F>
     const env = childEnv(building.env);
     await migrate(env);
     const fixtures = await spec.make(toolsFor(env, true));
-    await asAdmin(adminUrl, `COMMENT ON DATABASE ${building.name} IS '${Buffer.from(JSON.stringify(fixtures)).toString("base64")}'`);
+    await asAdmin(
+      adminUrl,
+      `COMMENT ON DATABASE ${building.name} IS '${Buffer.from(JSON.stringify(fixtures)).toString("base64")}'`,
+    );
     await asAdmin(adminUrl, `ALTER DATABASE ${building.name} RENAME TO ${name}`);
     return { name, fixtures };
   } catch (err) {

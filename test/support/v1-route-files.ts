@@ -14,8 +14,16 @@ export function v1RouteFiles(): [pattern: string, methods: string[]][] {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.name === "route.ts") {
-        const pattern = path.relative(root, dir).split(path.sep).map((s) => s.replace(/^\[(\w+)\]$/, ":$1")).join("/");
-        const methods = [...readFileSync(full, "utf8").matchAll(/^export (?:const|(?:async )?function) (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/gm)].map((m) => m[1]!);
+        const pattern = path
+          .relative(root, dir)
+          .split(path.sep)
+          .map((s) => s.replace(/^\[(\w+)\]$/, ":$1"))
+          .join("/");
+        const methods = [
+          ...readFileSync(full, "utf8").matchAll(
+            /^export (?:const|(?:async )?function) (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/gm,
+          ),
+        ].map((m) => m[1]!);
         found.push([pattern, methods.sort()]);
       }
     }

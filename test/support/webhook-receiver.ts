@@ -24,7 +24,10 @@ export interface Receiver {
 }
 
 /** `respond` picks each answer's status (default 200); `delayMs` holds each answer that long. */
-export async function startReceiver(respond: (r: Omit<Received, "status" | "at">) => number = () => 200, delayMs = 0): Promise<Receiver> {
+export async function startReceiver(
+  respond: (r: Omit<Received, "status" | "at">) => number = () => 200,
+  delayMs = 0,
+): Promise<Receiver> {
   const received: Received[] = [];
   const server = http.createServer((req, res) => {
     let body = "";
@@ -61,12 +64,20 @@ export async function startReceiver(respond: (r: Omit<Received, "status" | "at">
  * What a receiver does with `loyalty-signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`:
  * recompute over the raw body, compare in constant time, refuse stale timestamps.
  */
-export function verifySignature(secret: string, header: string | string[] | undefined, body: string, toleranceSeconds = 300): boolean {
+export function verifySignature(
+  secret: string,
+  header: string | string[] | undefined,
+  body: string,
+  toleranceSeconds = 300,
+): boolean {
   if (typeof header !== "string") return false;
-  const parts = new Map(header.split(",").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)] as const));
+  const parts = new Map(
+    header.split(",").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)] as const),
+  );
   const t = Number(parts.get("t"));
   const v1 = parts.get("v1") ?? "";
-  if (!/^[0-9a-f]{64}$/.test(v1) || !Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > toleranceSeconds) return false;
+  if (!/^[0-9a-f]{64}$/.test(v1) || !Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > toleranceSeconds)
+    return false;
   const expected = createHmac("sha256", secret).update(`${t}.${body}`).digest();
   return timingSafeEqual(Buffer.from(v1, "hex"), expected);
 }

@@ -59,7 +59,8 @@ const cases: [string, ReturnType<typeof classifyAddress>][] = [
 ];
 
 describe("classifyAddress", () => {
-  for (const [ip, expected] of cases) test(`${ip || "(empty)"} is ${expected}`, () => assert.equal(classifyAddress(ip), expected));
+  for (const [ip, expected] of cases)
+    test(`${ip || "(empty)"} is ${expected}`, () => assert.equal(classifyAddress(ip), expected));
 });
 
 describe("addressAllowed", () => {

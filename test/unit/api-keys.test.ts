@@ -68,12 +68,18 @@ describe("API keys on a database", () => {
       [10, 2_000_001, "rateLimitBurst"],
     ];
     for (const [rateLimitPerSec, rateLimitBurst, path] of cases) {
-      await assert.rejects(createApiKey(prisma, { programId, name: "bad", rateLimitPerSec, rateLimitBurst }), (err: unknown) => {
-        assert.ok(err instanceof AppError);
-        assert.equal(err.status, 400);
-        assert.deepEqual(err.errors?.map((e) => e.path), [path]);
-        return true;
-      });
+      await assert.rejects(
+        createApiKey(prisma, { programId, name: "bad", rateLimitPerSec, rateLimitBurst }),
+        (err: unknown) => {
+          assert.ok(err instanceof AppError);
+          assert.equal(err.status, 400);
+          assert.deepEqual(
+            err.errors?.map((e) => e.path),
+            [path],
+          );
+          return true;
+        },
+      );
     }
     assert.equal(await prisma.apiKey.count(), before);
   });
@@ -97,6 +103,9 @@ describe("API keys on a database", () => {
   });
 
   test("keys belong to an existing program", async () => {
-    await assert.rejects(createApiKey(prisma, { programId: "00000000-0000-4000-8000-000000000000", name: "x" }), (err) => err instanceof AppError && err.status === 404);
+    await assert.rejects(
+      createApiKey(prisma, { programId: "00000000-0000-4000-8000-000000000000", name: "x" }),
+      (err) => err instanceof AppError && err.status === 404,
+    );
   });
 });

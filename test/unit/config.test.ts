@@ -23,7 +23,13 @@ describe("the environment (lib/config.ts)", () => {
   });
 
   test("values are parsed to their types, and an empty or blank value counts as unset", () => {
-    const env = { DATABASE_POOL_SIZE: " 20 ", LOYALTY_ALLOW_HTTP_WEBHOOKS: "1", LOYALTY_JOBS: "off", NEXTAUTH_URL: "", PGLITE_DIR: "  " };
+    const env = {
+      DATABASE_POOL_SIZE: " 20 ",
+      LOYALTY_ALLOW_HTTP_WEBHOOKS: "1",
+      LOYALTY_JOBS: "off",
+      NEXTAUTH_URL: "",
+      PGLITE_DIR: "  ",
+    };
     const config = loadConfig(env);
     assert.equal(config.DATABASE_POOL_SIZE, 20);
     assert.equal(config.LOYALTY_ALLOW_HTTP_WEBHOOKS, true);
@@ -33,7 +39,8 @@ describe("the environment (lib/config.ts)", () => {
   });
 
   test("a bad number fails with the variable's name and value, not a NaN later", () => {
-    const named = /^InvalidEnvironmentError: Invalid environment: DATABASE_POOL_SIZE must be a whole number \(got "abc"\)$/;
+    const named =
+      /^InvalidEnvironmentError: Invalid environment: DATABASE_POOL_SIZE must be a whole number \(got "abc"\)$/;
     assert.throws(() => loadConfig({ DATABASE_POOL_SIZE: "abc" }), named);
     assert.throws(() => loadConfig({ OUTBOX_BASE_DELAY_MS: "1.5" }), /OUTBOX_BASE_DELAY_MS must be a whole number/);
     assert.throws(() => loadConfig({ TRUST_PROXY: "11" }), /TRUST_PROXY must be at most 10/);
@@ -53,7 +60,10 @@ describe("the environment (lib/config.ts)", () => {
 
   test("the modules' env seams read through it", () => {
     assert.deepEqual(databaseTarget({}), { kind: "pglite", dir: ".data/pglite" });
-    assert.deepEqual(databaseTarget({ DATABASE_URL: " postgres://h/db " }), { kind: "postgres", url: "postgres://h/db" });
+    assert.deepEqual(databaseTarget({ DATABASE_URL: " postgres://h/db " }), {
+      kind: "postgres",
+      url: "postgres://h/db",
+    });
     assert.equal(allowLoopbackDeliveries({ LOYALTY_ALLOW_HTTP_WEBHOOKS: "1" }), true);
     assert.equal(allowLoopbackDeliveries({ LOYALTY_ALLOW_HTTP_WEBHOOKS: "0" }), false);
   });

@@ -58,7 +58,8 @@ describe("judgeV1", () => {
 describe("requestIdFrom", () => {
   test("keeps a sane caller id, replaces anything else with a UUID", () => {
     assert.equal(requestIdFrom("abc-123:x.y_z"), "abc-123:x.y_z");
-    for (const bad of [null, undefined, "", "a b", "x".repeat(129), "<script>"]) assert.match(requestIdFrom(bad), /^[0-9a-f-]{36}$/);
+    for (const bad of [null, undefined, "", "a b", "x".repeat(129), "<script>"])
+      assert.match(requestIdFrom(bad), /^[0-9a-f-]{36}$/);
   });
 });
 

@@ -7,7 +7,14 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { checkRunParams, declareFlowParams, describeFlowParam, parseFlowParamsFlag, storedFlowParams, type FlowParam } from "@/lib/domain/flow-params";
+import {
+  checkRunParams,
+  declareFlowParams,
+  describeFlowParam,
+  parseFlowParamsFlag,
+  storedFlowParams,
+  type FlowParam,
+} from "@/lib/domain/flow-params";
 import { EarningFlowForm } from "@/lib/staff/forms";
 
 const amount: FlowParam = { name: "amount", type: "number", min: 1, max: 500, required: true };
@@ -15,7 +22,10 @@ const items: FlowParam = { name: "items", type: "number", min: 1, max: 50, requi
 const paths = (problems: { path: string }[]) => problems.map((p) => p.path);
 
 test("a run keeps only declared values; undeclared, missing, out-of-bounds and non-numbers are each named by path", () => {
-  assert.deepEqual(checkRunParams([amount, items], { amount: 12.5, items: 3 }), { values: { amount: 12.5, items: 3 }, problems: [] });
+  assert.deepEqual(checkRunParams([amount, items], { amount: 12.5, items: 3 }), {
+    values: { amount: 12.5, items: 3 },
+    problems: [],
+  });
   assert.deepEqual(checkRunParams([amount, items], { amount: 1 }), { values: { amount: 1 }, problems: [] });
   const run = checkRunParams([amount, items], { email: 5, items: 51, note: "x" });
   assert.deepEqual(paths(run.problems), ["params.email", "params.items", "params.note", "params.amount"]);
@@ -35,26 +45,53 @@ test("a declaration gets defaults, refuses duplicates and inverted bounds, and a
     params: [{ name: "store", type: "number", min: 0, max: 1_000_000_000, required: false }],
     problems: [],
   });
-  assert.deepEqual(declareFlowParams([], "amount").params, [{ name: "amount", type: "number", min: 0, max: 1_000_000_000, required: true }]);
+  assert.deepEqual(declareFlowParams([], "amount").params, [
+    { name: "amount", type: "number", min: 0, max: 1_000_000_000, required: true },
+  ]);
   assert.deepEqual(declareFlowParams([{ name: "amount", min: 1, max: 500 }], "amount").params, [amount]);
   const bad = declareFlowParams(
-    [{ name: "a" }, { name: "a" }, { name: "b", min: 5, max: 4 }, { name: "1x" }, { name: "c", max: 2e9 }, { name: "amount", required: false }],
+    [
+      { name: "a" },
+      { name: "a" },
+      { name: "b", min: 5, max: 4 },
+      { name: "1x" },
+      { name: "c", max: 2e9 },
+      { name: "amount", required: false },
+    ],
     "amount",
   );
-  assert.deepEqual(paths(bad.problems), ["params[1].name", "params[2].max", "params[3].name", "params[4].max", "params[5].required"]);
+  assert.deepEqual(paths(bad.problems), [
+    "params[1].name",
+    "params[2].max",
+    "params[3].name",
+    "params[4].max",
+    "params[5].required",
+  ]);
   const many = Array.from({ length: 11 }, (_, i) => ({ name: `p${i}` }));
   assert.deepEqual(paths(declareFlowParams(many, null).problems), ["params"]);
-  assert.deepEqual(paths(declareFlowParams(many.slice(0, 10), "amount").problems), ["params"], "the added per-unit param counts too");
+  assert.deepEqual(
+    paths(declareFlowParams(many.slice(0, 10), "amount").problems),
+    ["params"],
+    "the added per-unit param counts too",
+  );
 });
 
 test("the dashboard form reports declaration problems at the fields' paths", () => {
-  const result = EarningFlowForm.safeParse({ key: "k", points: 5, params: [{ name: "a" }, { name: "a", min: 3, max: 2 }] });
+  const result = EarningFlowForm.safeParse({
+    key: "k",
+    points: 5,
+    params: [{ name: "a" }, { name: "a", min: 3, max: 2 }],
+  });
   assert.equal(result.success, false);
   assert.deepEqual(
     result.error!.issues.map((i) => i.path.join(".")),
     ["params.1.name", "params.1.max"],
   );
-  assert.equal(EarningFlowForm.safeParse({ key: "k", points: 5, params: [{ name: "a", min: 1, max: 2, required: false }] }).success, true);
+  assert.equal(
+    EarningFlowForm.safeParse({ key: "k", points: 5, params: [{ name: "a", min: 1, max: 2, required: false }] })
+      .success,
+    true,
+  );
 });
 
 test("the CLI's --params text: name[?][:min..max], comma-separated", () => {
@@ -65,7 +102,8 @@ test("the CLI's --params text: name[?][:min..max], comma-separated", () => {
       { name: "items", required: false },
     ],
   });
-  for (const bad of ["amount:1", "amount:a..b", "amount:1..2..3", "amount?:-1..5"]) assert.ok("message" in parseFlowParamsFlag(bad), bad);
+  for (const bad of ["amount:1", "amount:a..b", "amount:1..2..3", "amount?:-1..5"])
+    assert.ok("message" in parseFlowParamsFlag(bad), bad);
   assert.equal(describeFlowParam(items), "items 1–50 (optional)");
   assert.deepEqual(storedFlowParams([amount]), [amount]);
   assert.throws(() => storedFlowParams({}));
@@ -73,7 +111,9 @@ test("the CLI's --params text: name[?][:min..max], comma-separated", () => {
 
 test("the migration declares each existing flow's per-unit param, and nothing for fixed flows", async () => {
   const dir = path.resolve(import.meta.dirname, "../../prisma/migrations");
-  const names = readdirSync(dir).filter((n) => existsSync(path.join(dir, n, "migration.sql"))).sort();
+  const names = readdirSync(dir)
+    .filter((n) => existsSync(path.join(dir, n, "migration.sql")))
+    .sort();
   const mine = names.findIndex((n) => n.endsWith("_flow_params_and_idempotency_customer"));
   assert.ok(mine > 0);
   const db = await PGlite.create();
@@ -85,12 +125,16 @@ test("the migration declares each existing flow's per-unit param, and nothing fo
       [program!.id],
     );
     for (const name of names.slice(mine)) await db.exec(readFileSync(path.join(dir, name, "migration.sql"), "utf8"));
-    const rows = (await db.query<{ key: string; params: unknown }>(`SELECT key, params FROM "EarningFlow" ORDER BY key`)).rows;
+    const rows = (
+      await db.query<{ key: string; params: unknown }>(`SELECT key, params FROM "EarningFlow" ORDER BY key`)
+    ).rows;
     assert.deepEqual(rows, [
       { key: "purchase", params: [{ name: "amount", type: "number", min: 0, max: 1_000_000_000, required: true }] },
       { key: "visit", params: [] },
     ]);
-    assert.deepEqual(storedFlowParams(rows[0]!.params), [{ name: "amount", type: "number", min: 0, max: 1_000_000_000, required: true }]);
+    assert.deepEqual(storedFlowParams(rows[0]!.params), [
+      { name: "amount", type: "number", min: 0, max: 1_000_000_000, required: true },
+    ]);
   } finally {
     await db.close();
   }

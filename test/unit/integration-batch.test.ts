@@ -11,7 +11,12 @@ function refused(input: unknown): { code: string; status: number; paths: string[
     parseIntegrationBatch(input);
   } catch (err) {
     assert.ok(err instanceof AppError, String(err));
-    return { code: err.code, status: err.status, paths: (err.errors ?? []).map((e) => e.path).sort(), messages: (err.errors ?? []).map((e) => e.message) };
+    return {
+      code: err.code,
+      status: err.status,
+      paths: (err.errors ?? []).map((e) => e.path).sort(),
+      messages: (err.errors ?? []).map((e) => e.message),
+    };
   }
   assert.fail(`expected ${JSON.stringify(input).slice(0, 200)} to be refused`);
 }
@@ -30,7 +35,14 @@ describe("parseIntegrationBatch", () => {
   });
 
   test("accepts every payload field of the spec", () => {
-    const payload = { externalCustomerId: "E1", firstName: "Ada", lastName: "Lovelace", phone: "+44 (20) 7946-0958", emailVerified: true, email: "ada@x.io" };
+    const payload = {
+      externalCustomerId: "E1",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      phone: "+44 (20) 7946-0958",
+      emailVerified: true,
+      email: "ada@x.io",
+    };
     assert.deepEqual(parseIntegrationBatch([user("a@b.co", payload)])[0]!.payload, payload);
   });
 
@@ -44,7 +56,15 @@ describe("parseIntegrationBatch", () => {
     ]);
     assert.equal(r.code, "validation_failed");
     assert.equal(r.status, 400);
-    assert.deepEqual(r.paths, ["[1].payload.firstName", "[1].payload.phone", "[2].email", "[2].payload", "[2].payload.emailVerified", "[3].email", "[4].payload"]);
+    assert.deepEqual(r.paths, [
+      "[1].payload.firstName",
+      "[1].payload.phone",
+      "[2].email",
+      "[2].payload",
+      "[2].payload.emailVerified",
+      "[3].email",
+      "[4].payload",
+    ]);
   });
 
   test("rejects unknown fields in the item and in the payload, naming them", () => {
@@ -56,10 +76,17 @@ describe("parseIntegrationBatch", () => {
   });
 
   test("a batch whose only problems are unknown feature names is unsupported_feature", () => {
-    const r = refused([user("a@b.co"), { email: "b@b.co", feature: "points", payload: {} }, { email: "c@b.co", feature: "coupon", payload: {} }]);
+    const r = refused([
+      user("a@b.co"),
+      { email: "b@b.co", feature: "points", payload: {} },
+      { email: "c@b.co", feature: "coupon", payload: {} },
+    ]);
     assert.equal(r.code, "unsupported_feature");
     assert.deepEqual(r.paths, ["[1].feature", "[2].feature"]);
-    assert.ok(r.messages.every((m) => m.includes("user")), "the message names the supported feature");
+    assert.ok(
+      r.messages.every((m) => m.includes("user")),
+      "the message names the supported feature",
+    );
   });
 
   test("an unknown feature together with other problems, or a missing or non-string feature, is validation_failed", () => {
@@ -75,7 +102,8 @@ describe("parseIntegrationBatch", () => {
   });
 
   test("the batch is an array of 1 to 1,000 items", () => {
-    for (const notABatch of [{}, null, "x", 1, []]) assert.equal(refused(notABatch).code, "validation_failed", JSON.stringify(notABatch));
+    for (const notABatch of [{}, null, "x", 1, []])
+      assert.equal(refused(notABatch).code, "validation_failed", JSON.stringify(notABatch));
     assert.equal(parseIntegrationBatch(Array(1000).fill(user("a@b.co"))).length, 1000);
     const over = refused(Array(1001).fill(user("a@b.co")));
     assert.equal(over.code, "validation_failed");
@@ -87,7 +115,8 @@ describe("parseIntegrationBatch", () => {
     assert.equal(at254.length, 254);
     assert.equal(parseIntegrationBatch([user(at254)])[0]!.email, at254);
     assert.deepEqual(refused([user(`a${at254}`)]).paths, ["[0].email"]);
-    for (const bad of ["", "plain", "a@", "@b.co", "a b@c.co", "a@b..co", 42, null]) assert.deepEqual(refused([user(bad)]).paths, ["[0].email"], String(bad));
+    for (const bad of ["", "plain", "a@", "@b.co", "a b@c.co", "a@b..co", 42, null])
+      assert.deepEqual(refused([user(bad)]).paths, ["[0].email"], String(bad));
     assert.deepEqual(refused([user("a@b.co", { email: "nope" })]).paths, ["[0].payload.email"]);
   });
 
@@ -100,17 +129,24 @@ describe("parseIntegrationBatch", () => {
 
   test("strings that PostgreSQL cannot store (U+0000, unpaired surrogates) are refused", () => {
     assert.deepEqual(refused([user("a@b.co", { firstName: "A\u0000B" })]).paths, ["[0].payload.firstName"]);
-    assert.deepEqual(refused([user("a@b.co", { externalCustomerId: "A\ud800B" })]).paths, ["[0].payload.externalCustomerId"]);
+    assert.deepEqual(refused([user("a@b.co", { externalCustomerId: "A\ud800B" })]).paths, [
+      "[0].payload.externalCustomerId",
+    ]);
     assert.deepEqual(refused([user("a@b.co", { lastName: "\udc00" })]).paths, ["[0].payload.lastName"]);
     // A proper pair (an emoji) is fine.
-    assert.equal(parseIntegrationBatch([user("a@b.co", { firstName: "Ada \u{1F600}" })])[0]!.payload.firstName, "Ada \u{1F600}");
+    assert.equal(
+      parseIntegrationBatch([user("a@b.co", { firstName: "Ada \u{1F600}" })])[0]!.payload.firstName,
+      "Ada \u{1F600}",
+    );
   });
 
   test("phone numbers are digits with + ( ) . - and spaces; emailVerified is a boolean", () => {
     for (const phone of ["+44 20 7946 0958", "+1 (555) 123-4567", "555.123.4567", "123"]) {
       assert.equal(parseIntegrationBatch([user("a@b.co", { phone })])[0]!.payload.phone, phone);
     }
-    for (const phone of ["abc", "12", "+", "555 CALL NOW", "1".repeat(40)]) assert.deepEqual(refused([user("a@b.co", { phone })]).paths, ["[0].payload.phone"], phone);
-    for (const emailVerified of ["true", 1, null]) assert.deepEqual(refused([user("a@b.co", { emailVerified })]).paths, ["[0].payload.emailVerified"]);
+    for (const phone of ["abc", "12", "+", "555 CALL NOW", "1".repeat(40)])
+      assert.deepEqual(refused([user("a@b.co", { phone })]).paths, ["[0].payload.phone"], phone);
+    for (const emailVerified of ["true", 1, null])
+      assert.deepEqual(refused([user("a@b.co", { emailVerified })]).paths, ["[0].payload.emailVerified"]);
   });
 });

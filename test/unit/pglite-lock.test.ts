@@ -26,7 +26,15 @@ async function deadPid(): Promise<number> {
 const PID_ABOVE_PID_MAX = 2 ** 22 + 1;
 
 const lockOf = (pid: number, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ pid, hostname: os.hostname(), bootId: null, procStart: null, startedAt: "2026-01-01T00:00:00.000Z", command: "next start", ...extra });
+  JSON.stringify({
+    pid,
+    hostname: os.hostname(),
+    bootId: null,
+    procStart: null,
+    startedAt: "2026-01-01T00:00:00.000Z",
+    command: "next start",
+    ...extra,
+  });
 
 describe("lockPgliteDir", () => {
   after(() => rmSync(root, { recursive: true, force: true }));

@@ -16,10 +16,15 @@ describe("formatPath", () => {
 });
 
 describe("zodProblems", () => {
-  const Item = z.array(z.strictObject({ email: z.email(), payload: z.strictObject({ phone: z.string().regex(/^\d+$/, "digits only") }) }));
+  const Item = z.array(
+    z.strictObject({ email: z.email(), payload: z.strictObject({ phone: z.string().regex(/^\d+$/, "digits only") }) }),
+  );
 
   test("lists every issue with its path and message", () => {
-    const result = Item.safeParse([{ email: "a@b.co", payload: { phone: "1" } }, { email: "x", payload: { phone: "abc", other: 1 } }]);
+    const result = Item.safeParse([
+      { email: "a@b.co", payload: { phone: "1" } },
+      { email: "x", payload: { phone: "abc", other: 1 } },
+    ]);
     assert.equal(result.success, false);
     const problems = zodProblems(result.error!);
     assert.deepEqual(problems.map((p) => p.path).sort(), ["[1].email", "[1].payload", "[1].payload.phone"]);
@@ -69,7 +74,11 @@ describe("problemResponse", () => {
     });
     assert.equal("errors" in body, false, "no errors member without errors");
 
-    const withErrors = await problemResponse(validationFailed([{ path: "[1].payload.phone", message: "bad" }]), "req-2", new Headers()).json();
+    const withErrors = await problemResponse(
+      validationFailed([{ path: "[1].payload.phone", message: "bad" }]),
+      "req-2",
+      new Headers(),
+    ).json();
     assert.deepEqual(withErrors.errors, [{ path: "[1].payload.phone", message: "bad" }]);
     assert.equal(withErrors.title, "Bad Request");
   });

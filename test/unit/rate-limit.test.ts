@@ -70,7 +70,12 @@ describe("takeToken (per-key token bucket)", () => {
 
 describe("RateLimit headers' numbers", () => {
   test("Remaining never exceeds Limit, whatever the rate and burst (the old Limit was the rate)", () => {
-    for (const [rate, burst] of [[1, 100], [50, 100], [1000, 10], [3, 3]] as const) {
+    for (const [rate, burst] of [
+      [1, 100],
+      [50, 100],
+      [1000, 10],
+      [3, 3],
+    ] as const) {
       const id = key();
       for (let i = 0; i < burst + 2; i++) {
         const d = takeToken(id, rate, burst, T0);
@@ -102,8 +107,14 @@ describe("takeSharedToken (the bucket as one row, by the database's clock)", () 
     const id = key();
     const decisions: RateDecision[] = [];
     for (let i = 0; i < 6; i++) decisions.push(await take(id, 0.001, 5));
-    assert.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false]);
-    assert.deepEqual(decisions.map((d) => d.remaining), [4, 3, 2, 1, 0, 0]);
+    assert.deepEqual(
+      decisions.map((d) => d.allowed),
+      [true, true, true, true, true, false],
+    );
+    assert.deepEqual(
+      decisions.map((d) => d.remaining),
+      [4, 3, 2, 1, 0, 0],
+    );
     assert.ok(decisions.every((d) => d.limit === 5));
     assert.ok(decisions[5]!.retryAfterSeconds >= 999, "0.001/s: a token is back in about 1000 s");
   });

@@ -36,7 +36,10 @@ test("the tenth failure locks the key for the lock time; the lock ends with a cl
   assert.equal(state.failures, 10);
   assert.deepEqual(state.lockedUntil, new Date(now.getTime() + policy.lockMs));
   assert.deepEqual(blockedUntil(state, now, policy), state.lockedUntil);
-  assert.deepEqual(blockedUntil(state, at(now.getTime() - t0.getTime() + policy.lockMs - 1), policy), state.lockedUntil);
+  assert.deepEqual(
+    blockedUntil(state, at(now.getTime() - t0.getTime() + policy.lockMs - 1), policy),
+    state.lockedUntil,
+  );
   const after = new Date(state.lockedUntil!.getTime());
   assert.equal(blockedUntil(state, after, policy), null);
   assert.equal(failuresWithAttempt(state, after), 1);

@@ -23,9 +23,22 @@ describe("staff accounts", () => {
   after(() => close());
 
   test("a second program keeps the account's password and gets its own role", async () => {
-    const made = await createStaff(prisma, { email: " Ada@Example.com ", password: "original password", programId: first, role: "owner" });
-    assert.deepEqual({ ...made, staffId: undefined }, { staffId: undefined, email: "ada@example.com", role: "owner", accountExisted: false });
-    const again = await createStaff(prisma, { email: "ada@example.com", password: "another password", programId: second, role: "viewer" });
+    const made = await createStaff(prisma, {
+      email: " Ada@Example.com ",
+      password: "original password",
+      programId: first,
+      role: "owner",
+    });
+    assert.deepEqual(
+      { ...made, staffId: undefined },
+      { staffId: undefined, email: "ada@example.com", role: "owner", accountExisted: false },
+    );
+    const again = await createStaff(prisma, {
+      email: "ada@example.com",
+      password: "another password",
+      programId: second,
+      role: "viewer",
+    });
     assert.equal(again.staffId, made.staffId);
     assert.equal(again.accountExisted, true);
     assert.ok(await verifyStaffPassword(prisma, "ada@example.com", "original password"));
@@ -38,13 +51,22 @@ describe("staff accounts", () => {
     await setStaffPassword(prisma, { email: "ADA@example.com", password: "a brand new password" });
     assert.ok(await verifyStaffPassword(prisma, "ada@example.com", "a brand new password"));
     assert.equal(await verifyStaffPassword(prisma, "ada@example.com", "original password"), null);
-    await assert.rejects(setStaffPassword(prisma, { email: "nobody@example.com", password: "long enough pass" }), (e: AppError) => e.status === 404);
+    await assert.rejects(
+      setStaffPassword(prisma, { email: "nobody@example.com", password: "long enough pass" }),
+      (e: AppError) => e.status === 404,
+    );
   });
 
   test("passwords shorter than 12 characters or longer than 72 bytes are refused, and nothing is written", async () => {
     for (const password of ["short pass1", "é".repeat(37)]) {
-      await assert.rejects(createStaff(prisma, { email: "grace@example.com", password, programId: first, role: "support" }), (e: AppError) => e.status === 400);
-      await assert.rejects(setStaffPassword(prisma, { email: "ada@example.com", password }), (e: AppError) => e.status === 400);
+      await assert.rejects(
+        createStaff(prisma, { email: "grace@example.com", password, programId: first, role: "support" }),
+        (e: AppError) => e.status === 400,
+      );
+      await assert.rejects(
+        setStaffPassword(prisma, { email: "ada@example.com", password }),
+        (e: AppError) => e.status === 400,
+      );
     }
     assert.equal(await prisma.staffUser.count({ where: { email: "grace@example.com" } }), 0);
   });

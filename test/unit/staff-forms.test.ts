@@ -20,14 +20,18 @@ const HOSTILE = [
 
 describe("image URLs (rewards, tiers)", () => {
   test("http(s) URLs are accepted", () => {
-    for (const url of ["https://img.example.com/mug.png", "http://cdn.example.com/a.jpg?x=1"]) assert.equal(ImageUrl.safeParse(url).success, true, url);
+    for (const url of ["https://img.example.com/mug.png", "http://cdn.example.com/a.jpg?x=1"])
+      assert.equal(ImageUrl.safeParse(url).success, true, url);
   });
 
   test("javascript:, data:, file: and other schemes are refused with the field's path", () => {
     for (const image of HOSTILE) {
       const reward = RewardForm.safeParse({ name: "Mug", costPoints: 10, image });
       assert.equal(reward.success, false, image);
-      assert.deepEqual(reward.error!.issues.map((i) => i.path.join(".")), ["image"]);
+      assert.deepEqual(
+        reward.error!.issues.map((i) => i.path.join(".")),
+        ["image"],
+      );
       assert.equal(reward.error!.issues[0]!.message, "must be an http(s) URL");
       assert.equal(TierForm.safeParse({ name: "Gold", requiredPoints: 0, factor: 1, image }).success, false, image);
     }
@@ -38,7 +42,13 @@ describe("ApiKeyForm", () => {
   test("rate and burst are optional whole numbers within the domain's bounds", () => {
     assert.equal(ApiKeyForm.safeParse({ name: "Shop" }).success, true);
     assert.equal(ApiKeyForm.safeParse({ name: "Shop", rateLimitPerSec: 1, rateLimitBurst: 1 }).success, true);
-    for (const bad of [{ rateLimitPerSec: 0 }, { rateLimitBurst: 0 }, { rateLimitPerSec: 1.5 }, { rateLimitPerSec: 1_000_001 }, { rateLimitBurst: 2_000_001 }]) {
+    for (const bad of [
+      { rateLimitPerSec: 0 },
+      { rateLimitBurst: 0 },
+      { rateLimitPerSec: 1.5 },
+      { rateLimitPerSec: 1_000_001 },
+      { rateLimitBurst: 2_000_001 },
+    ]) {
       assert.equal(ApiKeyForm.safeParse({ name: "Shop", ...bad }).success, false, JSON.stringify(bad));
     }
   });

@@ -55,7 +55,11 @@ describe("tierProgress", () => {
   });
 
   test("tiers out of order give the same next tier", () => {
-    assert.deepEqual(tierProgress([GOLD, SILVER, BRONZE], "bronze", 250), { next: SILVER, remaining: 750, percent: 25 });
+    assert.deepEqual(tierProgress([GOLD, SILVER, BRONZE], "bronze", 250), {
+      next: SILVER,
+      remaining: 750,
+      percent: 25,
+    });
   });
 
   test("an unknown current tier counts as no tier", () => {

@@ -5,7 +5,15 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { addMonths, applyEarn, recalculate, sortTiers, tierForPoints, type TierDef, type TierState } from "@/lib/domain/tier-rules";
+import {
+  addMonths,
+  applyEarn,
+  recalculate,
+  sortTiers,
+  tierForPoints,
+  type TierDef,
+  type TierState,
+} from "@/lib/domain/tier-rules";
 
 // Deliberately not in requiredPoints order: the rules must sort them.
 const TIERS: TierDef[] = [
@@ -102,7 +110,12 @@ describe("applyEarn", () => {
   });
 
   test("re-earning the carried tier in this period makes it earned without a tier change", () => {
-    const carried = fresh({ currentTierId: "silver", carryTierId: "silver", carryTierPoints: 1200, tierStatus: "carried" });
+    const carried = fresh({
+      currentTierId: "silver",
+      carryTierId: "silver",
+      carryTierPoints: 1200,
+      tierStatus: "carried",
+    });
     const s = applyEarn(carried, TIERS, 1000, at("2026-04-01T00:00:00.000Z"));
     assert.equal(s.currentTierId, "silver");
     assert.equal(s.tierStatus, "earned");
@@ -111,7 +124,12 @@ describe("applyEarn", () => {
 
   test("a carried tier upgraded by this period's points is earned, with tierChangedAt = now", () => {
     const now = at("2026-05-05T05:05:05.005Z");
-    const carried = fresh({ currentTierId: "silver", carryTierId: "silver", carryTierPoints: 1200, tierStatus: "carried" });
+    const carried = fresh({
+      currentTierId: "silver",
+      carryTierId: "silver",
+      carryTierPoints: 1200,
+      tierStatus: "carried",
+    });
     const s = applyEarn(carried, TIERS, 5000, now);
     assert.equal(s.currentTierId, "gold");
     assert.equal(s.tierStatus, "earned");
@@ -128,7 +146,12 @@ describe("recalculate", () => {
   });
 
   test("at recalculationDate: the period's points and tier become the carry, points reset, date moves one period", () => {
-    const s = fresh({ currentTierId: "gold", currentTierPoints: 6000, tierStatus: "earned", tierChangedAt: at("2026-06-01T00:00:00.000Z") });
+    const s = fresh({
+      currentTierId: "gold",
+      currentTierPoints: 6000,
+      tierStatus: "earned",
+      tierChangedAt: at("2026-06-01T00:00:00.000Z"),
+    });
     const r = recalculate(s, TIERS, 12, RECALC);
     assert.equal(r.carryTierId, "gold");
     assert.equal(r.carryTierPoints, 6000);
@@ -141,7 +164,13 @@ describe("recalculate", () => {
 
   test("downgrades happen at recalculation: a carried Gold that earned only Silver points becomes carried Silver", () => {
     const now = at("2027-01-20T00:00:00.000Z");
-    const s = fresh({ currentTierId: "gold", carryTierId: "gold", carryTierPoints: 6000, currentTierPoints: 1200, tierStatus: "carried" });
+    const s = fresh({
+      currentTierId: "gold",
+      carryTierId: "gold",
+      carryTierPoints: 6000,
+      currentTierPoints: 1200,
+      tierStatus: "carried",
+    });
     const r = recalculate(s, TIERS, 12, now);
     assert.equal(r.currentTierId, "silver");
     assert.equal(r.carryTierId, "silver");

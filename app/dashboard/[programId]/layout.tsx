@@ -6,14 +6,27 @@ import { Providers } from "@/components/providers";
 import { Sidebar } from "@/components/dashboard/sidebar";
 import { GlobalSearch } from "@/components/dashboard/global-search";
 
-export default async function ProgramLayout({ children, params }: { children: React.ReactNode; params: Promise<{ programId: string }> }) {
+export default async function ProgramLayout({
+  children,
+  params,
+}: {
+  children: React.ReactNode;
+  params: Promise<{ programId: string }>;
+}) {
   const { programId } = await params;
   const staff = await requirePage(programId, "program.read");
-  const programs = (await membershipsOf(await db(), staff.staffId)).map((m) => ({ id: m.programId, name: m.program.name, role: m.role }));
+  const programs = (await membershipsOf(await db(), staff.staffId)).map((m) => ({
+    id: m.programId,
+    name: m.program.name,
+    role: m.role,
+  }));
   const links = navLinks(staff);
   return (
     <Providers>
-      <a href="#main" className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-800 focus:not-sr-only focus:absolute focus:left-2 focus:top-2">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-800 focus:not-sr-only focus:absolute focus:left-2 focus:top-2"
+      >
         Skip to content
       </a>
       <div className="min-h-screen md:flex">

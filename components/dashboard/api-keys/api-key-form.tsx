@@ -19,19 +19,57 @@ export function ApiKeyForm({ programId }: { programId: string }) {
     clear: "never",
     onSuccess: setCreated,
     // Empty fields are left out: the server's defaults apply (50/s, burst 2 × rate).
-    read: (f) => ({ name: f.text("name"), rateLimitPerSec: f.optionalNumber("rateLimitPerSec") ?? undefined, rateLimitBurst: f.optionalNumber("rateLimitBurst") ?? undefined }),
+    read: (f) => ({
+      name: f.text("name"),
+      rateLimitPerSec: f.optionalNumber("rateLimitPerSec") ?? undefined,
+      rateLimitBurst: f.optionalNumber("rateLimitBurst") ?? undefined,
+    }),
   });
   const errors = create.errors;
   return (
-    <CardForm title="New API key" form={create.form} pending={create.pending} submit="Create key" className="flex flex-wrap items-end gap-3" footer={created && <ShownOnce what="key" value={created.key} testId="new-api-key" />}>
+    <CardForm
+      title="New API key"
+      form={create.form}
+      pending={create.pending}
+      submit="Create key"
+      className="flex flex-wrap items-end gap-3"
+      footer={created && <ShownOnce what="key" value={created.key} testId="new-api-key" />}
+    >
       <div className="min-w-56 flex-1">
-        <InputField label="Name (who uses it)" error={errors.name} id="key-name" name="name" required placeholder="Web shop" />
+        <InputField
+          label="Name (who uses it)"
+          error={errors.name}
+          id="key-name"
+          name="name"
+          required
+          placeholder="Web shop"
+        />
       </div>
       <div className="w-40">
-        <InputField label="Requests per second" error={errors.rateLimitPerSec} id="key-rate" name="rateLimitPerSec" type="number" min={1} max={RATE_LIMIT.maxPerSec} step={1} placeholder={String(RATE_LIMIT.defaultPerSec)} />
+        <InputField
+          label="Requests per second"
+          error={errors.rateLimitPerSec}
+          id="key-rate"
+          name="rateLimitPerSec"
+          type="number"
+          min={1}
+          max={RATE_LIMIT.maxPerSec}
+          step={1}
+          placeholder={String(RATE_LIMIT.defaultPerSec)}
+        />
       </div>
       <div className="w-40">
-        <InputField label="Burst (at once)" error={errors.rateLimitBurst} id="key-burst" name="rateLimitBurst" type="number" min={1} max={RATE_LIMIT.maxBurst} step={1} placeholder="2 × rate" />
+        <InputField
+          label="Burst (at once)"
+          error={errors.rateLimitBurst}
+          id="key-burst"
+          name="rateLimitBurst"
+          type="number"
+          min={1}
+          max={RATE_LIMIT.maxBurst}
+          step={1}
+          placeholder="2 × rate"
+        />
       </div>
     </CardForm>
   );

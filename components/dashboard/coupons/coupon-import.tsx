@@ -16,7 +16,13 @@ import { Card, Field, buttonClass, formatNumber, inputClass } from "@/components
 export function CouponImport({ programId, pools }: { programId: string; pools: { id: string; name: string }[] }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
-  const [progress, setProgress] = useState<{ done: number; total: number; imported: number; skipped: number; finished: boolean } | null>(null);
+  const [progress, setProgress] = useState<{
+    done: number;
+    total: number;
+    imported: number;
+    skipped: number;
+    finished: boolean;
+  } | null>(null);
   const running = progress !== null && !progress.finished;
 
   async function run(form: HTMLFormElement) {
@@ -34,16 +40,23 @@ export function CouponImport({ programId, pools }: { programId: string; pools: {
     try {
       for (let i = 0; i < codes.length; i += MAX_CODES_PER_CHUNK) {
         const chunk = codes.slice(i, i + MAX_CODES_PER_CHUNK);
-        const result = await staffFetch<{ imported: number; skipped: number }>("POST", staffApi.couponCodes(programId, poolId), { codes: chunk });
+        const result = await staffFetch<{ imported: number; skipped: number }>(
+          "POST",
+          staffApi.couponCodes(programId, poolId),
+          { codes: chunk },
+        );
         state.done += chunk.length;
         state.imported += result.imported;
         state.skipped += result.skipped;
         setProgress({ ...state });
       }
-      toast.success(`Imported ${formatNumber(state.imported)} codes; skipped ${formatNumber(state.skipped)} duplicates`);
+      toast.success(
+        `Imported ${formatNumber(state.imported)} codes; skipped ${formatNumber(state.skipped)} duplicates`,
+      );
       form.reset();
     } catch (err) {
-      const detail = err instanceof StaffApiError ? Object.values(err.fields)[0] ?? err.message : (err as Error).message;
+      const detail =
+        err instanceof StaffApiError ? (Object.values(err.fields)[0] ?? err.message) : (err as Error).message;
       const message = `Stopped after ${formatNumber(state.done)} of ${formatNumber(state.total)} codes: ${detail}. Sending the file again skips the codes already imported.`;
       setError(message);
       toast.error(message);
@@ -100,12 +113,17 @@ export function CouponImport({ programId, pools }: { programId: string; pools: {
       {progress && (
         <div className="mt-4 space-y-1" role="status">
           <progress
-            className="h-3 w-full overflow-hidden rounded-full bg-slate-200 [&::-moz-progress-bar]:bg-indigo-600 [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-indigo-600 [&::-webkit-progress-value]:transition-all" value={progress.done} max={progress.total} aria-label="Codes imported">
+            className="h-3 w-full overflow-hidden rounded-full bg-slate-200 [&::-moz-progress-bar]:bg-indigo-600 [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-indigo-600 [&::-webkit-progress-value]:transition-all"
+            value={progress.done}
+            max={progress.total}
+            aria-label="Codes imported"
+          >
             {progress.done} of {progress.total}
           </progress>
           <p className="text-sm tabular-nums text-slate-700" data-testid="import-progress">
             {formatNumber(progress.done)} / {formatNumber(progress.total)} codes sent
-            {progress.done > 0 && ` · ${formatNumber(progress.imported)} imported, ${formatNumber(progress.skipped)} duplicates skipped`}
+            {progress.done > 0 &&
+              ` · ${formatNumber(progress.imported)} imported, ${formatNumber(progress.skipped)} duplicates skipped`}
             {progress.finished && progress.done === progress.total && " · done"}
           </p>
         </div>

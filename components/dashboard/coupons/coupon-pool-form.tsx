@@ -17,12 +17,31 @@ export function CouponPoolForm({ programId }: { programId: string }) {
   });
   const errors = create.errors;
   return (
-    <CardForm title="New coupon pool" form={create.form} pending={create.pending} submit="Create pool" submitClassName="sm:mt-6" noValidate className="flex flex-wrap items-start gap-3">
+    <CardForm
+      title="New coupon pool"
+      form={create.form}
+      pending={create.pending}
+      submit="Create pool"
+      submitClassName="sm:mt-6"
+      noValidate
+      className="flex flex-wrap items-start gap-3"
+    >
       <div className="min-w-56 flex-1">
         <InputField label="Name" error={errors.name} id="pool-name" name="name" required placeholder="Summer 10% off" />
       </div>
       <div className="w-44">
-        <InputField label="Valid for (days)" error={errors.validDays} hint="Empty: no expiry" id="pool-valid-days" name="validDays" type="number" inputMode="numeric" min={1} max={3650} step={1} />
+        <InputField
+          label="Valid for (days)"
+          error={errors.validDays}
+          hint="Empty: no expiry"
+          id="pool-valid-days"
+          name="validDays"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={3650}
+          step={1}
+        />
       </div>
     </CardForm>
   );

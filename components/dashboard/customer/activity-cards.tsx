@@ -41,7 +41,8 @@ export function NotificationsCard({ notifications }: { notifications: CustomerPr
     <CardList title="Notifications" items={notifications} empty="No notifications sent.">
       {(n) => (
         <>
-          <span className="font-medium">{n.title}</span> <Badge tone={NOTIFICATION_TONE[n.status] ?? "slate"}>{n.status}</Badge>
+          <span className="font-medium">{n.title}</span>{" "}
+          <Badge tone={NOTIFICATION_TONE[n.status] ?? "slate"}>{n.status}</Badge>
           <p className="text-xs text-slate-600">
             {n.category} · {formatDate(n.createdAt)}
           </p>

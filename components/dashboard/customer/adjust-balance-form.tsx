@@ -13,7 +13,15 @@ export interface AdjustLimit {
 }
 
 /** Adds or takes points by hand, with a reason, within the staff member's ceiling. */
-export function AdjustBalanceForm({ programId, customerId, limit }: { programId: string; customerId: string; limit: AdjustLimit }) {
+export function AdjustBalanceForm({
+  programId,
+  customerId,
+  limit,
+}: {
+  programId: string;
+  customerId: string;
+  limit: AdjustLimit;
+}) {
   // The server refuses above the ceiling too (adjustment_above_ceiling); checking here says so before sending.
   const schema = useMemo(() => balanceAdjustmentWithin(limit.ceiling, limit.rule), [limit.ceiling, limit.rule]);
   const adjust = useStaffForm({
@@ -24,7 +32,10 @@ export function AdjustBalanceForm({ programId, customerId, limit }: { programId:
     invalidate: customerQueries(customerId),
     clear: "sent",
     // Empty stays NaN (reported by the schema), not 0.
-    read: (f) => ({ points: (f.optionalNumber("points") ?? Number.NaN) * (f.text("direction") === "down" ? -1 : 1), reason: f.text("reason") }),
+    read: (f) => ({
+      points: (f.optionalNumber("points") ?? Number.NaN) * (f.text("direction") === "down" ? -1 : 1),
+      reason: f.text("reason"),
+    }),
   });
   return (
     <form {...adjust.form} aria-label="Adjust balance" noValidate>
@@ -39,9 +50,26 @@ export function AdjustBalanceForm({ programId, customerId, limit }: { programId:
             <option value="down">Take</option>
           </select>
         </Field>
-        <InputField label="Points" error={adjust.errors.points} id="points" name="points" type="number" inputMode="numeric" min={1} step={1} aria-invalid={!!adjust.errors.points} />
+        <InputField
+          label="Points"
+          error={adjust.errors.points}
+          id="points"
+          name="points"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          aria-invalid={!!adjust.errors.points}
+        />
         <div className="col-span-2">
-          <InputField label="Reason" error={adjust.errors.reason} id="reason" name="reason" placeholder="Goodwill for a late delivery" aria-invalid={!!adjust.errors.reason} />
+          <InputField
+            label="Reason"
+            error={adjust.errors.reason}
+            id="reason"
+            name="reason"
+            placeholder="Goodwill for a late delivery"
+            aria-invalid={!!adjust.errors.reason}
+          />
         </div>
         <div>
           <button className={buttonClass} disabled={adjust.pending} type="submit">

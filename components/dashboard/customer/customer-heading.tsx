@@ -9,7 +9,10 @@ export function CustomerHeading({ programId, customer }: { programId: string; cu
   return (
     <>
       <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href={dashboardPages.customers(programId)} className="text-indigo-700 underline decoration-indigo-300 hover:decoration-indigo-700">
+        <Link
+          href={dashboardPages.customers(programId)}
+          className="text-indigo-700 underline decoration-indigo-300 hover:decoration-indigo-700"
+        >
           Customers
         </Link>{" "}
         <span aria-hidden="true" className="text-slate-500">
@@ -25,7 +28,8 @@ export function CustomerHeading({ programId, customer }: { programId: string; cu
           </p>
         </div>
         <p className="text-3xl font-semibold tabular-nums" aria-label="Balance">
-          {formatNumber(customer.loyaltyData.balance)} <span className="text-base font-normal text-slate-600">points</span>
+          {formatNumber(customer.loyaltyData.balance)}{" "}
+          <span className="text-base font-normal text-slate-600">points</span>
         </p>
       </div>
     </>

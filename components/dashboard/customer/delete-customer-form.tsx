@@ -7,7 +7,15 @@ import { dashboardPages, queryKeys, staffApi } from "@/lib/staff/urls";
 import { dangerButtonClass, inputClass } from "@/components/ui";
 
 /** Erases the customer for good, once the staff member has typed the customer's e-mail; then back to the list. */
-export function DeleteCustomerForm({ programId, customerId, email }: { programId: string; customerId: string; email: string }) {
+export function DeleteCustomerForm({
+  programId,
+  customerId,
+  email,
+}: {
+  programId: string;
+  customerId: string;
+  email: string;
+}) {
   const router = useRouter();
   const [confirm, setConfirm] = useState("");
   const remove = useStaffWrite({
@@ -37,7 +45,13 @@ export function DeleteCustomerForm({ programId, customerId, email }: { programId
           <label htmlFor="confirm-delete" className="sr-only">
             Type the customer&apos;s e-mail to confirm
           </label>
-          <input id="confirm-delete" value={confirm} onChange={(e) => setConfirm(e.target.value)} className={`${inputClass} min-w-0 flex-1`} autoComplete="off" />
+          <input
+            id="confirm-delete"
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            className={`${inputClass} min-w-0 flex-1`}
+            autoComplete="off"
+          />
           <button className={dangerButtonClass} disabled={!matches || remove.pending} type="submit">
             Delete permanently
           </button>

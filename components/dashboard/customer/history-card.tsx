@@ -18,7 +18,15 @@ const COLUMNS = [
 ] as const;
 
 /** The customer page's points history: the first page comes with the page, older ones load on request. */
-export function HistoryCard({ programId, customerId, initial }: { programId: string; customerId: string; initial: Page }) {
+export function HistoryCard({
+  programId,
+  customerId,
+  initial,
+}: {
+  programId: string;
+  customerId: string;
+  initial: Page;
+}) {
   const query = useInfiniteQuery({
     queryKey: queryKeys.history(customerId),
     queryFn: ({ pageParam }) => staffFetch<Page>("GET", staffApi.transactions(programId, customerId, pageParam)),
@@ -36,7 +44,9 @@ export function HistoryCard({ programId, customerId, initial }: { programId: str
             <td className="py-2 pr-4">
               <Badge tone={e.points > 0 ? "green" : "amber"}>{e.type}</Badge>
             </td>
-            <td className={`whitespace-nowrap py-2 pr-4 text-right tabular-nums ${e.points > 0 ? "text-emerald-800" : "text-amber-900"}`}>
+            <td
+              className={`whitespace-nowrap py-2 pr-4 text-right tabular-nums ${e.points > 0 ? "text-emerald-800" : "text-amber-900"}`}
+            >
               {e.points > 0 ? "+" : ""}
               {formatNumber(e.points)}
             </td>
@@ -52,7 +62,11 @@ export function HistoryCard({ programId, customerId, initial }: { programId: str
         </p>
       )}
       {query.hasNextPage && (
-        <button className={`${secondaryButtonClass} mt-3`} onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+        <button
+          className={`${secondaryButtonClass} mt-3`}
+          onClick={() => query.fetchNextPage()}
+          disabled={query.isFetchingNextPage}
+        >
           {query.isFetchingNextPage ? "Loading…" : "Load older entries"}
         </button>
       )}

@@ -60,9 +60,18 @@ export function RedeemRewardForm({ programId, customerId, rewards }: At & { rewa
     clear: "never",
     read: (f) => ({ rewardId: f.text("rewardId") }),
   });
-  if (rewards.length === 0) return <p className="text-sm text-slate-600">No active rewards to redeem in this program.</p>;
+  if (rewards.length === 0)
+    return <p className="text-sm text-slate-600">No active rewards to redeem in this program.</p>;
   return (
-    <PickForm title="Redeem a reward" label="Redeem a reward" name="rewardId" error={redeem.errors.rewardId} button="Redeem" pending={redeem.pending} onSubmit={redeem.form.onSubmit}>
+    <PickForm
+      title="Redeem a reward"
+      label="Redeem a reward"
+      name="rewardId"
+      error={redeem.errors.rewardId}
+      button="Redeem"
+      pending={redeem.pending}
+      onSubmit={redeem.form.onSubmit}
+    >
       {rewards.map((r) => (
         <option key={r.id} value={r.id}>
           {r.name} · {formatNumber(r.costPoints)} pts{r.stock !== null ? ` · ${r.stock} left` : ""}
@@ -84,7 +93,15 @@ export function AssignCouponForm({ programId, customerId, pools }: At & { pools:
   });
   if (pools.length === 0) return <p className="text-sm text-slate-600">No coupon pools in this program.</p>;
   return (
-    <PickForm title="Assign a coupon" label="Assign a coupon from" name="couponPoolId" error={assign.errors.couponPoolId} button="Assign" pending={assign.pending} onSubmit={assign.form.onSubmit}>
+    <PickForm
+      title="Assign a coupon"
+      label="Assign a coupon from"
+      name="couponPoolId"
+      error={assign.errors.couponPoolId}
+      button="Assign"
+      pending={assign.pending}
+      onSubmit={assign.form.onSubmit}
+    >
       {pools.map((p) => (
         <option key={p.id} value={p.id}>
           {p.name}

@@ -2,7 +2,11 @@ import { tierProgress } from "@/lib/domain/tier-progress";
 import { Badge, Card, formatDate, formatNumber } from "@/components/ui";
 import type { CustomerData, CustomerProfile } from "./profile";
 
-const STATUS_TEXT: Record<string, string> = { base: "base tier", earned: "earned this period", carried: "carried from last period" };
+const STATUS_TEXT: Record<string, string> = {
+  base: "base tier",
+  earned: "earned this period",
+  carried: "carried from last period",
+};
 
 /** The customer page's tier card: the tier and its status, the carry tier, dates, and progress to the next tier. */
 export function TierCard({ customer, tiers }: { customer: CustomerData; tiers: CustomerProfile["tiers"] }) {
@@ -18,7 +22,8 @@ export function TierCard({ customer, tiers }: { customer: CustomerData; tiers: C
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
         <dt className="text-slate-600">Carry tier</dt>
         <dd>
-          {ct.carryTier?.name ?? "—"} <span className="text-slate-600">({formatNumber(ct.carryTierPoints)} points last period)</span>
+          {ct.carryTier?.name ?? "—"}{" "}
+          <span className="text-slate-600">({formatNumber(ct.carryTierPoints)} points last period)</span>
         </dd>
         <dt className="text-slate-600">Changed</dt>
         <dd>{formatDate(ct.tierChangedAt)}</dd>

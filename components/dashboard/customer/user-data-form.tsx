@@ -15,7 +15,19 @@ const USER_FIELDS = [
 ] as const;
 
 /** The customer page's "User data" card: read-only unless the role may edit customers. */
-export function UserDataForm({ programId, customerId, email, userData, canEdit }: { programId: string; customerId: string; email: string; userData: CustomerData["userData"]; canEdit: boolean }) {
+export function UserDataForm({
+  programId,
+  customerId,
+  email,
+  userData,
+  canEdit,
+}: {
+  programId: string;
+  customerId: string;
+  email: string;
+  userData: CustomerData["userData"];
+  canEdit: boolean;
+}) {
   const save = useStaffForm({
     schema: UserDataEdit,
     method: "PATCH",
@@ -25,7 +37,9 @@ export function UserDataForm({ programId, customerId, email, userData, canEdit }
     // The fields show the saved values once the page refreshes.
     clear: "never",
     read: (f) => {
-      const body: Record<string, unknown> = Object.fromEntries(USER_FIELDS.map(([name]) => [name, f.optionalText(name)]));
+      const body: Record<string, unknown> = Object.fromEntries(
+        USER_FIELDS.map(([name]) => [name, f.optionalText(name)]),
+      );
       body.emailVerified = f.checked("emailVerified");
       // Sent only when changed: a new e-mail renames the customer.
       const newEmail = f.optionalText("email");
@@ -37,7 +51,18 @@ export function UserDataForm({ programId, customerId, email, userData, canEdit }
     <Card title="User data">
       <form {...save.form} className="grid gap-3 sm:grid-cols-2" aria-label="User data" noValidate>
         <div className="sm:col-span-2">
-          <InputField label="E-mail" error={save.errors.email} hint="Changing it renames the customer for the API too." id="ud-email" name="email" type="email" defaultValue={email} disabled={!canEdit} aria-invalid={!!save.errors.email} autoComplete="off" />
+          <InputField
+            label="E-mail"
+            error={save.errors.email}
+            hint="Changing it renames the customer for the API too."
+            id="ud-email"
+            name="email"
+            type="email"
+            defaultValue={email}
+            disabled={!canEdit}
+            aria-invalid={!!save.errors.email}
+            autoComplete="off"
+          />
         </div>
         {USER_FIELDS.map(([name, label, autoComplete]) => (
           <InputField
@@ -53,7 +78,13 @@ export function UserDataForm({ programId, customerId, email, userData, canEdit }
           />
         ))}
         <label className="flex items-center gap-2 self-end pb-2 text-sm text-slate-800">
-          <input type="checkbox" name="emailVerified" defaultChecked={userData.emailVerified} disabled={!canEdit} className="h-4 w-4 accent-indigo-600" />
+          <input
+            type="checkbox"
+            name="emailVerified"
+            defaultChecked={userData.emailVerified}
+            disabled={!canEdit}
+            className="h-4 w-4 accent-indigo-600"
+          />
           E-mail verified
         </label>
         {canEdit && (

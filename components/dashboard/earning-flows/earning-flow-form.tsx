@@ -38,33 +38,115 @@ export function EarningFlowForm({ programId }: { programId: string }) {
   });
   const errors = create.errors;
   return (
-    <CardForm title="New earning flow" form={create.form} pending={create.pending} submit="Create earning flow" submitIn="sm:col-span-2 lg:col-span-4" noValidate className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-      <InputField label="Key" error={errors.key} hint="Used by the API, e.g. purchase" id="flow-key" name="key" required className="font-mono" placeholder="purchase" autoCapitalize="none" spellCheck={false} />
+    <CardForm
+      title="New earning flow"
+      form={create.form}
+      pending={create.pending}
+      submit="Create earning flow"
+      submitIn="sm:col-span-2 lg:col-span-4"
+      noValidate
+      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
+    >
+      <InputField
+        label="Key"
+        error={errors.key}
+        hint="Used by the API, e.g. purchase"
+        id="flow-key"
+        name="key"
+        required
+        className="font-mono"
+        placeholder="purchase"
+        autoCapitalize="none"
+        spellCheck={false}
+      />
       <InputField label="Name" error={errors.name} id="flow-name" name="name" placeholder="Purchase in store" />
       <fieldset className="sm:col-span-2">
         <legend className="block text-sm font-medium text-slate-800">Points earned</legend>
         <div className="mt-2 flex flex-wrap gap-4 text-sm">
           <label className="flex items-center gap-2">
-            <input type="radio" name="mode" value="fixed" checked={mode === "fixed"} onChange={() => setMode("fixed")} className={checkboxClass} />
+            <input
+              type="radio"
+              name="mode"
+              value="fixed"
+              checked={mode === "fixed"}
+              onChange={() => setMode("fixed")}
+              className={checkboxClass}
+            />
             Fixed points per run
           </label>
           <label className="flex items-center gap-2">
-            <input type="radio" name="mode" value="perUnit" checked={mode === "perUnit"} onChange={() => setMode("perUnit")} className={checkboxClass} />
+            <input
+              type="radio"
+              name="mode"
+              value="perUnit"
+              checked={mode === "perUnit"}
+              onChange={() => setMode("perUnit")}
+              className={checkboxClass}
+            />
             Points per unit of a param
           </label>
         </div>
       </fieldset>
       {mode === "fixed" ? (
-        <InputField label="Points" error={errors.points} id="flow-points" name="points" type="number" inputMode="numeric" min={1} step={1} />
+        <InputField
+          label="Points"
+          error={errors.points}
+          id="flow-points"
+          name="points"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+        />
       ) : (
         <>
-          <InputField label="Points per unit" error={errors.pointsPerUnit ?? errors.points} id="flow-per-unit" name="pointsPerUnit" type="number" inputMode="decimal" min={0} step="any" placeholder="0.1" />
-          <InputField label="Param" error={errors.param} hint="A numeric param of the run, e.g. amount" id="flow-param" name="param" className="font-mono" placeholder="amount" autoCapitalize="none" spellCheck={false} />
+          <InputField
+            label="Points per unit"
+            error={errors.pointsPerUnit ?? errors.points}
+            id="flow-per-unit"
+            name="pointsPerUnit"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="any"
+            placeholder="0.1"
+          />
+          <InputField
+            label="Param"
+            error={errors.param}
+            hint="A numeric param of the run, e.g. amount"
+            id="flow-param"
+            name="param"
+            className="font-mono"
+            placeholder="amount"
+            autoCapitalize="none"
+            spellCheck={false}
+          />
         </>
       )}
       <FlowParamsFieldset rows={paramRows} errors={errors} />
-      <InputField label="Cap per day" error={errors.capPerDay} hint="Points per customer per UTC day" id="flow-cap-day" name="capPerDay" type="number" inputMode="numeric" min={1} step={1} />
-      <InputField label="Cap in total" error={errors.capTotal} hint="Points per customer, ever" id="flow-cap-total" name="capTotal" type="number" inputMode="numeric" min={1} step={1} />
+      <InputField
+        label="Cap per day"
+        error={errors.capPerDay}
+        hint="Points per customer per UTC day"
+        id="flow-cap-day"
+        name="capPerDay"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        step={1}
+      />
+      <InputField
+        label="Cap in total"
+        error={errors.capTotal}
+        hint="Points per customer, ever"
+        id="flow-cap-total"
+        name="capTotal"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        step={1}
+      />
       <div className="flex items-center gap-2 self-center text-sm sm:col-span-2 lg:col-span-1">
         <input id="flow-once" name="once" type="checkbox" className={checkboxClass} />
         <label htmlFor="flow-once" className="font-medium text-slate-800">

@@ -33,8 +33,8 @@ export function FlowParamsFieldset({ rows, errors }: { rows: ParamRows; errors: 
     <fieldset className="space-y-3 sm:col-span-2 lg:col-span-4">
       <legend className="block text-sm font-medium text-slate-800">Parameters a run may send</legend>
       <p className="text-xs text-slate-600">
-        Numbers only. A run that sends anything else is refused, and only these values are kept with its points. Empty bounds mean 0 to
-        1,000,000,000; a per-unit param not listed here is added as required.
+        Numbers only. A run that sends anything else is refused, and only these values are kept with its points. Empty
+        bounds mean 0 to 1,000,000,000; a per-unit param not listed here is added as required.
       </p>
       <FieldError error={errors.params} />
       {rows.rows.map((row, i) => {
@@ -43,13 +43,47 @@ export function FlowParamsFieldset({ rows, errors }: { rows: ParamRows; errors: 
         const error = (part: string) => errors[`params[${i}].${part}`];
         const bound = { type: "number", inputMode: "decimal", min: 0, step: "any" } as const;
         return (
-          <div key={row} role="group" aria-label={`Parameter ${i + 1}`} className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-5">
-            <InputField label={`Parameter ${i + 1} name`} error={error("name")} id={id("name")} name={name("name")} className="font-mono" placeholder="amount" autoCapitalize="none" spellCheck={false} />
-            <InputField label="Minimum" error={error("min")} {...bound} id={id("min")} name={name("min")} placeholder="0" />
-            <InputField label="Maximum" error={error("max")} {...bound} id={id("max")} name={name("max")} placeholder="1000000000" />
+          <div
+            key={row}
+            role="group"
+            aria-label={`Parameter ${i + 1}`}
+            className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-5"
+          >
+            <InputField
+              label={`Parameter ${i + 1} name`}
+              error={error("name")}
+              id={id("name")}
+              name={name("name")}
+              className="font-mono"
+              placeholder="amount"
+              autoCapitalize="none"
+              spellCheck={false}
+            />
+            <InputField
+              label="Minimum"
+              error={error("min")}
+              {...bound}
+              id={id("min")}
+              name={name("min")}
+              placeholder="0"
+            />
+            <InputField
+              label="Maximum"
+              error={error("max")}
+              {...bound}
+              id={id("max")}
+              name={name("max")}
+              placeholder="1000000000"
+            />
             <div className="space-y-1">
               <div className="flex items-center gap-2 text-sm">
-                <input id={id("required")} name={name("required")} type="checkbox" defaultChecked className={checkboxClass} />
+                <input
+                  id={id("required")}
+                  name={name("required")}
+                  type="checkbox"
+                  defaultChecked
+                  className={checkboxClass}
+                />
                 <label htmlFor={id("required")} className="font-medium text-slate-800">
                   Required
                 </label>
@@ -62,7 +96,12 @@ export function FlowParamsFieldset({ rows, errors }: { rows: ParamRows; errors: 
           </div>
         );
       })}
-      <button type="button" className={secondaryButtonClass} disabled={rows.rows.length >= MAX_FLOW_PARAMS} onClick={rows.add}>
+      <button
+        type="button"
+        className={secondaryButtonClass}
+        disabled={rows.rows.length >= MAX_FLOW_PARAMS}
+        onClick={rows.add}
+      >
         Add parameter
       </button>
     </fieldset>

@@ -23,13 +23,54 @@ export function RewardForm({ programId }: { programId: string }) {
   });
   const errors = create.errors;
   return (
-    <CardForm title="New reward" form={create.form} pending={create.pending} submit="Create reward" submitIn="" noValidate className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+    <CardForm
+      title="New reward"
+      form={create.form}
+      pending={create.pending}
+      submit="Create reward"
+      submitIn=""
+      noValidate
+      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
+    >
       <InputField label="Name" error={errors.name} id="reward-name" name="name" required placeholder="Free coffee" />
-      <InputField label="Cost in points" error={errors.costPoints} id="reward-cost" name="costPoints" type="number" inputMode="numeric" min={1} step={1} required />
-      <InputField label="Stock" error={errors.stock} hint="Leave empty for unlimited" id="reward-stock" name="stock" type="number" inputMode="numeric" min={0} step={1} />
-      <InputField label="Image URL" error={errors.image} id="reward-image" name="image" type="url" placeholder="https://…" />
+      <InputField
+        label="Cost in points"
+        error={errors.costPoints}
+        id="reward-cost"
+        name="costPoints"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        step={1}
+        required
+      />
+      <InputField
+        label="Stock"
+        error={errors.stock}
+        hint="Leave empty for unlimited"
+        id="reward-stock"
+        name="stock"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+      />
+      <InputField
+        label="Image URL"
+        error={errors.image}
+        id="reward-image"
+        name="image"
+        type="url"
+        placeholder="https://…"
+      />
       <div className="sm:col-span-2 lg:col-span-4">
-        <InputField label="Description" error={errors.description} id="reward-description" name="description" placeholder="What the customer gets" />
+        <InputField
+          label="Description"
+          error={errors.description}
+          id="reward-description"
+          name="description"
+          placeholder="What the customer gets"
+        />
       </div>
     </CardForm>
   );

@@ -21,7 +21,15 @@ export interface RewardRowData {
 const cellInputClass = `${inputClass.replace("w-full", "w-28")} ml-auto text-right tabular-nums`;
 
 /** The rewards page's table; managers edit cost and stock in place and switch a reward on or off. */
-export function RewardsTable({ programId, rewards, canManage }: { programId: string; rewards: RewardRowData[]; canManage: boolean }) {
+export function RewardsTable({
+  programId,
+  rewards,
+  canManage,
+}: {
+  programId: string;
+  rewards: RewardRowData[];
+  canManage: boolean;
+}) {
   const columns = [
     { label: "Reward" },
     { label: "Cost (points)", align: "right" },
@@ -32,7 +40,13 @@ export function RewardsTable({ programId, rewards, canManage }: { programId: str
   ] as const;
   return (
     <Table label="Rewards" columns={columns} rows={rewards}>
-      {(r) => (canManage ? <EditableRewardRow key={`${r.id}:${r.costPoints}:${r.stock}:${r.active}`} programId={programId} reward={r} /> : <RewardRowView key={r.id} reward={r} />)}
+      {(r) =>
+        canManage ? (
+          <EditableRewardRow key={`${r.id}:${r.costPoints}:${r.stock}:${r.active}`} programId={programId} reward={r} />
+        ) : (
+          <RewardRowView key={r.id} reward={r} />
+        )
+      }
     </Table>
   );
 }
@@ -51,7 +65,9 @@ function RewardRowView({ reward }: { reward: RewardRowData }) {
     <tr>
       <RewardName reward={reward} />
       <td className="px-4 py-2 text-right tabular-nums">{formatNumber(reward.costPoints)}</td>
-      <td className="px-4 py-2 text-right tabular-nums">{reward.stock === null ? "unlimited" : formatNumber(reward.stock)}</td>
+      <td className="px-4 py-2 text-right tabular-nums">
+        {reward.stock === null ? "unlimited" : formatNumber(reward.stock)}
+      </td>
       <td className="px-4 py-2">
         <ActiveBadge active={reward.active} />
       </td>
@@ -64,14 +80,31 @@ function EditableRewardRow({ programId, reward }: { programId: string; reward: R
   const formId = useId();
   const url = staffApi.reward(programId, reward.id);
   const save = useStaffWrite({ schema: RewardUpdateSchema, method: "PATCH", url, success: `"${reward.name}" saved` });
-  const toggle = useStaffWrite({ schema: RewardUpdateSchema, method: "PATCH", url, success: `"${reward.name}" ${reward.active ? "deactivated" : "activated"}` });
+  const toggle = useStaffWrite({
+    schema: RewardUpdateSchema,
+    method: "PATCH",
+    url,
+    success: `"${reward.name}" ${reward.active ? "deactivated" : "activated"}`,
+  });
   const errors = { ...toggle.errors, ...save.errors };
-  const numberCell = { form: formId, type: "number", inputMode: "numeric", step: 1, className: cellInputClass } as const;
+  const numberCell = {
+    form: formId,
+    type: "number",
+    inputMode: "numeric",
+    step: 1,
+    className: cellInputClass,
+  } as const;
   return (
     <tr className="align-top" data-testid={`reward-${reward.id}`}>
       <RewardName reward={reward} />
       <td className="px-4 py-2 text-right">
-        <input {...numberCell} name="costPoints" min={1} defaultValue={reward.costPoints} aria-label={`Cost of ${reward.name} in points`} />
+        <input
+          {...numberCell}
+          name="costPoints"
+          min={1}
+          defaultValue={reward.costPoints}
+          aria-label={`Cost of ${reward.name} in points`}
+        />
         <FieldError error={errors.costPoints} className="mt-1" />
       </td>
       <td className="px-4 py-2 text-right">
@@ -104,7 +137,12 @@ function EditableRewardRow({ programId, reward }: { programId: string; reward: R
           <button type="submit" className={secondaryButtonClass} disabled={save.pending}>
             Save<span className="sr-only"> {reward.name}</span>
           </button>
-          <button type="button" className={`${secondaryButtonClass} min-w-28`} disabled={toggle.pending} onClick={() => toggle.submit({ active: !reward.active })}>
+          <button
+            type="button"
+            className={`${secondaryButtonClass} min-w-28`}
+            disabled={toggle.pending}
+            onClick={() => toggle.submit({ active: !reward.active })}
+          >
             {reward.active ? "Deactivate" : "Activate"}
             <span className="sr-only"> {reward.name}</span>
           </button>

@@ -14,14 +14,34 @@ export function StaffForm({ programId }: { programId: string }) {
     method: "POST",
     url: staffApi.staff(programId),
     success: (data) => `${data.email} added`,
-    read: (f) => ({ email: f.text("email"), name: f.text("name"), password: f.text("password"), role: f.text("role") as StaffRole }),
+    read: (f) => ({
+      email: f.text("email"),
+      name: f.text("name"),
+      password: f.text("password"),
+      role: f.text("role") as StaffRole,
+    }),
   });
   const errors = create.errors;
   return (
-    <CardForm title="Add a staff member" form={create.form} pending={create.pending} submit="Add staff member" submitIn="sm:col-span-2 lg:col-span-4" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+    <CardForm
+      title="Add a staff member"
+      form={create.form}
+      pending={create.pending}
+      submit="Add staff member"
+      submitIn="sm:col-span-2 lg:col-span-4"
+      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
+    >
       <InputField label="E-mail" error={errors.email} id="staff-email" name="email" type="email" autoComplete="off" />
       <InputField label="Name" error={errors.name} id="staff-name" name="name" autoComplete="off" />
-      <InputField label="Initial password" error={errors.password} hint="At least 12 characters; share it privately." id="staff-password" name="password" type="password" autoComplete="new-password" />
+      <InputField
+        label="Initial password"
+        error={errors.password}
+        hint="At least 12 characters; share it privately."
+        id="staff-password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+      />
       <Field label="Role" htmlFor="staff-role" error={errors.role}>
         <select id="staff-role" name="role" defaultValue="support" className={inputClass}>
           <RoleOptions />

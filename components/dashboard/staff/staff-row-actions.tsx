@@ -9,7 +9,17 @@ import { RoleOptions, type StaffRole } from "./role-options";
 
 /** A staff member's row on the staff page (owners): change the role, disable or re-enable the account. */
 
-export function StaffRoleForm({ programId, staffId, email, role }: { programId: string; staffId: string; email: string; role: string }) {
+export function StaffRoleForm({
+  programId,
+  staffId,
+  email,
+  role,
+}: {
+  programId: string;
+  staffId: string;
+  email: string;
+  role: string;
+}) {
   const change = useStaffForm({
     schema: StaffRoleSchema,
     method: "PUT",
@@ -28,17 +38,36 @@ export function StaffRoleForm({ programId, staffId, email, role }: { programId: 
       <select id={id} name="role" defaultValue={role} key={role} className={`${inputClass} min-w-32 py-1`}>
         <RoleOptions />
       </select>
-      <button type="submit" className={`${secondaryButtonClass} py-1`} disabled={change.pending} aria-label={`Save role of ${email}`}>
+      <button
+        type="submit"
+        className={`${secondaryButtonClass} py-1`}
+        disabled={change.pending}
+        aria-label={`Save role of ${email}`}
+      >
         Save
       </button>
     </form>
   );
 }
 
-export function StaffDisableButton({ programId, staffId, email, disabled }: { programId: string; staffId: string; email: string; disabled: boolean }) {
+export function StaffDisableButton({
+  programId,
+  staffId,
+  email,
+  disabled,
+}: {
+  programId: string;
+  staffId: string;
+  email: string;
+  disabled: boolean;
+}) {
   return (
     <WriteButton
-      write={{ method: "PUT", url: staffApi.staffDisabled(programId, staffId), success: disabled ? `${email} re-enabled` : `${email} disabled` }}
+      write={{
+        method: "PUT",
+        url: staffApi.staffDisabled(programId, staffId),
+        success: disabled ? `${email} re-enabled` : `${email} disabled`,
+      }}
       body={{ disabled: !disabled }}
       confirm={disabled ? null : `Disable ${email}? They are signed out of the dashboard at their next request.`}
       className={`${disabled ? secondaryButtonClass : dangerButtonClass} whitespace-nowrap py-1`}

@@ -24,13 +24,45 @@ export function TierForm({ programId }: { programId: string }) {
   });
   const errors = create.errors;
   return (
-    <CardForm title="New tier" form={create.form} pending={create.pending} submit="Create tier" submitIn="" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+    <CardForm
+      title="New tier"
+      form={create.form}
+      pending={create.pending}
+      submit="Create tier"
+      submitIn=""
+      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
+    >
       <InputField label="Name" error={errors.name} id="tier-name" name="name" required />
-      <InputField label="Required points" error={errors.requiredPoints} id="tier-points" name="requiredPoints" type="number" min={0} step={1} required />
-      <InputField label="Points factor" error={errors.factor} id="tier-factor" name="factor" type="number" min={0} step={0.05} defaultValue={1} required />
+      <InputField
+        label="Required points"
+        error={errors.requiredPoints}
+        id="tier-points"
+        name="requiredPoints"
+        type="number"
+        min={0}
+        step={1}
+        required
+      />
+      <InputField
+        label="Points factor"
+        error={errors.factor}
+        id="tier-factor"
+        name="factor"
+        type="number"
+        min={0}
+        step={0.05}
+        defaultValue={1}
+        required
+      />
       <InputField label="Image URL" error={errors.image} id="tier-image" name="image" type="url" />
       <div className="sm:col-span-2 lg:col-span-4">
-        <InputField label="Content" error={errors.content} id="tier-content" name="content" placeholder="What members of this tier get" />
+        <InputField
+          label="Content"
+          error={errors.content}
+          id="tier-content"
+          name="content"
+          placeholder="What members of this tier get"
+        />
       </div>
     </CardForm>
   );

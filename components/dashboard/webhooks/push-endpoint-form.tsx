@@ -23,7 +23,17 @@ export function PushEndpointForm({ programId, current }: { programId: string; cu
     <div>
       <form {...save.form} aria-label="Push endpoint" className="flex flex-wrap items-end gap-3">
         <div className="min-w-56 flex-1">
-          <InputField label="Push endpoint URL" error={save.errors.url} id="push-url" name="url" type="text" inputMode="url" defaultValue={current ?? ""} key={current ?? ""} placeholder="https://example.com/loyalty/push" />
+          <InputField
+            label="Push endpoint URL"
+            error={save.errors.url}
+            id="push-url"
+            name="url"
+            type="text"
+            inputMode="url"
+            defaultValue={current ?? ""}
+            key={current ?? ""}
+            placeholder="https://example.com/loyalty/push"
+          />
         </div>
         <button className={buttonClass} type="submit" disabled={save.pending}>
           Save
@@ -34,14 +44,17 @@ export function PushEndpointForm({ programId, current }: { programId: string; cu
             className={secondaryButtonClass}
             disabled={save.pending}
             onClick={() => {
-              if (window.confirm("Remove the push endpoint? Queued push notifications are cancelled.")) save.submit({ url: null });
+              if (window.confirm("Remove the push endpoint? Queued push notifications are cancelled."))
+                save.submit({ url: null });
             }}
           >
             Remove
           </button>
         )}
       </form>
-      <p className="mt-1 text-xs text-slate-600">Queued push notifications are POSTed here. Saving a URL creates a new signing secret.</p>
+      <p className="mt-1 text-xs text-slate-600">
+        Queued push notifications are POSTed here. Saving a URL creates a new signing secret.
+      </p>
       {secret && <ShownOnce what="signing secret" value={secret} testId="new-push-secret" />}
     </div>
   );

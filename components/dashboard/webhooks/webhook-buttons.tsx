@@ -4,10 +4,24 @@ import { WriteButton } from "../write-button";
 
 /** The webhooks page's row buttons (managers): switch an endpoint on or off, send a delivery again. */
 
-export function WebhookActiveButton({ programId, webhookId, active, url }: { programId: string; webhookId: string; active: boolean; url: string }) {
+export function WebhookActiveButton({
+  programId,
+  webhookId,
+  active,
+  url,
+}: {
+  programId: string;
+  webhookId: string;
+  active: boolean;
+  url: string;
+}) {
   return (
     <WriteButton
-      write={{ method: "PATCH", url: staffApi.webhook(programId, webhookId), success: active ? "Webhook disabled" : "Webhook enabled" }}
+      write={{
+        method: "PATCH",
+        url: staffApi.webhook(programId, webhookId),
+        success: active ? "Webhook disabled" : "Webhook enabled",
+      }}
       body={{ active: !active }}
       confirm={active ? `Disable the webhook ${url}? Deliveries still queued for it are cancelled.` : null}
       className={active ? dangerButtonClass : secondaryButtonClass}

@@ -20,14 +20,31 @@ export function WebhookForm({ programId }: { programId: string }) {
   });
   const footer = (
     <>
-      <p className="mt-1 text-xs text-slate-600">Every event of the program is POSTed here, signed with the endpoint&apos;s own secret.</p>
+      <p className="mt-1 text-xs text-slate-600">
+        Every event of the program is POSTed here, signed with the endpoint&apos;s own secret.
+      </p>
       {secret && <ShownOnce what="signing secret" value={secret} testId="new-webhook-secret" />}
     </>
   );
   return (
-    <CardForm title="New webhook" form={create.form} pending={create.pending} submit="Add webhook" className="flex flex-wrap items-end gap-3" footer={footer}>
+    <CardForm
+      title="New webhook"
+      form={create.form}
+      pending={create.pending}
+      submit="Add webhook"
+      className="flex flex-wrap items-end gap-3"
+      footer={footer}
+    >
       <div className="min-w-56 flex-1">
-        <InputField label="Webhook URL" error={create.errors.url} id="webhook-url" name="url" type="text" inputMode="url" placeholder="https://example.com/loyalty/events" />
+        <InputField
+          label="Webhook URL"
+          error={create.errors.url}
+          id="webhook-url"
+          name="url"
+          type="text"
+          inputMode="url"
+          placeholder="https://example.com/loyalty/events"
+        />
       </div>
     </CardForm>
   );

@@ -22,7 +22,8 @@ export const Email = z
 
 /** PostgreSQL text cannot hold U+0000 nor unpaired UTF-16 surrogates: refuse them here rather than fail as a 500. */
 const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
-export const storableText = (text: z.ZodString) => text.refine(storable, "must not contain U+0000 or unpaired surrogates");
+export const storableText = (text: z.ZodString) =>
+  text.refine(storable, "must not contain U+0000 or unpaired surrogates");
 
 const Text = storableText(z.string().trim().max(255));
 export const OptionalText = Text.nullable().optional();
@@ -49,7 +50,10 @@ export const Problem = z
 export const ImageUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000);
 
 export const Metadata = z
-  .record(storableText(z.string().min(1).max(64)), z.union([storableText(z.string().max(255)), z.number(), z.boolean(), z.null()]))
+  .record(
+    storableText(z.string().min(1).max(64)),
+    z.union([storableText(z.string().max(255)), z.number(), z.boolean(), z.null()]),
+  )
   .refine((m) => Object.keys(m).length <= 20, "must have at most 20 keys")
   .describe("Your own key/value data stored with the ledger entry (at most 20 keys).");
 
@@ -57,7 +61,10 @@ export const Metadata = z
  * A query parameter holding a whole number written in decimal digits. Not z.coerce.number(): Number() also reads
  * "1e2", "0x10", " 5", "" and "5.0" as integers.
  */
-const IntegerText = z.string().regex(/^[0-9]{1,10}$/, "must be a whole number in decimal digits").transform(Number);
+const IntegerText = z
+  .string()
+  .regex(/^[0-9]{1,10}$/, "must be a whole number in decimal digits")
+  .transform(Number);
 
 export const PageQuery = z.strictObject({
   limit: IntegerText.pipe(z.number().int().min(1).max(200)).default(50),

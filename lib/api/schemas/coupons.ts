@@ -5,5 +5,7 @@ import { Id, Timestamp } from "./common";
 
 export const CouponRequest = z.strictObject({ couponPoolId: z.uuid() }).meta({ id: "CouponRequest" });
 export const CouponResult = z
-  .object({ coupon: z.object({ code: z.string(), couponPoolId: Id, assignedAt: Timestamp, expiresAt: Timestamp.nullable() }) })
+  .object({
+    coupon: z.object({ code: z.string(), couponPoolId: Id, assignedAt: Timestamp, expiresAt: Timestamp.nullable() }),
+  })
   .meta({ id: "CouponResult" });

@@ -30,7 +30,9 @@ export const Transaction = z
   })
   .meta({ id: "Transaction" });
 
-export const BalanceResult = z.object({ balance: z.number().int(), transaction: Transaction }).meta({ id: "BalanceResult" });
+export const BalanceResult = z
+  .object({ balance: z.number().int(), transaction: Transaction })
+  .meta({ id: "BalanceResult" });
 
 export const TransactionPage = z
   .object({ data: z.array(Transaction), nextCursor: z.string().nullable() })

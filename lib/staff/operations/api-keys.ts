@@ -9,7 +9,12 @@ import type { ApiKeyForm } from "../forms";
 /** The staff writes on the program's API keys (`apikeys.manage`). A key's secret is shown once and never audited. */
 
 export const createApiKeyAsStaff = staffOperation("apikeys.manage", async (tx, staff, input: ApiKeyForm) => {
-  const key = await createApiKey(tx, { programId: staff.programId, name: input.name, rateLimitPerSec: input.rateLimitPerSec, rateLimitBurst: input.rateLimitBurst });
+  const key = await createApiKey(tx, {
+    programId: staff.programId,
+    name: input.name,
+    rateLimitPerSec: input.rateLimitPerSec,
+    rateLimitBurst: input.rateLimitBurst,
+  });
   // The secret is returned to the caller once and never written to the audit log.
   await audited(tx, staff, "apikey.create", { type: "api_key", id: key.id }, null, {
     name: input.name,
@@ -23,11 +28,22 @@ export const createApiKeyAsStaff = staffOperation("apikeys.manage", async (tx, s
 export const revokeApiKeyAsStaff = staffOperation("apikeys.manage", async (tx, staff, keyId: string) => {
   const key = await requireRow(
     keyId,
-    (id) => tx.apiKey.findFirst({ where: { id, programId: staff.programId }, select: { id: true, name: true, prefix: true, revokedAt: true } }),
+    (id) =>
+      tx.apiKey.findFirst({
+        where: { id, programId: staff.programId },
+        select: { id: true, name: true, prefix: true, revokedAt: true },
+      }),
     () => notFound("API key"),
   );
   if (key.revokedAt) throw conflict("The key is already revoked.");
   const result = await revokeApiKey(tx, keyId);
-  await audited(tx, staff, "apikey.revoke", { type: "api_key", id: keyId }, { name: key.name, prefix: key.prefix, revokedAt: null }, { revokedAt: result.revokedAt });
+  await audited(
+    tx,
+    staff,
+    "apikey.revoke",
+    { type: "api_key", id: keyId },
+    { name: key.name, prefix: key.prefix, revokedAt: null },
+    { revokedAt: result.revokedAt },
+  );
   return result;
 });

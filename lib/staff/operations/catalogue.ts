@@ -30,13 +30,27 @@ export const createRewardAsStaff = staffOperation("program.manage", async (tx, s
 const REWARD_FIELDS = { name: true, costPoints: true, stock: true, active: true } as const;
 
 /** Active on/off, stock (null: unlimited) and cost of a reward of the staff member's program. */
-export const updateRewardAsStaff = staffOperation("program.manage", async (tx, staff, rewardId: string, input: RewardUpdate) => {
-  const { after } = await auditedUpdate(tx, staff, "reward.update", { type: "reward", id: rewardId }, {
-    read: () => requireRow(rewardId, (id) => tx.reward.findFirst({ where: { id, programId: staff.programId }, select: REWARD_FIELDS }), rewardNotFound),
-    change: () => updateReward(tx, staff.programId, rewardId, input),
-  });
-  return { rewardId, ...after };
-});
+export const updateRewardAsStaff = staffOperation(
+  "program.manage",
+  async (tx, staff, rewardId: string, input: RewardUpdate) => {
+    const { after } = await auditedUpdate(
+      tx,
+      staff,
+      "reward.update",
+      { type: "reward", id: rewardId },
+      {
+        read: () =>
+          requireRow(
+            rewardId,
+            (id) => tx.reward.findFirst({ where: { id, programId: staff.programId }, select: REWARD_FIELDS }),
+            rewardNotFound,
+          ),
+        change: () => updateReward(tx, staff.programId, rewardId, input),
+      },
+    );
+    return { rewardId, ...after };
+  },
+);
 
 export const createCouponPoolAsStaff = staffOperation("program.manage", async (tx, staff, input: CouponPoolForm) => {
   const created = await createCouponPool(tx, { programId: staff.programId, ...input });
@@ -49,12 +63,22 @@ export const createCouponPoolAsStaff = staffOperation("program.manage", async (t
  * so the chunk is all-or-nothing. Codes already in the pool (or repeated in the chunk) are skipped. The audit
  * row holds the counts, never the codes.
  */
-export const importCouponsAsStaff = staffOperation("program.manage", async (tx, staff, poolId: string, input: CouponImportChunk) => {
-  await requireRow(poolId, (id) => tx.couponPool.findFirst({ where: { id, programId: staff.programId }, select: { id: true } }), couponPoolNotFound);
-  const result = await importCoupons(tx, poolId, input.codes);
-  await audited(tx, staff, "coupon_pool.import", { type: "coupon_pool", id: poolId }, null, { received: input.codes.length, ...result });
-  return result;
-});
+export const importCouponsAsStaff = staffOperation(
+  "program.manage",
+  async (tx, staff, poolId: string, input: CouponImportChunk) => {
+    await requireRow(
+      poolId,
+      (id) => tx.couponPool.findFirst({ where: { id, programId: staff.programId }, select: { id: true } }),
+      couponPoolNotFound,
+    );
+    const result = await importCoupons(tx, poolId, input.codes);
+    await audited(tx, staff, "coupon_pool.import", { type: "coupon_pool", id: poolId }, null, {
+      received: input.codes.length,
+      ...result,
+    });
+    return result;
+  },
+);
 
 export const createEarningFlowAsStaff = staffOperation("program.manage", async (tx, staff, input: EarningFlowForm) => {
   const created = await createEarningFlow(tx, { programId: staff.programId, ...input });

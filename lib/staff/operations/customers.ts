@@ -24,7 +24,14 @@ import type { BalanceAdjustment, CouponForm, NotificationForm, RedeemForm, UserD
 /** Who the ledger says made a dashboard change. */
 const actorId = (staff: StaffContext) => `staff:${staff.staffId}`;
 
-const USER_FIELDS = { externalCustomerId: true, firstName: true, lastName: true, phone: true, birthdate: true, emailVerified: true } as const;
+const USER_FIELDS = {
+  externalCustomerId: true,
+  firstName: true,
+  lastName: true,
+  phone: true,
+  birthdate: true,
+  emailVerified: true,
+} as const;
 
 /** The customer with the user data the edit form changes: what the audit log keeps before and after an edit. */
 async function customerWithUserData(db: Db, programId: string, customerId: string) {
@@ -33,60 +40,106 @@ async function customerWithUserData(db: Db, programId: string, customerId: strin
   return { ...customer, ...userData };
 }
 
-export const updateCustomer = staffOperation("customers.edit", async (tx, staff, customerId: string, input: UserDataEdit) => {
-  const { after } = await auditedUpdate(tx, staff, "customer.update", { type: "customer", id: customerId }, {
-    read: () => customerWithUserData(tx, staff.programId, customerId),
-    change: async (before) => {
-      const { birthdate, ...payload } = input;
-      await applyUserBatch(tx, staff.programId, [{ email: before.email, feature: "user", payload }]);
-      if (birthdate !== undefined) await tx.userData.update({ where: { customerId }, data: { birthdate } });
-    },
-  });
-  return after;
-});
+export const updateCustomer = staffOperation(
+  "customers.edit",
+  async (tx, staff, customerId: string, input: UserDataEdit) => {
+    const { after } = await auditedUpdate(
+      tx,
+      staff,
+      "customer.update",
+      { type: "customer", id: customerId },
+      {
+        read: () => customerWithUserData(tx, staff.programId, customerId),
+        change: async (before) => {
+          const { birthdate, ...payload } = input;
+          await applyUserBatch(tx, staff.programId, [{ email: before.email, feature: "user", payload }]);
+          if (birthdate !== undefined) await tx.userData.update({ where: { customerId }, data: { birthdate } });
+        },
+      },
+    );
+    return after;
+  },
+);
 
-export const adjustBalance = staffOperation("balance.adjust", async (tx, staff, customerId: string, input: BalanceAdjustment) => {
-  await requireCustomer(tx, staff.programId, customerId);
-  const refusal = aboveCeiling(staff.role, await programAdjustCeilings(tx, staff.programId), input.points);
-  if (refusal) throw adjustmentAboveCeiling(refusal);
-  const move = { programId: staff.programId, customerId, points: Math.abs(input.points), reason: input.reason, source: "dashboard" as const, actor: actorId(staff) };
-  const result = input.points > 0 ? await increaseBalance(tx, move) : await decreaseBalance(tx, move);
-  await audited(
-    tx,
-    staff,
-    "balance.adjust",
-    { type: "customer", id: customerId },
-    { balance: result.balance - input.points },
-    { balance: result.balance, points: input.points, reason: input.reason, transactionId: result.entryId },
-  );
-  return { balance: result.balance, transaction: JSON.parse(result.entryJson) };
-});
+export const adjustBalance = staffOperation(
+  "balance.adjust",
+  async (tx, staff, customerId: string, input: BalanceAdjustment) => {
+    await requireCustomer(tx, staff.programId, customerId);
+    const refusal = aboveCeiling(staff.role, await programAdjustCeilings(tx, staff.programId), input.points);
+    if (refusal) throw adjustmentAboveCeiling(refusal);
+    const move = {
+      programId: staff.programId,
+      customerId,
+      points: Math.abs(input.points),
+      reason: input.reason,
+      source: "dashboard" as const,
+      actor: actorId(staff),
+    };
+    const result = input.points > 0 ? await increaseBalance(tx, move) : await decreaseBalance(tx, move);
+    await audited(
+      tx,
+      staff,
+      "balance.adjust",
+      { type: "customer", id: customerId },
+      { balance: result.balance - input.points },
+      { balance: result.balance, points: input.points, reason: input.reason, transactionId: result.entryId },
+    );
+    return { balance: result.balance, transaction: JSON.parse(result.entryJson) };
+  },
+);
 
 export const deleteCustomer = staffOperation("customers.delete", async (tx, staff, customerId: string) => {
   const { email } = await requireCustomer(tx, staff.programId, customerId);
   await deleteCustomers(tx, staff.programId, [email]);
   // No personal data in the record of an erasure.
-  await audited(tx, staff, "customer.delete", { type: "customer", id: customerId }, { deleted: false }, { deleted: true });
+  await audited(
+    tx,
+    staff,
+    "customer.delete",
+    { type: "customer", id: customerId },
+    { deleted: false },
+    { deleted: true },
+  );
   return { deleted: true };
 });
 
-export const redeemForCustomer = staffOperation("rewards.redeem", async (tx, staff, customerId: string, input: RedeemForm) => {
-  await requireCustomer(tx, staff.programId, customerId);
-  const result = await redeemReward(tx, { programId: staff.programId, customerId, rewardId: input.rewardId, metadata: input.metadata, actor: actorId(staff), source: "dashboard" });
-  await audited(tx, staff, "reward.redeem", { type: "customer", id: customerId }, null, result);
-  return result;
-});
+export const redeemForCustomer = staffOperation(
+  "rewards.redeem",
+  async (tx, staff, customerId: string, input: RedeemForm) => {
+    await requireCustomer(tx, staff.programId, customerId);
+    const result = await redeemReward(tx, {
+      programId: staff.programId,
+      customerId,
+      rewardId: input.rewardId,
+      metadata: input.metadata,
+      actor: actorId(staff),
+      source: "dashboard",
+    });
+    await audited(tx, staff, "reward.redeem", { type: "customer", id: customerId }, null, result);
+    return result;
+  },
+);
 
-export const assignCouponToCustomer = staffOperation("coupons.assign", async (tx, staff, customerId: string, input: CouponForm) => {
-  await requireCustomer(tx, staff.programId, customerId);
-  const coupon = await assignCoupon(tx, { programId: staff.programId, customerId, couponPoolId: input.couponPoolId });
-  await audited(tx, staff, "coupon.assign", { type: "customer", id: customerId }, null, coupon);
-  return { coupon };
-});
+export const assignCouponToCustomer = staffOperation(
+  "coupons.assign",
+  async (tx, staff, customerId: string, input: CouponForm) => {
+    await requireCustomer(tx, staff.programId, customerId);
+    const coupon = await assignCoupon(tx, { programId: staff.programId, customerId, couponPoolId: input.couponPoolId });
+    await audited(tx, staff, "coupon.assign", { type: "customer", id: customerId }, null, coupon);
+    return { coupon };
+  },
+);
 
-export const notifyCustomer = staffOperation("notifications.send", async (tx, staff, customerId: string, input: NotificationForm) => {
-  await requireCustomer(tx, staff.programId, customerId);
-  const notification = await sendNotification(tx, { programId: staff.programId, customerId, ...input });
-  await audited(tx, staff, "notification.send", { type: "customer", id: customerId }, null, { ...notification, title: input.title, category: input.category });
-  return { notification };
-});
+export const notifyCustomer = staffOperation(
+  "notifications.send",
+  async (tx, staff, customerId: string, input: NotificationForm) => {
+    await requireCustomer(tx, staff.programId, customerId);
+    const notification = await sendNotification(tx, { programId: staff.programId, customerId, ...input });
+    await audited(tx, staff, "notification.send", { type: "customer", id: customerId }, null, {
+      ...notification,
+      title: input.title,
+      category: input.category,
+    });
+    return { notification };
+  },
+);

@@ -17,12 +17,17 @@ import type { StaffDisabledForm, StaffForm, StaffRoleForm } from "../forms";
 
 async function lockPrograms(tx: Tx, programIds: string[]) {
   const ids = [...new Set(programIds)].sort();
-  await tx.$queryRawUnsafe(`SELECT id FROM "Program" WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid) ORDER BY id FOR UPDATE`, JSON.stringify(ids));
+  await tx.$queryRawUnsafe(
+    `SELECT id FROM "Program" WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid) ORDER BY id FOR UPDATE`,
+    JSON.stringify(ids),
+  );
 }
 
 /** Whether `programId` keeps an active owner other than `staffId`. */
 async function otherActiveOwner(tx: Tx, programId: string, staffId: string) {
-  const count = await tx.staffMembership.count({ where: { programId, role: "owner", staffId: { not: staffId }, staff: { disabledAt: null } } });
+  const count = await tx.staffMembership.count({
+    where: { programId, role: "owner", staffId: { not: staffId }, staff: { disabledAt: null } },
+  });
   return count > 0;
 }
 
@@ -46,44 +51,95 @@ export const createStaffAsStaff = staffOperation("staff.manage", async (tx, staf
   // An existing account may belong to other programs whose owners this owner is not: adding it here is for the CLI.
   const existing = await tx.staffUser.findUnique({ where: { email: input.email }, select: { id: true } });
   if (existing) {
-    throw conflict("A staff account with this e-mail already exists.", [{ path: "email", message: "already has an account" }]);
+    throw conflict("A staff account with this e-mail already exists.", [
+      { path: "email", message: "already has an account" },
+    ]);
   }
-  const created = await createStaff(tx, { programId: staff.programId, email: input.email, name: input.name, password: input.password, role: input.role });
+  const created = await createStaff(tx, {
+    programId: staff.programId,
+    email: input.email,
+    name: input.name,
+    password: input.password,
+    role: input.role,
+  });
   // Never the password or its hash.
-  await audited(tx, staff, "staff.create", { type: "staff", id: created.staffId }, null, { email: created.email, name: input.name, role: input.role });
+  await audited(tx, staff, "staff.create", { type: "staff", id: created.staffId }, null, {
+    email: created.email,
+    name: input.name,
+    role: input.role,
+  });
   return { id: created.staffId, email: created.email, name: input.name, role: input.role };
 });
 
-export const changeRoleAsStaff = staffOperation("staff.manage", async (tx, staff, staffId: string, input: StaffRoleForm) => {
-  if (staffId === staff.staffId) throw conflict("You cannot change your own role: ask another owner.");
-  await lockPrograms(tx, [staff.programId]);
-  const member = await memberIn(tx, staff, staffId);
-  if (member.role === input.role) throw conflict(`${member.email} is already ${input.role}.`);
-  if (member.role === "owner" && !member.disabledAt && !(await otherActiveOwner(tx, staff.programId, staffId))) throw lastOwner();
-  await tx.staffMembership.update({ where: { staffId_programId: { staffId, programId: staff.programId } }, data: { role: input.role } });
-  await audited(tx, staff, "staff.role", { type: "staff", id: staffId }, { email: member.email, role: member.role }, { role: input.role });
-  return { id: staffId, role: input.role };
-});
+export const changeRoleAsStaff = staffOperation(
+  "staff.manage",
+  async (tx, staff, staffId: string, input: StaffRoleForm) => {
+    if (staffId === staff.staffId) throw conflict("You cannot change your own role: ask another owner.");
+    await lockPrograms(tx, [staff.programId]);
+    const member = await memberIn(tx, staff, staffId);
+    if (member.role === input.role) throw conflict(`${member.email} is already ${input.role}.`);
+    if (member.role === "owner" && !member.disabledAt && !(await otherActiveOwner(tx, staff.programId, staffId)))
+      throw lastOwner();
+    await tx.staffMembership.update({
+      where: { staffId_programId: { staffId, programId: staff.programId } },
+      data: { role: input.role },
+    });
+    await audited(
+      tx,
+      staff,
+      "staff.role",
+      { type: "staff", id: staffId },
+      { email: member.email, role: member.role },
+      { role: input.role },
+    );
+    return { id: staffId, role: input.role };
+  },
+);
 
-export const setStaffDisabledAsStaff = staffOperation("staff.manage", async (tx, staff, staffId: string, input: StaffDisabledForm) => {
-  if (staffId === staff.staffId) throw conflict("You cannot disable or re-enable your own account.");
-  const member = await memberIn(tx, staff, staffId);
-  if (!!member.disabledAt === input.disabled) throw conflict(`${member.email} is already ${input.disabled ? "disabled" : "active"}.`);
-  const memberships = await tx.staffMembership.findMany({ where: { staffId }, select: { programId: true, role: true } });
-  const owned = new Set(
-    (await tx.staffMembership.findMany({ where: { staffId: staff.staffId, role: "owner" }, select: { programId: true } })).map((m) => m.programId),
-  );
-  if (memberships.some((m) => !owned.has(m.programId))) {
-    throw conflict(`${member.email} also belongs to a program you do not own: only its owners can disable or re-enable the account.`);
-  }
-  await lockPrograms(tx, memberships.map((m) => m.programId));
-  if (input.disabled) {
-    for (const m of memberships) if (m.role === "owner" && !(await otherActiveOwner(tx, m.programId, staffId))) throw lastOwner();
-  }
-  const disabledAt = input.disabled ? new Date() : null;
-  await tx.staffUser.update({ where: { id: staffId }, data: { disabledAt } });
-  // Disabling also ends the account's sessions, so re-enabling it later does not revive them.
-  if (input.disabled) await revokeAllStaffSessions(tx, staffId);
-  await audited(tx, staff, input.disabled ? "staff.disable" : "staff.enable", { type: "staff", id: staffId }, { email: member.email, disabledAt: member.disabledAt }, { disabledAt });
-  return { id: staffId, disabled: input.disabled, disabledAt };
-});
+export const setStaffDisabledAsStaff = staffOperation(
+  "staff.manage",
+  async (tx, staff, staffId: string, input: StaffDisabledForm) => {
+    if (staffId === staff.staffId) throw conflict("You cannot disable or re-enable your own account.");
+    const member = await memberIn(tx, staff, staffId);
+    if (!!member.disabledAt === input.disabled)
+      throw conflict(`${member.email} is already ${input.disabled ? "disabled" : "active"}.`);
+    const memberships = await tx.staffMembership.findMany({
+      where: { staffId },
+      select: { programId: true, role: true },
+    });
+    const owned = new Set(
+      (
+        await tx.staffMembership.findMany({
+          where: { staffId: staff.staffId, role: "owner" },
+          select: { programId: true },
+        })
+      ).map((m) => m.programId),
+    );
+    if (memberships.some((m) => !owned.has(m.programId))) {
+      throw conflict(
+        `${member.email} also belongs to a program you do not own: only its owners can disable or re-enable the account.`,
+      );
+    }
+    await lockPrograms(
+      tx,
+      memberships.map((m) => m.programId),
+    );
+    if (input.disabled) {
+      for (const m of memberships)
+        if (m.role === "owner" && !(await otherActiveOwner(tx, m.programId, staffId))) throw lastOwner();
+    }
+    const disabledAt = input.disabled ? new Date() : null;
+    await tx.staffUser.update({ where: { id: staffId }, data: { disabledAt } });
+    // Disabling also ends the account's sessions, so re-enabling it later does not revive them.
+    if (input.disabled) await revokeAllStaffSessions(tx, staffId);
+    await audited(
+      tx,
+      staff,
+      input.disabled ? "staff.disable" : "staff.enable",
+      { type: "staff", id: staffId },
+      { email: member.email, disabledAt: member.disabledAt },
+      { disabledAt },
+    );
+    return { id: staffId, disabled: input.disabled, disabledAt };
+  },
+);

@@ -26,35 +26,63 @@ function auditUrl(url: string | null | undefined): string | null {
   }
 }
 
-const pushEndpointOf = (tx: Tx, programId: string) => tx.program.findUniqueOrThrow({ where: { id: programId }, select: { pushEndpointUrl: true } });
+const pushEndpointOf = (tx: Tx, programId: string) =>
+  tx.program.findUniqueOrThrow({ where: { id: programId }, select: { pushEndpointUrl: true } });
 
 export const createWebhookAsStaff = staffOperation("program.manage", async (tx, staff, input: WebhookForm) => {
   const { webhookId, secret } = await createWebhook(tx, { programId: staff.programId, url: input.url });
-  const webhook = await tx.webhook.findUniqueOrThrow({ where: { id: webhookId }, select: { id: true, url: true, active: true, createdAt: true } });
+  const webhook = await tx.webhook.findUniqueOrThrow({
+    where: { id: webhookId },
+    select: { id: true, url: true, active: true, createdAt: true },
+  });
   // The signing secret is returned to the caller once and never written to the audit log.
-  await audited(tx, staff, "webhook.create", { type: "webhook", id: webhookId }, null, { url: auditUrl(webhook.url), active: webhook.active });
+  await audited(tx, staff, "webhook.create", { type: "webhook", id: webhookId }, null, {
+    url: auditUrl(webhook.url),
+    active: webhook.active,
+  });
   return { ...webhook, secret };
 });
 
-export const setWebhookActiveAsStaff = staffOperation("program.manage", async (tx, staff, webhookId: string, input: WebhookUpdate) => {
-  const webhook = await requireRow(
-    webhookId,
-    (id) => tx.webhook.findFirst({ where: { id, programId: staff.programId }, select: { id: true, url: true, active: true } }),
-    () => notFound("webhook"),
-  );
-  if (webhook.active === input.active) throw conflict(`The webhook is already ${input.active ? "active" : "disabled"}.`);
-  await tx.webhook.update({ where: { id: webhookId }, data: { active: input.active } });
-  await audited(tx, staff, "webhook.update", { type: "webhook", id: webhookId }, { url: auditUrl(webhook.url), active: webhook.active }, { active: input.active });
-  return { id: webhookId, active: input.active };
-});
+export const setWebhookActiveAsStaff = staffOperation(
+  "program.manage",
+  async (tx, staff, webhookId: string, input: WebhookUpdate) => {
+    const webhook = await requireRow(
+      webhookId,
+      (id) =>
+        tx.webhook.findFirst({
+          where: { id, programId: staff.programId },
+          select: { id: true, url: true, active: true },
+        }),
+      () => notFound("webhook"),
+    );
+    if (webhook.active === input.active)
+      throw conflict(`The webhook is already ${input.active ? "active" : "disabled"}.`);
+    await tx.webhook.update({ where: { id: webhookId }, data: { active: input.active } });
+    await audited(
+      tx,
+      staff,
+      "webhook.update",
+      { type: "webhook", id: webhookId },
+      { url: auditUrl(webhook.url), active: webhook.active },
+      { active: input.active },
+    );
+    return { id: webhookId, active: input.active };
+  },
+);
 
 export const setPushEndpointAsStaff = staffOperation("program.manage", async (tx, staff, input: PushEndpointForm) => {
   // A new signing secret comes with every new URL: returned once, never audited.
-  const { after, result } = await auditedUpdate(tx, staff, "push.set", { type: "program", id: staff.programId }, {
-    read: () => pushEndpointOf(tx, staff.programId),
-    change: () => setPushEndpoint(tx, { programId: staff.programId, url: input.url }),
-    shown: (program) => ({ url: auditUrl(program.pushEndpointUrl) }),
-  });
+  const { after, result } = await auditedUpdate(
+    tx,
+    staff,
+    "push.set",
+    { type: "program", id: staff.programId },
+    {
+      read: () => pushEndpointOf(tx, staff.programId),
+      change: () => setPushEndpoint(tx, { programId: staff.programId, url: input.url }),
+      shown: (program) => ({ url: auditUrl(program.pushEndpointUrl) }),
+    },
+  );
   return { url: after.pushEndpointUrl, secret: result.secret };
 });
 
@@ -64,14 +92,28 @@ export const resendDeliveryAsStaff = staffOperation("program.manage", async (tx,
     (id) =>
       tx.delivery.findFirst({
         where: { id, programId: staff.programId },
-        select: { id: true, kind: true, status: true, attempts: true, lastStatusCode: true, webhook: { select: { active: true } } },
+        select: {
+          id: true,
+          kind: true,
+          status: true,
+          attempts: true,
+          lastStatusCode: true,
+          webhook: { select: { active: true } },
+        },
       }),
     () => notFound("delivery"),
   );
   // The worker would only cancel it: say so now rather than queue it.
-  const configured = delivery.kind === "webhook" ? !!delivery.webhook?.active : !!(await pushEndpointOf(tx, staff.programId)).pushEndpointUrl;
+  const configured =
+    delivery.kind === "webhook"
+      ? !!delivery.webhook?.active
+      : !!(await pushEndpointOf(tx, staff.programId)).pushEndpointUrl;
   if (!configured) {
-    throw conflict(delivery.kind === "webhook" ? "The webhook of this delivery is disabled: enable it first." : "The program has no push endpoint: set one first.");
+    throw conflict(
+      delivery.kind === "webhook"
+        ? "The webhook of this delivery is disabled: enable it first."
+        : "The program has no push endpoint: set one first.",
+    );
   }
   await resendDelivery(tx, staff.programId, deliveryId);
   await audited(

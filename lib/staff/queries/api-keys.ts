@@ -6,6 +6,15 @@ export async function apiKeys(db: Db, programId: string) {
   return db.apiKey.findMany({
     where: { programId },
     orderBy: { createdAt: "desc" },
-    select: { id: true, name: true, prefix: true, rateLimitPerSec: true, rateLimitBurst: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      rateLimitPerSec: true,
+      rateLimitBurst: true,
+      createdAt: true,
+      lastUsedAt: true,
+      revokedAt: true,
+    },
   });
 }

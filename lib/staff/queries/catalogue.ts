@@ -12,7 +12,16 @@ export async function programRewards(db: Db, programId: string) {
   const rewards = await db.reward.findMany({
     where: { programId },
     orderBy: [{ active: "desc" }, { costPoints: "asc" }, { name: "asc" }],
-    select: { id: true, name: true, description: true, image: true, costPoints: true, stock: true, active: true, _count: { select: { redemptions: true } } },
+    select: {
+      id: true,
+      name: true,
+      description: true,
+      image: true,
+      costPoints: true,
+      stock: true,
+      active: true,
+      _count: { select: { redemptions: true } },
+    },
   });
   return rewards.map(({ _count, ...r }) => ({ ...r, redemptions: _count.redemptions }));
 }
@@ -36,7 +45,12 @@ export async function couponPools(db: Db, programId: string): Promise<CouponPool
      FROM "CouponPool" p WHERE p."programId" = $1::uuid ORDER BY p.name`,
     programId,
   );
-  return rows.map((r) => ({ ...r, total: Number(r.total), free: Number(r.free), assigned: Number(r.total) - Number(r.free) }));
+  return rows.map((r) => ({
+    ...r,
+    total: Number(r.total),
+    free: Number(r.free),
+    assigned: Number(r.total) - Number(r.free),
+  }));
 }
 
 /** The earning flows page: every flow of the program, by key. */

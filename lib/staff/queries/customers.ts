@@ -30,7 +30,11 @@ export interface CustomerRow {
 }
 
 /** `prefix%` for LIKE: lower-cased (e-mails are stored lower-cased) with LIKE's own characters escaped. */
-export const likePrefix = (prefix: string) => `${prefix.trim().toLowerCase().replace(/[\\%_]/g, "\\$&")}%`;
+export const likePrefix = (prefix: string) =>
+  `${prefix
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, "\\$&")}%`;
 
 /**
  * The keyset of each sort: ORDER BY, the row's cursor text, how rows after a cursor are found, what a cursor
@@ -109,10 +113,13 @@ export const quickSearch = staffQuery("customers.read", async (db, staff, q: str
 }));
 
 /** One page (20 entries, newest first) of a customer's points history, after `cursor` (from the previous page). */
-export const customerTransactions = staffQuery("customers.read", async (db, staff, customerId: string, cursor: string | null) => {
-  const customer = await requireCustomer(db, staff.programId, customerId);
-  return JSON.parse(await listTransactionsJson(db, customer.id, 20, cursor)) as z.infer<typeof TransactionPage>;
-});
+export const customerTransactions = staffQuery(
+  "customers.read",
+  async (db, staff, customerId: string, cursor: string | null) => {
+    const customer = await requireCustomer(db, staff.programId, customerId);
+    return JSON.parse(await listTransactionsJson(db, customer.id, 20, cursor)) as z.infer<typeof TransactionPage>;
+  },
+);
 
 /** Everything the customer page shows, in parallel; null when the id names no live customer of the program. */
 export async function customerProfile(db: Db, programId: string, customerId: string) {
@@ -121,10 +128,24 @@ export async function customerProfile(db: Db, programId: string, customerId: str
     getCustomerJsonById(db, programId, customerId),
     programTiers(db, programId),
     listTransactionsJson(db, customerId, 20),
-    db.redemption.findMany({ where: { customerId }, orderBy: { createdAt: "desc" }, take: 20, include: { reward: { select: { name: true } } } }),
-    db.coupon.findMany({ where: { customerId }, orderBy: { assignedAt: "desc" }, take: 20, include: { pool: { select: { name: true } } } }),
+    db.redemption.findMany({
+      where: { customerId },
+      orderBy: { createdAt: "desc" },
+      take: 20,
+      include: { reward: { select: { name: true } } },
+    }),
+    db.coupon.findMany({
+      where: { customerId },
+      orderBy: { assignedAt: "desc" },
+      take: 20,
+      include: { pool: { select: { name: true } } },
+    }),
     db.notification.findMany({ where: { customerId }, orderBy: { createdAt: "desc" }, take: 20 }),
-    db.reward.findMany({ where: { programId, active: true }, orderBy: { costPoints: "asc" }, select: { id: true, name: true, costPoints: true, stock: true } }),
+    db.reward.findMany({
+      where: { programId, active: true },
+      orderBy: { costPoints: "asc" },
+      select: { id: true, name: true, costPoints: true, stock: true },
+    }),
     db.couponPool.findMany({ where: { programId }, orderBy: { name: "asc" }, select: { id: true, name: true } }),
   ]);
   // Deleted between the two reads: as missing as before them.

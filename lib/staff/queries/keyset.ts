@@ -18,7 +18,10 @@ export function olderThan(cursor: string | null | undefined) {
 }
 
 /** A page of `take` rows, fetched as `take + 1`, and the cursor of the next page (null on the last). */
-export function keysetPage<T extends { createdAt: Date; id: string }>(rows: T[], take: number): { rows: T[]; next: string | null } {
+export function keysetPage<T extends { createdAt: Date; id: string }>(
+  rows: T[],
+  take: number,
+): { rows: T[]; next: string | null } {
   const last = rows.length > take ? rows[take - 1]! : null;
   return { rows: rows.slice(0, take), next: last ? encodeCursor(last.createdAt, last.id) : null };
 }

@@ -48,7 +48,12 @@ export async function overview(db: Db, programId: string) {
     issued30: sum("issued"),
     redeemed30: sum("redeemed"),
     newMembers30: sum("members"),
-    days: days.map((d) => ({ ...d, issued: Number(d.issued), redeemed: Number(d.redeemed), members: Number(d.members) })),
+    days: days.map((d) => ({
+      ...d,
+      issued: Number(d.issued),
+      redeemed: Number(d.redeemed),
+      members: Number(d.members),
+    })),
     tiers,
   };
 }

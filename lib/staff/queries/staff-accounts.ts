@@ -22,5 +22,12 @@ export async function staffMembers(db: Db, programId: string) {
     orderBy: { staff: { email: "asc" } },
   });
   // The column is text; the role vocabulary (lib/domain/staff.ts ROLES) is what writes it.
-  return members.map((m) => ({ id: m.staff.id, email: m.staff.email, name: m.staff.name, role: memberOf(ROLES, m.role), addedAt: m.createdAt, disabledAt: m.staff.disabledAt }));
+  return members.map((m) => ({
+    id: m.staff.id,
+    email: m.staff.email,
+    name: m.staff.name,
+    role: memberOf(ROLES, m.role),
+    addedAt: m.createdAt,
+    disabledAt: m.staff.disabledAt,
+  }));
 }

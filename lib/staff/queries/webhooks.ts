@@ -7,7 +7,11 @@ import { keysetPage, NEWEST_FIRST, olderThan } from "./keyset";
 /** The webhooks page: the program's endpoints (never their secrets) and its push endpoint. */
 export async function webhookSettings(db: Db, programId: string) {
   const [webhooks, program] = await Promise.all([
-    db.webhook.findMany({ where: { programId }, orderBy: [...NEWEST_FIRST], select: { id: true, url: true, active: true, createdAt: true } }),
+    db.webhook.findMany({
+      where: { programId },
+      orderBy: [...NEWEST_FIRST],
+      select: { id: true, url: true, active: true, createdAt: true },
+    }),
     db.program.findUnique({ where: { id: programId }, select: { pushEndpointUrl: true } }),
   ]);
   return { webhooks, pushEndpointUrl: program?.pushEndpointUrl ?? null };
@@ -17,7 +21,11 @@ export async function webhookSettings(db: Db, programId: string) {
  * One page (newest first) of the program's webhook and push deliveries, optionally of one status; keyset cursor
  * on (createdAt, id), served by the (programId, createdAt) index.
  */
-export async function deliveryPage(db: Db, programId: string, options: { status?: string; after?: string | null; take?: number }) {
+export async function deliveryPage(
+  db: Db,
+  programId: string,
+  options: { status?: string; after?: string | null; take?: number },
+) {
   const take = Math.min(Math.max(options.take ?? 25, 1), 100);
   const rows = await db.delivery.findMany({
     where: { programId, ...(options.status ? { status: options.status } : {}), ...olderThan(options.after) },
@@ -38,5 +46,11 @@ export async function deliveryPage(db: Db, programId: string, options: { status?
     },
   });
   const page = keysetPage(rows, take);
-  return { ...page, rows: page.rows.map(({ event, ...d }) => ({ ...d, eventType: event?.type ?? (d.kind === "push" ? "notification" : "—") })) };
+  return {
+    ...page,
+    rows: page.rows.map(({ event, ...d }) => ({
+      ...d,
+      eventType: event?.type ?? (d.kind === "push" ? "notification" : "—"),
+    })),
+  };
 }

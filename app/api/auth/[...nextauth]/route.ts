@@ -25,7 +25,10 @@ async function auth(req: NextRequest, ctx: Ctx) {
     const params = new URLSearchParams(req.nextUrl.search);
     params.delete("callbackUrl");
     const query = params.toString();
-    return new Response(null, { status: 302, headers: { location: `${req.nextUrl.pathname}${query ? `?${query}` : ""}` } });
+    return new Response(null, {
+      status: 302,
+      headers: { location: `${req.nextUrl.pathname}${query ? `?${query}` : ""}` },
+    });
   }
   return handler(req, ctx);
 }

@@ -22,11 +22,12 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ progra
               <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                 <div>
                   <p className="font-medium">
-                    {k.name} <span className="font-mono text-slate-600">{k.prefix}…</span> <ActiveBadge active={!k.revokedAt} inactive="revoked" inactiveTone="red" />
+                    {k.name} <span className="font-mono text-slate-600">{k.prefix}…</span>{" "}
+                    <ActiveBadge active={!k.revokedAt} inactive="revoked" inactiveTone="red" />
                   </p>
                   <p className="text-xs text-slate-600">
-                    {formatNumber(k.rateLimitPerSec)}/s, burst {formatNumber(k.rateLimitBurst)} · created {formatDate(k.createdAt)} · last used{" "}
-                    {formatDate(k.lastUsedAt)}
+                    {formatNumber(k.rateLimitPerSec)}/s, burst {formatNumber(k.rateLimitBurst)} · created{" "}
+                    {formatDate(k.createdAt)} · last used {formatDate(k.lastUsedAt)}
                   </p>
                 </div>
                 {!k.revokedAt && <RevokeKeyButton programId={programId} keyId={k.id} name={k.name} />}

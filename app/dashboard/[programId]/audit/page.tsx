@@ -12,19 +12,30 @@ type Search = Partial<Record<"action" | "staff" | "after", string | string[]>>;
 
 const snapshot = (value: unknown) => (value ? JSON.stringify(value, null, 1) : "—");
 
-export default async function AuditPage({ params, searchParams }: { params: Promise<{ programId: string }>; searchParams: Promise<Search> }) {
+export default async function AuditPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ programId: string }>;
+  searchParams: Promise<Search>;
+}) {
   const { programId } = await params;
   const search = await firstParams(searchParams);
   await requirePage(programId, "audit.read");
   const database = await db();
   const action = AUDIT_ACTIONS.find((a) => a === search.action);
   const staffEmail = search.staff?.trim().toLowerCase() || undefined;
-  const [page, staff] = await Promise.all([auditPage(database, programId, { action, staff: staffEmail, after: search.after }), programStaff(database, programId)]);
+  const [page, staff] = await Promise.all([
+    auditPage(database, programId, { action, staff: staffEmail, after: search.after }),
+    programStaff(database, programId),
+  ]);
   const filters = { ...(action ? { action } : {}), ...(staffEmail ? { staff: staffEmail } : {}) };
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold">Audit log</h1>
-      <p className="text-sm text-slate-600">Every change made in the dashboard: who, when, what, and the values before and after.</p>
+      <p className="text-sm text-slate-600">
+        Every change made in the dashboard: who, when, what, and the values before and after.
+      </p>
       <FilterForm label="Filter the audit log" filtered={!!(action || staffEmail)}>
         <FilterSelect name="action" label="Action" value={action ?? ""} all="All actions">
           {AUDIT_ACTIONS.map((a) => (
@@ -41,7 +52,11 @@ export default async function AuditPage({ params, searchParams }: { params: Prom
       </FilterForm>
       <Card>
         {page.rows.length === 0 ? (
-          <Empty>{action || staffEmail ? "No entries match these filters." : "Nothing recorded yet: changes made in the dashboard appear here."}</Empty>
+          <Empty>
+            {action || staffEmail
+              ? "No entries match these filters."
+              : "Nothing recorded yet: changes made in the dashboard appear here."}
+          </Empty>
         ) : (
           <ul className="divide-y divide-slate-100 text-sm" aria-label="Audit entries">
             {page.rows.map((r) => (
@@ -50,7 +65,8 @@ export default async function AuditPage({ params, searchParams }: { params: Prom
                   <span className="font-mono font-semibold text-indigo-800">{r.action}</span>
                   <span className="font-medium">{r.staffEmail}</span>
                   <span className="text-slate-600">
-                    {r.entityType} {r.entityId ? <span className="break-all font-mono text-xs">{r.entityId}</span> : null}
+                    {r.entityType}{" "}
+                    {r.entityId ? <span className="break-all font-mono text-xs">{r.entityId}</span> : null}
                   </span>
                   <time className="text-xs text-slate-600 sm:ml-auto" dateTime={r.createdAt.toISOString()}>
                     {formatDate(r.createdAt)}
@@ -60,7 +76,9 @@ export default async function AuditPage({ params, searchParams }: { params: Prom
                   {(["Before", "After"] as const).map((side) => (
                     <div key={side}>
                       <p className="text-xs font-medium text-slate-600">{side}</p>
-                      <pre className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-xs">{snapshot(side === "Before" ? r.before : r.after)}</pre>
+                      <pre className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-xs">
+                        {snapshot(side === "Before" ? r.before : r.after)}
+                      </pre>
                     </div>
                   ))}
                 </div>

@@ -22,11 +22,18 @@ export default async function CouponPoolsPage({ params }: { params: Promise<{ pr
     <div className="space-y-4">
       <h1 className="text-2xl font-bold">Coupon pools</h1>
       <Card title="Pools of codes">
-        <Table label="Coupon pools" columns={COLUMNS} rows={pools} empty={`No coupon pools yet.${canManage ? " Create one below, then import its codes from a CSV file." : ""}`}>
+        <Table
+          label="Coupon pools"
+          columns={COLUMNS}
+          rows={pools}
+          empty={`No coupon pools yet.${canManage ? " Create one below, then import its codes from a CSV file." : ""}`}
+        >
           {(p) => (
             <tr key={p.id} data-testid={`pool-${p.id}`}>
               <td className="px-4 py-2 font-medium">{p.name}</td>
-              <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums">{p.validDays === null ? "no expiry" : `${formatNumber(p.validDays)} days`}</td>
+              <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums">
+                {p.validDays === null ? "no expiry" : `${formatNumber(p.validDays)} days`}
+              </td>
               <td className="px-4 py-2 text-right tabular-nums">{formatNumber(p.total)}</td>
               <td className="px-4 py-2 text-right tabular-nums">{formatNumber(p.free)}</td>
               <td className="px-4 py-2 text-right tabular-nums">{formatNumber(p.assigned)}</td>
@@ -34,7 +41,9 @@ export default async function CouponPoolsPage({ params }: { params: Promise<{ pr
           )}
         </Table>
       </Card>
-      {canManage && pools.length > 0 && <CouponImport programId={programId} pools={pools.map((p) => ({ id: p.id, name: p.name }))} />}
+      {canManage && pools.length > 0 && (
+        <CouponImport programId={programId} pools={pools.map((p) => ({ id: p.id, name: p.name }))} />
+      )}
       {canManage && <CouponPoolForm programId={programId} />}
     </div>
   );

@@ -6,7 +6,17 @@ import { requirePage } from "@/lib/staff/authz";
 import { CUSTOMER_SORTS, searchCustomers, type CustomerSort } from "@/lib/staff/queries/customers";
 import { programTiers } from "@/lib/staff/queries/catalogue";
 import { dashboardPages } from "@/lib/staff/urls";
-import { Badge, Empty, FilterForm, FilterSelect, KeysetPager, Table, formatDate, formatNumber, inputClass } from "@/components/ui";
+import {
+  Badge,
+  Empty,
+  FilterForm,
+  FilterSelect,
+  KeysetPager,
+  Table,
+  formatDate,
+  formatNumber,
+  inputClass,
+} from "@/components/ui";
 
 type Search = Partial<Record<"q" | "tier" | "sort" | "after", string | string[]>>;
 
@@ -20,7 +30,13 @@ const COLUMNS = [
   { label: "Member since", className: "hidden sm:table-cell" },
 ] as const;
 
-export default async function CustomersPage({ params, searchParams }: { params: Promise<{ programId: string }>; searchParams: Promise<Search> }) {
+export default async function CustomersPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ programId: string }>;
+  searchParams: Promise<Search>;
+}) {
   const { programId } = await params;
   const search = await firstParams(searchParams);
   await requirePage(programId, "customers.read");
@@ -64,11 +80,16 @@ export default async function CustomersPage({ params, searchParams }: { params: 
             {(c) => (
               <tr key={c.id} className="hover:bg-slate-50">
                 <td className="px-4 py-2">
-                  <Link href={dashboardPages.customer(programId, c.id)} className="font-medium text-indigo-700 hover:underline">
+                  <Link
+                    href={dashboardPages.customer(programId, c.id)}
+                    className="font-medium text-indigo-700 hover:underline"
+                  >
                     {c.email}
                   </Link>
                 </td>
-                <td className="px-4 py-2 text-slate-700">{[c.firstName, c.lastName].filter(Boolean).join(" ") || "—"}</td>
+                <td className="px-4 py-2 text-slate-700">
+                  {[c.firstName, c.lastName].filter(Boolean).join(" ") || "—"}
+                </td>
                 <td className="px-4 py-2">{c.tier ? <Badge tone="indigo">{c.tier}</Badge> : "—"}</td>
                 <td className="px-4 py-2 text-right tabular-nums">{formatNumber(c.balance)}</td>
                 <td className="hidden px-4 py-2 text-slate-600 sm:table-cell">{formatDate(c.createdAt)}</td>
@@ -77,7 +98,13 @@ export default async function CustomersPage({ params, searchParams }: { params: 
           </Table>
         </div>
       )}
-      <KeysetPager filters={filters} after={search.after} next={page.next} firstLabel="← First page" nextLabel="Next page →" />
+      <KeysetPager
+        filters={filters}
+        after={search.after}
+        next={page.next}
+        firstLabel="← First page"
+        nextLabel="Next page →"
+      />
     </div>
   );
 }

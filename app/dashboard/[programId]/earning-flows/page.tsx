@@ -20,13 +20,21 @@ const COLUMNS = [
 export default async function EarningFlowsPage({ params }: { params: Promise<{ programId: string }> }) {
   const { programId } = await params;
   const staff = await requirePage(programId, "program.read");
-  const flows = (await earningFlows(await db(), programId)).map((f) => ({ ...f, declared: storedFlowParams(f.params) }));
+  const flows = (await earningFlows(await db(), programId)).map((f) => ({
+    ...f,
+    declared: storedFlowParams(f.params),
+  }));
   const canManage = can(staff.role, "program.manage");
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold">Earning flows</h1>
       <Card title="How customers earn points">
-        <Table label="Earning flows" columns={COLUMNS} rows={flows} empty={<>No earning flows yet: points are only added through the API&apos;s balance calls.</>}>
+        <Table
+          label="Earning flows"
+          columns={COLUMNS}
+          rows={flows}
+          empty={<>No earning flows yet: points are only added through the API&apos;s balance calls.</>}
+        >
           {(f) => (
             <tr key={f.id}>
               <td className="px-4 py-2">

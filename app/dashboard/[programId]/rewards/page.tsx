@@ -20,7 +20,15 @@ export default async function RewardsPage({ params }: { params: Promise<{ progra
           <RewardsTable
             programId={programId}
             canManage={canManage}
-            rewards={rewards.map((r) => ({ id: r.id, name: r.name, description: r.description, costPoints: r.costPoints, stock: r.stock, active: r.active, redemptions: r.redemptions }))}
+            rewards={rewards.map((r) => ({
+              id: r.id,
+              name: r.name,
+              description: r.description,
+              costPoints: r.costPoints,
+              stock: r.stock,
+              active: r.active,
+              redemptions: r.redemptions,
+            }))}
           />
         )}
       </Card>

@@ -7,7 +7,13 @@ import { StaffDisableButton, StaffRoleForm } from "@/components/dashboard/staff/
 
 export const metadata = { title: "Staff · Loyalty" };
 
-const COLUMNS = [{ label: "E-mail / name" }, { label: "Role" }, { label: "Added" }, { label: "Status" }, { label: "Actions", hidden: true }];
+const COLUMNS = [
+  { label: "E-mail / name" },
+  { label: "Role" },
+  { label: "Added" },
+  { label: "Status" },
+  { label: "Actions", hidden: true },
+];
 const td = "px-3 py-2 align-middle";
 
 export default async function StaffPage({ params }: { params: Promise<{ programId: string }> }) {
@@ -18,12 +24,20 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
     <div className="space-y-4">
       <h1 className="text-2xl font-bold">Staff &amp; roles</h1>
       <p className="text-sm text-slate-600">
-        Viewers read; support also serves customers; managers also configure the program; owners also manage staff. A change of role or a disabled
-        account applies at the member&apos;s next request. The program always keeps at least one active owner.
+        Viewers read; support also serves customers; managers also configure the program; owners also manage staff. A
+        change of role or a disabled account applies at the member&apos;s next request. The program always keeps at
+        least one active owner.
       </p>
       <StaffForm programId={programId} />
       <Card title="Staff members">
-        <Table label="Staff members" columns={COLUMNS} rows={members} empty="No staff members yet." pad="px-3 py-2" bleed={false}>
+        <Table
+          label="Staff members"
+          columns={COLUMNS}
+          rows={members}
+          empty="No staff members yet."
+          pad="px-3 py-2"
+          bleed={false}
+        >
           {(m) => {
             const self = m.id === me.staffId;
             return (
@@ -35,13 +49,28 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                   <p className="text-xs text-slate-600">{m.name ?? "no name"}</p>
                 </td>
                 <td className={td}>
-                  {self ? <span className="capitalize">{m.role}</span> : <StaffRoleForm programId={programId} staffId={m.id} email={m.email} role={m.role} />}
+                  {self ? (
+                    <span className="capitalize">{m.role}</span>
+                  ) : (
+                    <StaffRoleForm programId={programId} staffId={m.id} email={m.email} role={m.role} />
+                  )}
                 </td>
-                <td className={`${td} whitespace-nowrap`}>{m.addedAt.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}</td>
+                <td className={`${td} whitespace-nowrap`}>
+                  {m.addedAt.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}
+                </td>
                 <td className={td}>
                   <ActiveBadge active={!m.disabledAt} inactive="disabled" inactiveTone="red" />
                 </td>
-                <td className={`${td} text-right`}>{!self && <StaffDisableButton programId={programId} staffId={m.id} email={m.email} disabled={!!m.disabledAt} />}</td>
+                <td className={`${td} text-right`}>
+                  {!self && (
+                    <StaffDisableButton
+                      programId={programId}
+                      staffId={m.id}
+                      email={m.email}
+                      disabled={!!m.disabledAt}
+                    />
+                  )}
+                </td>
               </tr>
             );
           }}

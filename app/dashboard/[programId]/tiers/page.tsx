@@ -4,7 +4,12 @@ import { programTiers } from "@/lib/staff/queries/catalogue";
 import { Card, Table, formatNumber } from "@/components/ui";
 import { TierForm } from "@/components/dashboard/tiers/tier-form";
 
-const COLUMNS = [{ label: "Name" }, { label: "Required points", align: "right" }, { label: "Factor", align: "right" }, { label: "Content" }] as const;
+const COLUMNS = [
+  { label: "Name" },
+  { label: "Required points", align: "right" },
+  { label: "Factor", align: "right" },
+  { label: "Content" },
+] as const;
 
 export default async function TiersPage({ params }: { params: Promise<{ programId: string }> }) {
   const { programId } = await params;
@@ -14,7 +19,13 @@ export default async function TiersPage({ params }: { params: Promise<{ programI
     <div className="space-y-4">
       <h1 className="text-2xl font-bold">Tiers</h1>
       <Card title="Tiers by required points">
-        <Table label="Tiers" look="plain" columns={COLUMNS} rows={tiers} empty="No tiers yet: every customer is tierless until you add one.">
+        <Table
+          label="Tiers"
+          look="plain"
+          columns={COLUMNS}
+          rows={tiers}
+          empty="No tiers yet: every customer is tierless until you add one."
+        >
           {(t) => (
             <tr key={t.id}>
               <td className="py-2 pr-4 font-medium">{t.name}</td>

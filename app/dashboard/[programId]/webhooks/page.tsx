@@ -3,7 +3,17 @@ import { can, requirePage } from "@/lib/staff/authz";
 import { DELIVERY_STATUSES } from "@/lib/domain/vocabulary";
 import { deliveryPage, webhookSettings } from "@/lib/staff/queries/webhooks";
 import { firstParams } from "@/lib/staff/search-params";
-import { ActiveBadge, Badge, Card, Empty, FilterForm, FilterSelect, KeysetPager, Table, formatDate } from "@/components/ui";
+import {
+  ActiveBadge,
+  Badge,
+  Card,
+  Empty,
+  FilterForm,
+  FilterSelect,
+  KeysetPager,
+  Table,
+  formatDate,
+} from "@/components/ui";
 import { PushEndpointForm } from "@/components/dashboard/webhooks/push-endpoint-form";
 import { ResendButton, WebhookActiveButton } from "@/components/dashboard/webhooks/webhook-buttons";
 import { WebhookForm } from "@/components/dashboard/webhooks/webhook-form";
@@ -16,21 +26,31 @@ const STATUS_TONE = { pending: "amber", delivered: "green", failed: "red", cance
 const pad = "px-2.5 py-2";
 const td = `${pad} align-top`;
 
-export default async function WebhooksPage({ params, searchParams }: { params: Promise<{ programId: string }>; searchParams: Promise<Search> }) {
+export default async function WebhooksPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ programId: string }>;
+  searchParams: Promise<Search>;
+}) {
   const { programId } = await params;
   const search = await firstParams(searchParams);
   const staff = await requirePage(programId, "program.read");
   const manage = can(staff.role, "program.manage");
   const database = await db();
   const status = DELIVERY_STATUSES.find((s) => s === search.status);
-  const [settings, log] = await Promise.all([webhookSettings(database, programId), deliveryPage(database, programId, { status, after: search.after })]);
+  const [settings, log] = await Promise.all([
+    webhookSettings(database, programId),
+    deliveryPage(database, programId, { status, after: search.after }),
+  ]);
   const actions = manage && { label: "Actions", hidden: true };
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold">Webhooks &amp; push</h1>
       <p className="text-sm text-slate-600">
-        Events of the program are POSTed to every active webhook, and queued push notifications to the push endpoint, each signed with its
-        endpoint&apos;s secret (header <code className="font-mono">loyalty-signature</code>). Failed attempts are retried with backoff for 24 hours.
+        Events of the program are POSTed to every active webhook, and queued push notifications to the push endpoint,
+        each signed with its endpoint&apos;s secret (header <code className="font-mono">loyalty-signature</code>).
+        Failed attempts are retried with backoff for 24 hours.
       </p>
       {manage && <WebhookForm programId={programId} />}
       <Card title="Webhook endpoints">
@@ -88,7 +108,11 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
             actions,
           ]}
           rows={log.rows}
-          empty={status ? `No ${status} deliveries.` : "No deliveries yet: they appear here once an event or push notification is queued for an endpoint."}
+          empty={
+            status
+              ? `No ${status} deliveries.`
+              : "No deliveries yet: they appear here once an event or push notification is queued for an endpoint."
+          }
           pad={pad}
           bleed={false}
         >
@@ -106,8 +130,14 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
               <td className={`${td} text-right tabular-nums`}>{d.attempts}</td>
               <td className={`${td} max-w-64 text-xs`}>
                 {d.lastStatusCode ? <span className="font-mono">HTTP {d.lastStatusCode}</span> : null}
-                {d.lastError && !(d.lastStatusCode && d.lastError === `HTTP ${d.lastStatusCode}`) ? <span className="block break-words text-red-800">{d.lastError}</span> : null}
-                {!d.lastStatusCode && !d.lastError ? (d.deliveredAt ? `delivered ${formatDate(d.deliveredAt)}` : "—") : null}
+                {d.lastError && !(d.lastStatusCode && d.lastError === `HTTP ${d.lastStatusCode}`) ? (
+                  <span className="block break-words text-red-800">{d.lastError}</span>
+                ) : null}
+                {!d.lastStatusCode && !d.lastError
+                  ? d.deliveredAt
+                    ? `delivered ${formatDate(d.deliveredAt)}`
+                    : "—"
+                  : null}
               </td>
               <td className={`${td} min-w-28`}>{d.status === "pending" ? formatDate(d.nextAttemptAt) : "—"}</td>
               {manage && (
@@ -118,7 +148,12 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
             </tr>
           )}
         </Table>
-        <KeysetPager filters={status ? { status } : {}} after={search.after} next={log.next} className="mt-3 flex justify-between" />
+        <KeysetPager
+          filters={status ? { status } : {}}
+          after={search.after}
+          next={log.next}
+          className="mt-3 flex justify-between"
+        />
       </Card>
     </div>
   );

@@ -3,4 +3,8 @@ import { CouponPoolForm } from "@/lib/staff/forms";
 import { createCouponPoolAsStaff } from "@/lib/staff/operations/catalogue";
 
 /** Creates a coupon pool; 201. */
-export const POST = staffWrite(createCouponPoolAsStaff, { body: CouponPoolForm, status: 201, args: (req) => [req.body] });
+export const POST = staffWrite(createCouponPoolAsStaff, {
+  body: CouponPoolForm,
+  status: 201,
+  args: (req) => [req.body],
+});

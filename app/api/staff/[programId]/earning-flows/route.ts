@@ -3,4 +3,8 @@ import { EarningFlowForm } from "@/lib/staff/forms";
 import { createEarningFlowAsStaff } from "@/lib/staff/operations/catalogue";
 
 /** Creates an earning flow; 201. */
-export const POST = staffWrite(createEarningFlowAsStaff, { body: EarningFlowForm, status: 201, args: (req) => [req.body] });
+export const POST = staffWrite(createEarningFlowAsStaff, {
+  body: EarningFlowForm,
+  status: 201,
+  args: (req) => [req.body],
+});

@@ -20,7 +20,10 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
   const { programId, customerId } = await params;
   const staff = await requirePage(programId, "customers.read");
   if (!isUuid(customerId)) notFound();
-  const [profile, ceilings] = await Promise.all([customerProfile(await db(), programId, customerId), programAdjustCeilings(await db(), programId)]);
+  const [profile, ceilings] = await Promise.all([
+    customerProfile(await db(), programId, customerId),
+    programAdjustCeilings(await db(), programId),
+  ]);
   if (!profile) notFound();
   const { customer } = profile;
   const allowed = (permission: Parameters<typeof can>[1]) => can(staff.role, permission);
@@ -36,7 +39,13 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
       </div>
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <UserDataForm programId={programId} customerId={customerId} email={customer.email} userData={customer.userData} canEdit={allowed("customers.edit")} />
+        <UserDataForm
+          programId={programId}
+          customerId={customerId}
+          email={customer.email}
+          userData={customer.userData}
+          canEdit={allowed("customers.edit")}
+        />
         <CustomerActions
           programId={programId}
           customerId={customerId}

@@ -3,6 +3,9 @@ import { UserDataEdit } from "@/lib/staff/forms";
 import { deleteCustomer, updateCustomer } from "@/lib/staff/operations/customers";
 
 /** PATCH edits the customer's user data (200 with it); DELETE erases the customer (200). */
-export const PATCH = staffWrite(updateCustomer, { body: UserDataEdit, args: (req) => [req.params.customerId!, req.body] });
+export const PATCH = staffWrite(updateCustomer, {
+  body: UserDataEdit,
+  args: (req) => [req.params.customerId!, req.body],
+});
 
 export const DELETE = staffWrite(deleteCustomer, { args: (req) => [req.params.customerId!] });

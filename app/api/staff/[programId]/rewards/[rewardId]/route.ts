@@ -3,4 +3,7 @@ import { RewardUpdate } from "@/lib/staff/forms";
 import { updateRewardAsStaff } from "@/lib/staff/operations/catalogue";
 
 /** Changes a reward's cost, stock or active flag; 200 with the reward. */
-export const PATCH = staffWrite(updateRewardAsStaff, { body: RewardUpdate, args: (req) => [req.params.rewardId!, req.body] });
+export const PATCH = staffWrite(updateRewardAsStaff, {
+  body: RewardUpdate,
+  args: (req) => [req.params.rewardId!, req.body],
+});

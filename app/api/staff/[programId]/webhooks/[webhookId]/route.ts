@@ -3,4 +3,7 @@ import { WebhookUpdate } from "@/lib/staff/forms";
 import { setWebhookActiveAsStaff } from "@/lib/staff/operations/webhooks";
 
 /** Enables or disables a webhook; 200. */
-export const PATCH = staffWrite(setWebhookActiveAsStaff, { body: WebhookUpdate, args: (req) => [req.params.webhookId!, req.body] });
+export const PATCH = staffWrite(setWebhookActiveAsStaff, {
+  body: WebhookUpdate,
+  args: (req) => [req.params.webhookId!, req.body],
+});

@@ -5,5 +5,8 @@ import { listTransactionsJson } from "@/lib/domain/points";
 /** The token's customer's points history, newest first. 200. */
 export const GET = meRead({
   query: PageQuery,
-  run: async (req, db) => ({ status: 200, rawJson: await listTransactionsJson(db, req.customerId, req.query.limit, req.query.cursor) }),
+  run: async (req, db) => ({
+    status: 200,
+    rawJson: await listTransactionsJson(db, req.customerId, req.query.limit, req.query.cursor),
+  }),
 });

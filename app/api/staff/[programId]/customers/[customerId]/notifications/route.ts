@@ -3,4 +3,8 @@ import { NotificationForm } from "@/lib/staff/forms";
 import { notifyCustomer } from "@/lib/staff/operations/customers";
 
 /** Sends the customer a push notification; 202 (stored; the outbox worker delivers it). */
-export const POST = staffWrite(notifyCustomer, { body: NotificationForm, status: 202, args: (req) => [req.params.customerId!, req.body] });
+export const POST = staffWrite(notifyCustomer, {
+  body: NotificationForm,
+  status: 202,
+  args: (req) => [req.params.customerId!, req.body],
+});

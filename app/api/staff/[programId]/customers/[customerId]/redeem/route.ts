@@ -3,4 +3,8 @@ import { RedeemForm } from "@/lib/staff/forms";
 import { redeemForCustomer } from "@/lib/staff/operations/customers";
 
 /** Redeems a reward for the customer; 201 with the redemption. */
-export const POST = staffWrite(redeemForCustomer, { body: RedeemForm, status: 201, args: (req) => [req.params.customerId!, req.body] });
+export const POST = staffWrite(redeemForCustomer, {
+  body: RedeemForm,
+  status: 201,
+  args: (req) => [req.params.customerId!, req.body],
+});

@@ -3,4 +3,7 @@ import { StaffDisabledForm } from "@/lib/staff/forms";
 import { setStaffDisabledAsStaff } from "@/lib/staff/operations/staff-accounts";
 
 /** Disables or re-enables a staff account; 200. */
-export const PUT = staffWrite(setStaffDisabledAsStaff, { body: StaffDisabledForm, args: (req) => [req.params.staffId!, req.body] });
+export const PUT = staffWrite(setStaffDisabledAsStaff, {
+  body: StaffDisabledForm,
+  args: (req) => [req.params.staffId!, req.body],
+});

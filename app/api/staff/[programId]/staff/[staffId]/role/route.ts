@@ -3,4 +3,7 @@ import { StaffRoleForm } from "@/lib/staff/forms";
 import { changeRoleAsStaff } from "@/lib/staff/operations/staff-accounts";
 
 /** Changes a staff member's role in the program; 200. */
-export const PUT = staffWrite(changeRoleAsStaff, { body: StaffRoleForm, args: (req) => [req.params.staffId!, req.body] });
+export const PUT = staffWrite(changeRoleAsStaff, {
+  body: StaffRoleForm,
+  args: (req) => [req.params.staffId!, req.body],
+});

@@ -6,7 +6,11 @@ import { assignCoupon } from "@/lib/domain/coupons";
 export const POST = customerWrite({
   body: CouponRequest,
   run: async (req, tx) => {
-    const coupon = await assignCoupon(tx, { programId: req.programId, customerId: req.customerId, couponPoolId: req.body.couponPoolId });
+    const coupon = await assignCoupon(tx, {
+      programId: req.programId,
+      customerId: req.customerId,
+      couponPoolId: req.body.couponPoolId,
+    });
     return { status: 201, json: { coupon } };
   },
 });

@@ -6,7 +6,11 @@ import { sendNotification } from "@/lib/domain/notifications";
 export const POST = customerWrite({
   body: NotificationRequest,
   run: async (req, tx) => {
-    const notification = await sendNotification(tx, { programId: req.programId, customerId: req.customerId, ...req.body });
+    const notification = await sendNotification(tx, {
+      programId: req.programId,
+      customerId: req.customerId,
+      ...req.body,
+    });
     return { status: 202, json: { notification } };
   },
 });

@@ -5,5 +5,8 @@ import { listTransactionsJson } from "@/lib/domain/points";
 /** Points history: the customer's ledger, newest first, cursor-paginated. 200. */
 export const GET = customerRead({
   query: PageQuery,
-  run: async (req, db) => ({ status: 200, rawJson: await listTransactionsJson(db, req.customerId, req.query.limit, req.query.cursor) }),
+  run: async (req, db) => ({
+    status: 200,
+    rawJson: await listTransactionsJson(db, req.customerId, req.query.limit, req.query.cursor),
+  }),
 });

@@ -17,6 +17,9 @@ export const POST = customerWrite({
       idempotencyKey: req.idempotencyKey,
     });
     const { pointsEarned, balance, transactionJson, capped } = outcome;
-    return { status: 200, rawJson: jsonObject({ pointsEarned, balance, transaction: rawJson(transactionJson ?? "null"), capped }) };
+    return {
+      status: 200,
+      rawJson: jsonObject({ pointsEarned, balance, transaction: rawJson(transactionJson ?? "null"), capped }),
+    };
   },
 });

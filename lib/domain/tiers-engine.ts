@@ -77,7 +77,12 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
 export async function recalculateIfDue(tx: Tx, programId: string, customerId: string, now = new Date()) {
   const loaded = await load(tx, programId, customerId);
   if (!loaded?.state.recalculationDate || loaded.state.recalculationDate.getTime() > now.getTime()) return;
-  await save(
+  await saveRecalculated(tx, programId, customerId, loaded, now);
+}
+
+/** Saves the customer's tier state after the period close of API.md §4 at `now`. */
+function saveRecalculated(tx: Tx, programId: string, customerId: string, loaded: Loaded, now: Date) {
+  return save(
     tx,
     programId,
     customerId,
@@ -121,14 +126,7 @@ export async function recalculateDueTiers(
         );
         for (const { customerId, programId } of due) {
           const loaded = await load(tx, programId, customerId);
-          if (loaded)
-            await save(
-              tx,
-              programId,
-              customerId,
-              loaded.state,
-              recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now),
-            );
+          if (loaded) await saveRecalculated(tx, programId, customerId, loaded, now);
         }
         return due.length;
       },

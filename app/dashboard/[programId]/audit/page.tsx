@@ -1,6 +1,4 @@
-import { db } from "@/lib/db/client";
-import { firstParams } from "@/lib/staff/search-params";
-import { requirePage } from "@/lib/staff/authz";
+import { openProgramSearchPage, type ProgramSearchPageProps } from "@/lib/staff/program-page";
 import { AUDIT_ACTIONS } from "@/lib/staff/audit";
 import { auditPage } from "@/lib/staff/queries/audit-log";
 import { programStaff } from "@/lib/staff/queries/staff-accounts";
@@ -8,21 +6,10 @@ import { Card, Empty, FilterForm, FilterSelect, KeysetPager, formatDate } from "
 
 export const metadata = { title: "Audit log · Loyalty" };
 
-type Search = Partial<Record<"action" | "staff" | "after", string | string[]>>;
-
 const snapshot = (value: unknown) => (value ? JSON.stringify(value, null, 1) : "—");
 
-export default async function AuditPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ programId: string }>;
-  searchParams: Promise<Search>;
-}) {
-  const { programId } = await params;
-  const search = await firstParams(searchParams);
-  await requirePage(programId, "audit.read");
-  const database = await db();
+export default async function AuditPage(props: ProgramSearchPageProps<"action" | "staff" | "after">) {
+  const { programId, search, database } = await openProgramSearchPage(props, "audit.read");
   const action = AUDIT_ACTIONS.find((a) => a === search.action);
   const staffEmail = search.staff?.trim().toLowerCase() || undefined;
   const [page, staff] = await Promise.all([

@@ -1,8 +1,6 @@
 import Link from "next/link";
-import { db } from "@/lib/db/client";
-import { firstParams } from "@/lib/staff/search-params";
+import { openProgramSearchPage, type ProgramSearchPageProps } from "@/lib/staff/program-page";
 import { isUuid } from "@/lib/ids";
-import { requirePage } from "@/lib/staff/authz";
 import { CUSTOMER_SORTS, searchCustomers, type CustomerSort } from "@/lib/staff/queries/customers";
 import { programTiers } from "@/lib/staff/queries/catalogue";
 import { dashboardPages } from "@/lib/staff/urls";
@@ -18,8 +16,6 @@ import {
   inputClass,
 } from "@/components/ui";
 
-type Search = Partial<Record<"q" | "tier" | "sort" | "after", string | string[]>>;
-
 export const metadata = { title: "Customers · Loyalty" };
 
 const COLUMNS = [
@@ -30,17 +26,8 @@ const COLUMNS = [
   { label: "Member since", className: "hidden sm:table-cell" },
 ] as const;
 
-export default async function CustomersPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ programId: string }>;
-  searchParams: Promise<Search>;
-}) {
-  const { programId } = await params;
-  const search = await firstParams(searchParams);
-  await requirePage(programId, "customers.read");
-  const database = await db();
+export default async function CustomersPage(props: ProgramSearchPageProps<"q" | "tier" | "sort" | "after">) {
+  const { programId, search, database } = await openProgramSearchPage(props, "customers.read");
   const sort: CustomerSort = CUSTOMER_SORTS.find((s) => s === search.sort) ?? "email";
   const tierId = isUuid(search.tier) ? search.tier : null;
   const [tiers, page] = await Promise.all([

@@ -1,8 +1,7 @@
-import { db } from "@/lib/db/client";
-import { can, requirePage } from "@/lib/staff/authz";
+import { openProgramSearchPage, type ProgramSearchPageProps } from "@/lib/staff/program-page";
+import { can } from "@/lib/staff/authz";
 import { DELIVERY_STATUSES } from "@/lib/domain/vocabulary";
 import { deliveryPage, webhookSettings } from "@/lib/staff/queries/webhooks";
-import { firstParams } from "@/lib/staff/search-params";
 import {
   ActiveBadge,
   Badge,
@@ -20,24 +19,13 @@ import { WebhookForm } from "@/components/dashboard/webhooks/webhook-form";
 
 export const metadata = { title: "Webhooks & push · Loyalty" };
 
-type Search = Partial<Record<"status" | "after", string | string[]>>;
-
 const STATUS_TONE = { pending: "amber", delivered: "green", failed: "red", cancelled: "slate" } as const;
 const pad = "px-2.5 py-2";
 const td = `${pad} align-top`;
 
-export default async function WebhooksPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ programId: string }>;
-  searchParams: Promise<Search>;
-}) {
-  const { programId } = await params;
-  const search = await firstParams(searchParams);
-  const staff = await requirePage(programId, "program.read");
+export default async function WebhooksPage(props: ProgramSearchPageProps<"status" | "after">) {
+  const { programId, search, staff, database } = await openProgramSearchPage(props, "program.read");
   const manage = can(staff.role, "program.manage");
-  const database = await db();
   const status = DELIVERY_STATUSES.find((s) => s === search.status);
   const [settings, log] = await Promise.all([
     webhookSettings(database, programId),

@@ -78,7 +78,7 @@ export function problems(specs: readonly ErrorSpec[]): Record<string, unknown> {
           headers: problemHeaders(status),
           content: {
             "application/problem+json": {
-              schema: { $ref: PROBLEM, properties: { code: { enum: codes } } },
+              schema: { $ref: PROBLEM, type: "object", properties: { code: { type: "string", enum: codes } } },
               examples: { [codes[0]!]: { summary: ERROR_CATALOGUE[codes[0]!].meaning, value: exampleOf(codes[0]!) } },
             },
           },

@@ -1,8 +1,11 @@
 import "server-only";
+import { MAX_BALANCE } from "@/lib/domain/ledger";
 import { email, flowKey, idempotencyKey, operation, pageParameters, programId, rewardId } from "./openapi-operations";
 import { CUSTOMER_ERRORS, WRITE_ERRORS, type ErrorSpec } from "./openapi-problems";
 
 /** The integrator's operations on the customer of the `{email}` segment (part of ./openapi-paths.ts). */
+
+const BALANCE_LIMIT = ["balance_limit", `at most ${MAX_BALANCE.toLocaleString("en-US")} points`] as const;
 
 export const REDEEM_ERRORS = [
   ["reward_not_found", "also a `rewardId` that is not a UUID"],
@@ -28,7 +31,7 @@ export const customerPaths: Record<string, unknown> = {
     "increaseBalance",
     "Increase balance",
     "Adds points as an `earn` ledger entry; earned points count towards tiers.",
-    ["balance_limit", "2,147,483,647"],
+    BALANCE_LIMIT,
   ),
   "/v1/programs/{programId}/customers/{email}/balance/decrease": balanceMove(
     "decreaseBalance",
@@ -61,6 +64,7 @@ export const customerPaths: Record<string, unknown> = {
       ...CUSTOMER_ERRORS,
       "earning_flow_not_found",
       ...WRITE_ERRORS,
+      BALANCE_LIMIT,
       [
         "validation_failed",
         "an undeclared param, a non-number or nested value, a value out of its bounds, a missing required param or too many keys, " +

@@ -6,6 +6,8 @@
  * 500 `internal`. Write `new AppError` nowhere but here.
  */
 
+import { RETRY_AFTER } from "@/lib/api/header-names";
+
 /** One problem in a rejected request, named by its JSON path (e.g. `[3].payload.phone`). */
 export interface FieldProblem {
   path: string;
@@ -139,7 +141,7 @@ export const payloadTooLarge = (maxBytes: number) =>
   fail("payload_too_large", `The body must be at most ${maxBytes} bytes.`);
 export const unsupportedMediaType = () => fail("unsupported_media_type", "Send the body as application/json.");
 export const rateLimited = (retryAfterSeconds: number) =>
-  fail("rate_limited", "Too many requests; retry later.", undefined, { "Retry-After": String(retryAfterSeconds) });
+  fail("rate_limited", "Too many requests; retry later.", undefined, { [RETRY_AFTER]: String(retryAfterSeconds) });
 
 // 500, 503
 export const internalError = () =>
@@ -153,7 +155,7 @@ export const serviceUnavailable = () =>
     "The service is temporarily unavailable; retry shortly (POSTs with the same Idempotency-Key).",
     undefined,
     {
-      "Retry-After": String(DB_RETRY_AFTER_SECONDS),
+      [RETRY_AFTER]: String(DB_RETRY_AFTER_SECONDS),
     },
   );
 

@@ -5,6 +5,13 @@ import { findActiveKey } from "@/lib/domain/api-keys";
 import { verifyCustomerToken } from "@/lib/domain/customer-tokens";
 import { isUuid } from "@/lib/ids";
 import type { Edge } from "./edge";
+import {
+  RATE_LIMIT,
+  RATE_LIMIT_LIMIT,
+  RATE_LIMIT_POLICY,
+  RATE_LIMIT_REMAINING,
+  RATE_LIMIT_RESET,
+} from "./header-names";
 import { takeTokenFrom } from "./rate-limit";
 
 /**
@@ -68,10 +75,10 @@ export const byCustomerToken: Authenticate = async (req, params, edge, database)
  */
 async function applyRateLimit(edge: Edge, database: Db, bucketId: string, perSecond: number, burst: number) {
   const rate = await takeTokenFrom(database, bucketId, perSecond, burst);
-  edge.headers.set("RateLimit-Policy", `"default";q=${rate.limit};w=${rate.windowSeconds}`);
-  edge.headers.set("RateLimit", `"default";r=${rate.remaining};t=${rate.resetSeconds}`);
-  edge.headers.set("RateLimit-Limit", String(rate.limit));
-  edge.headers.set("RateLimit-Remaining", String(rate.remaining));
-  edge.headers.set("RateLimit-Reset", String(rate.resetSeconds));
+  edge.headers.set(RATE_LIMIT_POLICY, `"default";q=${rate.limit};w=${rate.windowSeconds}`);
+  edge.headers.set(RATE_LIMIT, `"default";r=${rate.remaining};t=${rate.resetSeconds}`);
+  edge.headers.set(RATE_LIMIT_LIMIT, String(rate.limit));
+  edge.headers.set(RATE_LIMIT_REMAINING, String(rate.remaining));
+  edge.headers.set(RATE_LIMIT_RESET, String(rate.resetSeconds));
   if (!rate.allowed) throw rateLimited(rate.retryAfterSeconds);
 }

@@ -4,6 +4,7 @@ import { AppError, serviceUnavailable } from "@/lib/errors";
 import { isDatabaseUnavailable } from "@/lib/db/outage";
 import { internalError, problemResponse, validationFailed, zodProblems } from "./problem";
 import { requestIdFrom } from "./edge-guard";
+import { CACHE_CONTROL, REQUEST_ID } from "./header-names";
 
 /**
  * The one place for the edge that /v1 and the dashboard's JSON routes (lib/staff/http.ts) share: the request id
@@ -50,8 +51,8 @@ export function replyToResponse(reply: ApiReply, headers: Headers): Response {
 }
 
 export async function withEdge(req: Request, work: (edge: Edge) => Promise<Response>): Promise<Response> {
-  const requestId = requestIdFrom(req.headers.get("x-request-id"));
-  const headers = new Headers({ "x-request-id": requestId, "cache-control": "no-store" });
+  const requestId = requestIdFrom(req.headers.get(REQUEST_ID));
+  const headers = new Headers({ [REQUEST_ID]: requestId, [CACHE_CONTROL]: "no-store" });
   try {
     return await work({ requestId, headers });
   } catch (err) {

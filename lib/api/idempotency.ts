@@ -5,6 +5,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { CommitUncertainError, retryRead, transactionWithRetry } from "@/lib/db/outage";
 import { idempotencyConflict, uniqueViolation } from "@/lib/errors";
 import { TX_OPTIONS } from "./edge";
+import { IDEMPOTENCY_KEY } from "./header-names";
 import { validationFailed } from "./problem";
 
 /**
@@ -97,7 +98,7 @@ export async function storeOutcome(tx: Tx, apiKeyId: string, key: string, finger
 
 /** The Idempotency-Key of a POST (other methods are idempotent already), or null; its length is checked. */
 export function idempotencyKeyOf(req: Request): string | null {
-  const key = req.method === "POST" ? req.headers.get("idempotency-key") : null;
+  const key = req.method === "POST" ? req.headers.get(IDEMPOTENCY_KEY) : null;
   if (key !== null && (key.length < 1 || key.length > 255)) {
     throw validationFailed([{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }]);
   }

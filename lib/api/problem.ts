@@ -1,7 +1,7 @@
 import { AppError, type FieldProblem } from "@/lib/errors";
 import type { z } from "zod";
 
-const TITLES: Record<number, string> = {
+export const TITLES: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",

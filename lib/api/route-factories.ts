@@ -16,6 +16,7 @@ import {
   type Edge,
   type SchemaLike,
 } from "./edge";
+import { IDEMPOTENT_REPLAYED } from "./header-names";
 import { idempotencyKeyOf, runIdempotently } from "./idempotency";
 import { readJsonBody } from "./json-body";
 
@@ -175,7 +176,7 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
         const reply = await act(tx);
         return { status: reply.status, body: replyText(reply), customerId: apiReq.customerId };
       });
-      if (outcome.replayed) edge.headers.set("idempotent-replayed", "true");
+      if (outcome.replayed) edge.headers.set(IDEMPOTENT_REPLAYED, "true");
       return replyToResponse({ status: outcome.status, rawJson: outcome.body ?? undefined }, edge.headers);
     });
 }

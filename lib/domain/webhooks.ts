@@ -7,6 +7,10 @@ import { checkDeliveryUrl } from "@/lib/net/delivery-target";
 
 const newSecret = () => `whsec_${randomBytes(24).toString("hex")}`;
 
+/** The headers a delivery is signed and identified with (lib/jobs/outbox.ts sends them; the OpenAPI webhooks declare them). */
+export const SIGNATURE_HEADER = "loyalty-signature";
+export const DELIVERY_HEADER = "loyalty-delivery";
+
 /** `loyalty-signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`: receivers recompute and compare. */
 export function signature(secret: string, body: string, at = new Date()): string {
   const t = Math.floor(at.getTime() / 1000);

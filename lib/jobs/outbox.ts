@@ -2,7 +2,7 @@ import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { isoSql } from "@/lib/db/types";
 import type { DeliveryKind } from "@/lib/domain/vocabulary";
-import { signature } from "@/lib/domain/webhooks";
+import { DELIVERY_HEADER, signature, SIGNATURE_HEADER } from "@/lib/domain/webhooks";
 import { postDelivery } from "@/lib/net/delivery-target";
 import { config } from "@/lib/config";
 
@@ -101,8 +101,8 @@ async function send(
   const headers = {
     "content-type": "application/json",
     "user-agent": "loyalty-webhooks/1",
-    "loyalty-signature": signature(d.secret ?? "", d.body),
-    "loyalty-delivery": d.id,
+    [SIGNATURE_HEADER]: signature(d.secret ?? "", d.body),
+    [DELIVERY_HEADER]: d.id,
   };
   const outcome = await postDelivery(d.url, headers, d.body, SEND_TIMEOUT_MS);
   return { ok: outcome.error === null, ...outcome };

@@ -12,3 +12,4 @@ import "./earning-flows";
 import "./rewards";
 import "./coupons";
 import "./notifications";
+import "./events";

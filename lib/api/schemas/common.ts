@@ -18,7 +18,7 @@ export const Email = z
   .max(254)
   .toLowerCase()
   .pipe(z.email({ message: "must be a valid e-mail address" }))
-  .meta({ example: "jane.doe@example.com" });
+  .meta({ examples: ["jane.doe@example.com"] });
 
 /** PostgreSQL text cannot hold U+0000 nor unpaired UTF-16 surrogates: refuse them here rather than fail as a 500. */
 const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
@@ -28,8 +28,8 @@ export const storableText = (text: z.ZodString) =>
 const Text = storableText(z.string().trim().max(255));
 export const OptionalText = Text.nullable().optional();
 
-export const Timestamp = z.iso.datetime().meta({ example: "2026-11-22T15:31:33.000Z" });
-export const Id = z.string().meta({ example: "0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a" });
+export const Timestamp = z.iso.datetime().meta({ examples: ["2026-11-22T15:31:33.000Z"] });
+export const Id = z.string().meta({ examples: ["0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a"] });
 
 export const Problem = z
   .object({
@@ -37,7 +37,7 @@ export const Problem = z
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
-    code: z.string().meta({ example: "validation_failed" }),
+    code: z.string().meta({ examples: ["validation_failed"] }),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
     requestId: z.string(),
   })
@@ -49,13 +49,18 @@ export const Problem = z
  */
 export const ImageUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000);
 
+/** The most keys a `metadata` (or notification `data`) object may have. */
+export const MAX_METADATA_KEYS = 20;
+
 export const Metadata = z
   .record(
     storableText(z.string().min(1).max(64)),
     z.union([storableText(z.string().max(255)), z.number(), z.boolean(), z.null()]),
   )
-  .refine((m) => Object.keys(m).length <= 20, "must have at most 20 keys")
-  .describe("Your own key/value data stored with the ledger entry (at most 20 keys).");
+  .refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `must have at most ${MAX_METADATA_KEYS} keys`)
+  .describe(`Your own key/value data stored with the ledger entry (at most ${MAX_METADATA_KEYS} keys).`)
+  // The refine above is invisible to z.toJSONSchema: state the same rule in the document.
+  .meta({ maxProperties: MAX_METADATA_KEYS });
 
 /**
  * A query parameter holding a whole number written in decimal digits. Not z.coerce.number(): Number() also reads
@@ -66,7 +71,12 @@ const IntegerText = z
   .regex(/^[0-9]{1,10}$/, "must be a whole number in decimal digits")
   .transform(Number);
 
+/** A page size: 1 to MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE when left out. */
+export const MAX_PAGE_SIZE = 200;
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_CURSOR_LENGTH = 512;
+
 export const PageQuery = z.strictObject({
-  limit: IntegerText.pipe(z.number().int().min(1).max(200)).default(50),
-  cursor: z.string().max(512).optional(),
+  limit: IntegerText.pipe(z.number().int().min(1).max(MAX_PAGE_SIZE)).default(DEFAULT_PAGE_SIZE),
+  cursor: z.string().max(MAX_CURSOR_LENGTH).optional(),
 });

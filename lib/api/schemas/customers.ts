@@ -72,7 +72,7 @@ export const Customer = z
     id: Id,
     programId: Id,
     email: z.string(),
-    origin: z.string().meta({ example: "API" }),
+    origin: z.string().meta({ examples: ["API"] }),
     referral: z.string().nullable(),
     utmCampaign: z.string().nullable(),
     utmSource: z.string().nullable(),

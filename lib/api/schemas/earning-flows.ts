@@ -17,7 +17,7 @@ export const EarningFlowRun = z
           "its declared bounds, required ones present. An undeclared name, a non-number or a nested value is 400 `validation_failed` " +
           "naming `params.<name>`; only declared values are stored in the ledger entry's metadata.",
       )
-      .meta({ maxProperties: MAX_FLOW_PARAMS, example: { amount: 42.5 } }),
+      .meta({ maxProperties: MAX_FLOW_PARAMS, examples: [{ amount: 42.5 }] }),
   })
   .meta({ id: "EarningFlowRun" });
 

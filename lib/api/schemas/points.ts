@@ -22,7 +22,7 @@ export const Transaction = z
     balanceAfter: z.number().int(),
     reason: z.string().nullable(),
     source: z.enum(LEDGER_SOURCES),
-    actor: z.string().meta({ example: "api_key:0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a" }),
+    actor: z.string().meta({ examples: ["api_key:0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a"] }),
     idempotencyKey: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     createdAt: Timestamp,

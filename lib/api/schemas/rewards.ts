@@ -26,7 +26,7 @@ export const RedeemResult = z
       id: Id,
       rewardId: Id,
       customerId: Id,
-      code: z.string().meta({ example: "KQ7MZ-4HT2P" }),
+      code: z.string().meta({ examples: ["KQ7MZ-4HT2P"] }),
       points: z.number().int(),
       transactionId: Id,
       metadata: z.record(z.string(), z.unknown()).nullable(),

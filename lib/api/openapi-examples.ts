@@ -1,0 +1,248 @@
+import "server-only";
+
+/**
+ * The document's request and response examples, one coherent story: Jane (customer C) of program P earns, spends,
+ * redeems and gets a coupon. Every value here is validated against its schema by test/unit/openapi-examples.test.ts,
+ * and the dashboard's API reference renders the same `examples` objects.
+ */
+
+export type Examples = Record<string, { summary: string; value: unknown }>;
+
+const P = "0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a";
+const C = "0193a5b2-7a20-7d41-8c55-3e2f1a0b9c8d";
+const KEY = "0193a5b2-5b10-7e22-9f31-4c3d2b1a0e9f";
+const TIER_SILVER = "0193a5b2-8c30-7a52-8d66-4f3e2b1c0d9e";
+const REWARD = "0193a5b2-9d40-7b63-9e77-5a4f3c2d1e0f";
+const POOL = "0193a5b2-ae50-7c74-8f88-6b5a4d3e2f10";
+const TX1 = "0193a5b2-bf60-7d85-9a99-7c6b5e4f3a21";
+const TX2 = "0193a5b2-c070-7e96-8baa-8d7c6f5a4b32";
+const AT = "2026-11-22T15:31:33.000Z";
+const EMAIL = "jane.doe@example.com";
+
+const one = (summary: string, value: unknown): Examples => ({ default: { summary, value } });
+
+const transaction = (id: string, type: string, points: number, balanceAfter: number, extra: object = {}) => ({
+  id,
+  customerId: C,
+  type,
+  points,
+  balanceAfter,
+  reason: null,
+  source: "api",
+  actor: `api_key:${KEY}`,
+  idempotencyKey: null,
+  metadata: null,
+  createdAt: AT,
+  expiresAt: null,
+  ...extra,
+});
+const earned = transaction(TX1, "earn", 250, 1250, {
+  reason: "Order #1042",
+  idempotencyKey: "order-1042",
+  metadata: { orderId: "1042", store: "Lyon" },
+  expiresAt: "2027-11-22T15:31:33.000Z",
+});
+const spent = transaction(TX2, "spend", -100, 1150, { reason: "Goodwill correction" });
+
+const silver = {
+  id: TIER_SILVER,
+  programId: P,
+  name: "Silver",
+  content: "5% more points on every order.",
+  image: "https://cdn.example.com/tiers/silver.png",
+  requiredPoints: 1000,
+  factor: 1.05,
+  createdAt: AT,
+  updatedAt: AT,
+};
+
+const customer = {
+  id: C,
+  programId: P,
+  email: EMAIL,
+  origin: "API",
+  referral: null,
+  utmCampaign: null,
+  utmSource: null,
+  utmMedium: null,
+  language: "en",
+  balanceNotifications: true,
+  tierNotifications: true,
+  rewardAvailableNotifications: true,
+  locationNotifications: false,
+  marketingNotifications: false,
+  referralEarned: false,
+  createdAt: AT,
+  updatedAt: AT,
+  userData: {
+    id: "0193a5b2-d180-7fa7-9cbb-9e8d7a6b5c43",
+    customerId: C,
+    externalCustomerId: "crm-00042",
+    firstName: "Jane",
+    lastName: "Doe",
+    phone: "+33 6 12 34 56 78",
+    birthdate: null,
+    emailVerified: true,
+    createdAt: AT,
+    updatedAt: AT,
+  },
+  loyaltyData: {
+    id: "0193a5b2-e290-70b8-8dcc-af9e8b7c6d54",
+    customerId: C,
+    loyaltyCustomerId: "LC-7K2M9Q",
+    balance: 1250,
+    memberSince: AT,
+    tierStatus: "earned",
+    referralLink: null,
+    createdAt: AT,
+    updatedAt: AT,
+  },
+  customerTier: {
+    id: "0193a5b2-f3a0-71c9-9edd-b0af9c8d7e65",
+    customerId: C,
+    currentTierId: TIER_SILVER,
+    carryTierId: null,
+    currentTierPoints: 1250,
+    carryTierPoints: 0,
+    tierChangedAt: AT,
+    recalculationDate: "2027-01-01T00:00:00.000Z",
+    currentTier: silver,
+    carryTier: null,
+  },
+};
+
+const redemption = {
+  redemption: {
+    id: "0193a5b3-04b0-72da-8fee-c1b0ad9e8f76",
+    rewardId: REWARD,
+    customerId: C,
+    code: "KQ7MZ-4HT2P",
+    points: 500,
+    transactionId: TX2,
+    metadata: { channel: "app" },
+    createdAt: AT,
+  },
+  balance: 750,
+};
+
+/** Request bodies, by operationId. */
+export const REQUEST_EXAMPLES: Record<string, Examples> = {
+  createOrUpdateResources: {
+    create: {
+      summary: "Create (or update) a customer",
+      value: [
+        {
+          email: EMAIL,
+          feature: "user",
+          payload: { externalCustomerId: "crm-00042", firstName: "Jane", lastName: "Doe", emailVerified: true },
+        },
+      ],
+    },
+    rename: {
+      summary: "Change a customer's e-mail",
+      value: [{ email: EMAIL, feature: "user", payload: { email: "jane@example.org" } }],
+    },
+  },
+  deleteResources: one("Erase a customer", [{ email: EMAIL, feature: "user" }]),
+  increaseBalance: one("Points for an order", {
+    points: 250,
+    reason: "Order #1042",
+    metadata: { orderId: "1042", store: "Lyon" },
+  }),
+  decreaseBalance: one("A correction", { points: 100, reason: "Goodwill correction" }),
+  executeEarningFlow: {
+    withParams: { summary: "A flow that pays per unit of `amount`", value: { params: { amount: 42.5 } } },
+    fixed: { summary: "A flow with fixed points (the body may also be left out)", value: {} },
+  },
+  redeemReward: one("With metadata (the body may be left out)", { metadata: { channel: "pos", store: "Lyon" } }),
+  redeemMyReward: one("With metadata (the body may be left out)", { metadata: { channel: "app" } }),
+  assignCoupon: one("From a pool", { couponPoolId: POOL }),
+  sendPushNotification: one("A balance update", {
+    title: "You earned 250 points",
+    body: "Thanks for your order #1042. Your balance is now 1,250 points.",
+    category: "balance",
+    data: { orderId: "1042" },
+  }),
+};
+
+/** Success bodies, by operationId. */
+export const RESPONSE_EXAMPLES: Record<string, Examples> = {
+  getCustomerByEmail: one("A customer in the Silver tier", customer),
+  getMe: one("The token's customer", customer),
+  increaseBalance: one("250 points earned", { balance: 1250, transaction: earned }),
+  decreaseBalance: one("100 points taken", { balance: 1150, transaction: spent }),
+  listTransactions: one("A page with more to come", {
+    data: [spent, earned],
+    nextCursor: "MjAyNi0xMS0yMlQxNTozMTozMy4wMDBa",
+  }),
+  getMyTransactions: one("The last page", { data: [spent, earned], nextCursor: null }),
+  executeEarningFlow: {
+    earned: {
+      summary: "Points earned",
+      value: {
+        pointsEarned: 42,
+        balance: 1292,
+        transaction: transaction(TX1, "earn", 42, 1292, {
+          source: "earning_flow",
+          metadata: { flowKey: "purchase", amount: 42.5 },
+        }),
+        capped: null,
+      },
+    },
+    capped: {
+      summary: "Limited by the flow's daily cap",
+      value: { pointsEarned: 0, balance: 1250, transaction: null, capped: "cap_per_day" },
+    },
+  },
+  listTiers: one("Two tiers", {
+    data: [
+      {
+        ...silver,
+        id: "0193a5b3-15c0-73eb-90ff-d2c1be0f9a87",
+        name: "Base",
+        content: null,
+        image: null,
+        requiredPoints: 0,
+        factor: 1,
+      },
+      silver,
+    ],
+  }),
+  getCustomerToken: one("A token valid one hour", {
+    token: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwMTkzYTViMi03YTIwIn0.c2lnbmF0dXJl",
+    expiresAt: "2026-11-22T16:31:33.000Z",
+  }),
+  redeemReward: one("Redeemed", redemption),
+  redeemMyReward: one("Redeemed", redemption),
+  assignCoupon: one("A code assigned", {
+    coupon: { code: "WELCOME-8F3K2", couponPoolId: POOL, assignedAt: AT, expiresAt: "2026-12-31T23:59:59.000Z" },
+  }),
+  sendPushNotification: {
+    queued: {
+      summary: "Queued for delivery",
+      value: { notification: { id: "0193a5b3-26d0-74fc-81aa-e3d2cf1a0b98", status: "queued" } },
+    },
+    suppressed: {
+      summary: "The customer turned the category off",
+      value: { notification: { id: "0193a5b3-26d0-74fc-81aa-e3d2cf1a0b98", status: "suppressed" } },
+    },
+  },
+  listRewards: one("One reward", {
+    data: [
+      {
+        id: REWARD,
+        programId: P,
+        name: "Free coffee",
+        description: "Any hot drink, any size.",
+        image: "https://cdn.example.com/rewards/coffee.png",
+        costPoints: 500,
+        stock: null,
+        active: true,
+        createdAt: AT,
+        updatedAt: AT,
+      },
+    ],
+  }),
+};
+
+export const EXAMPLE_IDS = { programId: P, customerId: C, email: EMAIL, rewardId: REWARD, at: AT };

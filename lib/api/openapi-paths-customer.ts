@@ -1,0 +1,108 @@
+import "server-only";
+import { MAX_BALANCE } from "@/lib/domain/ledger";
+import { email, flowKey, idempotencyKey, operation, pageParameters, programId, rewardId } from "./openapi-operations";
+import { CUSTOMER_ERRORS, WRITE_ERRORS, type ErrorSpec } from "./openapi-problems";
+
+/** The integrator's operations on the customer of the `{email}` segment (part of ./openapi-paths.ts). */
+
+const BALANCE_LIMIT = ["balance_limit", `at most ${MAX_BALANCE.toLocaleString("en-US")} points`] as const;
+
+export const REDEEM_ERRORS = [
+  ["reward_not_found", "also a `rewardId` that is not a UUID"],
+  "insufficient_balance",
+  "reward_out_of_stock",
+  "reward_inactive",
+] as const satisfies readonly ErrorSpec[];
+
+const balanceMove = (operationId: string, summary: string, description: string, conflict: ErrorSpec) =>
+  operation("post", {
+    operationId,
+    summary,
+    description,
+    tag: "Points",
+    parameters: [programId, email, idempotencyKey],
+    body: { schema: "PointsChange", required: true },
+    success: { status: 200, description: "The new balance and the ledger entry written.", schema: "BalanceResult" },
+    errors: [...CUSTOMER_ERRORS, ...WRITE_ERRORS, conflict],
+  });
+
+export const customerPaths: Record<string, unknown> = {
+  "/v1/programs/{programId}/customers/{email}/balance/increase": balanceMove(
+    "increaseBalance",
+    "Increase balance",
+    "Adds points as an `earn` ledger entry; earned points count towards tiers.",
+    BALANCE_LIMIT,
+  ),
+  "/v1/programs/{programId}/customers/{email}/balance/decrease": balanceMove(
+    "decreaseBalance",
+    "Decrease balance",
+    "Takes points as a `spend` ledger entry, oldest points first. Never below zero.",
+    "insufficient_balance",
+  ),
+  "/v1/programs/{programId}/customers/{email}/transactions": operation("get", {
+    operationId: "listTransactions",
+    summary: "Points history",
+    description: "The customer's ledger, newest first, a page at a time: follow `nextCursor` until it is null.",
+    tag: "Points",
+    parameters: [programId, email, ...pageParameters],
+    success: { status: 200, description: "A page of ledger entries.", schema: "TransactionPage" },
+    errors: [...CUSTOMER_ERRORS, ["validation_failed", "an invalid limit or cursor, or an unknown query parameter"]],
+  }),
+  "/v1/programs/{programId}/customers/{email}/earning-flows/{flowKey}": operation("post", {
+    operationId: "executeEarningFlow",
+    summary: "Execute a custom earning flow for a customer",
+    description:
+      "Points = fixed points, or pointsPerUnit × the flow's numeric param, times the current tier's factor, rounded down; " +
+      "then limited by the flow's caps. A capped run earns 0, answers 200 and names the cap in `capped`. " +
+      "`params` carries only the parameters the flow declares (numbers within their bounds); anything else is refused, and the " +
+      "ledger entry's metadata keeps `flowKey` and the declared values only. The body may be left out (no Content-Type, no body).",
+    tag: "Earning flows",
+    parameters: [programId, email, flowKey, idempotencyKey],
+    body: { schema: "EarningFlowRun", required: false },
+    success: { status: 200, description: "What was earned.", schema: "EarningFlowResult" },
+    errors: [
+      ...CUSTOMER_ERRORS,
+      "earning_flow_not_found",
+      ...WRITE_ERRORS,
+      BALANCE_LIMIT,
+      [
+        "validation_failed",
+        "an undeclared param, a non-number or nested value, a value out of its bounds, a missing required param or too many keys, " +
+          "each listed by path (`params.amount`)",
+      ],
+    ],
+  }),
+  "/v1/programs/{programId}/customers/{email}/rewards/{rewardId}/redeem": operation("post", {
+    operationId: "redeemReward",
+    summary: "Redeem a reward",
+    description:
+      "Spends the reward's costPoints through the ledger (type `redeem`), takes one unit of stock and issues a redemption code, atomically. " +
+      "The body is optional (no Content-Type, no body).",
+    tag: "Rewards",
+    parameters: [programId, email, rewardId, idempotencyKey],
+    body: { schema: "RedeemRequest", required: false },
+    success: { status: 201, description: "Redeemed.", schema: "RedeemResult" },
+    errors: [...CUSTOMER_ERRORS, ...WRITE_ERRORS, ...REDEEM_ERRORS],
+  }),
+  "/v1/programs/{programId}/customers/{email}/coupons": operation("post", {
+    operationId: "assignCoupon",
+    summary: "Assign a coupon",
+    description: "Gives the customer the next free code of the pool; a code never goes to two customers.",
+    tag: "Coupons",
+    parameters: [programId, email, idempotencyKey],
+    body: { schema: "CouponRequest", required: true },
+    success: { status: 201, description: "Assigned.", schema: "CouponResult" },
+    errors: [...CUSTOMER_ERRORS, "coupon_pool_not_found", ...WRITE_ERRORS, "coupon_pool_empty"],
+  }),
+  "/v1/programs/{programId}/customers/{email}/notifications": operation("post", {
+    operationId: "sendPushNotification",
+    summary: "Send a push notification",
+    description:
+      "`suppressed` when the customer turned the category off, else `queued` and delivered to the program's push endpoint as signed JSON.",
+    tag: "Notifications",
+    parameters: [programId, email, idempotencyKey],
+    body: { schema: "NotificationRequest", required: true },
+    success: { status: 202, description: "Accepted.", schema: "NotificationResult" },
+    errors: [...CUSTOMER_ERRORS, ...WRITE_ERRORS],
+  }),
+};

@@ -1,0 +1,123 @@
+import "server-only";
+import { EVENT_TYPES, type EventType } from "@/lib/domain/vocabulary";
+import { DELIVERY_HEADER, SIGNATURE_HEADER } from "@/lib/domain/webhooks";
+import { eventSchemaId } from "./schemas/events";
+import { EXAMPLE_IDS, type Examples } from "./openapi-examples";
+
+/**
+ * The document's `webhooks` (OpenAPI 3.1): one entry per event type the outbox sends (EVENT_TYPES), and the push
+ * endpoint's notification. Each is a POST of JSON signed with the endpoint's secret (lib/domain/webhooks.ts).
+ */
+
+const { programId, customerId, email, rewardId, at } = EXAMPLE_IDS;
+const EVENT_ID = "0193a5b3-37e0-750d-92bb-f4e3d02b1ca9";
+
+const DATA: Record<EventType, Record<string, unknown>> = {
+  "customer.created": { customerId, email, changes: ["externalCustomerId", "firstName", "lastName"] },
+  "customer.updated": { customerId, email: "jane@example.org", previousEmail: email, changes: ["email"] },
+  "customer.deleted": { customerId },
+  "balance.changed": {
+    customerId,
+    transactionId: "0193a5b2-bf60-7d85-9a99-7c6b5e4f3a21",
+    type: "earn",
+    points: 250,
+    balance: 1250,
+  },
+  "tier.changed": {
+    customerId,
+    fromTierId: null,
+    toTierId: "0193a5b2-8c30-7a52-8d66-4f3e2b1c0d9e",
+    tierStatus: "earned",
+  },
+  "reward.redeemed": {
+    customerId,
+    rewardId,
+    redemptionId: "0193a5b3-04b0-72da-8fee-c1b0ad9e8f76",
+    code: "KQ7MZ-4HT2P",
+    points: 500,
+  },
+  "coupon.assigned": { customerId, couponPoolId: "0193a5b2-ae50-7c74-8f88-6b5a4d3e2f10", code: "WELCOME-8F3K2" },
+  "notification.requested": { customerId, notificationId: "0193a5b3-26d0-74fc-81aa-e3d2cf1a0b98", category: "balance" },
+};
+
+const signatureHeaders = [
+  {
+    name: SIGNATURE_HEADER,
+    in: "header",
+    required: true,
+    description:
+      '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint\'s secret>`. Recompute it over the raw body, compare in constant time, and refuse an old `t`.',
+    schema: { type: "string", pattern: "^t=\\d+,v1=[0-9a-f]{64}$" },
+    example: "t=1795361493,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd",
+  },
+  {
+    name: DELIVERY_HEADER,
+    in: "header",
+    required: true,
+    description: "The delivery's id: the same on every retry of this delivery.",
+    schema: { type: "string" },
+    example: "0193a5b3-48f0-761e-83cc-05f4e13c2dba",
+  },
+];
+
+const RECEIVER_RESPONSES = {
+  "2XX": {
+    description: "Received. Any other answer, or none within 10 s, is retried with exponential backoff for 24 h.",
+  },
+};
+
+function webhook(summary: string, description: string, schemaId: string, examples: Examples) {
+  return {
+    post: {
+      summary,
+      description,
+      operationId: `on${schemaId}`,
+      tags: ["Webhooks"],
+      parameters: signatureHeaders,
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: { $ref: `#/components/schemas/${schemaId}` }, examples } },
+      },
+      responses: RECEIVER_RESPONSES,
+    },
+  };
+}
+
+export function webhooks(): Record<string, unknown> {
+  const events = Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      webhook(
+        `The \`${type}\` event`,
+        `Posted to every active webhook of the program after the change committed (at least once: drop duplicates by \`id\`).`,
+        eventSchemaId(type),
+        { default: { summary: type, value: { id: EVENT_ID, type, programId, createdAt: at, data: DATA[type] } } },
+      ),
+    ]),
+  );
+  return {
+    ...events,
+    pushNotification: webhook(
+      "A push notification",
+      "Posted to the program's push endpoint for each `queued` notification (Send a push notification), signed with the push secret.",
+      "PushNotification",
+      {
+        default: {
+          summary: "A balance update",
+          value: {
+            id: "0193a5b3-26d0-74fc-81aa-e3d2cf1a0b98",
+            type: "notification",
+            programId,
+            customerId,
+            loyaltyCustomerId: "LC-7K2M9Q",
+            title: "You earned 250 points",
+            body: "Thanks for your order #1042. Your balance is now 1,250 points.",
+            category: "balance",
+            data: { orderId: "1042" },
+            createdAt: at,
+          },
+        },
+      },
+    ),
+  };
+}

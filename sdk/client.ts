@@ -166,7 +166,7 @@ async function* pages(
   do {
     const { data, nextCursor } = await page(cursor);
     yield* data;
-    cursor = nextCursor ?? undefined;
+    cursor = nextCursor || undefined; // null (or an empty cursor) is the last page
   } while (cursor !== undefined);
 }
 

@@ -38,6 +38,7 @@ export default defineConfig([
     "build/**",
     "next-env.d.ts",
     "lib/generated/**",
+    "sdk/generated/**",
     "node_modules/**",
     ".data/**",
     "test-results/**",

@@ -7,7 +7,8 @@
  * does), and every operation answered a success at least once; the documented statuses never triggered are listed.
  *
  * Departures from the document that are known and owned elsewhere are listed ONCE, in KNOWN_GAPS below; any other
- * departure fails the suite, and so does a known gap no longer seen (then delete the entry).
+ * departure fails the suite, and so does a known gap no longer seen (then delete the entry). To see every departure,
+ * known or not, run it with CONFORMANCE_DUMP=<file> (one tab-separated line each: operation, status, what, detail).
  *
  * One stack per backend, requests in sequence. Fixtures: program A (three tiers, its key, a key limited to 1 request/s
  * with a burst of 10, the earning flows of fixtures.ts, rewards and coupon pools made here), program B and its key.

@@ -15,23 +15,27 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_JSON_DEPTH = 32;
 
+/**
+ * The body as `{ raw, value }`. With `whenEmpty` (a route whose body is optional: `requestBody.required: false` in
+ * the OpenAPI document), a request that carries no content reads as `whenEmpty.value`, however the client said so:
+ * no body and no Content-Length (`curl -X POST`), `Content-Length: 0`, or an empty body under any content type
+ * (`Content-Type: application/json` included). Without it, the body must be sent as application/json (415) and be
+ * JSON (an empty body is 400 `invalid_json`).
+ */
 export async function readJsonBody(
   req: Request,
   whenEmpty?: { value: unknown },
 ): Promise<{ raw: string; value: unknown }> {
-  const type = req.headers.get("content-type") ?? "";
-  // A wholly optional body may be left out: no content type and nothing sent reads as `whenEmpty`.
-  if (whenEmpty && !type) {
-    const length = req.headers.get("content-length");
-    if (length === null ? req.body === null : Number(length) === 0) return { raw: "", value: whenEmpty.value };
-  }
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw unsupportedMediaType();
-  }
-  const declared = Number(req.headers.get("content-length") ?? 0);
+  const isJson = /^application\/json\s*(;|$)/i.test(req.headers.get("content-type") ?? "");
+  const length = req.headers.get("content-length");
+  const declared = length === null ? null : Number(length);
+  // A body that is not JSON is refused before it is read, unless it may turn out to be empty (no length said).
+  if (!isJson && (!whenEmpty || (declared !== null && declared !== 0))) throw unsupportedMediaType();
   const tooLarge = () => payloadTooLarge(MAX_BODY_BYTES);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = new Uint8Array(await req.arrayBuffer());
+  if (declared !== null && declared > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = req.body === null || declared === 0 ? new Uint8Array(0) : new Uint8Array(await req.arrayBuffer());
+  if (bytes.byteLength === 0 && whenEmpty) return { raw: "", value: whenEmpty.value };
+  if (!isJson) throw unsupportedMediaType();
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
   const raw = new TextDecoder().decode(bytes);
   let value: unknown;

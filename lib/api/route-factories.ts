@@ -65,7 +65,10 @@ export interface ReadOptions<Q, C extends string | null> extends Inputs<Q> {
 export interface WriteOptions<B, Q = undefined, C extends string | null = string | null> extends Inputs<Q> {
   /** A zod schema, or a function that validates (throwing AppError) and returns the body. */
   body?: SchemaLike<B> | ((input: unknown) => B);
-  /** The body may be omitted altogether (no content type, empty); it is then validated as `{}`. */
+  /**
+   * The body may be left out (OpenAPI `requestBody.required: false`): a request without content, however it says so
+   * (no body, `Content-Length: 0`, an empty body under `Content-Type: application/json`), is validated as `{}`.
+   */
   bodyOptional?: boolean;
   run: (req: ApiRequest<NoInfer<B>, NoInfer<Q>, C>, tx: Tx) => Promise<ApiReply>;
 }

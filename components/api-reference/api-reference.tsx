@@ -71,11 +71,22 @@ export function ApiReference({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
           ))}
         </div>
         {webhooks.length > 0 && (
-          <p className="mt-3 text-sm">
-            <a className="text-indigo-700 hover:underline" href="#webhooks">
-              Webhooks ({webhooks.length} events)
-            </a>
-          </p>
+          <div className="mt-3 text-sm">
+            <H3 className="font-semibold text-slate-700">
+              <a className="hover:underline" href="#webhooks">
+                Webhooks
+              </a>
+            </H3>
+            <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+              {webhooks.map(({ path }) => (
+                <li key={path}>
+                  <a className="font-mono text-indigo-700 hover:underline" href={`#webhook-${slug(path)}`}>
+                    {path}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
         )}
       </nav>
 
@@ -101,7 +112,8 @@ export function ApiReference({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
             Webhooks
           </H2>
           <p className="max-w-3xl text-sm text-slate-700">
-            What the service POSTs to a program&apos;s webhook URLs: one request per event, its type as the heading.
+            What the service POSTs to a program&apos;s webhook URLs: one JSON request per event, under the event&apos;s
+            type.
           </p>
           {webhooks.map((entry) => (
             <OperationSection
@@ -109,6 +121,7 @@ export function ApiReference({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
               doc={doc}
               entry={{ ...entry, id: `webhook-${slug(entry.path)}` }}
               headingLevel={headingLevel}
+              kind="webhook"
             />
           ))}
         </section>

@@ -6,21 +6,30 @@ import { InlineText } from "./inline-text";
 import { ResponseList } from "./response-list";
 import { BodySchema, MethodBadge } from "./schema-type";
 
+/** What a part of an operation is called: for a webhook event the service sends the request and the receiver answers. */
+const PARTS = {
+  operation: { parameters: "Parameters", body: "Request body", responses: "Responses" },
+  webhook: { parameters: "Headers and parameters", body: "Payload", responses: "Expected answers" },
+};
+
 /**
- * One operation of the reference (or one webhook event: `path` is then the event type): method and path,
- * parameters, request body with its examples, and responses.
+ * One operation of the reference, or one webhook event (`path` is then the event type, its heading): method and
+ * path, parameters, request body with its examples, and responses.
  */
 export function OperationSection({
   doc,
   entry: { path, method, op, id },
   headingLevel,
+  kind = "operation",
 }: {
   doc: Doc;
   entry: OperationEntry;
   headingLevel: 1 | 2;
+  kind?: keyof typeof PARTS;
 }) {
   const [, , H3, H4] = headings(headingLevel);
-  const name = op.summary ?? id;
+  const parts = PARTS[kind];
+  const name = kind === "webhook" ? path : (op.summary ?? id);
   const parameters = (op.parameters ?? []).map((p) => deref(doc, p));
   const body = op.requestBody && deref(doc, op.requestBody);
   return (
@@ -32,9 +41,13 @@ export function OperationSection({
       <H3 id={`${id}-title`} className="text-lg font-semibold">
         {name}
       </H3>
-      <p className="mt-1 flex flex-wrap items-baseline gap-2 break-all font-mono text-sm">
-        <MethodBadge method={method} /> {path}
-      </p>
+      {kind === "webhook" ? (
+        op.summary && <p className="mt-1 text-sm font-semibold text-slate-800">{op.summary}</p>
+      ) : (
+        <p className="mt-1 flex flex-wrap items-baseline gap-2 break-all font-mono text-sm">
+          <MethodBadge method={method} /> {path}
+        </p>
+      )}
       {op.description && (
         <p className="mt-2 text-sm text-slate-700">
           <InlineText text={op.description} />
@@ -42,13 +55,16 @@ export function OperationSection({
       )}
       {parameters.length > 0 && (
         <>
-          <H4 className="mt-3 text-sm font-semibold">Parameters</H4>
+          <H4 className="mt-3 text-sm font-semibold">{parts.parameters}</H4>
           <ParametersTable parameters={parameters} label={`Parameters of ${name}`} />
         </>
       )}
       {body && (
         <>
-          <H4 className="mt-3 text-sm font-semibold">Request body{body.required ? "" : " (optional)"}</H4>
+          <H4 className="mt-3 text-sm font-semibold">
+            {parts.body}
+            {body.required || kind === "webhook" ? "" : " (optional)"}
+          </H4>
           {body.description && (
             <p className="mt-1 text-sm text-slate-700">
               <InlineText text={body.description} />
@@ -58,14 +74,14 @@ export function OperationSection({
             <BodySchema media={body.content} label="request body" />
           </p>
           {inlineParts(Object.values(body.content)[0]?.schema).map((schema, i) => (
-            <FieldsTable key={i} schema={schema} label={`Request body of ${name}`} />
+            <FieldsTable key={i} schema={schema} label={`${parts.body} of ${name}`} />
           ))}
           <ExampleList doc={doc} media={body.content} />
         </>
       )}
       {op.responses && Object.keys(op.responses).length > 0 && (
         <>
-          <H4 className="mt-3 text-sm font-semibold">Responses</H4>
+          <H4 className="mt-3 text-sm font-semibold">{parts.responses}</H4>
           <ResponseList doc={doc} responses={op.responses} label={name} />
         </>
       )}

@@ -17,6 +17,9 @@ async function expectNoSeriousViolations(page: Page, name: string) {
 }
 
 test("main pages have no serious or critical accessibility violations", async ({ page }) => {
+  // Thirteen pages, two of them the whole API reference (every operation's examples, headers and error codes):
+  // axe alone takes 10–15 s on each of those on a busy 2-core machine.
+  test.setTimeout(120_000);
   await page.goto("/");
   await expectNoSeriousViolations(page, "home");
   await page.goto("/docs");

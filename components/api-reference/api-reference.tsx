@@ -4,6 +4,7 @@
  * webhook events; then every schema with its fields. Server-rendered, no client script, nothing loaded from elsewhere.
  */
 import { loadDocument, operationsOf, slug } from "./document";
+import { HeaderList } from "./header-list";
 import { headings } from "./headings";
 import { InlineText } from "./inline-text";
 import { OperationSection } from "./operation-section";
@@ -127,6 +128,7 @@ export function ApiReference({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
         </section>
       )}
 
+      <HeaderList doc={doc} headingLevel={headingLevel} />
       <SchemaList doc={doc} headingLevel={headingLevel} />
     </div>
   );

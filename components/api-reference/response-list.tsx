@@ -1,9 +1,8 @@
-import { Table } from "@/components/ui";
 import { deref, type Doc, type Response } from "./document";
 import { ExampleList } from "./example-list";
 import { InlineText } from "./inline-text";
-import { errorCodes } from "./sections";
-import { BodySchema, TypeOf } from "./schema-type";
+import { errorCodes, headerAnchor } from "./sections";
+import { BodySchema } from "./schema-type";
 
 /** An operation's (or a webhook's) responses, per status: description, body, headers, error codes, examples. */
 export function ResponseList({
@@ -48,7 +47,7 @@ export function ResponseList({
                 ))}
               </ul>
             )}
-            <HeadersTable doc={doc} headers={response.headers} label={`Headers of ${status}, ${label}`} />
+            <HeaderNames headers={response.headers} label={`Headers of ${status}, ${label}`} />
             <ExampleList doc={doc} media={response.content} />
           </li>
         );
@@ -57,32 +56,21 @@ export function ResponseList({
   );
 }
 
-const HEADER_COLUMNS = [{ label: "Header" }, { label: "Type" }, { label: "Description" }];
-
-function HeadersTable({ doc, headers, label }: { doc: Doc; headers: Response["headers"]; label: string }) {
-  const rows = Object.entries(headers ?? {}).map(([name, h]) => [name, deref(doc, h)] as const);
-  if (rows.length === 0) return null;
+/** A status's headers by name, each linked to its description under "Response headers" (see HeaderList). */
+function HeaderNames({ headers, label }: { headers: Response["headers"]; label: string }) {
+  const names = Object.keys(headers ?? {});
+  if (names.length === 0) return null;
   return (
-    <Table
-      label={label}
-      look="plain"
-      pad="py-1"
-      columns={HEADER_COLUMNS}
-      rows={rows}
-      className="mt-1 text-left"
-      bodyClassName="align-top"
-    >
-      {([name, h]) => (
-        <tr key={name}>
-          <td className="whitespace-nowrap py-1 pr-4 font-mono">{name}</td>
-          <td className="py-1 pr-4">
-            <TypeOf schema={h.schema} />
-          </td>
-          <td className="py-1 text-slate-700">
-            <InlineText text={h.description} />
-          </td>
-        </tr>
-      )}
-    </Table>
+    <p className="mt-1 pl-4 text-slate-700" aria-label={label}>
+      Headers:{" "}
+      {names.map((name, i) => (
+        <span key={name}>
+          {i > 0 && ", "}
+          <a href={`#${headerAnchor(name)}`} className="font-mono text-indigo-700 hover:underline">
+            {name}
+          </a>
+        </span>
+      ))}
+    </p>
   );
 }

@@ -1,8 +1,17 @@
 /**
  * The one place for how the reference arranges what the document says: operations grouped by tag, a response's
- * error codes with their meanings, a body's examples. Pure functions of the parsed document (./document.ts).
+ * error codes with their meanings, a body's examples, the response headers. Pure functions of the parsed document (./document.ts).
  */
-import { deref, slug, type Doc, type Media, type OperationEntry, type Response, type Schema } from "./document";
+import {
+  deref,
+  operationsOf,
+  slug,
+  type Doc,
+  type Media,
+  type OperationEntry,
+  type Response,
+  type Schema,
+} from "./document";
 
 export type TagGroup = { id: string; name: string; description?: string; operations: OperationEntry[] };
 
@@ -76,4 +85,29 @@ export function examplesOf(doc: Doc, media: Media | undefined): ExampleBlock[] {
         json: typeof e.value === "string" ? e.value : JSON.stringify(e.value, null, 2),
       }));
   });
+}
+
+export type HeaderEntry = { name: string; id: string; descriptions: string[]; schema?: Schema };
+export const headerAnchor = (name: string) => `header-${slug(name)}`;
+
+/**
+ * Every response header the document declares, once per name (in order of first use), with its descriptions:
+ * most headers come with every response, so the reference describes them once and each status links here.
+ */
+export function responseHeaders(doc: Doc): HeaderEntry[] {
+  const byName = new Map<string, HeaderEntry>();
+  for (const { op } of [...operationsOf(doc.paths), ...operationsOf(doc.webhooks)]) {
+    for (const response of Object.values(op.responses ?? {})) {
+      for (const [name, raw] of Object.entries(deref(doc, response).headers ?? {})) {
+        const header = deref(doc, raw);
+        const key = name.toLowerCase();
+        if (!byName.has(key))
+          byName.set(key, { name, id: headerAnchor(name), descriptions: [], schema: header.schema });
+        const entry = byName.get(key)!;
+        if (header.description && !entry.descriptions.includes(header.description))
+          entry.descriptions.push(header.description);
+      }
+    }
+  }
+  return [...byName.values()];
 }

@@ -4,7 +4,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { operationsOf, type Doc } from "@/components/api-reference/document";
 import { OperationSection } from "@/components/api-reference/operation-section";
-import { errorCodes, examplesOf, groupByTag } from "@/components/api-reference/sections";
+import { errorCodes, examplesOf, groupByTag, responseHeaders } from "@/components/api-reference/sections";
 
 // The API reference renders what the document has: a hand-written document with tags, examples, headers,
 // error-code enums and webhooks (the shapes lib/api/openapi.ts writes), and one without any of them.
@@ -109,8 +109,17 @@ test("an operation shows its examples, headers, error codes and inline code, and
   assert.doesNotMatch(html, /<script>/);
   assert.match(html, /<figcaption[^>]*><span[^>]*>Example: A note<\/span>/);
   assert.match(html, /<pre[^>]*><code>\{\n {2}&quot;note&quot;: &quot;hi&quot;\n\}<\/code><\/pre>/);
-  assert.match(html, /<table[^>]*aria-label="Headers of 201, Redeem"/);
-  assert.match(html, /x-request-id<\/td>.*The request&#x27;s id, also in logs\./s);
+  assert.match(html, /aria-label="Headers of 201, Redeem">Headers: <span><a href="#header-x-request-id"/);
   assert.match(html, /aria-label="Error codes of 404, Redeem"/);
   assert.match(html, /<code[^>]*>rate_limited<\/code> — too many calls \(see <code[^>]*>Retry-After<\/code>\)\./);
+});
+
+test("response headers are described once per name, through their $refs, in order of first use", () => {
+  assert.deepEqual(
+    responseHeaders(doc).map((h) => [h.name, h.id, h.descriptions]),
+    [
+      ["x-request-id", "header-x-request-id", ["The request's id, also in logs."]],
+      ["RateLimit-Limit", "header-ratelimit-limit", ["Calls per window."]],
+    ],
+  );
 });

@@ -1,7 +1,7 @@
 import { deref, type Doc, type Response } from "./document";
 import { ExampleList } from "./example-list";
 import { InlineText } from "./inline-text";
-import { errorCodes, headerAnchor } from "./sections";
+import { errorCodes } from "./sections";
 import { BodySchema } from "./schema-type";
 
 /** An operation's (or a webhook's) responses, per status: description, body, headers, error codes, examples. */
@@ -56,21 +56,19 @@ export function ResponseList({
   );
 }
 
-/** A status's headers by name, each linked to its description under "Response headers" (see HeaderList). */
+/**
+ * A status's headers by name, as one line of text: their descriptions are under "Response headers" (HeaderList),
+ * once, since most come with every response (a link per name would add a thousand links to the page).
+ */
 function HeaderNames({ headers, label }: { headers: Response["headers"]; label: string }) {
   const names = Object.keys(headers ?? {});
   if (names.length === 0) return null;
   return (
     <p className="mt-1 pl-4 text-slate-700" aria-label={label}>
-      Headers:{" "}
-      {names.map((name, i) => (
-        <span key={name}>
-          {i > 0 && ", "}
-          <a href={`#${headerAnchor(name)}`} className="font-mono text-indigo-700 hover:underline">
-            {name}
-          </a>
-        </span>
-      ))}
+      <a href="#response-headers" className="text-indigo-700 hover:underline">
+        Headers
+      </a>
+      : <span className="font-mono">{names.join(", ")}</span>
     </p>
   );
 }

@@ -65,7 +65,7 @@ function HeaderNames({ headers, label }: { headers: Response["headers"]; label: 
   if (names.length === 0) return null;
   return (
     <p className="mt-1 pl-4 text-slate-700" aria-label={label}>
-      <a href="#response-headers" className="text-indigo-700 hover:underline">
+      <a href="#response-headers" className="text-indigo-700 underline">
         Headers
       </a>
       : <span className="font-mono">{names.join(", ")}</span>

@@ -19,7 +19,7 @@ function NameCell({ name, required }: { name: string; required?: boolean }) {
 function NotesCell({ description, schema }: { description?: string; schema: Schema | undefined }) {
   const limits = constraints(schema).join(" · ");
   return (
-    <td className="py-1 text-slate-700">
+    <td className="min-w-64 py-1 text-slate-700">
       <InlineText text={description} />
       {description && limits ? " · " : ""}
       {limits || (description ? "" : "—")}

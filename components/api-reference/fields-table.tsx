@@ -19,10 +19,12 @@ function NameCell({ name, required }: { name: string; required?: boolean }) {
 function NotesCell({ description, schema }: { description?: string; schema: Schema | undefined }) {
   const limits = constraints(schema).join(" · ");
   return (
-    <td className="min-w-64 py-1 text-slate-700">
-      <InlineText text={description} />
-      {description && limits ? " · " : ""}
-      {limits || (description ? "" : "—")}
+    <td className="py-1 text-slate-700">
+      <div className="min-w-64">
+        <InlineText text={description} />
+        {description && limits ? " · " : ""}
+        {limits || (description ? "" : "—")}
+      </div>
     </td>
   );
 }

@@ -36,12 +36,14 @@ export function HeaderList({ doc, headingLevel }: { doc: Doc; headingLevel: 1 | 
             <td className="py-1 pr-4">
               <TypeOf schema={h.schema} />
             </td>
-            <td className="min-w-64 py-1 text-slate-700">
-              {h.descriptions.map((d, i) => (
-                <span key={i} className="block">
-                  <InlineText text={d} />
-                </span>
-              ))}
+            <td className="py-1 text-slate-700">
+              <div className="min-w-64">
+                {h.descriptions.map((d, i) => (
+                  <span key={i} className="block">
+                    <InlineText text={d} />
+                  </span>
+                ))}
+              </div>
             </td>
           </tr>
         )}

@@ -42,7 +42,11 @@ export function OperationSection({
         {name}
       </H3>
       {kind === "webhook" ? (
-        op.summary && <p className="mt-1 text-sm font-semibold text-slate-800">{op.summary}</p>
+        op.summary && (
+          <p className="mt-1 text-sm font-semibold text-slate-800">
+            <InlineText text={op.summary} />
+          </p>
+        )
       ) : (
         <p className="mt-1 flex flex-wrap items-baseline gap-2 break-all font-mono text-sm">
           <MethodBadge method={method} /> {path}

@@ -1,5 +1,6 @@
 import { Table } from "@/components/ui";
 import { constraints, type Parameter, type Schema } from "./document";
+import { InlineText } from "./inline-text";
 import { TypeOf } from "./schema-type";
 
 /** The reference's two tables, an object's fields and an operation's parameters: name, type and notes in words. */
@@ -16,8 +17,15 @@ function NameCell({ name, required }: { name: string; required?: boolean }) {
 }
 
 function NotesCell({ description, schema }: { description?: string; schema: Schema | undefined }) {
+  const limits = constraints(schema).join(" · ");
   return (
-    <td className="py-1 text-slate-700">{[description, ...constraints(schema)].filter(Boolean).join(" · ") || "—"}</td>
+    <td className="py-1 text-slate-700">
+      <div className="min-w-64">
+        <InlineText text={description} />
+        {description && limits ? " · " : ""}
+        {limits || (description ? "" : "—")}
+      </div>
+    </td>
   );
 }
 

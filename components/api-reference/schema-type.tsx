@@ -29,6 +29,18 @@ export function TypeOf({ schema }: { schema: Schema | undefined }) {
     );
   }
   if (schema.allOf?.length === 1) return <TypeOf schema={schema.allOf[0]} />;
+  if (schema.allOf) {
+    return (
+      <>
+        {schema.allOf.map((s, i) => (
+          <span key={i}>
+            {i > 0 && " & "}
+            <TypeOf schema={s} />
+          </span>
+        ))}
+      </>
+    );
+  }
   if (schema.enum) return <span className="font-mono">{schema.enum.map((v) => JSON.stringify(v)).join(" | ")}</span>;
   if (schema.const !== undefined) return <span className="font-mono">{JSON.stringify(schema.const)}</span>;
   if (schema.type === "array") {

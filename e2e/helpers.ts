@@ -41,3 +41,22 @@ export async function shot(page: Page, name: string, options: { fullPage?: boole
  * same-origin Origin): for `page.request` calls that stand in for a button's fetch.
  */
 export const fromPage = (page: Page) => ({ origin: new URL(page.url()).origin });
+
+/** The page itself never scrolls sideways; on failure, some of the elements sticking out are named. */
+export async function noHorizontalOverflow(page: Page) {
+  const result = await page.evaluate(() => {
+    const overflow = document.documentElement.scrollWidth - window.innerWidth;
+    const offenders: string[] = [];
+    if (overflow > 1) {
+      for (const el of Array.from(document.querySelectorAll("body *"))) {
+        const box = el.getBoundingClientRect();
+        if (box.right <= window.innerWidth + 1 || box.width === 0) continue;
+        offenders.push(
+          `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 80)} right=${Math.round(box.right)}`,
+        );
+      }
+    }
+    return { overflow, offenders: offenders.slice(-5) };
+  });
+  expect(result.overflow, result.offenders.join("\n")).toBeLessThanOrEqual(1);
+}

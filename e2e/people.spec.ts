@@ -1,24 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { seed, shot, signIn, fromPage } from "./helpers";
-
-/** The page itself never scrolls sideways; on failure, some of the elements sticking out are named. */
-async function noHorizontalOverflow(page: Page) {
-  const result = await page.evaluate(() => {
-    const overflow = document.documentElement.scrollWidth - window.innerWidth;
-    const offenders: string[] = [];
-    if (overflow > 1) {
-      for (const el of Array.from(document.querySelectorAll("body *"))) {
-        const box = el.getBoundingClientRect();
-        if (box.right <= window.innerWidth + 1 || box.width === 0) continue;
-        offenders.push(
-          `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 80)} right=${Math.round(box.right)}`,
-        );
-      }
-    }
-    return { overflow, offenders: offenders.slice(-5) };
-  });
-  expect(result.overflow, result.offenders.join("\n")).toBeLessThanOrEqual(1);
-}
+import { expect, test } from "@playwright/test";
+import { seed, shot, signIn, fromPage, noHorizontalOverflow } from "./helpers";
 
 test("an owner adds a webhook, sets the push endpoint, re-sends a delivery and manages staff", async ({ page }) => {
   test.setTimeout(120_000);

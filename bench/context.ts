@@ -30,7 +30,9 @@ export interface Results {
   memory: {
     server: string;
     requestsPerRound: number;
-    rssAfter10kMiB: number;
+    /** Requests before the reference reading (10,000 by default). */
+    firstRequests: number;
+    rssAfterFirstMiB: number;
     rounds: { requests: number; rssMiB: number; processes: number; growth: number }[];
     target: string;
     pass: boolean;

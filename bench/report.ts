@@ -56,7 +56,7 @@ export function printTable(header: Header, results: Results): string {
   const m = results.memory;
   if (m)
     lines.push(
-      `RSS (${m.server}): ${m.rssAfter10kMiB} MiB after 10k requests; ${m.rounds.map((x) => `${x.rssMiB} MiB after ${n0(x.requests)} (${(100 * x.growth).toFixed(1)}%)`).join(", ")}: ${verdict(m.pass)} (${m.target})`,
+      `RSS (${m.server}): ${m.rssAfterFirstMiB} MiB after ${n0(m.firstRequests)} requests; ${m.rounds.map((x) => `${x.rssMiB} MiB after ${n0(x.requests)} (${(100 * x.growth).toFixed(1)}%)`).join(", ")}: ${verdict(m.pass)} (${m.target})`,
     );
   if (results.couponImport)
     lines.push(
@@ -117,7 +117,7 @@ export function markdown(header: Header, results: Results): string {
   const m = results.memory;
   if (m)
     single.push(
-      `| RSS, ${m.server} | ${m.rssAfter10kMiB} MiB after 10k GET; ${m.rounds.map((x) => `${x.rssMiB} MiB after ${n0(x.requests)}`).join(", ")} | ${m.target} | ${verdict(m.pass)} |`,
+      `| RSS, ${m.server} | ${m.rssAfterFirstMiB} MiB after ${n0(m.firstRequests)} GET; ${m.rounds.map((x) => `${x.rssMiB} MiB after ${n0(x.requests)}`).join(", ")} | ${m.target} | ${verdict(m.pass)} |`,
     );
   if (results.couponImport)
     single.push(

@@ -89,4 +89,5 @@ export class Context {
 }
 
 /** No transport errors, and no unexpected status (`expectNon2xx`: the row's requests are meant to fail, e.g. 401). */
-export const clean = (f: Figures, expectNon2xx = false) => f.errors === 0 && (expectNon2xx || f.non2xx === 0);
+export const clean = (f: Figures, expectNon2xx = false) =>
+  f.requests > 0 && f.errors === 0 && (expectNon2xx || f.non2xx === 0);

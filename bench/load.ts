@@ -104,3 +104,6 @@ export async function atRate(url: string, request: LoadRequest, rate: number, se
 export async function send(url: string, request: LoadRequest, amount: number, connections: number) {
   return summarize(url, connections, [await slice(url, request, connections, 0, { amount })]);
 }
+
+/** a ÷ b in req/s; undefined when b completed nothing (e.g. a server still starting during a very short slice). */
+export const ratioOf = (a: Figures, b: Figures) => (b.requests > 0 ? a.rps / b.rps : undefined);

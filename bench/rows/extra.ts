@@ -8,7 +8,7 @@ import path from "node:path";
 import { CONNECTIONS, TARGETS, WARMUP } from "../config";
 import { clean, type Context } from "../context";
 import { log } from "../lifecycle";
-import { alternate, measure } from "../load";
+import { alternate, ratioOf, measure } from "../load";
 import { cli } from "../servers";
 import { brokenBalances } from "../setup";
 
@@ -32,7 +32,7 @@ export async function extraRows(ctx: Context) {
     load: String(CONNECTIONS),
     ours: plain!,
     refs: [{ label: "bare node:http + pg", figures: plainBare! }],
-    ratio: plain!.rps / plainBare!.rps,
+    ratio: ratioOf(plain!, plainBare!),
     ratioOf: "bare",
   });
 

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { CONNECTIONS, SECONDS, WARMUP, node24Binary } from "../config";
 import { clean, type Context } from "../context";
 import { log } from "../lifecycle";
-import { alternate } from "../load";
+import { alternate, ratioOf } from "../load";
 
 export async function node24Rows(ctx: Context) {
   const binary = node24Binary();
@@ -40,7 +40,7 @@ export async function node24Rows(ctx: Context) {
         load: String(CONNECTIONS),
         ours: o24!,
         refs: [{ label: `Node ${process.version}`, figures: o20! }],
-        ratio: o24!.rps / o20!.rps,
+        ratio: ratioOf(o24!, o20!),
         ratioOf: process.version,
         target: "reference (no errors)",
         pass: clean(o24!),

@@ -5,7 +5,7 @@
  */
 import { CONNECTIONS, SECONDS, WARMUP } from "../config";
 import { clean, type Context } from "../context";
-import { alternate } from "../load";
+import { alternate, ratioOf } from "../load";
 import { serverRss } from "../servers";
 
 export async function workerRows(ctx: Context) {
@@ -34,7 +34,7 @@ export async function workerRows(ctx: Context) {
         load: String(CONNECTIONS),
         ours: o2!,
         refs: [{ label: "1 worker", figures: o1! }],
-        ratio: o2!.rps / o1!.rps,
+        ratio: ratioOf(o2!, o1!),
         ratioOf: "1 worker",
         target: "reference (no errors)",
         pass: clean(o2!, expectNon2xx),

@@ -78,6 +78,12 @@ export class Context {
     return startOurs({ workers, env: { ...this.dbEnv, ...env }, node, label });
   }
 
+  /** Stops every server of the context (before the in-process dashboard timings, which want the cores). */
+  async stopServers() {
+    for (const server of [this.nextStartServer, this.baselineServer]) if (server) await (await server).child.stop();
+    await this.ours.child.stop();
+  }
+
   add(row: Row): Row {
     this.results.rows.push(row);
     return row;

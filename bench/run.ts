@@ -145,7 +145,10 @@ async function main() {
   console.log(printTable(header, ctx.results));
 
   let dashboard = null;
-  if (DASHBOARD) dashboard = await runDashboard(database.url);
+  if (DASHBOARD) {
+    await ctx.stopServers();
+    dashboard = await runDashboard(database.url);
+  }
 
   const totalSeconds = Math.round((Date.now() - started) / 1000);
   console.log(

@@ -124,25 +124,72 @@ async function main() {
   // 3. Rows -----------------------------------------------------------------------------------------------------
   const ctx = new Context(dbEnv, sql, work, ours);
   t = Date.now();
-  for (const [id, run] of FAMILIES) {
-    if (!runs(id)) continue;
-    const since = Date.now();
-    await run(ctx);
-    phase(id, since);
-  }
-  phase("runs", t);
-
-  // 4. Report ---------------------------------------------------------------------------------------------------
-  const loadAtEnd = os.loadavg();
-  const header = {
+  const header = () => ({
     title: `npm run bench, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ours = \`${productionCommand()}\`, Node ${process.version}, PostgreSQL ${versionRows[0].server_version}, ${os.cpus().length} cores`,
     settings: `${CUSTOMERS.toLocaleString("en")} customers; ${SECONDS} s per server and row in ${ROUNDS} alternating slices after ${WARMUP} s warm-up; pool ${POOL}; load average at start ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}${config.ONLY_ROWS ? `; rows: ${config.ONLY_ROWS.join(", ")}` : ""}`,
-  };
+  });
+  /** latest.json and latest.md: after every row family (so an aborted run keeps what it measured) and at the end. */
+  const save = (complete: boolean, dashboard: unknown = null) =>
+    writeResults(
+      ROOT,
+      {
+        at: new Date().toISOString(),
+        complete,
+        machine: {
+          cores: os.cpus().length,
+          loadAverageAtStart: loadAtStart,
+          loadAverageNow: os.loadavg(),
+          node: process.version,
+          postgres: versionRows[0].server_version,
+        },
+        ours: productionCommand(),
+        settings: {
+          only: config.ONLY_ROWS,
+          customers: CUSTOMERS,
+          seconds: SECONDS,
+          rounds: ROUNDS,
+          warmupSeconds: WARMUP,
+          connections: config.CONNECTIONS,
+          rates: config.RATES,
+          rateSeconds: config.RATE_SECONDS,
+          memoryRequests: config.MEMORY_REQUESTS,
+          memoryRounds: config.MEMORY_ROUNDS,
+          poolSize: Number(POOL),
+          database: database.describe,
+        },
+        targets: config.TARGETS,
+        pass: targets(ctx.results),
+        ...ctx.results,
+        dashboard,
+        phasesSeconds: phases,
+        totalSeconds: Math.round((Date.now() - started) / 1000),
+      },
+      markdown(header(), ctx.results) + (complete ? "" : "\n(partial: the run has not finished)\n"),
+    );
   if (loadAtStart[0]! > 0.5)
     ctx.results.notes.push(
       `the machine was busy before the bench started (load average ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}): absolute figures are low; the ratios are the figures to read`,
     );
-  console.log(printTable(header, ctx.results));
+  // A row family that cannot run (a server that does not start, an invariant check that throws) is reported and
+  // the others still run; the bench then exits non-zero.
+  const failed: string[] = [];
+  for (const [id, run] of FAMILIES) {
+    if (!runs(id)) continue;
+    const since = Date.now();
+    try {
+      await run(ctx);
+    } catch (err) {
+      log(`row ${id} failed: ${(err as Error)?.stack ?? err}`);
+      ctx.results.notes.push(`row ${id} could not run: ${(err as Error)?.message?.split("\n")[0] ?? err}`);
+      failed.push(id);
+    }
+    phase(id, since);
+    save(false);
+  }
+  phase("runs", t);
+
+  // 4. Report ---------------------------------------------------------------------------------------------------
+  console.log(printTable(header(), ctx.results));
 
   let dashboard = null;
   if (DASHBOARD) {
@@ -156,43 +203,13 @@ async function main() {
       .map(([k, v]) => `${k} ${v} s`)
       .join(", ")})`,
   );
-  const dir = writeResults(
-    ROOT,
-    {
-      at: new Date().toISOString(),
-      machine: {
-        cores: os.cpus().length,
-        loadAverageAtStart: loadAtStart,
-        loadAverageAtEnd: loadAtEnd,
-        node: process.version,
-        postgres: versionRows[0].server_version,
-      },
-      ours: productionCommand(),
-      settings: {
-        only: config.ONLY_ROWS,
-        customers: CUSTOMERS,
-        seconds: SECONDS,
-        rounds: ROUNDS,
-        warmupSeconds: WARMUP,
-        connections: config.CONNECTIONS,
-        rates: config.RATES,
-        rateSeconds: config.RATE_SECONDS,
-        memoryRequests: config.MEMORY_REQUESTS,
-        memoryRounds: config.MEMORY_ROUNDS,
-        poolSize: Number(POOL),
-        database: database.describe,
-      },
-      targets: config.TARGETS,
-      pass: targets(ctx.results),
-      ...ctx.results,
-      dashboard,
-      phasesSeconds: phases,
-      totalSeconds,
-    },
-    markdown(header, ctx.results),
-  );
+  const dir = save(true, dashboard);
   log(`results written to ${path.relative(ROOT, dir)}/latest.json and latest.md`);
   await closeSql();
+  if (failed.length) {
+    console.error(`\nbench: row(s) ${failed.join(", ")} could not run`);
+    process.exitCode = 1;
+  }
 }
 
 /** Opt-in (BENCH_DASHBOARD=1): the dashboard's reads at 1,000,000 customers, in-process (bench/dashboard.ts). */

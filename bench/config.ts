@@ -26,6 +26,8 @@ export const RATES = (env.BENCH_RATES ?? "100,300").split(",").map((s) => Number
 /** Requests per memory round (RSS is read after the first tenth of round 1 and at the end of every round). */
 export const MEMORY_REQUESTS = num("BENCH_MEMORY_REQUESTS", 100_000);
 export const MEMORY_ROUNDS = Math.max(1, num("BENCH_MEMORY_ROUNDS", 3));
+/** The rounds get fewer requests when the server is too slow to send them all in this long. */
+export const MEMORY_MAX_SECONDS = num("BENCH_MEMORY_MAX_SECONDS", 240);
 export const DASHBOARD = env.BENCH_DASHBOARD === "1";
 export const DEADLINE = num("BENCH_DEADLINE_SECONDS", 1080);
 

@@ -32,7 +32,8 @@
  *                           BENCH_ROUNDS=3 slices in which the servers alternate
  *   BENCH_CONNECTIONS=32    connections of the saturation rows
  *   BENCH_RATES=100,300     the latency row's rates (req/s), BENCH_RATE_SECONDS=10 each
- *   BENCH_MEMORY_REQUESTS=100000, BENCH_MEMORY_ROUNDS=3   the memory row
+ *   BENCH_MEMORY_REQUESTS=100000, BENCH_MEMORY_ROUNDS=3   the memory row (fewer per round when the server is too
+ *                           slow to send them in BENCH_MEMORY_MAX_SECONDS=240; the table says so)
  *   BENCH_POOL_SIZE=10      DATABASE_POOL_SIZE for the app and the baseline's pg Pool
  *   BENCH_OURS_COMMAND      the production server's command (default: package.json's start script without
  *                           `npm run db:migrate &&`); it must listen on $PORT

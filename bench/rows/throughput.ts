@@ -86,7 +86,7 @@ export async function floorRows(ctx: Context) {
     });
   } else {
     ctx.results.notes.push(
-      "no constant-JSON route handler answered (tried /healthz, /api/auth/providers): no floor row",
+      `${FLOOR_PATH} answered ${probe.status}, not a small JSON: no framework floor row (this build has no such route)`,
     );
   }
   const row = await threeWay(ctx, "floor", "401 without api-key (no database)", ctx.work.unauthorized(), {

@@ -132,6 +132,8 @@ export async function startOurs(options: {
     env: {
       ...env,
       PORT: String(port),
+      // Standalone servers read it; `next start` listens on every interface regardless.
+      HOSTNAME: "127.0.0.1",
       PATH: [path.dirname(node), path.join(ROOT, "node_modules/.bin"), options.env.PATH ?? process.env.PATH].join(":"),
     },
   });

@@ -1,27 +1,37 @@
 /**
  * The benchmark's baseline: the app's /v1 operations on a bare node:http server and a pg Pool (same size as
- * the app's), running the app's own SQL text as named prepared statements (as the app's adapter does):
+ * the app's), running the app's SQL as named prepared statements (as the app's adapter does), in as few round trips
+ * as a hand-written server would:
  *
+ *   GET  /healthz                                               a constant JSON (the bare node:http floor)
  *   GET  /v1/programs/{pid}/customers/{email}                   customerJson + customerJoins (lib/domain/sql.ts)
  *   POST /v1/programs/{pid}/integrations/api                    UPSERT_SQL + UPDATE_USER_SQL + outbox events
- *   POST /v1/programs/{pid}/customers/{email}/balance/increase  CHANGE_SQL (lib/domain/ledger.ts)
+ *   POST /v1/programs/{pid}/customers/{email}/balance/increase  ONE statement (INCREASE_SQL below): the customer by
+ *        e-mail, the balance UPDATE, the ledger entry, its lot, the outbox event, the tier points (and upgrade), and,
+ *        with an Idempotency-Key, the idempotency record holding the answer: the work of lib/domain/ledger.ts
+ *        CHANGE_SQL + applyTierEarn + lib/api/idempotency.ts storeOutcome. A twin with the same key fails on the
+ *        record's unique index (the statement is atomic, so nothing of it stays) and answers with the stored outcome
+ *        (or 409 when the request differs).
  *
  * Auth is done like the app's: SHA-256 of the api-key header, the key row looked up by hash, compared in
  * constant time, remembered for API_KEY_CACHE_MS (default 2000, the app's default). What the baseline lacks is
- * the framework and the app's safety work (zod validation, externalCustomerId pre-check, idempotency, rate
- * limits, request ids, problem+json), so ours/baseline measures what those cost.
+ * the framework and the app's safety work (zod validation, externalCustomerId pre-check, the idempotency pre-read,
+ * rate limits, request ids, problem+json, a tier status or tier.changed event on an upgrade), so ours/baseline
+ * measures what those cost. Tables that carry "programId" get it on insert when the schema has the column.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
 import { customerJoins, customerJson } from "@/lib/domain/sql";
 import { UPDATE_USER_SQL, UPSERT_SQL } from "@/lib/domain/customers";
-import { CHANGE_SQL } from "@/lib/domain/ledger";
+import { ledgerEntryJson } from "@/lib/domain/sql";
+
+const MAX_BALANCE = 2_147_483_647;
 
 const GET_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
   WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL`;
 const KEY_SQL = `SELECT id, "programId", "secretHash", "revokedAt" FROM "ApiKey" WHERE "secretHash" = $1`;
-const FIND_SQL = `SELECT id FROM "Customer" WHERE "programId" = $1::uuid AND email = $2 AND "deletedAt" IS NULL`;
+const IDEMPOTENCY_SQL = `SELECT "requestHash", status, body FROM "IdempotencyRecord" WHERE "apiKeyId" = $1::uuid AND key = $2`;
 const EVENTS_SQL = `INSERT INTO "Event" ("programId", type, data)
   SELECT $1::uuid, e.type, e.data FROM jsonb_to_recordset($2::jsonb) AS e(type text, data jsonb)`;
 
@@ -34,22 +44,83 @@ const port = Number(process.env.PORT ?? 3999);
 const q = (name: string, text: string, values: unknown[], client: pg.Pool | pg.PoolClient = pool) =>
   client.query({ name, text, values });
 
-const KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_MS ?? 2000);
-const keyCache = new Map<string, { programId: string | null; until: number }>();
+/** $1 programId, $2 e-mail, $3 points, $4 actor, $5 Idempotency-Key or null, $6 api key id, $7 request hash. */
+const increaseSql = (withProgramId: Set<string>) => {
+  const pid = (table: string, value: string) =>
+    withProgramId.has(table) ? { col: ', "programId"', val: `, ${value}` } : { col: "", val: "" };
+  const lotPid = pid("PointLot", "$1::uuid");
+  const idemPid = pid("IdempotencyRecord", "$1::uuid");
+  return `
+WITH c AS (
+  SELECT id FROM "Customer" WHERE "programId" = $1::uuid AND email = $2 AND "deletedAt" IS NULL
+), upd AS (
+  UPDATE "LoyaltyData" l SET balance = l.balance + $3, "updatedAt" = now()
+  FROM c WHERE l."customerId" = c.id AND l.balance::bigint + $3 BETWEEN 0 AND ${MAX_BALANCE}
+  RETURNING l."customerId", l.balance
+), program AS (
+  SELECT "pointsExpiryMonths" AS months FROM "Program" WHERE id = $1::uuid
+), e AS (
+  INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", source, actor, "idempotencyKey",
+                             "createdAt", "expiresAt")
+  SELECT $1::uuid, upd."customerId", 'earn', $3, upd.balance, 'api', $4, $5::text, now(),
+         CASE WHEN program.months IS NOT NULL THEN now() + make_interval(months => program.months) END
+  FROM upd CROSS JOIN program
+  RETURNING *
+), lot AS (
+  INSERT INTO "PointLot" ("customerId", "ledgerEntryId", remaining, "createdAt", "expiresAt"${lotPid.col})
+  SELECT e."customerId", e.id, e.points, e."createdAt", e."expiresAt"${lotPid.val} FROM e
+  RETURNING 1
+), event AS (
+  INSERT INTO "Event" ("programId", type, data)
+  SELECT e."programId", 'balance.changed',
+         jsonb_build_object('customerId', e."customerId", 'transactionId', e.id, 'type', e.type, 'points', e.points, 'balance', e."balanceAfter")
+  FROM e
+  RETURNING 1
+), tier AS (
+  UPDATE "CustomerTier" ct SET
+    "currentTierPoints" = LEAST(${MAX_BALANCE}, ct."currentTierPoints"::bigint + $3)::int,
+    ("currentTierId", "tierChangedAt") = (
+      SELECT coalesce(up.id, ct."currentTierId"), CASE WHEN up.id IS NULL THEN ct."tierChangedAt" ELSE now() END
+      FROM (SELECT (SELECT t.id FROM "Tier" t
+                    WHERE t."programId" = $1::uuid AND t."requiredPoints" <= ct."currentTierPoints"::bigint + $3
+                      AND t."requiredPoints" > coalesce((SELECT r."requiredPoints" FROM "Tier" r WHERE r.id = ct."currentTierId"), -1)
+                    ORDER BY t."requiredPoints" DESC LIMIT 1) AS id) up)
+  FROM e WHERE ct."customerId" = e."customerId"
+  RETURNING 1
+), answer AS (
+  SELECT e."customerId", '{"balance":' || e."balanceAfter" || ',"transaction":' || ${ledgerEntryJson("e")}::text || '}' AS body
+  FROM e
+), idem AS (
+  INSERT INTO "IdempotencyRecord" ("apiKeyId", key, "requestHash", status, body, "customerId"${idemPid.col})
+  SELECT $6::uuid, $5::text, $7, 200, answer.body, answer."customerId"${idemPid.val} FROM answer WHERE $5::text IS NOT NULL
+  RETURNING 1
+)
+SELECT answer.body, (SELECT count(*) FROM lot)::int AS lots, (SELECT count(*) FROM event)::int AS events,
+       (SELECT count(*) FROM tier)::int AS tiers, (SELECT count(*) FROM idem)::int AS records
+FROM answer`;
+};
+let INCREASE_SQL = "";
 
-async function programOf(req: http.IncomingMessage): Promise<string | null> {
+const KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_MS ?? 2000);
+interface Caller {
+  programId: string;
+  apiKeyId: string;
+}
+const keyCache = new Map<string, { caller: Caller | null; until: number }>();
+
+async function callerOf(req: http.IncomingMessage): Promise<Caller | null> {
   const key = req.headers["api-key"];
   if (typeof key !== "string" || !key.startsWith("lk_live_") || key.length > 128) return null;
   const hash = createHash("sha256").update(key.trim(), "utf8").digest("hex");
   const now = Date.now();
   const cached = keyCache.get(hash);
-  if (cached && cached.until > now) return cached.programId;
+  if (cached && cached.until > now) return cached.caller;
   const { rows } = await q("bench_key", KEY_SQL, [hash]);
   const row = rows[0];
   const ok = row && !row.revokedAt && timingSafeEqual(Buffer.from(row.secretHash), Buffer.from(hash));
-  const programId = ok ? (row.programId as string) : null;
-  keyCache.set(hash, { programId, until: now + KEY_CACHE_MS });
-  return programId;
+  const caller = ok ? { programId: row.programId as string, apiKeyId: row.id as string } : null;
+  keyCache.set(hash, { caller, until: now + KEY_CACHE_MS });
+  return caller;
 }
 
 const readBody = (req: http.IncomingMessage) =>
@@ -59,6 +130,23 @@ const readBody = (req: http.IncomingMessage) =>
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
+
+/** The app's request fingerprint: method, path and the body as canonical JSON (lib/api/idempotency.ts). */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const object = value as Record<string, unknown>;
+    return `{${Object.keys(object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(object[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+const fingerprint = (path: string, body: unknown) =>
+  createHash("sha256")
+    .update(`POST ${path}\n${canonicalJson(body)}`)
+    .digest("hex");
 
 function send(res: http.ServerResponse, status: number, body?: string) {
   res.writeHead(status, body ? { "content-type": "application/json" } : {});
@@ -106,42 +194,68 @@ async function upsertBatch(programId: string, body: unknown): Promise<number> {
   return 201;
 }
 
-http
-  .createServer(async (req, res) => {
-    try {
-      const url = new URL(req.url ?? "/", "http://x");
-      const m = /^\/v1\/programs\/([^/]+)\/(?:(integrations\/api)|customers\/([^/]+)(\/balance\/increase)?)$/.exec(
-        url.pathname,
-      );
-      if (!m) return send(res, 404);
-      const programId = await programOf(req);
-      if (!programId) return send(res, 401);
-      if (programId !== m[1]) return send(res, 404);
-      if (req.method === "GET" && m[3] && !m[4]) {
-        const { rows } = await q("bench_get", GET_SQL, [programId, decodeURIComponent(m[3]).trim().toLowerCase()]);
-        return rows[0] ? send(res, 200, rows[0].body) : send(res, 404);
-      }
-      if (req.method !== "POST") return send(res, 405);
-      const body = JSON.parse(await readBody(req));
-      if (m[2]) return send(res, await upsertBatch(programId, body));
-      const email = decodeURIComponent(m[3]!).trim().toLowerCase();
-      const points = body?.points;
-      if (!Number.isInteger(points) || points < 1 || points > 1_000_000_000) return send(res, 400);
-      const out = await inTransaction(async (client) => {
-        const { rows: found } = await q("bench_find", FIND_SQL, [programId, email], client);
-        if (!found[0]) return null;
-        const { rows } = await q(
-          "bench_change",
-          CHANGE_SQL,
-          [programId, found[0].id, points, "earn", null, "api", "baseline", null, null, null, null],
-          client,
-        );
-        return rows[0];
-      });
-      return out ? send(res, 200, `{"balance":${out.balance},"transaction":${out.entry}}`) : send(res, 404);
-    } catch (err) {
-      console.error(err);
-      send(res, 500);
+async function increase(res: http.ServerResponse, caller: Caller, path: string, rawEmail: string, body: unknown) {
+  const email = decodeURIComponent(rawEmail).trim().toLowerCase();
+  const points = (body as { points?: unknown } | null)?.points;
+  if (typeof points !== "number" || !Number.isInteger(points) || points < 1 || points > 1_000_000_000)
+    return send(res, 400);
+  const key = res.req.headers["idempotency-key"];
+  if (key !== undefined && (typeof key !== "string" || key.length < 1 || key.length > 255)) return send(res, 400);
+  const hash = key === undefined ? null : fingerprint(path, body);
+  try {
+    const { rows } = await q("bench_increase", INCREASE_SQL, [
+      caller.programId,
+      email,
+      points,
+      `api_key:${caller.apiKeyId}`,
+      key ?? null,
+      caller.apiKeyId,
+      hash,
+    ]);
+    return rows[0] ? send(res, 200, rows[0].body) : send(res, 404);
+  } catch (err) {
+    // A twin with the same key committed first: the whole statement rolled back; answer as the twin did.
+    if ((err as { code?: string }).code !== "23505" || key === undefined) throw err;
+    const { rows } = await q("bench_idempotency", IDEMPOTENCY_SQL, [caller.apiKeyId, key]);
+    if (!rows[0]) throw err;
+    if (rows[0].requestHash !== hash) return send(res, 409);
+    return send(res, rows[0].status, rows[0].body ?? undefined);
+  }
+}
+
+const server = http.createServer(async (req, res) => {
+  try {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname === "/healthz") return send(res, 200, '{"status":"ok"}');
+    const m = /^\/v1\/programs\/([^/]+)\/(?:(integrations\/api)|customers\/([^/]+)(\/balance\/increase)?)$/.exec(
+      url.pathname,
+    );
+    if (!m) return send(res, 404);
+    const caller = await callerOf(req);
+    if (!caller) return send(res, 401);
+    if (caller.programId !== m[1]) return send(res, 404);
+    if (req.method === "GET" && m[3] && !m[4]) {
+      const { rows } = await q("bench_get", GET_SQL, [caller.programId, decodeURIComponent(m[3]).trim().toLowerCase()]);
+      return rows[0] ? send(res, 200, rows[0].body) : send(res, 404);
     }
-  })
-  .listen(port, "127.0.0.1", () => console.log(`baseline listening on ${port}`));
+    if (req.method !== "POST") return send(res, 405);
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req));
+    } catch {
+      return send(res, 400);
+    }
+    if (m[2]) return send(res, await upsertBatch(caller.programId, body));
+    return await increase(res, caller, url.pathname, m[3]!, body);
+  } catch (err) {
+    console.error(err);
+    send(res, 500);
+  }
+});
+
+/** Which tables have a "programId" column in this schema (the baseline writes it where it exists). */
+const { rows: withProgramId } = await pool.query<{ table_name: string }>(
+  `SELECT table_name FROM information_schema.columns WHERE column_name = 'programId' AND table_schema = current_schema()`,
+);
+INCREASE_SQL = increaseSql(new Set(withProgramId.map((r) => r.table_name)));
+server.listen(port, "127.0.0.1", () => console.log(`baseline listening on ${port}`));

@@ -1,0 +1,52 @@
+/**
+ * Node 24 against the Node running the bench: a second one-worker production server under the Node 24 binary
+ * (BENCH_NODE24, or /tmp/node24/node_modules/node/bin/node from `npm install --no-save --prefix /tmp/node24 node@24`),
+ * alternating with ours on GET customer and POST increase with an Idempotency-Key.
+ */
+import { execFileSync } from "node:child_process";
+import { CONNECTIONS, SECONDS, WARMUP, node24Binary } from "../config";
+import { clean, type Context } from "../context";
+import { log } from "../lifecycle";
+import { alternate, ratioOf } from "../load";
+
+export async function node24Rows(ctx: Context) {
+  const binary = node24Binary();
+  if (!binary) {
+    ctx.results.notes.push(
+      "node24: no Node 24 binary (set BENCH_NODE24, or `npm install --no-save --prefix /tmp/node24 node@24`): not run",
+    );
+    log("node24: no Node 24 binary found; skipped");
+    return;
+  }
+  const version = execFileSync(binary, ["--version"], { encoding: "utf8" }).trim();
+  ctx.results.node24 = { binary, version };
+  const on24 = await ctx.another(1, {}, binary, `ours on Node ${version}`);
+  try {
+    for (const [name, request] of [
+      ["GET /customers/{email}", ctx.work.getCustomer()],
+      ["POST …/balance/increase, Idempotency-Key", ctx.work.increase(true)],
+    ] as const) {
+      const [o24, o20] = await alternate(
+        `${name}, Node 24 vs ${process.version}`,
+        [on24, ctx.ours],
+        request,
+        CONNECTIONS,
+        SECONDS,
+        WARMUP,
+      );
+      ctx.add({
+        family: "node24",
+        name: `${name} on Node ${version}`,
+        load: String(CONNECTIONS),
+        ours: o24!,
+        refs: [{ label: `Node ${process.version}`, figures: o20! }],
+        ratio: ratioOf(o24!, o20!),
+        ratioOf: process.version,
+        target: "reference (no errors)",
+        pass: clean(o24!),
+      });
+    }
+  } finally {
+    await on24.child.stop();
+  }
+}

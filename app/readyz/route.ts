@@ -11,5 +11,7 @@ export async function GET(req: Request) {
   const headers = new Headers({ "content-type": "application/json", "cache-control": "no-store" });
   const problem = await readiness();
   if (!problem) return new Response(BODY, { headers });
-  return problemResponse(problem, requestIdFrom(req.headers.get("x-request-id")), headers);
+  const requestId = requestIdFrom(req.headers.get("x-request-id"));
+  headers.set("x-request-id", requestId);
+  return problemResponse(problem, requestId, headers);
 }

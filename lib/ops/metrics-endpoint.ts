@@ -32,7 +32,9 @@ export async function metricsResponse(req: Request): Promise<Response> {
   const refused = authorize(req.headers.get("authorization"));
   if (refused) {
     if (refused.status === 401) headers.set("www-authenticate", 'Bearer realm="metrics"');
-    return problemResponse(refused, requestIdFrom(req.headers.get("x-request-id")), headers);
+    const requestId = requestIdFrom(req.headers.get("x-request-id"));
+    headers.set("x-request-id", requestId);
+    return problemResponse(refused, requestId, headers);
   }
   if (!watching) {
     watching = true;

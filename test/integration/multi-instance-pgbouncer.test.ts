@@ -54,7 +54,13 @@ if (process.env.TEST_DATABASE_URL) {
     let receiver: Receiver;
     const P = () => `/v1/programs/${stack.programId}`;
     const c = (email: string) => customerPath(stack.programId, email);
-    const fresh = (label: string) => `${label}-${randomBytes(4).toString("hex")}@example.com`;
+    /** A new customer's e-mail, created through one instance. */
+    const fresh = async (label: string) => {
+      const email = `${label}-${randomBytes(4).toString("hex")}@example.com`;
+      const res = await a.api("POST", `${P()}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] });
+      assert.equal(res.status, 201, res.text);
+      return email;
+    };
 
     before(async () => {
       const env = { ...process.env, PGBOUNCER_PORT: BOUNCER_PORT };
@@ -77,7 +83,7 @@ if (process.env.TEST_DATABASE_URL) {
     });
 
     test("smoke: batch create on one, GET on the other, increase, redeem, concurrent increases exact", async () => {
-      const emails = Array.from({ length: 50 }, (_, i) => fresh(`batch${i}`));
+      const emails = Array.from({ length: 50 }, (_, i) => `batch${i}-${randomBytes(4).toString("hex")}@example.com`);
       const batch = await a.api("POST", `${P()}/integrations/api`, {
         body: emails.map((email) => ({ email, feature: "user", payload: { firstName: "Ada" } })),
       });
@@ -138,7 +144,7 @@ if (process.env.TEST_DATABASE_URL) {
     });
 
     test("idempotency: the same key on both instances, at once and in turn, has one effect; the other replays", async () => {
-      const email = fresh("idem");
+      const email = await fresh("idem");
       const body = { points: 7, reason: "once" };
       const key = `k-${randomBytes(6).toString("hex")}`;
       const [first, second] = await Promise.all([
@@ -164,7 +170,7 @@ if (process.env.TEST_DATABASE_URL) {
         "--url",
         `${receiver.url}/hooks`,
       );
-      const email = fresh("hooks");
+      const email = await fresh("hooks");
       for (let i = 0; i < 10; i++) {
         const res = await (i % 2 ? a : b).api("POST", `${c(email)}/balance/increase`, { body: { points: 1 } });
         assert.equal(res.status, 200, res.text);
@@ -194,7 +200,7 @@ if (process.env.TEST_DATABASE_URL) {
     });
 
     test("scheduler: points expiry run by both instances at once expires the due points once", async () => {
-      const email = fresh("expiry");
+      const email = await fresh("expiry");
       const inc = await a.api("POST", `${c(email)}/balance/increase`, { body: { points: 40 } });
       assert.equal(inc.status, 200, inc.text);
       const [customer] = await stack.query<{ id: string }>(

@@ -11,9 +11,6 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import {
   BACKENDS,
@@ -26,7 +23,6 @@ import {
 } from "../support/stack";
 import { fixtures, program } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
-import { asAdmin } from "../support/databases";
 
 const SPEC = fixtures("ops-probes", program("Probed"));
 const TOKEN = randomBytes(24).toString("hex");
@@ -90,6 +86,10 @@ for (const backend of BACKENDS) {
     test("/metrics: request counts and latency per route pattern and status, pool, outbox and job runs", async () => {
       const email = `metrics-${randomBytes(4).toString("hex")}@example.com`;
       assert.equal((await stack.api("GET", customerPath(stack.programId, email))).status, 404);
+      const batch = await stack.api("POST", `/v1/programs/${stack.programId}/integrations/api`, {
+        body: [{ email, feature: "user", payload: {} }],
+      });
+      assert.equal(batch.status, 201, batch.text);
       const created = await stack.api("POST", `${customerPath(stack.programId, email)}/balance/increase`, {
         body: { points: 5, reason: "metrics" },
       });
@@ -181,35 +181,21 @@ for (const backend of BACKENDS) {
       for (const l of ours) assert.doesNotThrow(() => JSON.parse(l), l);
     });
 
-    test("not ready: /readyz 503 service_unavailable when migrations are missing; /healthz still 200; /metrics 404 without a token", async () => {
+    test("not ready: /readyz 503 service_unavailable when a migration is missing; /healthz still 200; /metrics 404 without a token", async () => {
       await stack.stopAll();
-      // An empty database: nothing migrated.
-      let env: Record<string, string>;
-      let dropEmpty = async () => {};
-      if (backend === "postgres") {
-        const name = `t_ops_empty_${randomBytes(6).toString("hex")}`;
-        const adminUrl = process.env.TEST_DATABASE_URL!;
-        await asAdmin(adminUrl, `CREATE DATABASE ${name}`);
-        const url = new URL(adminUrl);
-        url.pathname = `/${name}`;
-        env = { DATABASE_URL: url.toString() };
-        dropEmpty = async () => void (await asAdmin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-      } else {
-        env = { PGLITE_DIR: path.join(mkdtempSync(path.join(os.tmpdir(), "loyalty-ops-empty-")), "db") };
-      }
-      try {
-        const bare = await stack.start(env);
-        assert.equal((await get(bare, "/healthz")).status, 200);
-        const res = await get(bare, "/readyz");
-        const problem = assertProblem(res, 503, "service_unavailable");
-        assert.match(problem.detail, /migration\(s\) not applied/);
-        assert.equal(res.headers.get("cache-control"), "no-store");
-        assert.match(res.headers.get("retry-after") ?? "", /^\d+$/);
-        assertProblem(await get(bare, "/metrics", { authorization: `Bearer ${TOKEN}` }), 404, "not_found");
-        await stack.stopAll();
-      } finally {
-        await dropEmpty();
-      }
+      // The newest migration is no longer recorded as applied: a deploy that skipped `npm run db:migrate`.
+      await stack.query(
+        `DELETE FROM _prisma_migrations WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations)`,
+      );
+      const bare = await stack.start();
+      assert.equal((await get(bare, "/healthz")).status, 200);
+      const res = await get(bare, "/readyz");
+      const problem = assertProblem(res, 503, "service_unavailable");
+      assert.match(problem.detail, /1 migration\(s\) not applied/);
+      assert.equal(res.headers.get("cache-control"), "no-store");
+      assert.match(res.headers.get("retry-after") ?? "", /^\d+$/);
+      assertProblem(await get(bare, "/metrics", { authorization: `Bearer ${TOKEN}` }), 404, "not_found");
+      await stack.stopAll();
     });
 
     if (backend === "postgres") {

@@ -19,13 +19,14 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { customerPath, openStack, waitFor, type AppInstance, type Fixtures, type Stack } from "../support/stack";
-import { fixtures, limitedKey, program, LIMITED_BURST } from "../support/fixtures";
+import { CUSTOMERS, LIMITED_BURST } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 import { startReceiver, type Receiver } from "../support/webhook-receiver";
 import { ROOT } from "../support/cli";
 
 const run = promisify(execFile);
-const SPEC = fixtures("multi-instance", program("Scaled")).then(limitedKey());
+// CUSTOMERS (program A with a rate-limited key among others): its template is cached for the other HTTP tests too.
+const SPEC = CUSTOMERS;
 /** Both instances run every job, often: the outbox and the expiry job race each other across the two. */
 const JOBS_ENV = {
   LOYALTY_JOBS: "on",

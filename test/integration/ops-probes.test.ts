@@ -21,10 +21,10 @@ import {
   type Fixtures,
   type Stack,
 } from "../support/stack";
-import { fixtures, program } from "../support/fixtures";
+import { TWO_PROGRAMS } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 
-const SPEC = fixtures("ops-probes", program("Probed"));
+const SPEC = TWO_PROGRAMS;
 const TOKEN = randomBytes(24).toString("hex");
 
 const get = async (app: AppInstance, pathname: string, headers: Record<string, string> = {}) =>

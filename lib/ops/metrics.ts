@@ -150,11 +150,20 @@ export async function scrape(): Promise<string> {
   return metrics().registry.metrics();
 }
 
-let nextId = 0;
-const waiting = new Map<number, (text: string) => void>();
+/** The worker's side of the IPC, once per process however many bundles load this module. */
+const ipc = ((
+  globalThis as unknown as {
+    __loyaltyMetricsIpc?: { nextId: number; waiting: Map<number, (text: string) => void>; listening: boolean };
+  }
+).__loyaltyMetricsIpc ??= {
+  nextId: 0,
+  waiting: new Map(),
+  listening: false,
+});
+const waiting = ipc.waiting;
 
 function askPrimary(): Promise<string> {
-  const id = nextId++;
+  const id = ipc.nextId++;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       waiting.delete(id);
@@ -169,7 +178,8 @@ function askPrimary(): Promise<string> {
 }
 
 // A worker answers the primary's collection requests with its own metrics, and receives merged scrapes.
-if (cluster.isWorker) {
+if (cluster.isWorker && !ipc.listening) {
+  ipc.listening = true;
   process.on("message", (msg: Message) => {
     if (msg?.type === COLLECT && typeof msg.id === "number") {
       void metrics()

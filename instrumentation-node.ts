@@ -15,6 +15,8 @@ function stop(message: string): never {
 export async function registerNode() {
   installEdgeGuard();
   if (process.env.NEXT_PHASE === "phase-production-build") return;
+  // Loaded at start, not at the first request: a cluster worker must answer the primary's metrics collection at once.
+  await import("./lib/ops/metrics");
   const { config } = await import("./lib/config");
   let settings: ReturnType<typeof config>;
   try {

@@ -20,6 +20,9 @@ const nextConfig = {
     "@prisma/adapter-pg",
     "pg",
     "@prisma/client",
+    // One copy per process, loaded by Node: the metrics registry and the log's request context are process-wide.
+    "prom-client",
+    "pino",
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -46,6 +46,11 @@ export const ENV = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: whole(1, 600_000)
     .default(2 * SECOND_MS)
     .describe("How long opening one PostgreSQL connection may take before the request answers 503."),
+  DATABASE_PGBOUNCER: flag
+    .optional()
+    .describe(
+      "1: DATABASE_URL is a PgBouncer in transaction pooling mode: no named prepared statements. Unset: ?pgbouncer=true in the URL.",
+    ),
   // /v1
   API_KEY_CACHE_MS: whole(0, 3_600_000)
     .default(2 * SECOND_MS)
@@ -102,6 +107,16 @@ export const ENV = z.object({
   STAFF_SIGNIN_LOCK_SECONDS: seconds
     .default(15 * 60)
     .describe("The 10th failed sign-in locks the account or address this long."),
+  // Operations
+  LOG_LEVEL: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .default("info")
+    .describe("Least severe JSON log line written (info: one access line per request)."),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .min(16, "must be at least 16 characters")
+    .optional()
+    .describe("Bearer token of GET /metrics (Prometheus); unset: /metrics answers 404."),
   // Tools
   DEBUG_SCHEMA_ENGINE: z
     .string()

@@ -100,6 +100,8 @@ export const invalidApiKey = () => fail("unauthorized", "A valid api-key header 
 export const invalidCustomerToken = () =>
   fail("unauthorized", "A valid customer token is required (Authorization: Bearer).");
 export const signInRequired = () => fail("unauthorized", "Sign in to continue.");
+export const invalidMetricsToken = () =>
+  fail("unauthorized", "A valid metrics token is required (Authorization: Bearer).");
 export const forbidden = (message: string) => fail("forbidden", message);
 /** A staff write sent from another site (or without Origin and Sec-Fetch-Site): refused before it is read. */
 export const crossSiteRequest = () =>
@@ -158,6 +160,12 @@ export const serviceUnavailable = () =>
       [RETRY_AFTER]: String(DB_RETRY_AFTER_SECONDS),
     },
   );
+
+/** /readyz: this instance should not get traffic yet (lib/ops/readiness.ts); `reason` names no host or secret. */
+export const notReady = (reason: string) =>
+  fail("service_unavailable", `The instance is not ready: ${reason}.`, undefined, {
+    [RETRY_AFTER]: String(DB_RETRY_AFTER_SECONDS),
+  });
 
 /**
  * PostgreSQL unique_violation, however the driver adapter wrapped it. `constraint` is text that names the

@@ -5,6 +5,9 @@ import { isDatabaseUnavailable } from "@/lib/db/outage";
 import { internalError, problemResponse, validationFailed, zodProblems } from "./problem";
 import { requestIdFrom } from "./edge-guard";
 import { CACHE_CONTROL, REQUEST_ID } from "./header-names";
+import { errorFields, log, withRequestContext } from "@/lib/ops/logger";
+import { recordRequest } from "@/lib/ops/metrics";
+import { routeOf } from "@/lib/ops/route-pattern";
 
 /**
  * The one place for the edge that /v1 and the dashboard's JSON routes (lib/staff/http.ts) share: the request id
@@ -51,20 +54,38 @@ export function replyToResponse(reply: ApiReply, headers: Headers): Response {
 }
 
 export async function withEdge(req: Request, work: (edge: Edge) => Promise<Response>): Promise<Response> {
+  const started = performance.now();
   const requestId = requestIdFrom(req.headers.get(REQUEST_ID));
   const headers = new Headers({ [REQUEST_ID]: requestId, [CACHE_CONTROL]: "no-store" });
+  return withRequestContext({ requestId }, async () => {
+    const res = await answer(req, work, requestId, headers);
+    // The one place every /v1 and dashboard JSON answer passes, under `next start` and the front alike.
+    const ms = performance.now() - started;
+    const pathname = new URL(req.url).pathname;
+    const { route, programId } = routeOf(pathname);
+    recordRequest(req.method, route, res.status, ms / 1000);
+    log().info({ method: req.method, route, status: res.status, ms: Math.round(ms * 10) / 10, programId }, "request");
+    return res;
+  });
+}
+
+async function answer(
+  req: Request,
+  work: (edge: Edge) => Promise<Response>,
+  requestId: string,
+  headers: Headers,
+): Promise<Response> {
   try {
     return await work({ requestId, headers });
   } catch (err) {
     if (err instanceof AppError) return problemResponse(err, requestId, headers);
     if (isDatabaseUnavailable(err)) {
       // Not a bug: one line, no stack. The client retries after Retry-After (API.md §1).
-      console.error(JSON.stringify({ level: "warn", requestId, msg: "database unavailable", error: oneLine(err) }));
+      log().warn({ error: oneLine(err) }, "database unavailable");
       return problemResponse(serviceUnavailable(), requestId, headers);
     }
-    console.error(
-      JSON.stringify({ level: "error", requestId, url: req.url, error: String((err as Error)?.stack ?? err) }),
-    );
+    // A bug: the stack goes to the log, the client gets a bare 500 `internal` with the request id.
+    log().error({ url: req.url, ...errorFields(err) }, "unhandled error");
     return problemResponse(internalError(), requestId, headers);
   }
 }

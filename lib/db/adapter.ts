@@ -2,6 +2,8 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { config, loadConfig, type Environment } from "@/lib/config";
+import { log } from "@/lib/ops/logger";
+import { watchPool } from "@/lib/ops/metrics";
 import { lockPgliteDir } from "./pglite-lock";
 
 /** Where the database lives: a PostgreSQL server when DATABASE_URL is set, else an embedded PGlite directory. */
@@ -19,6 +21,27 @@ export interface OpenedAdapter {
   factory: SqlMigrationAwareDriverAdapterFactory;
   /** Releases the pool or closes the embedded database. */
   close(): Promise<void>;
+}
+
+/**
+ * Whether the PostgreSQL at `url` is reached through PgBouncer in transaction pooling mode: DATABASE_PGBOUNCER=1,
+ * or (unset) `pgbouncer=true` in the URL's query, the form Prisma's documentation uses.
+ */
+export function behindPgBouncer(url: string, setting = config().DATABASE_PGBOUNCER): boolean {
+  if (setting !== undefined) return setting;
+  try {
+    return new URL(url).searchParams.get("pgbouncer") === "true";
+  } catch {
+    return false;
+  }
+}
+
+/** The URL without `pgbouncer=…`, which is ours, not a connection parameter the server knows. */
+function withoutPgBouncerParam(url: string): string {
+  if (!url.includes("pgbouncer=")) return url;
+  const parsed = new URL(url);
+  parsed.searchParams.delete("pgbouncer");
+  return parsed.toString();
 }
 
 const names = new Map<string, string>();
@@ -47,6 +70,7 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
     // DATABASE_CONNECT_TIMEOUT_MS: how long opening one new connection may take before the request fails (503): a
     // server that is down refuses at once, but an unreachable host (failover, partition) would hang the request.
     const { DATABASE_CONNECT_TIMEOUT_MS, DATABASE_POOL_SIZE } = config();
+    const pgbouncer = behindPgBouncer(target.url);
     // When one connection is lost (pg_terminate_backend, a failover, a restart), the others opened before it
     // are suspect: the server may have ended them too, and a busy server takes a while to say so. Each loss
     // starts a new generation; a connection of an older generation is not lent out again (FreshAfterLossPool),
@@ -101,7 +125,7 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
       }
     }
     const pool = new FreshAfterLossPool({
-      connectionString: target.url,
+      connectionString: withoutPgBouncerParam(target.url),
       max: DATABASE_POOL_SIZE,
       Client: PooledClient,
       connectionTimeoutMillis: POOL_WAIT_MS,
@@ -110,10 +134,12 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
       keepAliveInitialDelayMillis: 10_000,
     });
     // An idle connection closed by the server (restart, failover) must not crash the process; the pool reconnects.
-    pool.on("error", (err) =>
-      console.error(JSON.stringify({ level: "warn", msg: "idle database connection lost", error: err.message })),
-    );
-    const factory = new PrismaPg(pool, { statementNameGenerator: preparedName });
+    pool.on("error", (err) => log().warn({ error: err.message }, "idle database connection lost"));
+    watchPool(pool);
+    // Behind PgBouncer in transaction pooling mode, consecutive transactions of one client connection run on
+    // different server connections, so a statement prepared by name on one is unknown (or another's) on the next:
+    // every statement goes unnamed (parse, bind, execute in one round trip, planned each time) instead.
+    const factory = new PrismaPg(pool, pgbouncer ? {} : { statementNameGenerator: preparedName });
     return { factory, close: () => pool.end() };
   }
   const { mkdir } = await import("node:fs/promises");

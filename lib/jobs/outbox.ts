@@ -5,6 +5,7 @@ import type { DeliveryKind } from "@/lib/domain/vocabulary";
 import { DELIVERY_HEADER, signature, SIGNATURE_HEADER } from "@/lib/domain/webhooks";
 import { postDelivery } from "@/lib/net/delivery-target";
 import { config } from "@/lib/config";
+import { log } from "@/lib/ops/logger";
 
 /**
  * The outbox worker: plans deliveries for new events, then sends due deliveries. Several instances may run
@@ -120,6 +121,18 @@ export async function deliverDue(prisma: PrismaClient, batch = 50): Promise<{ at
       const expired = now - new Date(d.createdAt).getTime() > giveUpAfterMs();
       const status = result.ok ? "delivered" : expired ? "failed" : "pending";
       if (result.ok) delivered++;
+      else
+        log().warn(
+          {
+            deliveryId: d.id,
+            kind: d.kind,
+            attempts: d.attempts,
+            statusCode: result.status,
+            error: result.error,
+            status,
+          },
+          "delivery failed",
+        );
       await prisma.delivery.update({
         where: { id: d.id },
         data: {

@@ -4,6 +4,8 @@ import { db } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/outage";
 import { expireDuePoints } from "@/lib/domain/points";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
+import { errorFields, log } from "@/lib/ops/logger";
+import { recordJobRun } from "@/lib/ops/metrics";
 import { runOutbox } from "./outbox";
 
 /**
@@ -31,15 +33,21 @@ function ticker(list: typeof jobs) {
 
 async function runAll(list: typeof jobs) {
   for (const job of list) {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     try {
       const result = await job.run();
-      if (config().LOYALTY_JOBS_LOG) console.log(JSON.stringify({ level: "info", job: job.name, result }));
+      recordJobRun(job.name, "ok", seconds());
+      log()[config().LOYALTY_JOBS_LOG ? "info" : "debug"]({ job: job.name, result, ms: seconds() * 1000 }, "job run");
     } catch (err) {
       // A database outage is not a bug: one line per tick, without a stack (lib/db/outage.ts).
-      if (isDatabaseUnavailable(err))
-        console.error(JSON.stringify({ level: "warn", job: job.name, msg: "database unavailable" }));
-      else
-        console.error(JSON.stringify({ level: "error", job: job.name, error: String((err as Error)?.stack ?? err) }));
+      if (isDatabaseUnavailable(err)) {
+        recordJobRun(job.name, "unavailable", seconds());
+        log().warn({ job: job.name }, "database unavailable");
+      } else {
+        recordJobRun(job.name, "failed", seconds());
+        log().error({ job: job.name, ...errorFields(err) }, "job failed");
+      }
     }
   }
 }

@@ -1,0 +1,6 @@
+// GET /metrics: Prometheus text exposition, with `Authorization: Bearer <METRICS_TOKEN>`; 404 while no token is set.
+import { metricsResponse } from "@/lib/ops/metrics-endpoint";
+
+export const dynamic = "force-dynamic";
+
+export const GET = metricsResponse;

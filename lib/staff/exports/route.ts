@@ -8,7 +8,8 @@ import { EXPORT_FILTERS, EXPORT_KINDS, EXPORT_ROWS_HEADER, type ExportKind } fro
 import { exportSource } from "@/lib/exports/sources";
 import { csvByteStream, type ExportOutcome } from "@/lib/exports/stream";
 import { audited } from "../audit";
-import { requireStaff, type Permission, type StaffContext } from "../authz";
+import { requireStaff, type StaffContext } from "../authz";
+import { EXPORT_PERMISSIONS } from "./permissions";
 
 /**
  * The dashboard's CSV exports (GET /api/staff/{programId}/exports/{kind}?filters): the role check, the filter
@@ -17,16 +18,6 @@ import { requireStaff, type Permission, type StaffContext } from "../authz";
  * (lib/exports/stream.ts). Each export is audited when it ends — who, which kind, which filter, how many rows,
  * whether the client took all of them — so a cancelled download is on record too.
  */
-
-/** Who may take each export: customers' data in bulk (authz.ts), the codes a pool hands out, the audit log. */
-export const EXPORT_PERMISSIONS: Record<ExportKind, Permission> = {
-  customers: "customers.export",
-  ledger: "customers.export",
-  redemptions: "customers.export",
-  // Free codes are worth a reward each: only those who manage the pools.
-  "coupon-codes": "program.manage",
-  "audit-log": "audit.read",
-};
 
 /** Records the export in the audit log: the kind, the filter and the outcome, never the rows. */
 async function auditExport(staff: StaffContext, kind: ExportKind, filter: unknown, outcome: ExportOutcome) {

@@ -121,6 +121,7 @@ WHERE l."expiresAt" <= now() + interval '30 days' AND l.remaining > 0
 
 /** Every tier of the program with its live members (0 included), then those with no tier. */
 const TIERS_SQL = `
+SELECT * FROM (
 SELECT t.name, t."requiredPoints", count(c.id)::int AS customers
 FROM "Tier" t
   LEFT JOIN "CustomerTier" ct ON ct."currentTierId" = t.id
@@ -130,7 +131,8 @@ GROUP BY t.id, t.name, t."requiredPoints"
 UNION ALL
 SELECT 'No tier', NULL, count(*)::int
 FROM "CustomerTier" ct JOIN "Customer" c ON c.id = ct."customerId"
-WHERE c."programId" = $1::uuid AND c."deletedAt" IS NULL AND ct."currentTierId" IS NULL`;
+WHERE c."programId" = $1::uuid AND c."deletedAt" IS NULL AND ct."currentTierId" IS NULL
+) tiers ORDER BY "requiredPoints" NULLS FIRST, name`;
 
 type DayRow = { day: string | null; issued: number; redeemed: number; expired: number; deducted: number; net: number };
 

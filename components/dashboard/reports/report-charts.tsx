@@ -82,9 +82,10 @@ function ChartCard<T>({
       </div>
       <details className="mt-3 text-sm">
         <summary className="cursor-pointer font-medium text-indigo-700">Show the data as a table</summary>
-        <div className="mt-2 max-h-80 overflow-y-auto">
+        {/* Keyboard-scrollable: a focusable region with a name. */}
+        <div className="mt-2 max-h-80 overflow-y-auto" tabIndex={0} role="region" aria-label={`${title}: data`}>
           <Table
-            label={`${title}: data`}
+            label={title}
             columns={columns.map((c, i) => ({ label: c.label, align: i ? "right" : undefined }))}
             rows={rows}
             look="plain"

@@ -29,6 +29,8 @@ interface Query {
   /** SELECT list producing the header's columns by name, plus `cursor` (the row's keyset as text). */
   select: string;
   from: string;
+  /** What the up-front count reads, when it can skip the joins that only add columns (default: `from`). */
+  countFrom?: string;
   where: string[];
   params: unknown[];
   order: string;
@@ -49,7 +51,7 @@ function sourceOf(db: Db, q: Query): ExportSource {
     header: q.header,
     async count() {
       const [row] = await db.$queryRawUnsafe<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM ${q.from} WHERE ${q.where.join(" AND ")}`,
+        `SELECT count(*)::int AS n FROM ${q.countFrom ?? q.from} WHERE ${q.where.join(" AND ")}`,
         ...q.params,
       );
       return Number(row?.n ?? 0);
@@ -140,6 +142,7 @@ export function customersExport(db: Db, programId: string, filter: ExportFilter<
        JOIN "LoyaltyData" l ON l."customerId" = c.id
        JOIN "CustomerTier" ct ON ct."customerId" = c.id
        LEFT JOIN "Tier" t ON t.id = ct."currentTierId"`,
+    countFrom: `"Customer" c JOIN "CustomerTier" ct ON ct."customerId" = c.id`,
     where,
     params,
     // Byte-wise, as the list's e-mail sort, so the text_pattern_ops index serves the prefix and the order.
@@ -171,6 +174,8 @@ export async function ledgerExport(db: Db, programId: string, filter: ExportFilt
         select: `e.id, ${isoSql('e."createdAt"')} AS "createdAt", e."customerId", c.email, e.type, e.points, e."balanceAfter",
                  e.source, e.actor, e.reason, ${isoSql('e."expiresAt"')} AS "expiresAt", ${keyset.cursorSql} AS cursor`,
         from: `"LedgerEntry" e JOIN "Customer" c ON c.id = e."customerId"`,
+        // Every entry has its customer (a foreign key): the count needs no join.
+        countFrom: `"LedgerEntry" e`,
         where: [`e."programId" = $1::uuid`],
         params: [programId],
         order: keyset.order,
@@ -193,6 +198,7 @@ export async function redemptionsExport(db: Db, programId: string, filter: Expor
         select: `r.id, ${isoSql('r."createdAt"')} AS "createdAt", r.code, r."rewardId", w.name AS reward, r.points,
                  r."customerId", c.email, r."ledgerEntryId" AS "transactionId", ${keyset.cursorSql} AS cursor`,
         from: `"Redemption" r JOIN "Reward" w ON w.id = r."rewardId" JOIN "Customer" c ON c.id = r."customerId"`,
+        countFrom: `"Redemption" r`,
         where: [`r."programId" = $1::uuid`],
         params: [programId],
         order: keyset.order,

@@ -42,6 +42,17 @@ test("the overview, customers and customer pages have no serious or critical acc
   await expectNoSeriousViolations(page, "customer");
 });
 
+test("the reports page, with a custom period and its data tables open, has no serious or critical accessibility violations", async ({
+  page,
+}) => {
+  await signIn(page, "manager");
+  const { programId } = seed();
+  await page.goto(`/dashboard/${programId}?range=custom&from=2026-01-01&to=2026-01-31`);
+  await expect(page.locator(".recharts-surface").first()).toBeVisible();
+  for (const summary of await page.getByText("Show the data as a table").all()) await summary.click();
+  await expectNoSeriousViolations(page, "reports");
+});
+
 for (const sub of ["tiers", "rewards", "coupons", "earning-flows", "api-keys", "webhooks", "audit", "api-reference"]) {
   test(`the manager's ${sub} page has no serious or critical accessibility violations`, async ({ page }) => {
     await signIn(page, "manager");

@@ -9,10 +9,16 @@ import { formatPath } from "@/lib/api/problem";
 import type { Command } from "./cli/command";
 import { catalogueCommands } from "./cli/catalogue-commands";
 import { deliveryCommands } from "./cli/delivery-commands";
+import { exportCommands } from "./cli/export-commands";
 import { programCommands } from "./cli/program-commands";
 
 /** The command table: one entry per `noun verb`, each a zod schema for its flags and a call into lib/domain. */
-const commands: Record<string, Command> = { ...programCommands, ...catalogueCommands, ...deliveryCommands };
+const commands: Record<string, Command> = {
+  ...programCommands,
+  ...catalogueCommands,
+  ...deliveryCommands,
+  ...exportCommands,
+};
 
 /** `noun verb --flag value --flag=value --switch`: a flag not followed by a value is `true`. */
 function parseFlags(args: string[]) {

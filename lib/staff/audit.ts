@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   "staff.role",
   "staff.disable",
   "staff.enable",
+  "data.export",
   "staff.signin_failed",
   "staff.signin_locked",
 ] as const;

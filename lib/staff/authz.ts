@@ -50,6 +50,11 @@ export const PERMISSIONS = {
   "program.manage": ["owner", "manager"],
   "apikeys.manage": ["owner", "manager"],
   "audit.read": ["owner", "manager"],
+  /**
+   * Bulk CSV copies of customers, the ledger and redemptions: personal data leaving the system by the million, so
+   * not every reader's — support and viewers read one customer or one page at a time.
+   */
+  "customers.export": ["owner", "manager"],
   "staff.manage": ["owner"],
 } as const satisfies Record<string, readonly Role[]>;
 

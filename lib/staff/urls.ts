@@ -33,12 +33,17 @@ export const staffApi = {
   redeem: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/redeem`,
   coupons: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/coupons`,
   notifications: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/notifications`,
+  /** A CSV export (lib/exports/kinds.ts) with its filter as the query string. */
+  export: (programId: string, kind: string, filter: Record<string, string | null | undefined> = {}) =>
+    `${api(programId)}/exports/${kind}${query(filter)}`,
   transactions: (programId: string, customerId: string, cursor: string | null) =>
     `${customerApi(programId, customerId)}/transactions${query({ cursor })}`,
 };
 
 export const dashboardPages = {
   program: (programId: string) => `/dashboard/${programId}`,
+  reports: (programId: string, range: Record<string, string | null | undefined> = {}) =>
+    `/dashboard/${programId}${query(range)}`,
   customers: (programId: string) => `/dashboard/${programId}/customers`,
   customer: (programId: string, customerId: string) => `/dashboard/${programId}/customers/${customerId}`,
 };

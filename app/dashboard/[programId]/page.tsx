@@ -1,28 +1,67 @@
-import { db } from "@/lib/db/client";
-import { requirePage } from "@/lib/staff/authz";
-import { cachedOverview } from "@/lib/staff/queries/overview";
-import { Stat, formatDate, formatNumber } from "@/components/ui";
-import { OverviewCharts } from "@/components/dashboard/overview-charts";
+import { openProgramSearchPage, type ProgramSearchPageProps } from "@/lib/staff/program-page";
+import { can } from "@/lib/staff/authz";
+import { resolveRange } from "@/lib/staff/report-range";
+import { cachedReport } from "@/lib/staff/queries/reports";
+import { Card, formatDate } from "@/components/ui";
+import { RangePicker } from "@/components/dashboard/reports/range-picker";
+import { ReportStats } from "@/components/dashboard/reports/report-stats";
+import { ReportCharts } from "@/components/dashboard/reports/report-charts";
+import { ExportButton } from "@/components/dashboard/exports/export-button";
 
-export const metadata = { title: "Overview · Loyalty" };
+export const metadata = { title: "Reports · Loyalty" };
 
-export default async function OverviewPage({ params }: { params: Promise<{ programId: string }> }) {
-  const { programId } = await params;
-  const staff = await requirePage(programId, "program.read");
-  const data = await cachedOverview(await db(), programId);
+/** The program's reports: a period in the program's time zone, compared with the one before it (lib/staff/queries/reports.ts). */
+export default async function ReportsPage(props: ProgramSearchPageProps<"range" | "from" | "to">) {
+  const { programId, staff, search, database } = await openProgramSearchPage(props, "program.read");
+  const { timeZone } = await database.program.findUniqueOrThrow({
+    where: { id: programId },
+    select: { timeZone: true },
+  });
+  const range = resolveRange(search, timeZone);
+  const report = await cachedReport(database, programId, range);
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-2xl font-bold">{staff.programName}</h1>
-        <p className="text-xs text-slate-600">Figures as of {formatDate(data.computedAt)}, refreshed every minute.</p>
+        <p className="text-xs text-slate-600">Figures as of {formatDate(report.computedAt)}, refreshed every minute.</p>
       </div>
-      <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-        <Stat label="Members" value={formatNumber(data.members)} />
-        <Stat label="New members" value={formatNumber(data.newMembers30)} hint="last 30 days" />
-        <Stat label="Points issued" value={formatNumber(data.issued30)} hint="last 30 days" />
-        <Stat label="Points redeemed" value={formatNumber(data.redeemed30)} hint="last 30 days" />
-      </div>
-      <OverviewCharts days={data.days} tiers={data.tiers} />
+      <RangePicker programId={programId} range={range} />
+      {range.error && (
+        <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {range.error} Showing the last 30 days.
+        </p>
+      )}
+      <p className="text-sm text-slate-700">
+        <strong>
+          {range.from} – {range.to}
+        </strong>{" "}
+        ({range.days} days, {timeZone}) compared with {range.previous.from} – {range.previous.to}.
+      </p>
+      <ReportStats
+        current={report.current}
+        previous={report.previous}
+        expiringNext30Days={report.expiringNext30Days}
+        awaitingExpiry={report.awaitingExpiry}
+      />
+      <ReportCharts from={range.from} to={range.to} days={report.days} tiers={report.tiers} />
+      {can(staff.role, "customers.export") && (
+        <Card title="Exports of the period">
+          <div className="flex flex-wrap gap-3">
+            <ExportButton
+              programId={programId}
+              kind="ledger"
+              filter={{ from: range.from, to: range.to }}
+              label="Export the points ledger"
+            />
+            <ExportButton
+              programId={programId}
+              kind="redemptions"
+              filter={{ from: range.from, to: range.to }}
+              label="Export redemptions"
+            />
+          </div>
+        </Card>
+      )}
     </div>
   );
 }

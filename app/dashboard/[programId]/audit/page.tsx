@@ -2,6 +2,7 @@ import { openProgramSearchPage, type ProgramSearchPageProps } from "@/lib/staff/
 import { AUDIT_ACTIONS } from "@/lib/staff/audit";
 import { auditPage } from "@/lib/staff/queries/audit-log";
 import { programStaff } from "@/lib/staff/queries/staff-accounts";
+import { PageExport } from "@/components/dashboard/exports/page-exports";
 import { Card, Empty, FilterForm, FilterSelect, KeysetPager, formatDate } from "@/components/ui";
 
 export const metadata = { title: "Audit log · Loyalty" };
@@ -9,7 +10,7 @@ export const metadata = { title: "Audit log · Loyalty" };
 const snapshot = (value: unknown) => (value ? JSON.stringify(value, null, 1) : "—");
 
 export default async function AuditPage(props: ProgramSearchPageProps<"action" | "staff" | "after">) {
-  const { programId, search, database } = await openProgramSearchPage(props, "audit.read");
+  const { programId, staff: me, search, database } = await openProgramSearchPage(props, "audit.read");
   const action = AUDIT_ACTIONS.find((a) => a === search.action);
   const staffEmail = search.staff?.trim().toLowerCase() || undefined;
   const [page, staff] = await Promise.all([
@@ -19,7 +20,10 @@ export default async function AuditPage(props: ProgramSearchPageProps<"action" |
   const filters = { ...(action ? { action } : {}), ...(staffEmail ? { staff: staffEmail } : {}) };
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-bold">Audit log</h1>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-bold">Audit log</h1>
+        <PageExport staff={me} kind="audit-log" filter={filters} />
+      </div>
       <p className="text-sm text-slate-600">
         Every change made in the dashboard: who, when, what, and the values before and after.
       </p>

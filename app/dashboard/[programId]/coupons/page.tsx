@@ -4,6 +4,7 @@ import { couponPools } from "@/lib/staff/queries/catalogue";
 import { Card, Table, formatNumber } from "@/components/ui";
 import { CouponImport } from "@/components/dashboard/coupons/coupon-import";
 import { CouponPoolForm } from "@/components/dashboard/coupons/coupon-pool-form";
+import { PoolCodesExport } from "@/components/dashboard/exports/page-exports";
 
 const COLUMNS = [
   { label: "Name" },
@@ -41,6 +42,7 @@ export default async function CouponPoolsPage({ params }: { params: Promise<{ pr
           )}
         </Table>
       </Card>
+      <PoolCodesExport staff={staff} pools={pools.map((p) => ({ id: p.id, name: p.name }))} />
       {canManage && pools.length > 0 && (
         <CouponImport programId={programId} pools={pools.map((p) => ({ id: p.id, name: p.name }))} />
       )}

@@ -3,6 +3,7 @@ import { openProgramSearchPage, type ProgramSearchPageProps } from "@/lib/staff/
 import { isUuid } from "@/lib/ids";
 import { CUSTOMER_SORTS, searchCustomers, type CustomerSort } from "@/lib/staff/queries/customers";
 import { programTiers } from "@/lib/staff/queries/catalogue";
+import { PageExport } from "@/components/dashboard/exports/page-exports";
 import { dashboardPages } from "@/lib/staff/urls";
 import {
   Badge,
@@ -27,7 +28,7 @@ const COLUMNS = [
 ] as const;
 
 export default async function CustomersPage(props: ProgramSearchPageProps<"q" | "tier" | "sort" | "after">) {
-  const { programId, search, database } = await openProgramSearchPage(props, "customers.read");
+  const { programId, staff, search, database } = await openProgramSearchPage(props, "customers.read");
   const sort: CustomerSort = CUSTOMER_SORTS.find((s) => s === search.sort) ?? "email";
   const tierId = isUuid(search.tier) ? search.tier : null;
   const [tiers, page] = await Promise.all([
@@ -37,7 +38,10 @@ export default async function CustomersPage(props: ProgramSearchPageProps<"q" | 
   const filters = { ...(search.q ? { q: search.q } : {}), ...(tierId ? { tier: tierId } : {}), sort };
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-bold">Customers</h1>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-bold">Customers</h1>
+        <PageExport staff={staff} kind="customers" filter={{ q: search.q, tier: tierId }} />
+      </div>
       <FilterForm role="search" submit="Search">
         <div className="min-w-56 flex-1">
           <label htmlFor="q" className="block text-sm font-medium text-slate-800">

@@ -1,0 +1,53 @@
+import { z } from "zod";
+
+/**
+ * The one list of CSV exports and the filters each takes, shared by the dashboard's export route, its buttons and
+ * the CLI (`npm run loyalty -- export <kind>`). Dates are days (YYYY-MM-DD) in the program's time zone, both ends
+ * included. Client-safe: zod and constants only.
+ */
+
+export const EXPORT_KINDS = ["customers", "ledger", "redemptions", "coupon-codes", "audit-log"] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+const Day = z.iso.date({ error: "must be a date (YYYY-MM-DD)" });
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
+
+/** `from` ≤ `to`, when both are given. */
+const DayRange = z
+  .strictObject({ from: optional(Day), to: optional(Day) })
+  .refine((r) => !r.from || !r.to || r.from <= r.to, { path: ["to"], message: "must not be before from" });
+
+/** What each export's query string may hold. */
+export const EXPORT_FILTERS = {
+  /** The customers list's filter as it is (lib/staff/queries/customers.ts `searchCustomers`): e-mail prefix, tier. */
+  customers: z.strictObject({
+    q: optional(z.string().max(320, { error: "must be at most 320 characters" })),
+    tier: optional(z.uuid({ error: "must be a tier id" })),
+  }),
+  ledger: DayRange,
+  redemptions: DayRange,
+  "coupon-codes": z.strictObject({ pool: z.uuid({ error: "must be a coupon pool id" }) }),
+  "audit-log": z
+    .strictObject({
+      from: optional(Day),
+      to: optional(Day),
+      action: optional(z.string().max(64)),
+      staff: optional(z.string().max(320)),
+    })
+    .refine((r) => !r.from || !r.to || r.from <= r.to, { path: ["to"], message: "must not be before from" }),
+} as const satisfies Record<ExportKind, z.ZodType>;
+
+export type ExportFilter<K extends ExportKind> = z.infer<(typeof EXPORT_FILTERS)[K]>;
+
+/** How the dashboard names each export. */
+export const EXPORT_LABELS: Record<ExportKind, string> = {
+  customers: "customers",
+  ledger: "points ledger",
+  redemptions: "redemptions",
+  "coupon-codes": "coupon codes",
+  "audit-log": "audit log",
+};
+
+/** The response header carrying the number of rows the export is expected to hold (counted before streaming). */
+export const EXPORT_ROWS_HEADER = "x-export-rows";

@@ -32,14 +32,21 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const copy = (src, dest = src) => cpSync(from(src), path.join(out, dest), { recursive: true, dereference: true });
 
-copy(".next/standalone", ".");
+// Next's output links its hashed external packages (.next/node_modules/pg-<hash> → node_modules/pg): the links stay
+// links, as Docker's COPY keeps them, so that each package is loaded once (a second copy of pg would make
+// @prisma/adapter-pg ignore the app's pool).
+cpSync(from(".next/standalone"), out, { recursive: true, verbatimSymlinks: true });
 copy(".next/static");
 if (existsSync(from("public"))) copy("public");
 copy("dist");
 copy("prisma/schema.prisma");
 copy("prisma/migrations");
 
-const { fileList } = await nodeFileTrace([from("dist/main.mjs"), from("dist/db.mjs")], { base: ROOT });
+// Next's own files are in its output already (and the bundles read .next/ at run time, which is not a dependency).
+const { fileList } = await nodeFileTrace([from("dist/main.mjs"), from("dist/db.mjs")], {
+  base: ROOT,
+  ignore: (file) => file.startsWith(".next/") || file.startsWith("node_modules/next/"),
+});
 let added = 0;
 for (const file of fileList) {
   if (!file.startsWith("node_modules/") || existsSync(path.join(out, file))) continue;

@@ -17,7 +17,6 @@ import "server-only";
 import type http from "node:http";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { answer, verdictOf } from "@/lib/api/http-guard";
 import { edgeAnswer, requestIdFrom } from "@/lib/api/edge-guard";
 import { internalError } from "@/lib/api/problem";
@@ -157,10 +156,47 @@ function webRequest(req: http.IncomingMessage, method: string, url: string, sign
     method,
     headers,
     signal,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : null,
+    body: hasBody ? bodyStream(req) : null,
     // @ts-expect-error: Node's fetch needs it for a streamed body; the DOM lib does not know it.
     duplex: "half",
   });
+}
+
+/**
+ * The request body as a Web stream, read only as the handler reads it (a body refused by its Content-Length is never
+ * buffered). What the handler leaves unread is discarded once the answer is sent (`drain`), so the client can finish
+ * sending and read the answer, and a keep-alive connection stays usable.
+ */
+function bodyStream(req: http.IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const onData = (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      };
+      req.on("data", onData);
+      req.once("end", () => controller.close());
+      req.once("error", (err) => controller.error(err));
+      drains.set(req, () => req.off("data", onData));
+      req.pause();
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      drain(req);
+    },
+  });
+}
+
+const drains = new WeakMap<http.IncomingMessage, () => void>();
+
+/** Discards what is left of a request body. */
+function drain(req: http.IncomingMessage): void {
+  if (req.complete) return;
+  drains.get(req)?.();
+  drains.delete(req);
+  req.resume();
 }
 
 /** Calls the handler and writes its Response; resolves to the answer's request id once it is sent (or abandoned). */
@@ -173,10 +209,11 @@ async function dispatch(
   params: Record<string, string>,
 ): Promise<string | null> {
   const aborted = new AbortController();
+  // A body the handler did not read (refused before reading): discarded, so the connection stays usable.
+  res.once("finish", () => drain(req));
   res.once("close", () => {
     if (!res.writableFinished) aborted.abort();
-    // A body the handler did not read (refused before reading): drain it so the connection stays usable.
-    if (!req.complete) req.resume();
+    drain(req);
   });
   let response: Response;
   try {

@@ -36,6 +36,7 @@ export default defineConfig([
     ".next/**",
     "out/**",
     "build/**",
+    "dist/**",
     "next-env.d.ts",
     "lib/generated/**",
     "sdk/generated/**",

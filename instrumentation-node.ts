@@ -1,7 +1,9 @@
 /**
- * The start of a `next start` process (instrumentation.ts, nodejs runtime only): install the /v1 edge guard on the
- * node:http server (lib/api/http-guard.ts), check the environment (lib/config.ts) so a bad value stops the start
- * with its name, open the embedded database (taking its lock), then start the scheduled jobs (off with LOYALTY_JOBS=off).
+ * The start of a server process (instrumentation.ts, nodejs runtime only), under `next start`/`next dev` and under the
+ * production front (server/main.ts) alike: install the /v1 edge guard on the node:http server (lib/api/http-guard.ts;
+ * not under the front, which applies the verdicts itself), check the environment (lib/config.ts) so a bad value stops
+ * the start with its name, open the embedded database (taking its lock), start the scheduled jobs (off with
+ * LOYALTY_JOBS=off), and leave the front a drain hook for its graceful shutdown.
  */
 import "server-only";
 import { installEdgeGuard } from "./lib/api/http-guard";
@@ -12,8 +14,14 @@ function stop(message: string): never {
   process.exit(1);
 }
 
+/** Set by server/main.ts before Next starts: the front answers edge verdicts itself. */
+const FRONT = Symbol.for("loyalty.front");
+/** Read by server/main.ts on shutdown: ends the scheduled jobs (the run in progress finishes) and closes the pools. */
+const DRAIN = Symbol.for("loyalty.drain");
+
 export async function registerNode() {
-  installEdgeGuard();
+  const front = (globalThis as Record<symbol, unknown>)[FRONT] === true;
+  if (!front) installEdgeGuard();
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   // Loaded at start, not at the first request: a cluster worker must answer the primary's metrics collection at once.
   await import("./lib/ops/metrics");
@@ -37,7 +45,12 @@ export async function registerNode() {
       stop(err.message);
     }
   }
+  const { disconnectDb } = await import("./lib/db/client");
+  const { startScheduler, stopScheduler } = await import("./lib/jobs/scheduler");
+  (globalThis as Record<symbol, unknown>)[DRAIN] = async () => {
+    await stopScheduler();
+    await disconnectDb();
+  };
   if (settings.LOYALTY_JOBS === "off") return;
-  const { startScheduler } = await import("./lib/jobs/scheduler");
   startScheduler();
 }

@@ -13,6 +13,9 @@ const HSTS = list(SECURITY_HEADERS.https);
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // A self-contained server directory for the container image (Dockerfile, scripts/standalone.mjs); `next start` and
+  // `next dev` work as before.
+  output: "standalone",
   // WebAssembly and native database drivers must load from node_modules at run time, not be bundled.
   serverExternalPackages: [
     "@electric-sql/pglite",

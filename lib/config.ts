@@ -31,6 +31,15 @@ const flag = oneOf(["0", "1"]).transform((v) => v === "1");
 
 /** Every variable, its meaning (the README's environment table is generated from these descriptions), unit and default. */
 export const ENV = z.object({
+  // Server (npm start: server/main.ts)
+  PORT: whole(1, 65_535).default(3000).describe("TCP port the server listens on."),
+  HOST: z.string().trim().default("0.0.0.0").describe("Address the server listens on."),
+  LOYALTY_WORKERS: whole(1, 256)
+    .optional()
+    .describe("Server processes (node:cluster workers); unset: one per core. Always 1 with the embedded PGlite."),
+  SHUTDOWN_TIMEOUT_MS: whole(100, 600_000)
+    .default(10 * SECOND_MS)
+    .describe("On SIGTERM/SIGINT, how long in-flight requests and the current job run may take before the exit."),
   // Database
   DATABASE_URL: z
     .string()

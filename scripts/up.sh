@@ -65,4 +65,5 @@ ${(d.staff ?? []).map((s) => `  ${s.role.padEnd(8)} ${s.email}  password: ${s.pa
 `);' "$demo_file" "$PORT"
 
 echo "==> serving on http://localhost:$PORT"
-exec npx next start -p "$PORT"
+# The production server (what `npm start` runs: server/main.ts); migrations were applied above.
+PORT="$PORT" exec node dist/main.mjs

@@ -14,8 +14,8 @@ import { methodNotAllowed } from "@/lib/errors";
  * The other forbidden methods never reach a request handler: node:http answers TRACK with 400 (its parser does
  * not know it) and closes the socket of a CONNECT when no "connect" listener exists.
  *
- * Installed once per server process by instrumentation.ts. A front server of our own would call edge-guard's
- * functions directly instead.
+ * Installed by instrumentation.ts for `next start` and `next dev` only. The production front (server/front.ts, what
+ * `npm start` runs) calls verdictOf and answer directly on its own server instead.
  */
 
 /** What the dashboard and the other non-/v1 pages serve, for the Allow header of a TRACE refused there. */
@@ -31,7 +31,7 @@ export function installEdgeGuard(): void {
   http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]) {
     if (event === "request") {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-      const verdict = verdictOf(req);
+      const verdict = verdictOf(req.method ?? "", req.url ?? "/");
       if (verdict) {
         answer(req, res, verdict);
         return true;
@@ -41,20 +41,24 @@ export function installEdgeGuard(): void {
   } as typeof emit;
 }
 
-/** The verdict to answer here, or null to hand the request to Next. */
-function verdictOf(req: http.IncomingMessage): Exclude<EdgeVerdict, { kind: "pass" }> | null {
-  const url = req.url ?? "/";
-  const trace = req.method === "TRACE";
+/** The verdict to answer before any route or page runs, or null to hand the request on (server/front.ts too). */
+export function verdictOf(method: string, url: string): Exclude<EdgeVerdict, { kind: "pass" }> | null {
+  const trace = method === "TRACE";
   if (!trace && !url.startsWith("/v1")) return null;
   const query = url.indexOf("?");
   const pathname = query === -1 ? url : url.slice(0, query);
-  const verdict = judgeV1(req.method ?? "", pathname);
+  const verdict = judgeV1(method, pathname);
   if (verdict.kind !== "pass") return verdict;
   // TRACE outside /v1: Next would answer 500.
   return trace && !isV1Path(pathname) ? { kind: "refuse", error: methodNotAllowed(PAGES_ALLOW) } : null;
 }
 
-function answer(req: http.IncomingMessage, res: http.ServerResponse, verdict: Exclude<EdgeVerdict, { kind: "pass" }>) {
+/** Answers a verdict on node:http. */
+export function answer(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  verdict: Exclude<EdgeVerdict, { kind: "pass" }>,
+): void {
   const header = req.headers["x-request-id"];
   const { status, headers, body } = edgeAnswer(verdict, requestIdFrom(Array.isArray(header) ? header[0] : header));
   // The request body, if any, is not read: drain it so that a keep-alive connection stays usable.

@@ -17,17 +17,23 @@ const jobs: { name: string; run: () => Promise<unknown> }[] = [
   { name: "points.expire", run: async () => expireDuePoints(await db()) },
 ];
 
-/** Runs the jobs one after another; a slow run is never overlapped by the next tick. */
+/** The timers of the started jobs, and the runs in progress (awaited by stopScheduler). */
+const timers: NodeJS.Timeout[] = [];
+const inProgress = new Set<Promise<void>>();
+let stopped = false;
+
+/** Runs the jobs one after another; a slow run is never overlapped by the next tick, and none starts once stopped. */
 function ticker(list: typeof jobs) {
   let running = false;
   return async () => {
-    if (running) return;
+    if (running || stopped) return;
     running = true;
-    try {
-      await runAll(list);
-    } finally {
+    const run = runAll(list).finally(() => {
       running = false;
-    }
+      inProgress.delete(run);
+    });
+    inProgress.add(run);
+    await run;
   };
 }
 
@@ -54,11 +60,22 @@ async function runAll(list: typeof jobs) {
 
 function every(ms: number, list: typeof jobs) {
   const tick = ticker(list);
-  setInterval(tick, ms).unref();
-  setTimeout(tick, Math.min(ms, 5_000)).unref();
+  timers.push(setInterval(tick, ms).unref(), setTimeout(tick, Math.min(ms, 5_000)).unref());
+}
+
+/**
+ * Graceful shutdown (server/main.ts): no new run starts, and the promise settles when the runs in progress (the
+ * current outbox batch included) have ended. Claims are SKIP LOCKED rows, so a run cut short by a forced exit is
+ * picked up again by another instance's next pass.
+ */
+export async function stopScheduler(): Promise<void> {
+  stopped = true;
+  for (const timer of timers.splice(0)) clearTimeout(timer);
+  await Promise.all(inProgress);
 }
 
 export function startScheduler() {
+  stopped = false;
   every(config().LOYALTY_JOBS_INTERVAL_MS, jobs);
   // Webhooks and push notifications should leave within seconds of the change.
   every(config().OUTBOX_INTERVAL_MS, [{ name: "outbox", run: async () => runOutbox(await db()) }]);

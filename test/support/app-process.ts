@@ -1,6 +1,8 @@
 /**
- * The one place that runs the built app for the tests: `next start` on a free port in its own process group,
- * ready once /v1/openapi.json answers, stopped as a whole group (a PGlite directory and a port are free only then).
+ * The one place that runs the built app for the tests: the production server (`node dist/main.mjs`, what `npm start`
+ * runs: server/main.ts, one worker unless the test sets LOYALTY_WORKERS) or, on request, plain `next start` (the
+ * parity test compares the two), on a free port in its own process group, ready once /v1/openapi.json answers,
+ * stopped as a whole group (a PGlite directory and a port are free only then).
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -9,8 +11,15 @@ import path from "node:path";
 import { apiClient, type Api } from "./api-client";
 import { ROOT } from "./cli";
 
+/** Which server runs the build: the production front (default) or `next start`. */
+export type ServerKind = "front" | "next";
+
 export interface AppInstance {
   baseUrl: string;
+  /** The process leading the instance's group (the cluster's primary under the front). */
+  pid: number;
+  /** Settles with the exit code (null when ended by a signal) once the leading process has exited. */
+  exited: Promise<number | null>;
   /** A client sending the fixtures' `key` by default. */
   api: Api;
   logs(): string;
@@ -27,9 +36,9 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
 }
 
 export function requireBuild(): void {
-  if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+  if (!existsSync(path.join(ROOT, ".next", "BUILD_ID")) || !existsSync(path.join(ROOT, "dist", "main.mjs"))) {
     throw new Error(
-      "No production build of the app (.next/BUILD_ID is missing): run `npm run build` before the integration tests. " +
+      "No production build of the app (.next/BUILD_ID or dist/main.mjs is missing): run `npm run build` before the integration tests. " +
         "`npm test` builds before it runs them.",
     );
   }
@@ -62,20 +71,28 @@ async function startOnce(
   env: NodeJS.ProcessEnv,
   defaultKey: string | undefined,
   running: Set<AppInstance>,
+  server: ServerKind,
 ): Promise<AppInstance> {
   const port = await freePort();
   let output = "";
-  const child = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+  const [command, args] =
+    server === "next"
+      ? [path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"]]
+      : [process.execPath, [path.join(ROOT, "dist", "main.mjs")]];
+  const child = spawn(command, args, {
     cwd: ROOT,
-    env,
+    env: { LOYALTY_WORKERS: "1", ...env, PORT: String(port), HOST: "127.0.0.1" },
     detached: true, // its own process group, stopped as a whole
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
   let stopped = false;
   const instance: AppInstance = {
     baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    exited,
     api: apiClient(`http://127.0.0.1:${port}`, defaultKey),
     logs: () => output,
     async stop() {
@@ -84,7 +101,6 @@ async function startOnce(
       running.delete(instance);
       if (process.env.TEST_SHOW_LOGS === "1") console.error(output);
       if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
       const kill = (signal: NodeJS.Signals) => {
         try {
           process.kill(-child.pid!, signal);
@@ -106,7 +122,7 @@ async function startOnce(
   for (;;) {
     if (child.exitCode !== null) {
       await instance.stop();
-      throw new EarlyExit(`next start exited early (code ${child.exitCode}):\n${output}`);
+      throw new EarlyExit(`${server} exited early (code ${child.exitCode}):\n${output}`);
     }
     try {
       const res = await fetch(`${instance.baseUrl}/v1/openapi.json`);
@@ -117,22 +133,23 @@ async function startOnce(
     }
     if (Date.now() > deadline) {
       await instance.stop();
-      throw new Error(`next start did not answer within 60 s:\n${output}`);
+      throw new Error(`${server} did not answer within 60 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-/** `next start` with `env`, answering; in `running` from its spawn until it is stopped. */
+/** The built app with `env` (the front, or `next start`), answering; in `running` from its spawn until it is stopped. */
 export async function startApp(
   env: NodeJS.ProcessEnv,
   defaultKey: string | undefined,
   running: Set<AppInstance>,
+  server: ServerKind = "front",
 ): Promise<AppInstance> {
-  // A port taken between freePort() and listen() makes next exit at once: try again on another one.
+  // A port taken between freePort() and listen() makes the server exit at once: try again on another one.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(env, defaultKey, running);
+      return await startOnce(env, defaultKey, running, server);
     } catch (err) {
       if (attempt >= 3 || !(err instanceof EarlyExit)) throw err;
     }

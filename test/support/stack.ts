@@ -22,14 +22,14 @@ import os from "node:os";
 import path from "node:path";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Api } from "./api-client";
-import { requireBuild, startApp, type AppInstance } from "./app-process";
+import { requireBuild, startApp, type AppInstance, type ServerKind } from "./app-process";
 import { childEnv, cliRun, loyaltyWith, type CliRun } from "./cli";
 import { pgliteDatabase, postgresDatabase, type TestDatabase } from "./databases";
 import { fixtures, type FixtureSpec } from "./fixture-spec";
 import { pgliteTemplate, postgresTemplate } from "./template-cache";
 
 export { customerPath, type Api, type ApiOptions, type ApiResponse } from "./api-client";
-export { waitFor, type AppInstance } from "./app-process";
+export { waitFor, type AppInstance, type ServerKind } from "./app-process";
 export { cliString, type CliRun } from "./cli";
 
 export type Backend = "pglite" | "postgres";
@@ -53,8 +53,11 @@ export type Stack<F> = F & {
   loyalty(...args: string[]): Promise<Record<string, unknown>>;
   /** Runs the tasks at once on PostgreSQL, one after the other on PGlite. */
   together<T>(...tasks: (() => Promise<T>)[]): Promise<T[]>;
-  /** Starts an app instance (`next start`, jobs off unless extraEnv says otherwise). PGlite: one at a time. */
-  start(extraEnv?: Record<string, string>): Promise<AppInstance>;
+  /**
+   * Starts an app instance (the production front, one worker, jobs off, unless extraEnv says otherwise; `next start`
+   * with server "next"). PGlite: one at a time.
+   */
+  start(extraEnv?: Record<string, string>, server?: ServerKind): Promise<AppInstance>;
   /** The first running instance's client (sending the fixtures' `key` by default). */
   api: Api;
   /** The first running instance's URL. */
@@ -125,9 +128,9 @@ export async function openStack<F>(
       for (const t of tasks) out.push(await t());
       return out;
     },
-    async start(extraEnv = {}) {
+    async start(extraEnv = {}, server) {
       pgliteBusy("another instance starts");
-      return startApp({ ...env, LOYALTY_JOBS: "off", ...extraEnv }, defaultKey, running);
+      return startApp({ ...env, LOYALTY_JOBS: "off", ...extraEnv }, defaultKey, running, server);
     },
     api: (method, pathname, options) => first().api(method, pathname, options),
     get baseUrl() {

@@ -51,6 +51,8 @@ export const PERMISSIONS = {
   "apikeys.manage": ["owner", "manager"],
   "audit.read": ["owner", "manager"],
   "staff.manage": ["owner"],
+  /** Create a new program (its creator becomes its owner). */
+  "programs.create": ["owner"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -20,6 +20,8 @@ export async function programRewards(db: Db, programId: string) {
       costPoints: true,
       stock: true,
       active: true,
+      perCustomerLimit: true,
+      minTierId: true,
       _count: { select: { redemptions: true } },
     },
   });

@@ -34,12 +34,7 @@ export function EditDrawer({
   }, [open]);
   return (
     <>
-      <button
-        type="button"
-        className={secondaryButtonClass}
-        aria-label={buttonLabel}
-        onClick={() => setOpen(true)}
-      >
+      <button type="button" className={secondaryButtonClass} aria-label={buttonLabel} onClick={() => setOpen(true)}>
         {button}
       </button>
       <dialog

@@ -376,7 +376,7 @@ for (const backend of BACKENDS) {
       );
       const events = await stack.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM "Event" WHERE "programId" = $1::uuid AND type = 'tier.changed'
-           AND "createdAt" > (SELECT min("createdAt") FROM "AuditLog" WHERE "programId" = $1::uuid)`,
+           AND "createdAt" >= (SELECT min("createdAt") FROM "AuditLog" WHERE "programId" = $1::uuid)`,
         [world.a.programId],
       );
       // 1 (threshold falls) + 2 (rises) + 3 (removed).

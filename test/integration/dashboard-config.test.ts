@@ -374,13 +374,23 @@ for (const backend of BACKENDS) {
           ["program.update", world.emails.owner, "owner"],
         ],
       );
-      const events = await stack.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM "Event" WHERE "programId" = $1::uuid AND type = 'tier.changed'
-           AND "createdAt" >= (SELECT min("createdAt") FROM "AuditLog" WHERE "programId" = $1::uuid)`,
-        [world.a.programId],
+      // c3000's tier.changed events, in order: its earn, then the threshold falling, rising, and Silver removed.
+      const events = await stack.query<{ from: string | null; to: string | null }>(
+        `SELECT e.data->>'fromTierId' AS "from", e.data->>'toTierId' AS "to" FROM "Event" e
+           JOIN "Customer" c ON c.id::text = e.data->>'customerId'
+         WHERE c.email = $1 AND e.type = 'tier.changed' ORDER BY e."createdAt", e.id`,
+        [world.customers.c3000],
       );
-      // 1 (threshold falls) + 2 (rises) + 3 (removed).
-      assert.equal(Number(events[0]?.n), 6);
+      const { bronze, silver, gold } = world.a.tiers;
+      assert.deepEqual(
+        events.map((e) => [e.from, e.to]),
+        [
+          [bronze, silver],
+          [silver, gold],
+          [gold, silver],
+          [silver, bronze],
+        ],
+      );
     });
   });
 }

@@ -53,7 +53,17 @@ test("the reports page, with a custom period and its data tables open, has no se
   await expectNoSeriousViolations(page, "reports");
 });
 
-for (const sub of ["tiers", "rewards", "coupons", "earning-flows", "api-keys", "webhooks", "audit", "api-reference"]) {
+for (const sub of [
+  "tiers",
+  "rewards",
+  "coupons",
+  "earning-flows",
+  "settings",
+  "api-keys",
+  "webhooks",
+  "audit",
+  "api-reference",
+]) {
   test(`the manager's ${sub} page has no serious or critical accessibility violations`, async ({ page }) => {
     await signIn(page, "manager");
     const { programId } = seed();
@@ -71,4 +81,26 @@ test("the owner's staff page has no serious or critical accessibility violations
   await page.goto(`/dashboard/${programId}/webhooks`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectNoSeriousViolations(page, "webhooks (owner)");
+});
+
+test("a coupon pool's codes page has no serious or critical accessibility violations", async ({ page }) => {
+  await signIn(page, "manager");
+  const { programId } = seed();
+  await page.goto(`/dashboard/${programId}/coupons`);
+  await page.getByRole("table", { name: "Coupon pools" }).getByRole("link").first().click();
+  await expect(page.getByRole("table", { name: "Coupon codes" })).toBeVisible();
+  await expectNoSeriousViolations(page, "coupon pool codes");
+});
+
+test("an open edit drawer has no serious or critical accessibility violations", async ({ page }) => {
+  await signIn(page, "manager");
+  const { programId } = seed();
+  await page.goto(`/dashboard/${programId}/rewards`);
+  await page
+    .getByRole("table", { name: "Rewards" })
+    .getByRole("button", { name: /^Edit / })
+    .first()
+    .click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await expectNoSeriousViolations(page, "reward edit drawer");
 });

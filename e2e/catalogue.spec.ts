@@ -27,18 +27,21 @@ test("a manager creates and deactivates a reward, imports a CSV of codes into a 
   const table = page.getByRole("table", { name: "Rewards" });
   const row = table.getByRole("row").filter({ hasText: "Enamel mug" });
   await expect(row).toContainText("active");
-  await expect(row.getByLabel("Stock of Enamel mug (empty for unlimited)")).toHaveValue("25");
+  await expect(row.getByRole("cell").nth(2)).toHaveText("25");
   await row.getByRole("button", { name: "Deactivate Enamel mug" }).click();
   await expect(page.getByText('"Enamel mug" deactivated')).toBeVisible();
   await expect(row.getByRole("button", { name: "Activate Enamel mug" })).toBeVisible();
   await expect(row).toContainText("inactive");
-  await row.getByLabel("Stock of Enamel mug (empty for unlimited)").fill("10");
-  await row.getByLabel("Cost of Enamel mug in points").fill("800");
-  await row.getByRole("button", { name: "Save Enamel mug" }).click();
-  await expect(page.getByText('"Enamel mug" saved')).toBeVisible();
+  // Every field is edited in the reward's drawer (read view + edit).
+  await row.getByRole("button", { name: "Edit Enamel mug" }).click();
+  const drawer = page.getByRole("dialog", { name: 'Edit reward "Enamel mug"' });
+  await drawer.getByLabel("Stock", { exact: true }).fill("10");
+  await drawer.getByLabel("Cost in points").fill("800");
+  await drawer.getByRole("button", { name: "Save reward" }).click();
+  await expect(page.getByText("Reward saved")).toBeVisible();
   await page.reload();
-  await expect(row.getByLabel("Stock of Enamel mug (empty for unlimited)")).toHaveValue("10");
-  await expect(row.getByLabel("Cost of Enamel mug in points")).toHaveValue("800");
+  await expect(row.getByRole("cell").nth(1)).toHaveText("800");
+  await expect(row.getByRole("cell").nth(2)).toHaveText("10");
   await expect(row).toContainText("inactive");
   await shot(page, "catalogue-rewards");
 

@@ -16,6 +16,7 @@ const PAGES = [
   "staff",
   "api-keys",
   "audit",
+  "settings",
 ];
 const WIDTHS = [
   { name: "desktop", width: 1440, height: 900 },

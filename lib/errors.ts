@@ -44,6 +44,12 @@ export const ERROR_CATALOGUE = {
   reward_inactive: { status: 409, meaning: "the reward is not available" },
   reward_out_of_stock: { status: 409, meaning: "the reward is out of stock" },
   coupon_pool_empty: { status: 409, meaning: "the coupon pool has no free codes left" },
+  coupon_pool_inactive: { status: 409, meaning: "the coupon pool is deactivated and assigns no codes" },
+  reward_limit_reached: {
+    status: 409,
+    meaning: "the customer has redeemed this reward as many times as it allows per customer",
+  },
+  reward_tier_required: { status: 409, meaning: "the customer's current tier is below the reward's minimum tier" },
   payload_too_large: { status: 413, meaning: "the body is larger than the limit" },
   unsupported_media_type: { status: 415, meaning: "the body was not sent as application/json" },
   rate_limited: { status: 429, meaning: "too many requests; see Retry-After" },
@@ -137,6 +143,12 @@ export const balanceLimit = (max: number) =>
 export const rewardInactive = () => fail("reward_inactive", "The reward is not available.");
 export const rewardOutOfStock = () => fail("reward_out_of_stock", "The reward is out of stock.");
 export const couponPoolEmpty = () => fail("coupon_pool_empty", "The coupon pool has no free codes left.");
+export const couponPoolInactive = () =>
+  fail("coupon_pool_inactive", "The coupon pool is deactivated: it assigns no codes.");
+export const rewardLimitReached = (limit: number) =>
+  fail("reward_limit_reached", `A customer may redeem this reward at most ${limit} time${limit === 1 ? "" : "s"}.`);
+export const rewardTierRequired = (tierName: string) =>
+  fail("reward_tier_required", `Only customers on the "${tierName}" tier or a higher one may redeem this reward.`);
 
 // 413, 415, 429
 export const payloadTooLarge = (maxBytes: number) =>

@@ -12,6 +12,8 @@ export const REDEEM_ERRORS = [
   "insufficient_balance",
   "reward_out_of_stock",
   "reward_inactive",
+  "reward_limit_reached",
+  "reward_tier_required",
 ] as const satisfies readonly ErrorSpec[];
 
 const balanceMove = (operationId: string, summary: string, description: string, conflict: ErrorSpec) =>
@@ -92,7 +94,7 @@ export const customerPaths: Record<string, unknown> = {
     parameters: [programId, email, idempotencyKey],
     body: { schema: "CouponRequest", required: true },
     success: { status: 201, description: "Assigned.", schema: "CouponResult" },
-    errors: [...CUSTOMER_ERRORS, "coupon_pool_not_found", ...WRITE_ERRORS, "coupon_pool_empty"],
+    errors: [...CUSTOMER_ERRORS, "coupon_pool_not_found", ...WRITE_ERRORS, "coupon_pool_empty", "coupon_pool_inactive"],
   }),
   "/v1/programs/{programId}/customers/{email}/notifications": operation("post", {
     operationId: "sendPushNotification",

@@ -1,6 +1,14 @@
 import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
-import { conflict, couponPoolEmpty, couponPoolNotFound, invalidInput, uniqueOr409 } from "@/lib/errors";
+import { requireRow } from "@/lib/db/require-row";
+import {
+  conflict,
+  couponPoolEmpty,
+  couponPoolInactive,
+  couponPoolNotFound,
+  invalidInput,
+  uniqueOr409,
+} from "@/lib/errors";
 import { COUPON_CODE, notACouponCode } from "./coupon-codes";
 import { emitEvent } from "./events";
 import { requireProgram } from "./programs";
@@ -15,10 +23,34 @@ export async function createCouponPool(db: Db, input: { programId: string; name:
 }
 
 /** The pool (of the program, when given), or 404 `coupon_pool_not_found`. */
-export async function requireCouponPool(db: Db, couponPoolId: string, programId?: string): Promise<{ id: string }> {
-  const pool = await db.couponPool.findFirst({ where: { id: couponPoolId, programId }, select: { id: true } });
-  if (!pool) throw couponPoolNotFound();
-  return pool;
+export async function requireCouponPool(
+  db: Db,
+  couponPoolId: string,
+  programId?: string,
+): Promise<{ id: string; active: boolean }> {
+  return requireRow(
+    couponPoolId,
+    (id) => db.couponPool.findFirst({ where: { id, programId }, select: { id: true, active: true } }),
+    couponPoolNotFound,
+  );
+}
+
+/**
+ * Renames a pool of the program, changes its validity (for codes assigned from now on) or switches it off or on.
+ * A deactivated pool assigns nothing (409 `coupon_pool_inactive`); codes it already gave stay valid.
+ */
+export async function updateCouponPool(
+  db: Db,
+  programId: string,
+  couponPoolId: string,
+  changes: { name?: string; validDays?: number | null; active?: boolean },
+) {
+  await requireCouponPool(db, couponPoolId, programId);
+  await uniqueOr409(
+    () => db.couponPool.update({ where: { id: couponPoolId }, data: changes, select: { id: true } }),
+    () => conflict(`The program already has a coupon pool named "${changes.name}".`),
+  );
+  return { couponPoolId };
 }
 
 const CHUNK = 5000;
@@ -81,7 +113,8 @@ RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expi
  * different code instead of queueing on (or double-assigning) the same one.
  */
 export async function assignCoupon(tx: Tx, input: { programId: string; customerId: string; couponPoolId: string }) {
-  await requireCouponPool(tx, input.couponPoolId, input.programId);
+  const pool = await requireCouponPool(tx, input.couponPoolId, input.programId);
+  if (!pool.active) throw couponPoolInactive();
   const [coupon] = await tx.$queryRawUnsafe<{ code: string; assignedAt: string; expiresAt: string | null }[]>(
     ASSIGN_SQL,
     input.couponPoolId,

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
-import { conflict, earningFlowNotFound, uniqueOr409, validationFailed } from "@/lib/errors";
+import { requireRow } from "@/lib/db/require-row";
+import { conflict, earningFlowNotFound, notFound, uniqueOr409, validationFailed } from "@/lib/errors";
 import { checkRunParams, declareFlowParams, storedFlowParams, type FlowParamInput } from "./flow-params";
 import { changeBalance } from "./ledger";
 import { requireProgram } from "./programs";
@@ -21,7 +22,8 @@ export interface EarningFlowInput {
   once?: boolean;
 }
 
-export async function createEarningFlow(db: Db, input: EarningFlowInput): Promise<{ earningFlowId: string }> {
+/** How a flow earns and what a run may send, checked as a whole: fixed points xor points per unit of a declared param. */
+function flowDefinition(input: Omit<EarningFlowInput, "programId" | "key">) {
   const fixed = input.points != null;
   const perUnit = input.pointsPerUnit != null;
   if (fixed === perUnit)
@@ -30,21 +32,62 @@ export async function createEarningFlow(db: Db, input: EarningFlowInput): Promis
     throw validationFailed([{ path: "param", message: "pointsPerUnit needs the name of a numeric param" }]);
   const declared = declareFlowParams(input.params ?? [], perUnit ? input.param! : null);
   if (declared.problems.length) throw validationFailed(declared.problems);
+  return {
+    name: input.name ?? null,
+    points: fixed ? input.points! : null,
+    pointsPerUnit: perUnit ? input.pointsPerUnit! : null,
+    param: perUnit ? input.param! : null,
+    params: declared.params as object[],
+    capPerDay: input.capPerDay ?? null,
+    capTotal: input.capTotal ?? null,
+    once: input.once ?? false,
+  };
+}
+
+export async function createEarningFlow(db: Db, input: EarningFlowInput): Promise<{ earningFlowId: string }> {
+  const definition = flowDefinition(input);
   await requireProgram(db, input.programId);
   const flow = await uniqueOr409(
     () =>
       db.earningFlow.create({
-        data: {
-          ...input,
-          param: perUnit ? input.param : null,
-          params: declared.params as object[],
-          once: input.once ?? false,
-        },
+        data: { programId: input.programId, key: input.key, ...definition },
         select: { id: true },
       }),
     () => conflict(`The program already has an earning flow with key "${input.key}".`),
   );
   return { earningFlowId: flow.id };
+}
+
+/** The program's earning flow by id, or 404 `not_found` (also for another program's flow). */
+export async function requireEarningFlow(db: Db, programId: string, flowId: string) {
+  return requireRow(
+    flowId,
+    (id) => db.earningFlow.findFirst({ where: { id, programId } }),
+    () => notFound("earning flow"),
+  );
+}
+
+/**
+ * Redefines a flow of the program (everything but its key, which integrators call it by): the same rules as a new
+ * flow. Runs from now on use the new definition; caps count the points the flow gave before, whatever it was then.
+ */
+export async function updateEarningFlow(
+  db: Db,
+  programId: string,
+  flowId: string,
+  input: Omit<EarningFlowInput, "programId" | "key">,
+) {
+  const definition = flowDefinition(input);
+  await requireEarningFlow(db, programId, flowId);
+  await db.earningFlow.update({ where: { id: flowId }, data: definition, select: { id: true } });
+  return { earningFlowId: flowId };
+}
+
+/** Switches a flow off (runs are refused with 404 `earning_flow_not_found`, as for an unknown key) or on again. */
+export async function setEarningFlowActive(db: Db, programId: string, flowId: string, active: boolean) {
+  await requireEarningFlow(db, programId, flowId);
+  await db.earningFlow.update({ where: { id: flowId }, data: { active }, select: { id: true } });
+  return { earningFlowId: flowId, active };
 }
 
 export interface EarningOutcome {

@@ -1,8 +1,9 @@
 import "server-only";
-import type { Db } from "@/lib/db/types";
+import type { Db, Tx } from "@/lib/db/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/errors";
+import { notFound, validationFailed } from "@/lib/errors";
 import type { AdjustCeilings } from "./adjustment-ceilings";
+import { isTimeZone } from "./time-zones";
 
 /**
  * The one place for programs: creating and changing them, and `requireProgram`, the "program exists or 404"
@@ -28,18 +29,45 @@ export async function requireProgram(
 
 export async function createProgram(
   db: Db,
-  input: { name: string; tierPeriodMonths?: number },
+  input: { name: string; tierPeriodMonths?: number; pointsExpiryMonths?: number | null; timeZone?: string },
 ): Promise<{ programId: string }> {
   const program = await db.program.create({
-    data: { name: input.name, tierPeriodMonths: input.tierPeriodMonths ?? 12 },
+    data: {
+      name: input.name,
+      tierPeriodMonths: input.tierPeriodMonths ?? 12,
+      pointsExpiryMonths: input.pointsExpiryMonths ?? null,
+      timeZone: input.timeZone ?? "UTC",
+    },
     select: { id: true },
   });
   return { programId: program.id };
 }
 
+/** A new program and its first owner (the staff member who created it from the dashboard), in the caller's transaction. */
+export async function createProgramWithOwner(
+  tx: Tx,
+  ownerStaffId: string,
+  input: { name: string; tierPeriodMonths?: number; pointsExpiryMonths?: number | null; timeZone?: string },
+) {
+  const created = await createProgram(tx, input);
+  await tx.staffMembership.create({ data: { staffId: ownerStaffId, programId: created.programId, role: "owner" } });
+  return created;
+}
+
 /** A program's settings, or 404. */
-export const getProgram = (db: Db, id: string) =>
-  requireProgram(db, id, { id: true, name: true, tierPeriodMonths: true, pointsExpiryMonths: true });
+export const getProgram = (db: Db, id: string) => requireProgram(db, id, PROGRAM_SETTINGS);
+
+/** The settings a program's owners and managers change (the dashboard's settings page, `program update`). */
+export const PROGRAM_SETTINGS = {
+  id: true,
+  name: true,
+  tierPeriodMonths: true,
+  pointsExpiryMonths: true,
+  timeZone: true,
+  adjustCeilingSupport: true,
+  adjustCeilingManager: true,
+} as const;
+export type ProgramSettings = Prisma.ProgramGetPayload<{ select: typeof PROGRAM_SETTINGS }>;
 
 export async function updateProgram(
   db: Db,
@@ -50,21 +78,13 @@ export async function updateProgram(
     pointsExpiryMonths?: number | null;
     adjustCeilingSupport?: number | null;
     adjustCeilingManager?: number | null;
+    timeZone?: string;
   },
 ) {
+  if (changes.timeZone !== undefined && !isTimeZone(changes.timeZone))
+    throw validationFailed([{ path: "timeZone", message: "must be an IANA time zone, e.g. Europe/Madrid" }]);
   await requireProgram(db, id);
-  return db.program.update({
-    where: { id },
-    data: changes,
-    select: {
-      id: true,
-      name: true,
-      tierPeriodMonths: true,
-      pointsExpiryMonths: true,
-      adjustCeilingSupport: true,
-      adjustCeilingManager: true,
-    },
-  });
+  return db.program.update({ where: { id }, data: changes, select: PROGRAM_SETTINGS });
 }
 
 /** The program's manual-adjustment ceilings per role (lib/domain/adjustment-ceilings.ts). */

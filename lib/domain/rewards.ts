@@ -2,9 +2,10 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { rewardInactive, rewardNotFound, rewardOutOfStock } from "@/lib/errors";
+import { rewardInactive, rewardNotFound, rewardOutOfStock, validationFailed } from "@/lib/errors";
 import { emitEvent } from "./events";
 import { changeBalance } from "./ledger";
+import { checkRedeemRules } from "./redeem-rules";
 import { requireProgram } from "./programs";
 import { jsonObject } from "./sql";
 import { isoSql } from "@/lib/db/types";
@@ -17,10 +18,22 @@ export interface RewardInput {
   description?: string | null;
   image?: string | null;
   active?: boolean;
+  /** Redemptions allowed per customer, ever; null: no limit (lib/domain/redeem-rules.ts). */
+  perCustomerLimit?: number | null;
+  /** The lowest tier that may redeem it; null: every customer. */
+  minTierId?: string | null;
+}
+
+/** A reward's minimum tier must be a tier of its program (400 on `minTierId` otherwise). */
+async function checkMinTier(db: Db, programId: string, minTierId: string | null | undefined) {
+  if (!minTierId) return;
+  const tier = await db.tier.findFirst({ where: { id: minTierId, programId }, select: { id: true } });
+  if (!tier) throw validationFailed([{ path: "minTierId", message: "must be a tier of this program" }]);
 }
 
 export async function createReward(db: Db, input: RewardInput): Promise<{ rewardId: string }> {
   await requireProgram(db, input.programId);
+  await checkMinTier(db, input.programId, input.minTierId);
   const reward = await db.reward.create({ data: input, select: { id: true } });
   return { rewardId: reward.id };
 }
@@ -38,7 +51,7 @@ export async function requireReward<S extends Prisma.RewardSelect>(
 }
 
 /**
- * Changes a reward of the program (name, cost, stock, description, image, active). Setting `stock` replaces the
+ * Changes a reward of the program (name, cost, stock, description, image, active, per-customer limit, minimum tier). Setting `stock` replaces the
  * units left (null: unlimited); redemptions already made are untouched.
  */
 export async function updateReward(
@@ -47,6 +60,7 @@ export async function updateReward(
   rewardId: string,
   changes: Partial<Omit<RewardInput, "programId">>,
 ) {
+  await checkMinTier(db, programId, changes.minTierId);
   const updated = await db.reward.updateMany({ where: { id: rewardId, programId }, data: changes });
   if (updated.count === 0) throw rewardNotFound();
   return { rewardId };
@@ -106,6 +120,8 @@ export async function redeemReward(
     name: true,
     stock: true,
     active: true,
+    perCustomerLimit: true,
+    minTierId: true,
   });
   if (!reward.active) throw rewardInactive();
   // Only a limited reward takes a unit, with a conditional UPDATE that never goes below zero. An unlimited one
@@ -117,6 +133,8 @@ export async function redeemReward(
     );
     if (taken === 0) throw rewardOutOfStock();
   }
+  // After the stock row, as before: the lock order of every redemption stays Reward → LoyaltyData.
+  await checkRedeemRules(tx, input.customerId, input.rewardId, input.programId, reward);
   const taken = { costPoints: reward.costPoints, name: reward.name };
   const spent = await changeBalance(tx, {
     programId: input.programId,

@@ -56,6 +56,8 @@ export const PERMISSIONS = {
    */
   "customers.export": ["owner", "manager"],
   "staff.manage": ["owner"],
+  /** Create a new program (its creator becomes its owner). */
+  "programs.create": ["owner"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -16,6 +16,7 @@ import {
   MIN_PARAM_VALUE,
 } from "@/lib/domain/flow-params";
 import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
+import { isTimeZone } from "@/lib/domain/time-zones";
 
 /**
  * The dashboard's form schemas. Client components validate with them before sending (inline errors at once)
@@ -67,6 +68,13 @@ export const TierForm = z.strictObject({
 });
 export type TierForm = z.infer<typeof TierForm>;
 
+/** A change to a tier from its edit drawer: any of the new tier's fields, at least one. */
+export const TierUpdate = TierForm.partial().refine(
+  (u) => Object.values(u).some((v) => v !== undefined),
+  "nothing to change",
+);
+export type TierUpdate = z.infer<typeof TierUpdate>;
+
 const PerSecond = (max: number) =>
   z
     .number("must be a whole number")
@@ -94,21 +102,35 @@ const Stock = z
   .max(MAX_POINTS)
   .nullable();
 
-/** A new reward, with the CLI's `reward create` rules. */
-export const RewardForm = z.strictObject({
+/** Redemptions one customer may make of a reward, ever; null is no limit. */
+const PerCustomerLimit = z
+  .number("must be a whole number")
+  .int("must be a whole number")
+  .min(1, "must be at least 1")
+  .max(MAX_POINTS)
+  .nullable();
+
+/** The fields of a reward, as created and as edited. */
+const RewardFields = {
   name: z.string().trim().min(1, "a name is required").max(255),
   description: z.string().trim().max(2000).nullable().optional(),
   image: ImageUrl.nullable().optional(),
   costPoints: Cost,
   stock: Stock.optional(),
   active: z.boolean().optional(),
-});
+  perCustomerLimit: PerCustomerLimit.optional(),
+  /** The lowest tier that may redeem it; null: every customer. */
+  minTierId: z.uuid("choose a tier").nullable().optional(),
+};
+
+/** A new reward, with the CLI's `reward create` rules. */
+export const RewardForm = z.strictObject(RewardFields);
 export type RewardForm = z.infer<typeof RewardForm>;
 
-/** A change to a reward from its table row: active, stock (null: unlimited) and cost; at least one of them. */
+/** A change to a reward (its edit drawer, or the table's on/off button): any of its fields, at least one. */
 export const RewardUpdate = z
-  .strictObject({ active: z.boolean().optional(), stock: Stock.optional(), costPoints: Cost.optional() })
-  .refine((u) => u.active !== undefined || u.stock !== undefined || u.costPoints !== undefined, "nothing to change");
+  .strictObject({ ...RewardFields, name: RewardFields.name.optional(), costPoints: Cost.optional() })
+  .refine((u) => Object.values(u).some((v) => v !== undefined), "nothing to change");
 export type RewardUpdate = z.infer<typeof RewardUpdate>;
 
 /** A new coupon pool, with the CLI's `coupon-pool create` rules. */
@@ -123,6 +145,12 @@ export const CouponPoolForm = z.strictObject({
     .optional(),
 });
 export type CouponPoolForm = z.infer<typeof CouponPoolForm>;
+
+/** A change to a pool: its name, its validity (for codes assigned from now on), on or off; at least one. */
+export const CouponPoolUpdate = CouponPoolForm.partial()
+  .extend({ active: z.boolean("must be true or false").optional() })
+  .refine((u) => Object.values(u).some((v) => v !== undefined), "nothing to change");
+export type CouponPoolUpdate = z.infer<typeof CouponPoolUpdate>;
 
 /** Codes per import request: the browser sends a file in chunks of this size, each one all-or-nothing. */
 export const MAX_CODES_PER_CHUNK = 5000;
@@ -180,57 +208,104 @@ export const FlowParamDeclaration = z.strictObject({
   required: z.boolean("must be true or false").nullable().optional(),
 });
 
+/** How a flow earns and what a run may send: everything of a flow but its key. */
+const FlowDefinition = z.strictObject({
+  name: z.string().trim().max(255).nullable().optional(),
+  points: Cost.nullable().optional(),
+  pointsPerUnit: z
+    .number("must be a number")
+    .positive("must be more than 0")
+    .max(1_000_000, "must be at most 1,000,000")
+    .nullable()
+    .optional(),
+  param: z
+    .string()
+    .trim()
+    .regex(FLOW_PARAM_NAME, "must be a parameter name (letters, digits, _)")
+    .nullable()
+    .optional(),
+  params: z
+    .array(FlowParamDeclaration)
+    .max(MAX_FLOW_PARAMS, `must declare at most ${MAX_FLOW_PARAMS} parameters`)
+    .optional(),
+  capPerDay: Cap,
+  capTotal: Cap,
+  once: z.boolean().optional(),
+});
+
+/** The rules of a definition as a whole: fixed points xor points per unit of a param, and the declaration's checks. */
+const withFlowRules = <S extends z.ZodType<z.infer<typeof FlowDefinition>>>(schema: S) =>
+  schema
+    .refine((f) => (f.points == null) !== (f.pointsPerUnit == null), {
+      message: "give either points or points per unit",
+      path: ["points"],
+    })
+    .refine((f) => f.pointsPerUnit == null || !!f.param, { message: "points per unit needs a param", path: ["param"] })
+    .superRefine((f, ctx) => {
+      // The declaration as a whole (duplicates, min ≤ max, the per-unit param required), as the domain checks it.
+      for (const p of declareFlowParams(f.params ?? [], f.pointsPerUnit != null ? (f.param ?? null) : null).problems) {
+        ctx.addIssue({
+          code: "custom",
+          message: p.message,
+          path: p.path
+            .replace(/\]/g, "")
+            .split(/[.[]/)
+            .map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+        });
+      }
+    });
+
 /**
  * A new earning flow, with the CLI's `earning-flow create` rules: fixed points, or points per unit of a param, and
  * the parameters a run may send (the per-unit param is declared for you if you leave it out).
  */
-export const EarningFlowForm = z
-  .strictObject({
+export const EarningFlowForm = withFlowRules(
+  FlowDefinition.extend({
     key: z
       .string()
       .trim()
       .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lower-case letters, digits, - or _ (at most 64)"),
-    name: z.string().trim().max(255).nullable().optional(),
-    points: Cost.nullable().optional(),
-    pointsPerUnit: z
-      .number("must be a number")
-      .positive("must be more than 0")
-      .max(1_000_000, "must be at most 1,000,000")
-      .nullable()
-      .optional(),
-    param: z
-      .string()
-      .trim()
-      .regex(FLOW_PARAM_NAME, "must be a parameter name (letters, digits, _)")
-      .nullable()
-      .optional(),
-    params: z
-      .array(FlowParamDeclaration)
-      .max(MAX_FLOW_PARAMS, `must declare at most ${MAX_FLOW_PARAMS} parameters`)
-      .optional(),
-    capPerDay: Cap,
-    capTotal: Cap,
-    once: z.boolean().optional(),
-  })
-  .refine((f) => (f.points == null) !== (f.pointsPerUnit == null), {
-    message: "give either points or points per unit",
-    path: ["points"],
-  })
-  .refine((f) => f.pointsPerUnit == null || !!f.param, { message: "points per unit needs a param", path: ["param"] })
-  .superRefine((f, ctx) => {
-    // The declaration as a whole (duplicates, min ≤ max, the per-unit param required), as the domain checks it.
-    for (const p of declareFlowParams(f.params ?? [], f.pointsPerUnit != null ? (f.param ?? null) : null).problems) {
-      ctx.addIssue({
-        code: "custom",
-        message: p.message,
-        path: p.path
-          .replace(/\]/g, "")
-          .split(/[.[]/)
-          .map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
-      });
-    }
-  });
+  }),
+);
 export type EarningFlowForm = z.infer<typeof EarningFlowForm>;
+
+/** A flow redefined from its edit drawer: the whole definition, as for a new flow, without the key. */
+export const EarningFlowEdit = withFlowRules(FlowDefinition);
+export type EarningFlowEdit = z.infer<typeof EarningFlowEdit>;
+
+/** Switch a flow off (its runs are refused) or on again. */
+export const EarningFlowActive = z.strictObject({ active: z.boolean("must be true or false") });
+export type EarningFlowActive = z.infer<typeof EarningFlowActive>;
+
+const Months = z
+  .number("must be a whole number of months")
+  .int("must be a whole number of months")
+  .min(1, "must be at least 1")
+  .max(120, "must be at most 120");
+const Ceiling = z
+  .number("must be a whole number of points")
+  .int("must be a whole number of points")
+  .min(0, "must not be negative")
+  .max(MAX_POINTS)
+  .nullable();
+
+/**
+ * The program settings page, with `loyalty program update`'s rules: name, points expiry (months; null: never),
+ * tier period (months), the time zone reports count days in, and the manual-adjustment ceilings per role (null: none).
+ */
+export const ProgramSettingsForm = z.strictObject({
+  name: z.string().trim().min(1, "a name is required").max(255),
+  pointsExpiryMonths: Months.nullable(),
+  tierPeriodMonths: Months,
+  timeZone: z.string().refine(isTimeZone, "must be an IANA time zone, e.g. Europe/Madrid"),
+  adjustCeilingSupport: Ceiling,
+  adjustCeilingManager: Ceiling,
+});
+export type ProgramSettingsForm = z.infer<typeof ProgramSettingsForm>;
+
+/** A new program: its name (the rest starts at the defaults and is set on its settings page). */
+export const NewProgramForm = z.strictObject({ name: z.string().trim().min(1, "a name is required").max(255) });
+export type NewProgramForm = z.infer<typeof NewProgramForm>;
 
 /** An absolute http(s) URL (what the outbox can POST to); the domain functions check it again. */
 const HttpUrl = z

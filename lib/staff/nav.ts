@@ -15,6 +15,7 @@ export const NAV: { path: string; label: string; permission: Permission }[] = [
   { path: "/webhooks", label: "Webhooks", permission: "program.read" },
   { path: "/staff", label: "Staff", permission: "staff.manage" },
   { path: "/audit", label: "Audit log", permission: "audit.read" },
+  { path: "/settings", label: "Settings", permission: "program.read" },
   { path: "/api-reference", label: "API reference", permission: "program.read" },
 ];
 

@@ -16,8 +16,14 @@ export const staffApi = {
   reward: (programId: string, rewardId: string) => `${api(programId)}/rewards/${rewardId}`,
   couponPools: (programId: string) => `${api(programId)}/coupon-pools`,
   couponCodes: (programId: string, poolId: string) => `${api(programId)}/coupon-pools/${poolId}/codes`,
+  couponPool: (programId: string, poolId: string) => `${api(programId)}/coupon-pools/${poolId}`,
   earningFlows: (programId: string) => `${api(programId)}/earning-flows`,
+  earningFlow: (programId: string, flowId: string) => `${api(programId)}/earning-flows/${flowId}`,
+  earningFlowActive: (programId: string, flowId: string) => `${api(programId)}/earning-flows/${flowId}/active`,
   tiers: (programId: string) => `${api(programId)}/tiers`,
+  tier: (programId: string, tierId: string) => `${api(programId)}/tiers/${tierId}`,
+  settings: (programId: string) => `${api(programId)}/settings`,
+  programs: (programId: string) => `${api(programId)}/programs`,
   apiKeys: (programId: string) => `${api(programId)}/api-keys`,
   apiKey: (programId: string, keyId: string) => `${api(programId)}/api-keys/${keyId}`,
   webhooks: (programId: string) => `${api(programId)}/webhooks`,
@@ -46,6 +52,8 @@ export const dashboardPages = {
     `/dashboard/${programId}${query(range)}`,
   customers: (programId: string) => `/dashboard/${programId}/customers`,
   customer: (programId: string, customerId: string) => `/dashboard/${programId}/customers/${customerId}`,
+  settings: (programId: string) => `/dashboard/${programId}/settings`,
+  couponPool: (programId: string, poolId: string) => `/dashboard/${programId}/coupons/${poolId}`,
 };
 
 /** React Query keys; a write invalidates by prefix (every search, one customer's history). */

@@ -8,6 +8,7 @@ import { createStaff, setStaffPassword } from "@/lib/domain/staff";
 import { createTier } from "@/lib/domain/tiers";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { ROLES, type Role } from "@/lib/domain/vocabulary";
+import { isTimeZone } from "@/lib/domain/time-zones";
 import { seedDemo } from "../seed/demo";
 import { dateOrNow, Int, Name, Now, Password, Uuid, type Command } from "./command";
 
@@ -26,12 +27,13 @@ export const programCommands: Record<string, Command> = {
   },
   "program update": {
     usage:
-      "--id ID [--name N] [--tier-period-months M] [--points-expiry-months M|off] [--adjust-ceiling-support P|off] [--adjust-ceiling-manager P|off]",
+      "--id ID [--name N] [--tier-period-months M] [--points-expiry-months M|off] [--time-zone IANA] [--adjust-ceiling-support P|off] [--adjust-ceiling-manager P|off]",
     flags: z.strictObject({
       id: Uuid,
       name: Name.optional(),
       "tier-period-months": Int(1, 120).optional(),
       "points-expiry-months": z.union([z.literal("off"), Int(1, 120)]).optional(),
+      "time-zone": z.string().refine(isTimeZone, "must be an IANA time zone, e.g. Europe/Madrid").optional(),
       "adjust-ceiling-support": z.union([z.literal("off"), Int(0, MAX_POINTS)]).optional(),
       "adjust-ceiling-manager": z.union([z.literal("off"), Int(0, MAX_POINTS)]).optional(),
     }),
@@ -40,6 +42,7 @@ export const programCommands: Record<string, Command> = {
       name?: string;
       "tier-period-months"?: number;
       "points-expiry-months"?: number | "off";
+      "time-zone"?: string;
       "adjust-ceiling-support"?: number | "off";
       "adjust-ceiling-manager"?: number | "off";
     }) => {
@@ -49,6 +52,7 @@ export const programCommands: Record<string, Command> = {
         name: f.name,
         tierPeriodMonths: f["tier-period-months"],
         pointsExpiryMonths: offIsNull(f["points-expiry-months"]),
+        timeZone: f["time-zone"],
         adjustCeilingSupport: offIsNull(f["adjust-ceiling-support"]),
         adjustCeilingManager: offIsNull(f["adjust-ceiling-manager"]),
       });

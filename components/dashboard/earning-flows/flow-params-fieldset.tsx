@@ -1,14 +1,14 @@
 "use client";
 
 import { useRef, useState } from "react";
-import { MAX_FLOW_PARAMS } from "@/lib/domain/flow-params";
+import { MAX_FLOW_PARAMS, type FlowParam } from "@/lib/domain/flow-params";
 import type { FormValues } from "@/lib/staff/form-data";
 import { FieldError, InputField, checkboxClass, secondaryButtonClass } from "@/components/ui";
 
 /** The rows of declared params: one stable key per row, so removing a row keeps the values typed in the others. */
-export function useParamRows() {
-  const [rows, setRows] = useState<number[]>([]);
-  const nextRow = useRef(0);
+export function useParamRows(initialCount = 0) {
+  const [rows, setRows] = useState<number[]>(() => Array.from({ length: initialCount }, (_, i) => i));
+  const nextRow = useRef(initialCount);
   return {
     rows,
     add: () => setRows((current) => [...current, nextRow.current++]),
@@ -28,7 +28,16 @@ export const readFlowParams = (f: FormValues, rows: number[]) =>
   }));
 
 /** The "Parameters a run may send" part of the new earning flow form. */
-export function FlowParamsFieldset({ rows, errors }: { rows: ParamRows; errors: Record<string, string> }) {
+export function FlowParamsFieldset({
+  rows,
+  errors,
+  initial = [],
+}: {
+  rows: ParamRows;
+  errors: Record<string, string>;
+  /** The declared params an edit starts from: row n shows initial[n]. */
+  initial?: FlowParam[];
+}) {
   return (
     <fieldset className="space-y-3 sm:col-span-2 lg:col-span-4">
       <legend className="block text-sm font-medium text-slate-800">Parameters a run may send</legend>
@@ -42,6 +51,7 @@ export function FlowParamsFieldset({ rows, errors }: { rows: ParamRows; errors: 
         const name = (part: string) => `param-${row}-${part}`;
         const error = (part: string) => errors[`params[${i}].${part}`];
         const bound = { type: "number", inputMode: "decimal", min: 0, step: "any" } as const;
+        const start = initial[row];
         return (
           <div
             key={row}
@@ -58,6 +68,7 @@ export function FlowParamsFieldset({ rows, errors }: { rows: ParamRows; errors: 
               placeholder="amount"
               autoCapitalize="none"
               spellCheck={false}
+              defaultValue={start?.name}
             />
             <InputField
               label="Minimum"
@@ -66,6 +77,7 @@ export function FlowParamsFieldset({ rows, errors }: { rows: ParamRows; errors: 
               id={id("min")}
               name={name("min")}
               placeholder="0"
+              defaultValue={start?.min}
             />
             <InputField
               label="Maximum"
@@ -74,6 +86,7 @@ export function FlowParamsFieldset({ rows, errors }: { rows: ParamRows; errors: 
               id={id("max")}
               name={name("max")}
               placeholder="1000000000"
+              defaultValue={start?.max}
             />
             <div className="space-y-1">
               <div className="flex items-center gap-2 text-sm">
@@ -81,7 +94,7 @@ export function FlowParamsFieldset({ rows, errors }: { rows: ParamRows; errors: 
                   id={id("required")}
                   name={name("required")}
                   type="checkbox"
-                  defaultChecked
+                  defaultChecked={start?.required ?? true}
                   className={checkboxClass}
                 />
                 <label htmlFor={id("required")} className="font-medium text-slate-800">

@@ -1,153 +1,230 @@
 "use client";
 
-import { useId } from "react";
-import { useStaffWrite } from "@/lib/staff/client";
-import { formValues } from "@/lib/staff/form-data";
+import { useStaffForm, useStaffWrite } from "@/lib/staff/client";
 import { RewardUpdate as RewardUpdateSchema } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { ActiveBadge, FieldError, Table, formatNumber, inputClass, secondaryButtonClass } from "@/components/ui";
+import {
+  ActiveBadge,
+  Field,
+  InputField,
+  Table,
+  buttonClass,
+  checkboxClass,
+  formatNumber,
+  inputClass,
+  secondaryButtonClass,
+} from "@/components/ui";
+import { EditDrawer } from "../edit-drawer";
 
 export interface RewardRowData {
   id: string;
   name: string;
   description: string | null;
+  image: string | null;
   costPoints: number;
   stock: number | null;
   active: boolean;
+  perCustomerLimit: number | null;
+  minTierId: string | null;
   redemptions: number;
 }
 
-/** A number input sized for a table cell (the form inputs fill their field). */
-const cellInputClass = `${inputClass.replace("w-full", "w-28")} ml-auto text-right tabular-nums`;
+export interface TierOption {
+  id: string;
+  name: string;
+}
 
-/** The rewards page's table; managers edit cost and stock in place and switch a reward on or off. */
+/** The rewards page's table: a read view for every role; managers edit every field in a drawer and switch a reward on or off. */
 export function RewardsTable({
   programId,
   rewards,
+  tiers,
   canManage,
 }: {
   programId: string;
   rewards: RewardRowData[];
+  tiers: TierOption[];
   canManage: boolean;
 }) {
   const columns = [
     { label: "Reward" },
     { label: "Cost (points)", align: "right" },
     { label: "Stock", align: "right" },
+    { label: "Who may redeem" },
     { label: "Status" },
     { label: "Redemptions", align: "right" },
     canManage && { label: "Actions", hidden: true },
   ] as const;
+  const tierName = (id: string | null) => tiers.find((t) => t.id === id)?.name ?? null;
   return (
     <Table label="Rewards" columns={columns} rows={rewards}>
-      {(r) =>
-        canManage ? (
-          <EditableRewardRow key={`${r.id}:${r.costPoints}:${r.stock}:${r.active}`} programId={programId} reward={r} />
-        ) : (
-          <RewardRowView key={r.id} reward={r} />
-        )
-      }
+      {(r) => (
+        <tr key={r.id} data-testid={`reward-${r.id}`}>
+          <td className="px-4 py-2">
+            <p className="font-medium">{r.name}</p>
+            {r.description && <p className="max-w-xs truncate text-xs text-slate-600">{r.description}</p>}
+          </td>
+          <td className="px-4 py-2 text-right tabular-nums">{formatNumber(r.costPoints)}</td>
+          <td className="px-4 py-2 text-right tabular-nums">
+            {r.stock === null ? "unlimited" : formatNumber(r.stock)}
+          </td>
+          <td className="px-4 py-2 text-xs text-slate-700">
+            <p>{tierName(r.minTierId) ? `${tierName(r.minTierId)} tier or higher` : "every customer"}</p>
+            <p>
+              {r.perCustomerLimit === null ? "no limit per customer" : `at most ${r.perCustomerLimit} per customer`}
+            </p>
+          </td>
+          <td className="px-4 py-2">
+            <ActiveBadge active={r.active} />
+          </td>
+          <td className="px-4 py-2 text-right tabular-nums">{formatNumber(r.redemptions)}</td>
+          {canManage && (
+            <td className="px-4 py-2">
+              <RewardActions programId={programId} reward={r} tiers={tiers} />
+            </td>
+          )}
+        </tr>
+      )}
     </Table>
   );
 }
 
-function RewardName({ reward }: { reward: RewardRowData }) {
-  return (
-    <td className="px-4 py-2">
-      <p className="font-medium">{reward.name}</p>
-      {reward.description && <p className="max-w-xs truncate text-xs text-slate-600">{reward.description}</p>}
-    </td>
-  );
-}
-
-function RewardRowView({ reward }: { reward: RewardRowData }) {
-  return (
-    <tr>
-      <RewardName reward={reward} />
-      <td className="px-4 py-2 text-right tabular-nums">{formatNumber(reward.costPoints)}</td>
-      <td className="px-4 py-2 text-right tabular-nums">
-        {reward.stock === null ? "unlimited" : formatNumber(reward.stock)}
-      </td>
-      <td className="px-4 py-2">
-        <ActiveBadge active={reward.active} />
-      </td>
-      <td className="px-4 py-2 text-right tabular-nums">{formatNumber(reward.redemptions)}</td>
-    </tr>
-  );
-}
-
-function EditableRewardRow({ programId, reward }: { programId: string; reward: RewardRowData }) {
-  const formId = useId();
-  const url = staffApi.reward(programId, reward.id);
-  const save = useStaffWrite({ schema: RewardUpdateSchema, method: "PATCH", url, success: `"${reward.name}" saved` });
+function RewardActions({
+  programId,
+  reward,
+  tiers,
+}: {
+  programId: string;
+  reward: RewardRowData;
+  tiers: TierOption[];
+}) {
   const toggle = useStaffWrite({
     schema: RewardUpdateSchema,
     method: "PATCH",
-    url,
+    url: staffApi.reward(programId, reward.id),
     success: `"${reward.name}" ${reward.active ? "deactivated" : "activated"}`,
   });
-  const errors = { ...toggle.errors, ...save.errors };
-  const numberCell = {
-    form: formId,
-    type: "number",
-    inputMode: "numeric",
-    step: 1,
-    className: cellInputClass,
-  } as const;
   return (
-    <tr className="align-top" data-testid={`reward-${reward.id}`}>
-      <RewardName reward={reward} />
-      <td className="px-4 py-2 text-right">
+    <div className="flex justify-end gap-2 whitespace-nowrap">
+      <EditDrawer title={`Edit reward "${reward.name}"`} button="Edit" buttonLabel={`Edit ${reward.name}`}>
+        {(close) => <RewardEditForm programId={programId} reward={reward} tiers={tiers} onSaved={close} />}
+      </EditDrawer>
+      <button
+        type="button"
+        className={`${secondaryButtonClass} min-w-28`}
+        disabled={toggle.pending}
+        onClick={() => toggle.submit({ active: !reward.active })}
+      >
+        {reward.active ? "Deactivate" : "Activate"}
+        <span className="sr-only"> {reward.name}</span>
+      </button>
+    </div>
+  );
+}
+
+function RewardEditForm({
+  programId,
+  reward,
+  tiers,
+  onSaved,
+}: {
+  programId: string;
+  reward: RewardRowData;
+  tiers: TierOption[];
+  onSaved: () => void;
+}) {
+  const save = useStaffForm({
+    schema: RewardUpdateSchema,
+    method: "PATCH",
+    url: staffApi.reward(programId, reward.id),
+    success: "Reward saved",
+    clear: "never",
+    onSuccess: onSaved,
+    read: (f) => ({
+      name: f.text("name"),
+      description: f.optionalText("description"),
+      image: f.optionalText("image"),
+      costPoints: f.number("costPoints"),
+      stock: f.optionalNumber("stock"),
+      perCustomerLimit: f.optionalNumber("perCustomerLimit"),
+      minTierId: f.optionalText("minTierId"),
+      active: f.checked("active"),
+    }),
+  });
+  const errors = save.errors;
+  const whole = { type: "number", inputMode: "numeric", step: 1 } as const;
+  return (
+    <form {...save.form} aria-label={`Edit ${reward.name}`} noValidate className="space-y-4">
+      <InputField label="Name" error={errors.name} id="edit-reward-name" name="name" defaultValue={reward.name} />
+      <InputField
+        label="Description"
+        error={errors.description}
+        id="edit-reward-description"
+        name="description"
+        defaultValue={reward.description ?? ""}
+      />
+      <InputField
+        label="Image URL"
+        error={errors.image}
+        id="edit-reward-image"
+        name="image"
+        type="url"
+        defaultValue={reward.image ?? ""}
+      />
+      <InputField
+        label="Cost in points"
+        error={errors.costPoints}
+        id="edit-reward-cost"
+        name="costPoints"
+        min={1}
+        defaultValue={reward.costPoints}
+        {...whole}
+      />
+      <InputField
+        label="Stock"
+        hint="Empty: unlimited"
+        error={errors.stock}
+        id="edit-reward-stock"
+        name="stock"
+        min={0}
+        defaultValue={reward.stock ?? ""}
+        {...whole}
+      />
+      <InputField
+        label="Redemptions per customer"
+        hint="Empty: no limit"
+        error={errors.perCustomerLimit}
+        id="edit-reward-limit"
+        name="perCustomerLimit"
+        min={1}
+        defaultValue={reward.perCustomerLimit ?? ""}
+        {...whole}
+      />
+      <Field label="Minimum tier" htmlFor="edit-reward-tier" error={errors.minTierId}>
+        <select id="edit-reward-tier" name="minTierId" defaultValue={reward.minTierId ?? ""} className={inputClass}>
+          <option value="">Every customer</option>
+          {tiers.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name} or higher
+            </option>
+          ))}
+        </select>
+      </Field>
+      <div className="flex items-center gap-2 text-sm">
         <input
-          {...numberCell}
-          name="costPoints"
-          min={1}
-          defaultValue={reward.costPoints}
-          aria-label={`Cost of ${reward.name} in points`}
+          id="edit-reward-active"
+          name="active"
+          type="checkbox"
+          defaultChecked={reward.active}
+          className={checkboxClass}
         />
-        <FieldError error={errors.costPoints} className="mt-1" />
-      </td>
-      <td className="px-4 py-2 text-right">
-        <input
-          {...numberCell}
-          name="stock"
-          min={0}
-          defaultValue={reward.stock ?? ""}
-          placeholder="unlimited"
-          aria-label={`Stock of ${reward.name} (empty for unlimited)`}
-        />
-        <FieldError error={errors.stock} className="mt-1" />
-      </td>
-      <td className="px-4 py-2 pt-4">
-        <ActiveBadge active={reward.active} />
-      </td>
-      <td className="px-4 py-2 pt-4 text-right tabular-nums">{formatNumber(reward.redemptions)}</td>
-      <td className="px-4 py-2">
-        <form
-          id={formId}
-          aria-label={`Edit ${reward.name}`}
-          noValidate
-          className="flex justify-end gap-2 whitespace-nowrap"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const f = formValues(e.currentTarget);
-            save.submit({ costPoints: f.number("costPoints"), stock: f.optionalNumber("stock") });
-          }}
-        >
-          <button type="submit" className={secondaryButtonClass} disabled={save.pending}>
-            Save<span className="sr-only"> {reward.name}</span>
-          </button>
-          <button
-            type="button"
-            className={`${secondaryButtonClass} min-w-28`}
-            disabled={toggle.pending}
-            onClick={() => toggle.submit({ active: !reward.active })}
-          >
-            {reward.active ? "Deactivate" : "Activate"}
-            <span className="sr-only"> {reward.name}</span>
-          </button>
-        </form>
-      </td>
-    </tr>
+        <label htmlFor="edit-reward-active" className="font-medium text-slate-800">
+          Active (customers can redeem it)
+        </label>
+      </div>
+      <button type="submit" className={buttonClass} disabled={save.pending}>
+        Save reward
+      </button>
+    </form>
   );
 }

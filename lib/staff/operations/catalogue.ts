@@ -3,11 +3,19 @@ import { requireRow } from "@/lib/db/require-row";
 import { couponPoolNotFound, rewardNotFound } from "@/lib/errors";
 import { createTier } from "@/lib/domain/tiers";
 import { createReward, updateReward } from "@/lib/domain/rewards";
-import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
+import { createCouponPool, importCoupons, updateCouponPool } from "@/lib/domain/coupons";
 import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { audited, auditedUpdate } from "../audit";
 import { staffOperation } from "../authz";
-import type { CouponImportChunk, CouponPoolForm, EarningFlowForm, RewardForm, RewardUpdate, TierForm } from "../forms";
+import type {
+  CouponImportChunk,
+  CouponPoolForm,
+  CouponPoolUpdate,
+  EarningFlowForm,
+  RewardForm,
+  RewardUpdate,
+  TierForm,
+} from "../forms";
 
 /**
  * The staff writes on the program's catalogue: tiers, rewards, coupon pools (and their codes), earning flows.
@@ -27,9 +35,18 @@ export const createRewardAsStaff = staffOperation("program.manage", async (tx, s
   return created;
 });
 
-const REWARD_FIELDS = { name: true, costPoints: true, stock: true, active: true } as const;
+const REWARD_FIELDS = {
+  name: true,
+  description: true,
+  image: true,
+  costPoints: true,
+  stock: true,
+  active: true,
+  perCustomerLimit: true,
+  minTierId: true,
+} as const;
 
-/** Active on/off, stock (null: unlimited) and cost of a reward of the staff member's program. */
+/** Any field of a reward of the staff member's program: name, description, image, cost, stock, active, rules. */
 export const updateRewardAsStaff = staffOperation(
   "program.manage",
   async (tx, staff, rewardId: string, input: RewardUpdate) => {
@@ -77,6 +94,31 @@ export const importCouponsAsStaff = staffOperation(
       ...result,
     });
     return result;
+  },
+);
+
+const POOL_FIELDS = { name: true, validDays: true, active: true } as const;
+
+/** Renames a pool, changes its validity, or switches it off (it assigns no codes) or on. */
+export const updateCouponPoolAsStaff = staffOperation(
+  "program.manage",
+  async (tx, staff, poolId: string, input: CouponPoolUpdate) => {
+    const { after } = await auditedUpdate(
+      tx,
+      staff,
+      "coupon_pool.update",
+      { type: "coupon_pool", id: poolId },
+      {
+        read: () =>
+          requireRow(
+            poolId,
+            (id) => tx.couponPool.findFirst({ where: { id, programId: staff.programId }, select: POOL_FIELDS }),
+            couponPoolNotFound,
+          ),
+        change: () => updateCouponPool(tx, staff.programId, poolId, input),
+      },
+    );
+    return { couponPoolId: poolId, ...after };
   },
 );
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { findRow } from "@/lib/db/require-row";
 import type { Db } from "@/lib/db/types";
 
 /** The dashboard's reads of the program's catalogue: tiers, rewards, coupon pools, earning flows. */
@@ -20,6 +21,8 @@ export async function programRewards(db: Db, programId: string) {
       costPoints: true,
       stock: true,
       active: true,
+      perCustomerLimit: true,
+      minTierId: true,
       _count: { select: { redemptions: true } },
     },
   });
@@ -31,6 +34,7 @@ export interface CouponPoolRow {
   id: string;
   name: string;
   validDays: number | null;
+  active: boolean;
   total: number;
   free: number;
   assigned: number;
@@ -39,7 +43,7 @@ export interface CouponPoolRow {
 /** The coupon pools page: each pool with its codes counted (served by the (poolId, customerId) index). */
 export async function couponPools(db: Db, programId: string): Promise<CouponPoolRow[]> {
   const rows = await db.$queryRawUnsafe<Omit<CouponPoolRow, "assigned">[]>(
-    `SELECT p.id, p.name, p."validDays",
+    `SELECT p.id, p.name, p."validDays", p.active,
             (SELECT count(*) FROM "Coupon" c WHERE c."poolId" = p.id)::int AS total,
             (SELECT count(*) FROM "Coupon" c WHERE c."poolId" = p.id AND c."customerId" IS NULL)::int AS free
      FROM "CouponPool" p WHERE p."programId" = $1::uuid ORDER BY p.name`,
@@ -56,4 +60,58 @@ export async function couponPools(db: Db, programId: string): Promise<CouponPool
 /** The earning flows page: every flow of the program, by key. */
 export async function earningFlows(db: Db, programId: string) {
   return db.earningFlow.findMany({ where: { programId }, orderBy: { key: "asc" } });
+}
+
+/** A code's state as the pool's page shows it: free to assign, assigned and valid, or assigned and past its expiry. */
+export const COUPON_CODE_STATUSES = ["available", "assigned", "expired"] as const;
+export type CouponCodeStatus = (typeof COUPON_CODE_STATUSES)[number];
+
+export interface CouponCodeRow {
+  code: string;
+  status: CouponCodeStatus;
+  email: string | null;
+  assignedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+export const COUPON_CODES_PAGE = 50;
+
+/**
+ * One page of a pool's codes in code order (keyset: the codes after `after`, served by the (poolId, code) unique
+ * index), optionally only those starting with `prefix` (case-sensitive, as codes are) or in one status, with the
+ * e-mail of the customer holding each.
+ */
+export async function couponCodes(
+  db: Db,
+  poolId: string,
+  filters: { prefix?: string; status?: CouponCodeStatus; after?: string },
+): Promise<{ rows: CouponCodeRow[]; next: string | null }> {
+  const rows = await db.$queryRawUnsafe<CouponCodeRow[]>(
+    `SELECT c.code, cu.email, c."assignedAt", c."expiresAt",
+            CASE WHEN c."customerId" IS NULL THEN 'available'
+                 WHEN c."expiresAt" IS NOT NULL AND c."expiresAt" <= now() THEN 'expired' ELSE 'assigned' END AS status
+     FROM "Coupon" c LEFT JOIN "Customer" cu ON cu.id = c."customerId"
+     WHERE c."poolId" = $1::uuid
+       AND ($2::text IS NULL OR (c.code >= $2::text AND starts_with(c.code, $2::text)))
+       AND ($3::text IS NULL OR c.code > $3::text)
+       AND ($4::text IS NULL OR $4::text = CASE WHEN c."customerId" IS NULL THEN 'available'
+                 WHEN c."expiresAt" IS NOT NULL AND c."expiresAt" <= now() THEN 'expired' ELSE 'assigned' END)
+     ORDER BY c.code LIMIT ${COUPON_CODES_PAGE + 1}`,
+    poolId,
+    filters.prefix || null,
+    filters.after || null,
+    filters.status ?? null,
+  );
+  const page = rows.slice(0, COUPON_CODES_PAGE);
+  return { rows: page, next: rows.length > COUPON_CODES_PAGE ? page.at(-1)!.code : null };
+}
+
+/** The pool of the program (for its codes page), or null. */
+export async function programCouponPool(db: Db, programId: string, poolId: string) {
+  return findRow(poolId, (id) =>
+    db.couponPool.findFirst({
+      where: { id, programId },
+      select: { id: true, name: true, validDays: true, active: true },
+    }),
+  );
 }

@@ -1,13 +1,14 @@
 import { db } from "@/lib/db/client";
 import { can, requirePage } from "@/lib/staff/authz";
 import { earningFlows } from "@/lib/staff/queries/catalogue";
-import { ActiveBadge, Card, Table, formatNumber } from "@/components/ui";
+import { ActiveBadge, Card, Table, formatNumber, type Column } from "@/components/ui";
 import { EarningFlowForm } from "@/components/dashboard/earning-flows/earning-flow-form";
+import { EarningFlowActions } from "@/components/dashboard/earning-flows/earning-flow-actions";
 import { describeFlowParam, storedFlowParams } from "@/lib/domain/flow-params";
 
 const cap = (n: number | null) => (n === null ? "—" : formatNumber(n));
 
-const COLUMNS = [
+const COLUMNS = (canManage: boolean): Column[] => [
   { label: "Key" },
   { label: "Earns" },
   { label: "Parameters" },
@@ -15,7 +16,8 @@ const COLUMNS = [
   { label: "Cap in total", align: "right" },
   { label: "Once" },
   { label: "Status" },
-] as const;
+  ...(canManage ? [{ label: "Actions", hidden: true }] : []),
+];
 
 export default async function EarningFlowsPage({ params }: { params: Promise<{ programId: string }> }) {
   const { programId } = await params;
@@ -31,12 +33,12 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
       <Card title="How customers earn points">
         <Table
           label="Earning flows"
-          columns={COLUMNS}
+          columns={COLUMNS(canManage)}
           rows={flows}
           empty={<>No earning flows yet: points are only added through the API&apos;s balance calls.</>}
         >
           {(f) => (
-            <tr key={f.id}>
+            <tr key={f.id} data-testid={`flow-${f.key}`}>
               <td className="px-4 py-2">
                 <p className="whitespace-nowrap font-mono font-medium">{f.key}</p>
                 {f.name && <p className="text-xs text-slate-600">{f.name}</p>}
@@ -65,9 +67,32 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
               <td className="px-4 py-2">
                 <ActiveBadge active={f.active} />
               </td>
+              {canManage && (
+                <td className="px-4 py-2">
+                  <EarningFlowActions
+                    programId={programId}
+                    flow={{
+                      id: f.id,
+                      key: f.key,
+                      name: f.name,
+                      points: f.points,
+                      pointsPerUnit: f.pointsPerUnit,
+                      param: f.param,
+                      declared: f.declared,
+                      capPerDay: f.capPerDay,
+                      capTotal: f.capTotal,
+                      once: f.once,
+                      active: f.active,
+                    }}
+                  />
+                </td>
+              )}
             </tr>
           )}
         </Table>
+        <p className="mt-3 text-xs text-slate-600">
+          A deactivated flow refuses runs (404 earning_flow_not_found, as an unknown key) until it is activated again.
+        </p>
       </Card>
       {canManage && <EarningFlowForm programId={programId} />}
     </div>

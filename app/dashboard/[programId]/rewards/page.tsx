@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { can, requirePage } from "@/lib/staff/authz";
-import { programRewards } from "@/lib/staff/queries/catalogue";
+import { programRewards, programTiers } from "@/lib/staff/queries/catalogue";
 import { Card, Empty } from "@/components/ui";
 import { RewardForm } from "@/components/dashboard/rewards/reward-form";
 import { RewardsTable } from "@/components/dashboard/rewards/rewards-table";
@@ -8,7 +8,8 @@ import { RewardsTable } from "@/components/dashboard/rewards/rewards-table";
 export default async function RewardsPage({ params }: { params: Promise<{ programId: string }> }) {
   const { programId } = await params;
   const staff = await requirePage(programId, "program.read");
-  const rewards = await programRewards(await db(), programId);
+  const database = await db();
+  const [rewards, tiers] = await Promise.all([programRewards(database, programId), programTiers(database, programId)]);
   const canManage = can(staff.role, "program.manage");
   return (
     <div className="space-y-4">
@@ -20,10 +21,14 @@ export default async function RewardsPage({ params }: { params: Promise<{ progra
           <RewardsTable
             programId={programId}
             canManage={canManage}
+            tiers={tiers.map((t) => ({ id: t.id, name: t.name }))}
             rewards={rewards.map((r) => ({
               id: r.id,
               name: r.name,
               description: r.description,
+              image: r.image,
+              perCustomerLimit: r.perCustomerLimit,
+              minTierId: r.minTierId,
               costPoints: r.costPoints,
               stock: r.stock,
               active: r.active,

@@ -1,0 +1,48 @@
+import { db } from "@/lib/db/client";
+import { getProgram } from "@/lib/domain/programs";
+import { timeZones } from "@/lib/domain/time-zones";
+import { can, requirePage } from "@/lib/staff/authz";
+import { Card, formatNumber } from "@/components/ui";
+import { DefinitionList } from "@/components/dashboard/edit-drawer";
+import { NewProgramCard } from "@/components/dashboard/settings/settings-form";
+import { SettingsDrawer } from "@/components/dashboard/settings/settings-drawer";
+
+const months = (n: number) => `${n} month${n === 1 ? "" : "s"}`;
+const ceiling = (n: number | null) => (n === null ? "no ceiling" : `${formatNumber(n)} points`);
+
+/** Program settings: a read view for every role; managers and owners edit in a drawer; owners create programs. */
+export default async function SettingsPage({ params }: { params: Promise<{ programId: string }> }) {
+  const { programId } = await params;
+  const staff = await requirePage(programId, "program.read");
+  const settings = await getProgram(await db(), programId);
+  const { id: _id, ...data } = settings;
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold">Settings</h1>
+      <Card
+        title="Program settings"
+        actions={
+          can(staff.role, "program.manage") && (
+            <SettingsDrawer programId={programId} settings={data} timeZones={timeZones()} />
+          )
+        }
+      >
+        <DefinitionList
+          items={[
+            ["Name", settings.name],
+            [
+              "Points expiry",
+              settings.pointsExpiryMonths === null ? "never" : `${months(settings.pointsExpiryMonths)} after earning`,
+            ],
+            ["Tier period", months(settings.tierPeriodMonths)],
+            ["Time zone", settings.timeZone],
+            ["Adjustment ceiling, support", ceiling(settings.adjustCeilingSupport)],
+            ["Adjustment ceiling, managers", ceiling(settings.adjustCeilingManager)],
+            ["Adjustment ceiling, owners", "no ceiling"],
+          ]}
+        />
+      </Card>
+      {can(staff.role, "programs.create") && <NewProgramCard programId={programId} />}
+    </div>
+  );
+}

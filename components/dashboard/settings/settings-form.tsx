@@ -1,0 +1,136 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useStaffForm } from "@/lib/staff/client";
+import { NewProgramForm, ProgramSettingsForm } from "@/lib/staff/forms";
+import { dashboardPages, staffApi } from "@/lib/staff/urls";
+import { Field, InputField, buttonClass, inputClass } from "@/components/ui";
+import { CardForm } from "../card-form";
+
+export interface SettingsData {
+  name: string;
+  pointsExpiryMonths: number | null;
+  tierPeriodMonths: number;
+  timeZone: string;
+  adjustCeilingSupport: number | null;
+  adjustCeilingManager: number | null;
+}
+
+/** The settings page's edit form (in its drawer): every setting, validated with the route's schema. */
+export function SettingsForm({
+  programId,
+  settings,
+  timeZones,
+  onSaved,
+}: {
+  programId: string;
+  settings: SettingsData;
+  timeZones: string[];
+  onSaved: () => void;
+}) {
+  const save = useStaffForm({
+    schema: ProgramSettingsForm,
+    method: "PATCH",
+    url: staffApi.settings(programId),
+    success: "Settings saved",
+    clear: "never",
+    onSuccess: onSaved,
+    read: (f) => ({
+      name: f.text("name"),
+      pointsExpiryMonths: f.optionalNumber("pointsExpiryMonths"),
+      tierPeriodMonths: f.number("tierPeriodMonths"),
+      timeZone: f.text("timeZone"),
+      adjustCeilingSupport: f.optionalNumber("adjustCeilingSupport"),
+      adjustCeilingManager: f.optionalNumber("adjustCeilingManager"),
+    }),
+  });
+  const errors = save.errors;
+  const months = { type: "number", inputMode: "numeric", min: 1, max: 120, step: 1 } as const;
+  const points = { type: "number", inputMode: "numeric", min: 0, step: 1 } as const;
+  return (
+    <form {...save.form} aria-label="Program settings" noValidate className="space-y-4">
+      <InputField label="Name" error={errors.name} id="settings-name" name="name" defaultValue={settings.name} />
+      <InputField
+        label="Points expire after (months)"
+        hint="Empty: points never expire"
+        error={errors.pointsExpiryMonths}
+        id="settings-expiry"
+        name="pointsExpiryMonths"
+        defaultValue={settings.pointsExpiryMonths ?? ""}
+        {...months}
+      />
+      <InputField
+        label="Tier period (months)"
+        hint="Tiers are recalculated at the end of each period"
+        error={errors.tierPeriodMonths}
+        id="settings-period"
+        name="tierPeriodMonths"
+        defaultValue={settings.tierPeriodMonths}
+        {...months}
+      />
+      <Field label="Time zone" htmlFor="settings-zone" hint="The days reports count in" error={errors.timeZone}>
+        <select id="settings-zone" name="timeZone" defaultValue={settings.timeZone} className={inputClass}>
+          {timeZones.map((z) => (
+            <option key={z} value={z}>
+              {z}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <InputField
+        label="Largest adjustment by support (points)"
+        hint="Empty: no ceiling"
+        error={errors.adjustCeilingSupport}
+        id="settings-ceiling-support"
+        name="adjustCeilingSupport"
+        defaultValue={settings.adjustCeilingSupport ?? ""}
+        {...points}
+      />
+      <InputField
+        label="Largest adjustment by managers (points)"
+        hint="Empty: no ceiling. Owners have none."
+        error={errors.adjustCeilingManager}
+        id="settings-ceiling-manager"
+        name="adjustCeilingManager"
+        defaultValue={settings.adjustCeilingManager ?? ""}
+        {...points}
+      />
+      <button type="submit" className={buttonClass} disabled={save.pending}>
+        Save settings
+      </button>
+    </form>
+  );
+}
+
+/** The settings page's "New program" card (owners): the new program opens on its settings page. */
+export function NewProgramCard({ programId }: { programId: string }) {
+  const router = useRouter();
+  const create = useStaffForm<typeof NewProgramForm, { programId: string }>({
+    schema: NewProgramForm,
+    method: "POST",
+    url: staffApi.programs(programId),
+    success: "Program created: you are its owner",
+    onSuccess: (data) => router.push(dashboardPages.settings(data.programId)),
+    read: (f) => ({ name: f.text("name") }),
+  });
+  return (
+    <CardForm
+      title="New program"
+      form={create.form}
+      pending={create.pending}
+      submit="Create program"
+      submitClassName="sm:mt-6"
+      noValidate
+      className="flex flex-wrap items-start gap-3"
+      footer={
+        <p className="mt-3 text-xs text-slate-600">
+          You become its owner; it starts with no tiers, rewards or keys, and appears in the program switcher.
+        </p>
+      }
+    >
+      <div className="min-w-56 flex-1">
+        <InputField label="Program name" error={create.errors.name} id="new-program-name" name="name" />
+      </div>
+    </CardForm>
+  );
+}

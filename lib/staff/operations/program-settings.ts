@@ -1,0 +1,38 @@
+import "server-only";
+import { createProgramWithOwner, getProgram, updateProgram } from "@/lib/domain/programs";
+import { audited, auditedUpdate } from "../audit";
+import { staffOperation } from "../authz";
+import type { NewProgramForm, ProgramSettingsForm } from "../forms";
+
+/** The program settings page's writes: the settings (managers and owners) and a new program (owners). */
+
+export const updateProgramSettingsAsStaff = staffOperation(
+  "program.manage",
+  async (tx, staff, input: ProgramSettingsForm) => {
+    const { after } = await auditedUpdate(
+      tx,
+      staff,
+      "program.update",
+      { type: "program", id: staff.programId },
+      { read: () => getProgram(tx, staff.programId), change: () => updateProgram(tx, staff.programId, input) },
+    );
+    return after;
+  },
+);
+
+/**
+ * An owner of this program creates another one and becomes its owner. The audit row is written in the new
+ * program's log (it is the new program's first event), naming who created it and from which program.
+ */
+export const createProgramAsStaff = staffOperation("programs.create", async (tx, staff, input: NewProgramForm) => {
+  const created = await createProgramWithOwner(tx, staff.staffId, input);
+  await audited(
+    tx,
+    { ...staff, programId: created.programId, programName: input.name, role: "owner" },
+    "program.create",
+    { type: "program", id: created.programId },
+    null,
+    { name: input.name, createdFrom: staff.programId },
+  );
+  return created;
+});

@@ -1,0 +1,396 @@
+/**
+ * The dashboard's configuration routes (tiers, earning flows, rewards, coupon pools, program settings, new
+ * programs) on the built app with real staff sessions, on each backend: what each role may do, validation at the
+ * field, another program's ids as 404, the audit rows, and what the changes do to customers and to /v1 —
+ * customers on a removed or re-thresholded tier are re-evaluated in the same transaction (lib/domain/tiers.ts).
+ * One stack per backend; the database is read at the end (after the app stops, for PGlite).
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import os from "node:os";
+import path from "node:path";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { applyUserBatch } from "@/lib/domain/customers";
+import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
+import { createEarningFlow } from "@/lib/domain/earning-flows";
+import { increaseBalance } from "@/lib/domain/points";
+import { createReward } from "@/lib/domain/rewards";
+import { createStaff } from "@/lib/domain/staff";
+import { ROLES, type Role } from "@/lib/domain/vocabulary";
+import { programWithTiersIn, type ProgramFixture } from "../support/fixtures";
+import { BACKENDS, MIGRATED_ONLY, customerPath, openStack, type AppInstance, type Stack } from "../support/stack";
+import { signIn, staffCall } from "../support/staff-http";
+
+const PASSWORD = "correct horse battery staple";
+const tag = Math.random().toString(36).slice(2, 8);
+const email = (label: string) => `${label}.${tag}@example.com`;
+
+const firstErrorPath = (json: unknown) => (json as { errors?: { path: string }[] } | null)?.errors?.[0]?.path;
+
+interface World {
+  a: ProgramFixture;
+  b: ProgramFixture;
+  emails: Record<Role | "outsider", string>;
+  /** Customers of A by the points they earned (tier points of the current period). */
+  customers: Record<"c1200" | "c3000" | "c5200" | "c0", string>;
+  flowId: string;
+  poolId: string;
+  otherPoolName: string;
+  rewardId: string;
+  /** The program the owner creates in the last route test. */
+  createdProgramId?: string;
+}
+
+async function customer(prisma: PrismaClient, programId: string, label: string, points: number) {
+  const address = email(label);
+  await prisma.$transaction((tx) => applyUserBatch(tx, programId, [{ email: address, feature: "user", payload: {} }]));
+  const { id } = (await prisma.customer.findFirst({ where: { programId, email: address }, select: { id: true } }))!;
+  if (points)
+    await prisma.$transaction((tx) =>
+      increaseBalance(tx, { programId, customerId: id, points, source: "api", actor: "test" }),
+    );
+  return address;
+}
+
+async function buildWorld(prisma: PrismaClient): Promise<World> {
+  const a = await programWithTiersIn(prisma, "Config A");
+  const b = await programWithTiersIn(prisma, "Config B");
+  const emails = {} as World["emails"];
+  for (const role of ROLES) {
+    emails[role] = email(role);
+    await createStaff(prisma, { email: emails[role], password: PASSWORD, programId: a.programId, role });
+  }
+  emails.outsider = email("outsider");
+  await createStaff(prisma, { email: emails.outsider, password: PASSWORD, programId: b.programId, role: "owner" });
+  const customers = {
+    c0: await customer(prisma, a.programId, "c0", 0),
+    c1200: await customer(prisma, a.programId, "c1200", 1200),
+    c3000: await customer(prisma, a.programId, "c3000", 3000),
+    c5200: await customer(prisma, a.programId, "c5200", 5200),
+  };
+  const { earningFlowId: flowId } = await createEarningFlow(prisma, {
+    programId: a.programId,
+    key: "visit",
+    points: 10,
+  });
+  const { couponPoolId: poolId } = await createCouponPool(prisma, { programId: a.programId, name: "Spring" });
+  await createCouponPool(prisma, { programId: a.programId, name: "Autumn" });
+  await importCoupons(prisma, poolId, ["SPRING-1", "SPRING-2", "SPRING-3"]);
+  const { rewardId } = await createReward(prisma, { programId: a.programId, name: "Mug", costPoints: 100 });
+  return { a, b, emails, customers, flowId, poolId, otherPoolName: "Autumn", rewardId };
+}
+
+for (const backend of BACKENDS) {
+  describe(`Dashboard configuration routes [${backend}]`, () => {
+    let stack: Stack<{ key?: string }>;
+    let app: AppInstance;
+    let world: World;
+    const cookies = {} as Record<Role | "outsider", string>;
+
+    before(async () => {
+      stack = await openStack(backend, MIGRATED_ONLY);
+      world = await stack.withPrisma(buildWorld);
+      app = await stack.start({
+        AUTH_SECRET_FILE: path.join(os.tmpdir(), `loyalty-auth-secret-${process.pid}-config-${backend}`),
+      });
+      for (const who of [...ROLES, "outsider"] as const) {
+        const cookie = await signIn(app.baseUrl, world.emails[who], PASSWORD);
+        assert.ok(cookie, `${who} could not sign in`);
+        cookies[who] = cookie;
+      }
+    });
+    after(() => stack?.close());
+
+    const staff = (who: Role | "outsider", method: string, route: string, body?: unknown) =>
+      staffCall(app.baseUrl, cookies[who], method, `/api/staff/${world.a.programId}${route}`, body);
+    const v1 = (method: string, route: string, body?: unknown) => app.api(method, route, { key: world.a.key, body });
+    const tierOf = async (address: string) => {
+      const res = await v1("GET", customerPath(world.a.programId, address));
+      assert.equal(res.status, 200, res.text);
+      return {
+        tierId: res.json.customerTier.currentTierId as string | null,
+        status: res.json.loyaltyData.tierStatus as string,
+      };
+    };
+
+    test("roles below manager, and outsiders, are refused every configuration write; nothing changes", async () => {
+      const writes: [string, string, unknown][] = [
+        ["PATCH", `/tiers/${world.a.tiers.gold}`, { name: "Platinum" }],
+        ["DELETE", `/tiers/${world.a.tiers.gold}`, undefined],
+        ["PATCH", `/earning-flows/${world.flowId}`, { points: 99 }],
+        ["PUT", `/earning-flows/${world.flowId}/active`, { active: false }],
+        ["PATCH", `/coupon-pools/${world.poolId}`, { name: "Renamed" }],
+        ["PATCH", `/rewards/${world.rewardId}`, { name: "Renamed" }],
+        [
+          "PATCH",
+          "/settings",
+          {
+            name: "Renamed",
+            pointsExpiryMonths: null,
+            tierPeriodMonths: 12,
+            timeZone: "UTC",
+            adjustCeilingSupport: 1,
+            adjustCeilingManager: 1,
+          },
+        ],
+      ];
+      for (const who of ["support", "viewer", "outsider"] as const) {
+        for (const [method, route, body] of writes) {
+          const res = await staff(who, method, route, body);
+          assert.equal(res.status, 403, `${who} ${method} ${route}: ${res.text}`);
+          assert.equal(res.json?.code, "forbidden");
+        }
+      }
+      // A new program: owners only.
+      for (const who of ["manager", "support", "viewer"] as const) {
+        const res = await staff(who, "POST", "/programs", { name: `By ${who}` });
+        assert.equal(res.status, 403, `${who}: ${res.text}`);
+      }
+      assert.equal((await tierOf(world.customers.c5200)).tierId, world.a.tiers.gold);
+    });
+
+    test("another program's tier, flow, pool or reward is 404 through this program's routes", async () => {
+      const { b } = world;
+      for (const [method, route, body, code] of [
+        ["PATCH", `/tiers/${b.tiers.gold}`, { name: "X" }, "not_found"],
+        ["DELETE", `/tiers/${b.tiers.silver}`, undefined, "not_found"],
+        ["PATCH", `/tiers/not-a-uuid`, { name: "X" }, "not_found"],
+        ["PATCH", `/earning-flows/${b.tiers.gold}`, { points: 5 }, "not_found"],
+        ["PUT", `/earning-flows/nope/active`, { active: false }, "not_found"],
+        ["PATCH", `/coupon-pools/${b.tiers.gold}`, { name: "X" }, "coupon_pool_not_found"],
+        ["PATCH", `/rewards/${b.tiers.gold}`, { name: "X" }, "reward_not_found"],
+      ] as const) {
+        const res = await staff("manager", method, route, body);
+        assert.equal(res.status, 404, `${method} ${route}: ${res.text}`);
+        assert.equal(res.json?.code, code);
+      }
+    });
+
+    test("invalid input is refused at the field (400) and changes nothing", async () => {
+      const settings = await staff("manager", "PATCH", "/settings", {
+        name: "",
+        pointsExpiryMonths: 0,
+        tierPeriodMonths: 500,
+        timeZone: "Mars/Olympus",
+        adjustCeilingSupport: -1,
+        adjustCeilingManager: null,
+      });
+      assert.equal(settings.status, 400);
+      const paths = (settings.json?.errors as { path: string }[]).map((e) => e.path).sort();
+      assert.deepEqual(paths, ["adjustCeilingSupport", "name", "pointsExpiryMonths", "tierPeriodMonths", "timeZone"]);
+      const tier = await staff("manager", "PATCH", `/tiers/${world.a.tiers.silver}`, { requiredPoints: -5 });
+      assert.equal(tier.status, 400);
+      assert.equal(firstErrorPath(tier.json), "requiredPoints");
+      const flow = await staff("manager", "PATCH", `/earning-flows/${world.flowId}`, { points: 5, pointsPerUnit: 2 });
+      assert.equal(flow.status, 400);
+      const dupe = await staff("manager", "PATCH", `/coupon-pools/${world.poolId}`, { name: world.otherPoolName });
+      assert.equal(dupe.status, 409);
+      const tierName = await staff("manager", "PATCH", `/tiers/${world.a.tiers.silver}`, { name: "Gold" });
+      assert.equal(tierName.status, 409);
+      const minTier = await staff("manager", "PATCH", `/rewards/${world.rewardId}`, { minTierId: world.b.tiers.gold });
+      assert.equal(minTier.status, 400);
+      assert.equal(firstErrorPath(minTier.json), "minTierId");
+      assert.equal((await tierOf(world.customers.c1200)).tierId, world.a.tiers.silver);
+    });
+
+    test("a tier's threshold falls: customers who now reach it move up at once, in the same request", async () => {
+      assert.equal((await tierOf(world.customers.c3000)).tierId, world.a.tiers.silver);
+      const res = await staff("manager", "PATCH", `/tiers/${world.a.tiers.gold}`, { requiredPoints: 2500, factor: 2 });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json?.requiredPoints, 2500);
+      assert.equal(res.json?.customersMoved, 1);
+      assert.deepEqual(await tierOf(world.customers.c3000), { tierId: world.a.tiers.gold, status: "earned" });
+      assert.deepEqual(await tierOf(world.customers.c5200), { tierId: world.a.tiers.gold, status: "earned" });
+      assert.deepEqual(await tierOf(world.customers.c1200), { tierId: world.a.tiers.silver, status: "earned" });
+    });
+
+    test("a tier's threshold rises above its holders' points: they move to the best tier they still reach", async () => {
+      const res = await staff("owner", "PATCH", `/tiers/${world.a.tiers.gold}`, { requiredPoints: 6000 });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json?.customersMoved, 2);
+      assert.deepEqual(await tierOf(world.customers.c3000), { tierId: world.a.tiers.silver, status: "earned" });
+      assert.deepEqual(await tierOf(world.customers.c5200), { tierId: world.a.tiers.silver, status: "earned" });
+    });
+
+    test("a removed tier leaves no customer on it; a tier a reward requires cannot be removed", async () => {
+      const requires = await staff("manager", "PATCH", `/rewards/${world.rewardId}`, {
+        minTierId: world.a.tiers.silver,
+      });
+      assert.equal(requires.status, 200, requires.text);
+      const refused = await staff("manager", "DELETE", `/tiers/${world.a.tiers.silver}`);
+      assert.equal(refused.status, 409, refused.text);
+      assert.equal(refused.json?.code, "conflict");
+      assert.equal((await staff("manager", "PATCH", `/rewards/${world.rewardId}`, { minTierId: null })).status, 200);
+
+      const res = await staff("manager", "DELETE", `/tiers/${world.a.tiers.silver}`);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json?.customersMoved, 3);
+      for (const c of [world.customers.c1200, world.customers.c3000, world.customers.c5200])
+        assert.deepEqual(await tierOf(c), { tierId: world.a.tiers.bronze, status: "base" });
+      assert.deepEqual(await tierOf(world.customers.c0), { tierId: world.a.tiers.bronze, status: "base" });
+      const tiers = await v1("GET", `/v1/programs/${world.a.programId}/tiers`);
+      assert.deepEqual(
+        (tiers.json.data as { name: string }[]).map((t) => t.name),
+        ["Bronze", "Gold"],
+      );
+    });
+
+    test("an earning flow is redefined, and a deactivated one refuses runs until it is reactivated", async () => {
+      const run = () => v1("POST", `${customerPath(world.a.programId, world.customers.c0)}/earning-flows/visit`, {});
+      const edit = await staff("manager", "PATCH", `/earning-flows/${world.flowId}`, {
+        name: "Store visit",
+        points: 25,
+        capTotal: 50,
+      });
+      assert.equal(edit.status, 200, edit.text);
+      assert.equal(edit.json?.points, 25);
+      assert.equal((await run()).json?.pointsEarned, 25);
+      const off = await staff("manager", "PUT", `/earning-flows/${world.flowId}/active`, { active: false });
+      assert.equal(off.status, 200, off.text);
+      const refused = await run();
+      assert.equal(refused.status, 404);
+      assert.equal(refused.json?.code, "earning_flow_not_found");
+      assert.equal(
+        (await staff("manager", "PUT", `/earning-flows/${world.flowId}/active`, { active: true })).status,
+        200,
+      );
+      assert.equal((await run()).json?.pointsEarned, 25);
+      assert.equal((await run()).json?.capped, "cap_total");
+    });
+
+    test("a coupon pool is renamed; a deactivated pool refuses assignment with coupon_pool_inactive", async () => {
+      const assign = () =>
+        v1("POST", `${customerPath(world.a.programId, world.customers.c1200)}/coupons`, { couponPoolId: world.poolId });
+      const renamed = await staff("manager", "PATCH", `/coupon-pools/${world.poolId}`, { name: "Spring 2027" });
+      assert.equal(renamed.status, 200, renamed.text);
+      assert.equal(renamed.json?.name, "Spring 2027");
+      assert.equal((await assign()).status, 201);
+      assert.equal((await staff("manager", "PATCH", `/coupon-pools/${world.poolId}`, { active: false })).status, 200);
+      const refused = await assign();
+      assert.equal(refused.status, 409, refused.text);
+      assert.equal(refused.json?.code, "coupon_pool_inactive");
+    });
+
+    test("a reward's every field is edited; its per-customer limit and minimum tier are enforced at redeem", async () => {
+      const redeem = (address: string) =>
+        v1("POST", `${customerPath(world.a.programId, address)}/rewards/${world.rewardId}/redeem`, {});
+      const edit = await staff("manager", "PATCH", `/rewards/${world.rewardId}`, {
+        name: "Big mug",
+        description: "Holds a lot",
+        image: "https://cdn.example.com/mug.png",
+        costPoints: 50,
+        stock: 10,
+        active: true,
+        perCustomerLimit: 1,
+        minTierId: world.a.tiers.gold,
+      });
+      assert.equal(edit.status, 200, edit.text);
+      assert.equal(edit.json?.perCustomerLimit, 1);
+      // c1200 is on Bronze now (Silver was removed), below Gold.
+      const low = await redeem(world.customers.c1200);
+      assert.equal(low.status, 409, low.text);
+      assert.equal(low.json?.code, "reward_tier_required");
+      assert.equal((await staff("manager", "PATCH", `/rewards/${world.rewardId}`, { minTierId: null })).status, 200);
+      assert.equal((await redeem(world.customers.c1200)).status, 201);
+      const again = await redeem(world.customers.c1200);
+      assert.equal(again.status, 409, again.text);
+      assert.equal(again.json?.code, "reward_limit_reached");
+      assert.equal((await redeem(world.customers.c3000)).status, 201);
+    });
+
+    test("program settings are saved; an owner creates a program and becomes its owner", async () => {
+      const settings = {
+        name: "Config A renamed",
+        pointsExpiryMonths: 18,
+        tierPeriodMonths: 6,
+        timeZone: "Europe/Madrid",
+        adjustCeilingSupport: 500,
+        adjustCeilingManager: null,
+      };
+      const saved = await staff("manager", "PATCH", "/settings", settings);
+      assert.equal(saved.status, 200, saved.text);
+      assert.deepEqual({ ...saved.json, id: undefined }, { ...settings, id: undefined });
+      const created = await staff("owner", "POST", "/programs", { name: "Config C" });
+      assert.equal(created.status, 201, created.text);
+      const programId = created.json?.programId as string;
+      // The owner now reaches the new program's pages and routes; the manager of A does not.
+      const page = await fetch(`${app.baseUrl}/dashboard/${programId}/settings`, {
+        headers: { cookie: cookies.owner },
+        redirect: "manual",
+      });
+      assert.equal(page.status, 200);
+      const mine = await staffCall(app.baseUrl, cookies.owner, "PATCH", `/api/staff/${programId}/settings`, {
+        ...settings,
+        name: "Config C",
+      });
+      assert.equal(mine.status, 200, mine.text);
+      const notMine = await staffCall(
+        app.baseUrl,
+        cookies.manager,
+        "PATCH",
+        `/api/staff/${programId}/settings`,
+        settings,
+      );
+      assert.equal(notMine.status, 403);
+      world.createdProgramId = programId;
+    });
+
+    test("every change left one audit row, before → after, in the transaction of the change", async () => {
+      await stack.stopAll();
+      const rows = await stack.query<{ action: string; n: number }>(
+        `SELECT action, count(*)::int AS n FROM "AuditLog" WHERE "programId" = $1::uuid GROUP BY action ORDER BY action`,
+        [world.a.programId],
+      );
+      assert.deepEqual(Object.fromEntries(rows.map((r) => [r.action, Number(r.n)])), {
+        "coupon_pool.update": 2,
+        "earning_flow.activate": 1,
+        "earning_flow.deactivate": 1,
+        "earning_flow.update": 1,
+        "program.update": 1,
+        "reward.update": 4,
+        "tier.remove": 1,
+        "tier.update": 2,
+      });
+      const [remove] = await stack.query<{ before: { name: string }; after: { customersMoved: number } }>(
+        `SELECT before, after FROM "AuditLog" WHERE "programId" = $1::uuid AND action = 'tier.remove'`,
+        [world.a.programId],
+      );
+      assert.equal(remove?.before.name, "Silver");
+      assert.equal(remove?.after.customersMoved, 3);
+      const [settings] = await stack.query<{ before: { timeZone: string }; after: { timeZone: string } }>(
+        `SELECT before, after FROM "AuditLog" WHERE "programId" = $1::uuid AND action = 'program.update'`,
+        [world.a.programId],
+      );
+      assert.deepEqual([settings?.before.timeZone, settings?.after.timeZone], ["UTC", "Europe/Madrid"]);
+      const created = await stack.query<{ action: string; staffEmail: string; role: string }>(
+        `SELECT a.action, a."staffEmail", m.role FROM "AuditLog" a
+           JOIN "StaffMembership" m ON m."programId" = a."programId" WHERE a."programId" = $1::uuid ORDER BY a."createdAt"`,
+        [world.createdProgramId],
+      );
+      assert.deepEqual(
+        created.map((r) => [r.action, r.staffEmail, r.role]),
+        [
+          ["program.create", world.emails.owner, "owner"],
+          ["program.update", world.emails.owner, "owner"],
+        ],
+      );
+      // c3000's tier.changed events, in order: its earn, then the threshold falling, rising, and Silver removed.
+      const events = await stack.query<{ from: string | null; to: string | null }>(
+        `SELECT e.data->>'fromTierId' AS "from", e.data->>'toTierId' AS "to" FROM "Event" e
+           JOIN "Customer" c ON c.id::text = e.data->>'customerId'
+         WHERE c.email = $1 AND e.type = 'tier.changed' ORDER BY e."createdAt", e.id`,
+        [world.customers.c3000],
+      );
+      const { bronze, silver, gold } = world.a.tiers;
+      assert.deepEqual(
+        events.map((e) => [e.from, e.to]),
+        [
+          [bronze, silver],
+          [silver, gold],
+          [gold, silver],
+          [silver, bronze],
+        ],
+      );
+    });
+  });
+}

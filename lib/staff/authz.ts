@@ -48,8 +48,12 @@ export const PERMISSIONS = {
   "customers.delete": ["owner", "manager"],
   /** Tiers, rewards, coupon pools, earning flows, webhooks, push endpoint, program settings. */
   "program.manage": ["owner", "manager"],
+  /** The keys' names, prefixes, limits and use (never a secret): read views for the roles that cannot change them. */
+  "apikeys.read": ["owner", "manager", "support", "viewer"],
   "apikeys.manage": ["owner", "manager"],
   "audit.read": ["owner", "manager"],
+  /** Who belongs to the program and with which role: every member may see it; only owners change it. */
+  "staff.read": ["owner", "manager", "support", "viewer"],
   "staff.manage": ["owner"],
 } as const satisfies Record<string, readonly Role[]>;
 

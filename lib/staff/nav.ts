@@ -11,9 +11,9 @@ export const NAV: { path: string; label: string; permission: Permission }[] = [
   { path: "/rewards", label: "Rewards", permission: "program.read" },
   { path: "/coupons", label: "Coupon pools", permission: "program.read" },
   { path: "/earning-flows", label: "Earning flows", permission: "program.read" },
-  { path: "/api-keys", label: "API keys", permission: "apikeys.manage" },
+  { path: "/api-keys", label: "API keys", permission: "apikeys.read" },
   { path: "/webhooks", label: "Webhooks", permission: "program.read" },
-  { path: "/staff", label: "Staff", permission: "staff.manage" },
+  { path: "/staff", label: "Staff", permission: "staff.read" },
   { path: "/audit", label: "Audit log", permission: "audit.read" },
   { path: "/api-reference", label: "API reference", permission: "program.read" },
 ];

@@ -61,3 +61,35 @@ test("the owner's staff page has no serious or critical accessibility violations
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectNoSeriousViolations(page, "webhooks (owner)");
 });
+
+test("a webhook delivery's page and the viewer's read-only staff page have no serious or critical violations", async ({
+  page,
+}) => {
+  await signIn(page, "manager");
+  const { programId } = seed();
+  await page.goto(`/dashboard/${programId}/webhooks`);
+  const headers = { origin: new URL(page.url()).origin };
+  // Port 9 (discard): nothing answers, so the delivery stays pending or fails; its page shows the payload either way.
+  const hook = await page.request.post(`/api/staff/${programId}/webhooks`, {
+    headers,
+    data: { url: "http://127.0.0.1:9/a11y" },
+  });
+  expect(hook.status()).toBe(201);
+  const { id } = await hook.json();
+  const queued = await page.request.post(`/api/staff/${programId}/webhooks/${id}/test-event`, { headers });
+  expect(queued.status()).toBe(202);
+  await page.goto(`/dashboard/${programId}/webhooks/deliveries/${(await queued.json()).deliveryId}`);
+  await expect(page.getByRole("region", { name: "Exact body of the delivery" })).toBeVisible();
+  await expectNoSeriousViolations(page, "delivery");
+  await page.goto(`/dashboard/${programId}/webhooks`);
+  await page.getByText("Rotate signing secret").first().click();
+  await page.getByText("Change events").first().click();
+  await expectNoSeriousViolations(page, "webhooks with settings open");
+  await page.request.patch(`/api/staff/${programId}/webhooks/${id}`, { headers, data: { active: false } });
+
+  await page.context().clearCookies();
+  await signIn(page, "viewer");
+  await page.goto(`/dashboard/${programId}/staff`);
+  await expect(page.getByRole("table", { name: "Staff members" })).toBeVisible();
+  await expectNoSeriousViolations(page, "staff (viewer)");
+});

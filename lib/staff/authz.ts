@@ -48,8 +48,11 @@ export const PERMISSIONS = {
   "customers.delete": ["owner", "manager"],
   /** Tiers, rewards, coupon pools, earning flows, webhooks, push endpoint, program settings. */
   "program.manage": ["owner", "manager"],
-  /** The keys' names, prefixes, limits and use (never a secret): read views for the roles that cannot change them. */
-  "apikeys.read": ["owner", "manager", "support", "viewer"],
+  /**
+   * The keys' names, prefixes, limits and use (never a secret). The page has a read view for roles that may read but
+   * not change keys: add a role here to give it that view.
+   */
+  "apikeys.read": ["owner", "manager"],
   "apikeys.manage": ["owner", "manager"],
   "audit.read": ["owner", "manager"],
   /** Who belongs to the program and with which role: every member may see it; only owners change it. */

@@ -71,7 +71,7 @@ test("a manager sets up a key and a webhook, sends a test event that arrives, ro
   await newKey.getByLabel("Burst (at once)").fill("20");
   await newKey.getByRole("button", { name: "Create key" }).click();
   await expect(page.getByTestId("new-api-key")).toHaveText(/^lk_live_/);
-  const keyRow = page.getByRole("listitem").filter({ hasText: "Checkout kiosk" });
+  const keyRow = page.getByRole("main").getByRole("listitem").filter({ hasText: "Checkout kiosk" });
   await expect(keyRow).toContainText("5/s, burst 20");
   await keyRow.getByText("Change limits").click();
   const limits = page.getByRole("form", { name: "Limits of Checkout kiosk" });
@@ -89,7 +89,10 @@ test("a manager sets up a key and a webhook, sends a test event that arrives, ro
   await newHook.getByRole("button", { name: "Add webhook" }).click();
   const secret = (await page.getByTestId("new-webhook-secret").textContent())!;
   expect(secret).toMatch(/^whsec_/);
-  const hookRow = page.getByRole("listitem").filter({ hasText: receiverUrl });
+  const hookRow = page
+    .getByRole("list", { name: "Webhook endpoints" })
+    .getByRole("listitem")
+    .filter({ hasText: receiverUrl });
   await expect(hookRow).toContainText("Events: balance.changed, reward.redeemed");
 
   // The test event arrives, signed with the secret shown once.

@@ -71,7 +71,7 @@ test("an owner adds a webhook, sets the push endpoint, re-sends a delivery and m
   // Switching the webhook off.
   await page.getByRole("button", { name: `Disable webhook ${hookUrl}` }).click();
   await expect(page.getByText("Webhook disabled")).toBeVisible();
-  await expect(endpoints.getByRole("row").filter({ hasText: hookUrl })).toContainText("disabled");
+  await expect(endpoints.getByRole("listitem").filter({ hasText: hookUrl })).toContainText("disabled");
   await expect(page.getByRole("button", { name: `Enable webhook ${hookUrl}` })).toBeVisible();
 
   // Staff: add a support member (password rules checked first), change the role, disable the account.

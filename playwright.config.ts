@@ -69,7 +69,12 @@ export default defineConfig({
       PGLITE_DIR: process.env.E2E_PGLITE_DIR,
       DATABASE_URL: "", // always the fresh embedded database, even if the shell points at a server
       NEXT_TELEMETRY_DISABLED: "1",
-      LOYALTY_JOBS: "off",
+      // The outbox runs, so a webhook's test event reaches the receiver a test starts (e2e/manager-integrations);
+      // the tier and expiry jobs run once, 5 s after the start, and then not for a day.
+      LOYALTY_JOBS: "on",
+      LOYALTY_JOBS_INTERVAL_MS: "86400000",
+      OUTBOX_INTERVAL_MS: "300",
+      LOYALTY_ALLOW_HTTP_WEBHOOKS: "1",
       AUTH_SECRET_FILE: `${process.env.E2E_PGLITE_DIR}/auth-secret`,
     },
     reuseExistingServer: false,

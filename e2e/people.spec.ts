@@ -10,8 +10,9 @@ test("an owner adds a webhook, sets the push endpoint, re-sends a delivery and m
   // Webhooks: validated in the browser, created, its secret shown once.
   await page.getByRole("link", { name: "Webhooks" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Webhooks & push" })).toBeVisible();
-  await expect(page.getByText("No webhooks yet")).toBeVisible();
   const hookUrl = "https://hooks.example.com/loyalty/events";
+  // Other journeys of the run may have added webhooks of their own (e2e/manager-integrations.spec.ts): not this one.
+  await expect(page.getByRole("main").getByText(hookUrl)).toHaveCount(0);
   await page.getByLabel("Webhook URL").fill("ftp://files.example.com");
   await page.getByRole("button", { name: "Add webhook" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "must be an http(s) URL" })).toBeVisible();
@@ -20,8 +21,8 @@ test("an owner adds a webhook, sets the push endpoint, re-sends a delivery and m
   await expect(page.getByText("Webhook created")).toBeVisible();
   const secret = (await page.getByTestId("new-webhook-secret").textContent())!;
   expect(secret).toMatch(/^whsec_[0-9a-f]{48}$/);
-  const endpoints = page.getByRole("table", { name: "Webhook endpoints" });
-  await expect(endpoints.getByRole("row").filter({ hasText: hookUrl })).toContainText("active");
+  const endpoints = page.getByRole("list", { name: "Webhook endpoints" });
+  await expect(endpoints.getByRole("listitem").filter({ hasText: hookUrl })).toContainText("active");
   await shot(page, "people-webhook-secret");
 
   // The push endpoint, with its own secret shown once.
@@ -36,7 +37,8 @@ test("an owner adds a webhook, sets the push endpoint, re-sends a delivery and m
   expect(await page.content()).not.toContain(secret);
   await expect(page.getByLabel("Push endpoint URL")).toHaveValue("https://push.example.com/loyalty");
 
-  // A push notification to a customer queues a delivery to the push endpoint (the outbox is off in e2e: it stays pending).
+  // A push notification to a customer queues a delivery to the push endpoint (offline, the outbox cannot reach it: it
+  // stays pending).
   await page.goto(`/dashboard/${programId}/customers?q=${encodeURIComponent(sampleEmail)}`);
   await page.getByRole("link", { name: sampleEmail }).click();
   const notify = page.getByRole("form", { name: "Send a notification" });
@@ -56,7 +58,8 @@ test("an owner adds a webhook, sets the push endpoint, re-sends a delivery and m
   await page.getByLabel("Status").selectOption("delivered");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/status=delivered/);
-  await expect(page.getByText("No delivered deliveries.")).toBeVisible();
+  // (Other journeys' test events may be delivered: this push delivery is not among them.)
+  await expect(row).toHaveCount(0);
   await page.getByLabel("Status").selectOption("pending");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/status=pending/);
@@ -68,7 +71,7 @@ test("an owner adds a webhook, sets the push endpoint, re-sends a delivery and m
   // Switching the webhook off.
   await page.getByRole("button", { name: `Disable webhook ${hookUrl}` }).click();
   await expect(page.getByText("Webhook disabled")).toBeVisible();
-  await expect(endpoints.getByRole("row").filter({ hasText: hookUrl })).toContainText("disabled");
+  await expect(endpoints.getByRole("listitem").filter({ hasText: hookUrl })).toContainText("disabled");
   await expect(page.getByRole("button", { name: `Enable webhook ${hookUrl}` })).toBeVisible();
 
   // Staff: add a support member (password rules checked first), change the role, disable the account.
@@ -128,14 +131,16 @@ test("an owner adds a webhook, sets the push endpoint, re-sends a delivery and m
   await expect(page.getByRole("navigation", { name: "Dashboard" })).toHaveCount(0);
 });
 
-test("a manager configures webhooks but does not see the Staff page and is refused its URL", async ({ page }) => {
+test("a manager configures webhooks and reads the Staff page without its forms; a forged write is refused", async ({
+  page,
+}) => {
   const { programId } = seed();
   await signIn(page, "manager");
   await expect(page.getByRole("link", { name: "Webhooks" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Staff" })).toHaveCount(0);
-  await page.goto(`/dashboard/${programId}/staff`);
-  await expect(page).toHaveURL(/\/forbidden$/);
-  await expect(page.getByRole("heading", { name: "Not for your role" })).toBeVisible();
+  await page.getByRole("link", { name: "Staff" }).click();
+  await expect(page.getByRole("table", { name: "Staff members" })).toBeVisible();
+  await expect(page.getByRole("form", { name: "Add a staff member" })).toHaveCount(0);
+  await expect(page.getByRole("main").getByRole("combobox")).toHaveCount(0);
   const forged = await page.request.post(`/api/staff/${programId}/staff`, {
     headers: fromPage(page),
     data: { email: "forged@demo.example", name: "Forged", password: "a long enough password", role: "owner" },

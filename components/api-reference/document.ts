@@ -52,6 +52,8 @@ export type Operation = {
 export type Tag = { name: string; description?: string };
 export type Doc = {
   info: { title: string; version: string; description?: string };
+  servers?: { url: string; description?: string }[];
+  security?: Record<string, string[]>[];
   tags?: Tag[];
   paths: Record<string, Record<string, Operation>>;
   webhooks?: Record<string, Record<string, Operation>>;

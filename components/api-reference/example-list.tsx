@@ -1,12 +1,13 @@
 import type { Doc, Media } from "./document";
+import { CodeBlock } from "./code-block";
 import { InlineText } from "./inline-text";
 import { examplesOf } from "./sections";
 
 /**
  * A body's examples as captioned JSON blocks, ready to select and copy. Long lines wrap instead of scrolling, so
- * a phone shows the whole example and no scroll box needs the keyboard.
+ * a phone shows the whole example; the block is still focusable (tall ones scroll with the page).
  */
-export function ExampleList({ doc, media }: { doc: Doc; media: Media | undefined }) {
+export function ExampleList({ doc, media, of }: { doc: Doc; media: Media | undefined; of: string }) {
   const examples = examplesOf(doc, media);
   if (examples.length === 0) return null;
   return (
@@ -22,9 +23,7 @@ export function ExampleList({ doc, media }: { doc: Doc; media: Media | undefined
               </>
             )}
           </figcaption>
-          <pre className="mt-1 whitespace-pre-wrap rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100 [overflow-wrap:anywhere]">
-            <code>{e.json}</code>
-          </pre>
+          <CodeBlock label={`Example ${e.name}: ${of}`} code={e.json} wrap className="mt-1" />
         </figure>
       ))}
     </div>

@@ -3,6 +3,7 @@ import { ExampleList } from "./example-list";
 import { FieldsTable, ParametersTable } from "./fields-table";
 import { headings } from "./headings";
 import { InlineText } from "./inline-text";
+import { RequestExampleList } from "./request-example-list";
 import { ResponseList } from "./response-list";
 import { BodySchema, MethodBadge } from "./schema-type";
 
@@ -57,6 +58,12 @@ export function OperationSection({
           <InlineText text={op.description} />
         </p>
       )}
+      {kind === "operation" && (
+        <>
+          <H4 className="mt-3 text-sm font-semibold">Example request</H4>
+          <RequestExampleList doc={doc} entry={{ path, method, op, id }} name={name} />
+        </>
+      )}
       {parameters.length > 0 && (
         <>
           <H4 className="mt-3 text-sm font-semibold">{parts.parameters}</H4>
@@ -80,7 +87,7 @@ export function OperationSection({
           {inlineParts(Object.values(body.content)[0]?.schema).map((schema, i) => (
             <FieldsTable key={i} schema={schema} label={`${parts.body} of ${name}`} />
           ))}
-          <ExampleList doc={doc} media={body.content} />
+          <ExampleList doc={doc} media={body.content} of={`${parts.body} of ${name}`} />
         </>
       )}
       {op.responses && Object.keys(op.responses).length > 0 && (

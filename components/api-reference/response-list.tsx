@@ -48,7 +48,7 @@ export function ResponseList({
               </ul>
             )}
             <HeaderNames headers={response.headers} label={`Headers of ${status}, ${label}`} />
-            <ExampleList doc={doc} media={response.content} />
+            <ExampleList doc={doc} media={response.content} of={`${status}, ${label}`} />
           </li>
         );
       })}

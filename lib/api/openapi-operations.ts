@@ -1,7 +1,7 @@
 import "server-only";
 import { DEFAULT_PAGE_SIZE, MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from "./schemas/common";
 import { IDEMPOTENCY_KEY } from "./header-names";
-import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from "./openapi-examples";
+import { EXAMPLE_IDS, REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from "./openapi-examples";
 import { successHeaders } from "./openapi-headers";
 import { problems, type ErrorSpec } from "./openapi-problems";
 
@@ -37,6 +37,7 @@ export const programId = {
   description:
     "The program's id (a UUID, in any case). With an api-key, only the key's own program: another is 404 `not_found`.",
   schema: { type: "string" },
+  example: EXAMPLE_IDS.programId,
 };
 export const email = {
   name: "email",
@@ -44,6 +45,7 @@ export const email = {
   required: true,
   description: "The customer's e-mail, URL-encoded; compared case-insensitively.",
   schema: { type: "string", maxLength: 254 },
+  example: EXAMPLE_IDS.email,
 };
 export const rewardId = {
   name: "rewardId",
@@ -51,6 +53,7 @@ export const rewardId = {
   required: true,
   description: "The reward's id. A value that is not a UUID is an unknown reward (404 `reward_not_found`).",
   schema: { type: "string" },
+  example: EXAMPLE_IDS.rewardId,
 };
 export const flowKey = {
   name: "flowKey",
@@ -58,6 +61,7 @@ export const flowKey = {
   required: true,
   description: "The earning flow's key, as set when the flow was created.",
   schema: { type: "string" },
+  example: "store-purchase",
 };
 export const idempotencyKey = {
   name: IDEMPOTENCY_KEY,
@@ -66,6 +70,7 @@ export const idempotencyKey = {
   description:
     "Retries with the same key and body within 24 h replay the first outcome (marked `idempotent-replayed: true`) instead of acting twice; the same key with another body is 409 `idempotency_conflict`. 1 to 255 characters, else 400 `validation_failed`.",
   schema: { type: "string", minLength: 1, maxLength: 255 },
+  example: "order-1042",
 };
 /** `limit` and `cursor` of a ledger page (PageQuery in ./schemas/common.ts). */
 export const pageParameters = [

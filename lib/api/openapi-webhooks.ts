@@ -1,12 +1,12 @@
 import "server-only";
-import { EVENT_TYPES, type EventType } from "@/lib/domain/vocabulary";
+import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from "@/lib/domain/vocabulary";
 import { DELIVERY_HEADER, SIGNATURE_HEADER } from "@/lib/domain/webhooks";
 import { eventSchemaId } from "./schemas/events";
 import { EXAMPLE_IDS, type Examples } from "./openapi-examples";
 
 /**
- * The document's `webhooks` (OpenAPI 3.1): one entry per event type the outbox sends (EVENT_TYPES), and the push
- * endpoint's notification. Each is a POST of JSON signed with the endpoint's secret (lib/domain/webhooks.ts).
+ * The document's `webhooks` (OpenAPI 3.1): one entry per event type the outbox sends (EVENT_TYPES), the dashboard's
+ * test event, and the push endpoint's notification. Each is a POST of JSON signed with the endpoint's secret (lib/domain/webhooks.ts).
  */
 
 const { programId, customerId, email, rewardId, at } = EXAMPLE_IDS;
@@ -46,8 +46,8 @@ const signatureHeaders = [
     in: "header",
     required: true,
     description:
-      '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint\'s secret>`. Recompute it over the raw body, compare in constant time, and refuse an old `t`.',
-    schema: { type: "string", pattern: "^t=\\d+,v1=[0-9a-f]{64}$" },
+      '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint\'s secret>`. Recompute it over the raw body, compare in constant time, and refuse an old `t`. After a secret rotation, while the old secret stays valid (the overlap chosen in the dashboard, 24 h by default), the header carries a second `v1=` made with the old secret: accept the delivery when any `v1` matches a secret you hold.',
+    schema: { type: "string", pattern: "^t=\\d+(,v1=[0-9a-f]{64}){1,2}$" },
     example: "t=1795361493,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd",
   },
   {
@@ -89,7 +89,7 @@ export function webhooks(): Record<string, unknown> {
       type,
       webhook(
         `The \`${type}\` event`,
-        `Posted to every active webhook of the program after the change committed (at least once: drop duplicates by \`id\`).`,
+        `Posted to every active webhook of the program that subscribes to \`${type}\` (or to every event) after the change committed (at least once: drop duplicates by \`id\`).`,
         eventSchemaId(type),
         { default: { summary: type, value: { id: EVENT_ID, type, programId, createdAt: at, data: DATA[type] } } },
       ),
@@ -97,6 +97,26 @@ export function webhooks(): Record<string, unknown> {
   );
   return {
     ...events,
+    [TEST_EVENT_TYPE]: webhook(
+      `The \`${TEST_EVENT_TYPE}\` event`,
+      "Posted to one webhook when a manager presses Send test event in the dashboard, whatever its subscriptions: check your endpoint receives and verifies a delivery.",
+      eventSchemaId(TEST_EVENT_TYPE),
+      {
+        default: {
+          summary: TEST_EVENT_TYPE,
+          value: {
+            id: EVENT_ID,
+            type: TEST_EVENT_TYPE,
+            programId,
+            createdAt: at,
+            data: {
+              webhookId: "0193a5b3-5a10-7b2f-9c3d-1e2f3a4b5c6d",
+              message: "A test event sent from the dashboard.",
+            },
+          },
+        },
+      },
+    ),
     pushNotification: webhook(
       "A push notification",
       "Posted to the program's push endpoint for each `queued` notification (Send a push notification), signed with the push secret.",

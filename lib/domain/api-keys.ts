@@ -57,6 +57,35 @@ export async function createApiKey(
   return { id: created.id, key, prefix, rateLimitPerSec: rate, rateLimitBurst: burst };
 }
 
+/**
+ * Changes a key's token bucket (rate and burst, bounds in api-key-limits.ts); a burst left out becomes the default
+ * for the new rate. Takes effect at once in this instance and within API_KEY_CACHE_MS in the others; a bucket
+ * holding more tokens than the new burst is cut down to it at its next request (lib/api/rate-limit.ts).
+ */
+export async function setApiKeyLimits(
+  db: Db,
+  id: string,
+  input: { rateLimitPerSec: number; rateLimitBurst?: number },
+): Promise<{ id: string; rateLimitPerSec: number; rateLimitBurst: number }> {
+  const rate = input.rateLimitPerSec;
+  const burst = input.rateLimitBurst ?? defaultBurst(rate);
+  const within = (n: number, max: number) => Number.isInteger(n) && n >= 1 && n <= max;
+  if (!within(rate, RATE_LIMIT.maxPerSec)) throw invalidRateLimit("rateLimitPerSec", RATE_LIMIT.maxPerSec);
+  if (!within(burst, RATE_LIMIT.maxBurst)) throw invalidRateLimit("rateLimitBurst", RATE_LIMIT.maxBurst);
+  const updated = await db.apiKey.update({
+    where: { id },
+    data: { rateLimitPerSec: rate, rateLimitBurst: burst },
+    select: { id: true, rateLimitPerSec: true, rateLimitBurst: true },
+  });
+  forget(id);
+  return updated;
+}
+
+/** Drops this instance's cached lookups of a key, so its next request reads the row again. */
+function forget(id: string) {
+  for (const [hash, entry] of keyCache) if (entry.identity?.id === id) keyCache.delete(hash);
+}
+
 export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; revokedAt: Date }> {
   const existing = await db.apiKey.findUnique({ where: { id }, select: { revokedAt: true } });
   if (!existing) throw notFound("API key");
@@ -66,7 +95,7 @@ export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; re
     data: { revokedAt: new Date() },
     select: { revokedAt: true },
   });
-  for (const [hash, entry] of keyCache) if (entry.identity?.id === id) keyCache.delete(hash);
+  forget(id);
   return { id, revokedAt: updated.revokedAt! };
 }
 

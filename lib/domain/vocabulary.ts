@@ -54,6 +54,13 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * The event the dashboard's "Send test event" posts to one webhook (lib/domain/webhooks.ts): never emitted by a
+ * change, so not in EVENT_TYPES and not something a webhook subscribes to.
+ */
+export const TEST_EVENT_TYPE = "webhook.test";
+export type DeliveredEventType = EventType | typeof TEST_EVENT_TYPE;
+
 /** The `feature` values of the integration batches (create/update and delete). */
 export const FEATURES = ["user"] as const;
 export type Feature = (typeof FEATURES)[number];

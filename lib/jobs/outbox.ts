@@ -2,7 +2,7 @@ import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { isoSql } from "@/lib/db/types";
 import type { DeliveryKind } from "@/lib/domain/vocabulary";
-import { DELIVERY_HEADER, signature, SIGNATURE_HEADER } from "@/lib/domain/webhooks";
+import { DELIVERY_HEADER, EVENT_BODY_SQL, signature, SIGNATURE_HEADER } from "@/lib/domain/webhooks";
 import { postDelivery } from "@/lib/net/delivery-target";
 import { config } from "@/lib/config";
 import { log } from "@/lib/ops/logger";
@@ -25,7 +25,10 @@ export function backoffMs(attempts: number): number {
   return Math.round(delay * (0.8 + Math.random() * 0.4));
 }
 
-/** Creates one delivery per active webhook of the event's program, for events not yet planned. */
+/**
+ * Creates one delivery per active webhook of the event's program that subscribes to the event's type (a webhook
+ * with no event types subscribes to all), for events not yet planned.
+ */
 export async function fanOutEvents(prisma: PrismaClient, batch = 500): Promise<number> {
   return prisma.$transaction(async (tx) => {
     const events = await tx.$queryRawUnsafe<{ id: string }[]>(
@@ -37,6 +40,7 @@ export async function fanOutEvents(prisma: PrismaClient, batch = 500): Promise<n
       `INSERT INTO "Delivery" ("programId", kind, "eventId", "webhookId", url)
        SELECT e."programId", 'webhook', e.id, w.id, w.url
        FROM "Event" e JOIN "Webhook" w ON w."programId" = e."programId" AND w.active
+         AND (cardinality(w."eventTypes") = 0 OR e.type = ANY (w."eventTypes"))
        WHERE e.id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
       ids,
     );
@@ -56,6 +60,8 @@ interface Claimed {
   attempts: number;
   createdAt: Date;
   secret: string | null;
+  /** The secret before the last rotation while its overlap window lasts: deliveries are signed with both. */
+  previousSecret: string | null;
   body: string;
   notificationId: string | null;
 }
@@ -78,9 +84,9 @@ async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
      SELECT l.id, l.kind, l.attempts, l."createdAt", l."notificationId",
             CASE WHEN l.kind = 'webhook' THEN (CASE WHEN w.active THEN w.url END) ELSE p."pushEndpointUrl" END AS url,
             CASE WHEN l.kind = 'webhook' THEN w.secret ELSE p."pushSecret" END AS secret,
-            CASE WHEN l.kind = 'webhook' THEN
-              json_build_object('id', e.id, 'type', e.type, 'programId', e."programId",
-                                'createdAt', ${isoSql('e."createdAt"')}, 'data', e.data)::text
+            CASE WHEN l.kind = 'webhook' AND w."previousSecretExpiresAt" > now() THEN w."previousSecret" END
+              AS "previousSecret",
+            CASE WHEN l.kind = 'webhook' THEN ${EVENT_BODY_SQL}
             ELSE
               json_build_object('id', n.id, 'type', 'notification', 'programId', n."programId", 'customerId', n."customerId",
                                 'loyaltyCustomerId', ld."loyaltyCustomerId", 'title', n.title, 'body', n.body, 'category', n.category,
@@ -102,7 +108,7 @@ async function send(
   const headers = {
     "content-type": "application/json",
     "user-agent": "loyalty-webhooks/1",
-    [SIGNATURE_HEADER]: signature(d.secret ?? "", d.body),
+    [SIGNATURE_HEADER]: signature(d.previousSecret ? [d.secret ?? "", d.previousSecret] : (d.secret ?? ""), d.body),
     [DELIVERY_HEADER]: d.id,
   };
   const outcome = await postDelivery(d.url, headers, d.body, SEND_TIMEOUT_MS);

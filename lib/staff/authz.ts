@@ -48,6 +48,11 @@ export const PERMISSIONS = {
   "customers.delete": ["owner", "manager"],
   /** Tiers, rewards, coupon pools, earning flows, webhooks, push endpoint, program settings. */
   "program.manage": ["owner", "manager"],
+  /**
+   * The keys' names, prefixes, limits and use (never a secret). The page has a read view for roles that may read but
+   * not change keys: add a role here to give it that view.
+   */
+  "apikeys.read": ["owner", "manager"],
   "apikeys.manage": ["owner", "manager"],
   "audit.read": ["owner", "manager"],
   /**
@@ -55,6 +60,8 @@ export const PERMISSIONS = {
    * not every reader's — support and viewers read one customer or one page at a time.
    */
   "customers.export": ["owner", "manager"],
+  /** Who belongs to the program and with which role: every member may see it; only owners change it. */
+  "staff.read": ["owner", "manager", "support", "viewer"],
   "staff.manage": ["owner"],
   /** Create a new program (its creator becomes its owner). */
   "programs.create": ["owner"],

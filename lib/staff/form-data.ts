@@ -18,6 +18,8 @@ export function formValues(form: HTMLFormElement | FormData) {
     },
     /** A checkbox: true when ticked. */
     checked: (name: string) => data.get(name) === "on",
+    /** Every value sent under one name (the ticked boxes of a group), in document order. */
+    all: (name: string) => data.getAll(name).map(String),
   };
 }
 

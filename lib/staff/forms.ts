@@ -7,7 +7,8 @@ import { NotificationRequest } from "@/lib/api/schemas/notifications";
 import { RedeemRequest } from "@/lib/api/schemas/rewards";
 import { zodProblems } from "@/lib/api/problem";
 import { COUPON_CODE, COUPON_CODE_RULE, notACouponCode } from "@/lib/domain/coupon-codes";
-import { ROLES } from "@/lib/domain/vocabulary";
+import { EVENT_TYPES, ROLES } from "@/lib/domain/vocabulary";
+import { ROTATION_OVERLAP_HOURS } from "@/lib/domain/webhook-rotation";
 import {
   declareFlowParams,
   FLOW_PARAM_NAME,
@@ -88,6 +89,13 @@ export const ApiKeyForm = z.strictObject({
   rateLimitBurst: PerSecond(RATE_LIMIT.maxBurst).optional(),
 });
 export type ApiKeyForm = z.infer<typeof ApiKeyForm>;
+
+/** A key's new token bucket; the burst left out becomes 2 × the rate (lib/domain/api-key-limits.ts). */
+export const ApiKeyLimits = z.strictObject({
+  rateLimitPerSec: PerSecond(RATE_LIMIT.maxPerSec),
+  rateLimitBurst: PerSecond(RATE_LIMIT.maxBurst).optional(),
+});
+export type ApiKeyLimits = z.infer<typeof ApiKeyLimits>;
 
 const Cost = z
   .number("must be a whole number of points")
@@ -322,8 +330,24 @@ const HttpUrl = z
     }
   }, "must be an http(s) URL");
 
-export const WebhookForm = z.strictObject({ url: HttpUrl });
+/** The event types an endpoint receives; none chosen means every event type (lib/domain/webhooks.ts). */
+const EventTypes = z.array(z.enum(EVENT_TYPES, "must be an event type")).max(EVENT_TYPES.length);
+
+export const WebhookForm = z.strictObject({ url: HttpUrl, eventTypes: EventTypes.optional() });
 export type WebhookForm = z.infer<typeof WebhookForm>;
+
+export const WebhookSubscriptions = z.strictObject({ eventTypes: EventTypes });
+export type WebhookSubscriptions = z.infer<typeof WebhookSubscriptions>;
+
+/** How long the replaced signing secret stays valid beside the new one (0: not at all). */
+export const WebhookRotation = z.strictObject({
+  overlapHours: z
+    .number("must be a whole number of hours")
+    .int("must be a whole number of hours")
+    .min(0, "must be 0 or more")
+    .max(ROTATION_OVERLAP_HOURS.max, `must be at most ${ROTATION_OVERLAP_HOURS.max} (7 days)`),
+});
+export type WebhookRotation = z.infer<typeof WebhookRotation>;
 
 /** Switch an endpoint off (its queued deliveries are cancelled, not sent) or on again. */
 export const WebhookUpdate = z.strictObject({ active: z.boolean("must be true or false") });

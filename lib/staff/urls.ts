@@ -28,6 +28,9 @@ export const staffApi = {
   apiKey: (programId: string, keyId: string) => `${api(programId)}/api-keys/${keyId}`,
   webhooks: (programId: string) => `${api(programId)}/webhooks`,
   webhook: (programId: string, webhookId: string) => `${api(programId)}/webhooks/${webhookId}`,
+  webhookEvents: (programId: string, webhookId: string) => `${api(programId)}/webhooks/${webhookId}/events`,
+  webhookSecret: (programId: string, webhookId: string) => `${api(programId)}/webhooks/${webhookId}/secret`,
+  webhookTestEvent: (programId: string, webhookId: string) => `${api(programId)}/webhooks/${webhookId}/test-event`,
   pushEndpoint: (programId: string) => `${api(programId)}/push-endpoint`,
   resendDelivery: (programId: string, deliveryId: string) => `${api(programId)}/deliveries/${deliveryId}/resend`,
   staff: (programId: string) => `${api(programId)}/staff`,
@@ -54,6 +57,8 @@ export const dashboardPages = {
   customer: (programId: string, customerId: string) => `/dashboard/${programId}/customers/${customerId}`,
   settings: (programId: string) => `/dashboard/${programId}/settings`,
   couponPool: (programId: string, poolId: string) => `/dashboard/${programId}/coupons/${poolId}`,
+  webhooks: (programId: string) => `/dashboard/${programId}/webhooks`,
+  delivery: (programId: string, deliveryId: string) => `/dashboard/${programId}/webhooks/deliveries/${deliveryId}`,
 };
 
 /** React Query keys; a write invalidates by prefix (every search, one customer's history). */

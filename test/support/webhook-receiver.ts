@@ -62,7 +62,8 @@ export async function startReceiver(
 
 /**
  * What a receiver does with `loyalty-signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`:
- * recompute over the raw body, compare in constant time, refuse stale timestamps.
+ * recompute over the raw body, compare in constant time, refuse stale timestamps. During a secret rotation's
+ * overlap the header carries one `v1=` per valid secret: any one matching `secret` verifies.
  */
 export function verifySignature(
   secret: string,
@@ -71,13 +72,10 @@ export function verifySignature(
   toleranceSeconds = 300,
 ): boolean {
   if (typeof header !== "string") return false;
-  const parts = new Map(
-    header.split(",").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)] as const),
-  );
-  const t = Number(parts.get("t"));
-  const v1 = parts.get("v1") ?? "";
-  if (!/^[0-9a-f]{64}$/.test(v1) || !Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > toleranceSeconds)
-    return false;
+  const parts = header.split(",").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)] as const);
+  const t = Number(parts.find(([k]) => k === "t")?.[1]);
+  const signatures = parts.filter(([k]) => k === "v1").map(([, v]) => v);
+  if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > toleranceSeconds) return false;
   const expected = createHmac("sha256", secret).update(`${t}.${body}`).digest();
-  return timingSafeEqual(Buffer.from(v1, "hex"), expected);
+  return signatures.some((v1) => /^[0-9a-f]{64}$/.test(v1) && timingSafeEqual(Buffer.from(v1, "hex"), expected));
 }

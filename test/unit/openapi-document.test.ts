@@ -14,7 +14,7 @@ import {
 } from "@/lib/api/schemas/common";
 import { PointsChange } from "@/lib/api/schemas/points";
 import { MAX_FLOW_PARAMS } from "@/lib/domain/flow-params";
-import { EVENT_TYPES } from "@/lib/domain/vocabulary";
+import { EVENT_TYPES, TEST_EVENT_TYPE } from "@/lib/domain/vocabulary";
 import { DELIVERY_HEADER, SIGNATURE_HEADER } from "@/lib/domain/webhooks";
 
 /** What the OpenAPI document must say about every operation: statuses, codes, headers, limits, descriptions. */
@@ -133,7 +133,7 @@ describe("the OpenAPI document", () => {
   });
 
   test("webhooks: one per event type the service sends, signed, with an example; and the push notification", () => {
-    assert.deepEqual(Object.keys(doc.webhooks).sort(), [...EVENT_TYPES, "pushNotification"].sort());
+    assert.deepEqual(Object.keys(doc.webhooks).sort(), [...EVENT_TYPES, TEST_EVENT_TYPE, "pushNotification"].sort());
     for (const [type, hook] of Object.entries(doc.webhooks as Record<string, Json>)) {
       const names = hook.post.parameters.map((p: Json) => p.name);
       assert.deepEqual(names, [SIGNATURE_HEADER, DELIVERY_HEADER], type);

@@ -43,3 +43,20 @@ export function ResendButton({ programId, deliveryId }: { programId: string; del
     </WriteButton>
   );
 }
+
+/** Queues a signed `webhook.test` event for this one endpoint; the delivery log shows it and its payload. */
+export function TestEventButton({ programId, webhookId, url }: { programId: string; webhookId: string; url: string }) {
+  return (
+    <WriteButton
+      write={{
+        method: "POST",
+        url: staffApi.webhookTestEvent(programId, webhookId),
+        success: "Test event queued: see the delivery log",
+      }}
+      className={`${secondaryButtonClass} whitespace-nowrap`}
+      label={`Send a test event to ${url}`}
+    >
+      Send test event
+    </WriteButton>
+  );
+}

@@ -2,10 +2,11 @@
 
 import { useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
-import { WebhookForm as WebhookSchema } from "@/lib/staff/forms";
+import { WebhookForm as WebhookSchema, type WebhookForm as WebhookInput } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, ShownOnce } from "@/components/ui";
 import { CardForm } from "../card-form";
+import { EventTypeChoices } from "./event-type-choices";
 
 /** The webhooks page's "New webhook" card (managers): the endpoint's signing secret is shown once. */
 export function WebhookForm({ programId }: { programId: string }) {
@@ -16,12 +17,13 @@ export function WebhookForm({ programId }: { programId: string }) {
     url: staffApi.webhooks(programId),
     success: "Webhook created",
     onSuccess: (data) => setSecret(data.secret),
-    read: (f) => ({ url: f.text("url") }),
+    read: (f) => ({ url: f.text("url"), eventTypes: f.all("eventTypes") as WebhookInput["eventTypes"] }),
   });
   const footer = (
     <>
       <p className="mt-1 text-xs text-slate-600">
-        Every event of the program is POSTed here, signed with the endpoint&apos;s own secret.
+        The chosen events of the program (every event when none is ticked) are POSTed here, signed with the
+        endpoint&apos;s own secret.
       </p>
       {secret && <ShownOnce what="signing secret" value={secret} testId="new-webhook-secret" />}
     </>
@@ -45,6 +47,9 @@ export function WebhookForm({ programId }: { programId: string }) {
           inputMode="url"
           placeholder="https://example.com/loyalty/events"
         />
+      </div>
+      <div className="w-full">
+        <EventTypeChoices idPrefix="new-webhook" selected={[]} error={create.errors.eventTypes} />
       </div>
     </CardForm>
   );

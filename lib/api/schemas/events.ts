@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { EventType } from "@/lib/domain/vocabulary";
-import { LEDGER_TYPES, NOTIFICATION_CATEGORIES, TIER_STATUSES } from "@/lib/domain/vocabulary";
+import type { DeliveredEventType, EventType } from "@/lib/domain/vocabulary";
+import { LEDGER_TYPES, NOTIFICATION_CATEGORIES, TEST_EVENT_TYPE, TIER_STATUSES } from "@/lib/domain/vocabulary";
 import { Id, Timestamp } from "./common";
 
 /**
@@ -9,7 +9,7 @@ import { Id, Timestamp } from "./common";
  * The document's `webhooks` section is built from these (lib/api/openapi-webhooks.ts).
  */
 
-const envelope = <T extends EventType, D extends z.ZodType>(type: T, data: D, description: string) =>
+const envelope = <T extends DeliveredEventType, D extends z.ZodType>(type: T, data: D, description: string) =>
   z
     .object({
       id: Id.describe("The event's id: the same on every retry of its delivery, so receivers can drop duplicates."),
@@ -21,7 +21,7 @@ const envelope = <T extends EventType, D extends z.ZodType>(type: T, data: D, de
     .meta({ id: eventSchemaId(type), description });
 
 /** `customer.created` → `CustomerCreatedEvent`: the event's schema id in the document's components. */
-export const eventSchemaId = (type: EventType) =>
+export const eventSchemaId = (type: DeliveredEventType) =>
   `${type.replace(/(^|\.)(\w)/g, (_m, _dot: string, c: string) => c.toUpperCase())}Event`;
 
 const customerChanged = z.object({
@@ -85,6 +85,13 @@ export const WEBHOOK_EVENTS = {
     "A push notification was queued (not sent when the customer turned its category off).",
   ),
 } as const satisfies Record<EventType, z.ZodType>;
+
+/** The dashboard's "Send test event": posted to that one webhook only, signed like every event (lib/domain/webhooks.ts). */
+export const TestEvent = envelope(
+  TEST_EVENT_TYPE,
+  z.object({ webhookId: Id, message: z.string() }),
+  "A test event a manager sent from the dashboard to one webhook; no customer or balance is involved.",
+);
 
 /** What the program's push endpoint receives for a queued notification (signed as webhooks are). */
 export const PushNotification = z

@@ -1,10 +1,10 @@
 import "server-only";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, notFound } from "@/lib/errors";
-import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createApiKey, revokeApiKey, setApiKeyLimits } from "@/lib/domain/api-keys";
 import { audited } from "../audit";
 import { staffOperation } from "../authz";
-import type { ApiKeyForm } from "../forms";
+import type { ApiKeyForm, ApiKeyLimits } from "../forms";
 
 /** The staff writes on the program's API keys (`apikeys.manage`). A key's secret is shown once and never audited. */
 
@@ -47,3 +47,30 @@ export const revokeApiKeyAsStaff = staffOperation("apikeys.manage", async (tx, s
   );
   return result;
 });
+
+/** Changes a key's rate and burst (a revoked key is refused: it answers nothing anyway). */
+export const setApiKeyLimitsAsStaff = staffOperation(
+  "apikeys.manage",
+  async (tx, staff, keyId: string, input: ApiKeyLimits) => {
+    const key = await requireRow(
+      keyId,
+      (id) =>
+        tx.apiKey.findFirst({
+          where: { id, programId: staff.programId },
+          select: { id: true, name: true, prefix: true, revokedAt: true, rateLimitPerSec: true, rateLimitBurst: true },
+        }),
+      () => notFound("API key"),
+    );
+    if (key.revokedAt) throw conflict("The key is revoked.");
+    const result = await setApiKeyLimits(tx, keyId, input);
+    await audited(
+      tx,
+      staff,
+      "apikey.update",
+      { type: "api_key", id: keyId },
+      { name: key.name, prefix: key.prefix, rateLimitPerSec: key.rateLimitPerSec, rateLimitBurst: key.rateLimitBurst },
+      { rateLimitPerSec: result.rateLimitPerSec, rateLimitBurst: result.rateLimitBurst },
+    );
+    return result;
+  },
+);

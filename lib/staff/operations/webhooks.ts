@@ -2,10 +2,17 @@ import "server-only";
 import type { Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, notFound } from "@/lib/errors";
-import { createWebhook, resendDelivery, setPushEndpoint } from "@/lib/domain/webhooks";
+import {
+  createWebhook,
+  resendDelivery,
+  rotateWebhookSecret,
+  sendTestEvent,
+  setPushEndpoint,
+  setWebhookSubscriptions,
+} from "@/lib/domain/webhooks";
 import { audited, auditedUpdate } from "../audit";
 import { staffOperation } from "../authz";
-import type { PushEndpointForm, WebhookForm, WebhookUpdate } from "../forms";
+import type { PushEndpointForm, WebhookForm, WebhookRotation, WebhookSubscriptions, WebhookUpdate } from "../forms";
 
 /**
  * The staff writes on where the program's events go: webhooks, the push endpoint, re-sending a delivery
@@ -30,15 +37,20 @@ const pushEndpointOf = (tx: Tx, programId: string) =>
   tx.program.findUniqueOrThrow({ where: { id: programId }, select: { pushEndpointUrl: true } });
 
 export const createWebhookAsStaff = staffOperation("program.manage", async (tx, staff, input: WebhookForm) => {
-  const { webhookId, secret } = await createWebhook(tx, { programId: staff.programId, url: input.url });
+  const { webhookId, secret } = await createWebhook(tx, {
+    programId: staff.programId,
+    url: input.url,
+    eventTypes: input.eventTypes,
+  });
   const webhook = await tx.webhook.findUniqueOrThrow({
     where: { id: webhookId },
-    select: { id: true, url: true, active: true, createdAt: true },
+    select: { id: true, url: true, active: true, createdAt: true, eventTypes: true },
   });
   // The signing secret is returned to the caller once and never written to the audit log.
   await audited(tx, staff, "webhook.create", { type: "webhook", id: webhookId }, null, {
     url: auditUrl(webhook.url),
     active: webhook.active,
+    eventTypes: webhook.eventTypes,
   });
   return { ...webhook, secret };
 });
@@ -69,6 +81,61 @@ export const setWebhookActiveAsStaff = staffOperation(
     return { id: webhookId, active: input.active };
   },
 );
+
+/** The webhook of the staff member's program, or 404, with what the audit log shows of it. */
+const webhookOf = (tx: Tx, programId: string, webhookId: string) =>
+  requireRow(
+    webhookId,
+    (id) =>
+      tx.webhook.findFirst({
+        where: { id, programId },
+        select: { id: true, url: true, active: true, eventTypes: true },
+      }),
+    () => notFound("webhook"),
+  );
+
+/** Which event types the endpoint receives; an empty list means all of them. */
+export const setWebhookSubscriptionsAsStaff = staffOperation(
+  "program.manage",
+  async (tx, staff, webhookId: string, input: WebhookSubscriptions) => {
+    const before = await webhookOf(tx, staff.programId, webhookId);
+    const after = await setWebhookSubscriptions(tx, staff.programId, webhookId, input.eventTypes);
+    await audited(
+      tx,
+      staff,
+      "webhook.subscriptions",
+      { type: "webhook", id: webhookId },
+      { url: auditUrl(before.url), eventTypes: before.eventTypes },
+      { eventTypes: after.eventTypes },
+    );
+    return after;
+  },
+);
+
+/** A new signing secret, returned once and never audited; the old one stays valid for `overlapHours`. */
+export const rotateWebhookSecretAsStaff = staffOperation(
+  "program.manage",
+  async (tx, staff, webhookId: string, input: WebhookRotation) => {
+    const webhook = await webhookOf(tx, staff.programId, webhookId);
+    const rotated = await rotateWebhookSecret(tx, staff.programId, webhookId, input.overlapHours);
+    await audited(tx, staff, "webhook.rotate_secret", { type: "webhook", id: webhookId }, null, {
+      url: auditUrl(webhook.url),
+      previousSecretValidUntil: rotated.previousSecretExpiresAt,
+    });
+    return rotated;
+  },
+);
+
+/** Queues a signed `webhook.test` event for this one endpoint; 202 with the delivery to watch. */
+export const sendTestEventAsStaff = staffOperation("program.manage", async (tx, staff, webhookId: string) => {
+  const webhook = await webhookOf(tx, staff.programId, webhookId);
+  const queued = await sendTestEvent(tx, staff.programId, webhookId);
+  await audited(tx, staff, "webhook.test", { type: "webhook", id: webhookId }, null, {
+    url: auditUrl(webhook.url),
+    deliveryId: queued.deliveryId,
+  });
+  return { ...queued, status: "pending" as const };
+});
 
 export const setPushEndpointAsStaff = staffOperation("program.manage", async (tx, staff, input: PushEndpointForm) => {
   // A new signing secret comes with every new URL: returned once, never audited.

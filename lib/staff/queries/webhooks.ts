@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db/types";
+import { EVENT_BODY_SQL } from "@/lib/domain/webhooks";
 import { keysetPage, NEWEST_FIRST, olderThan } from "./keyset";
 
 /** The dashboard's reads of where the program's events go: webhooks, the push endpoint, the delivery log. */
@@ -10,11 +11,27 @@ export async function webhookSettings(db: Db, programId: string) {
     db.webhook.findMany({
       where: { programId },
       orderBy: [...NEWEST_FIRST],
-      select: { id: true, url: true, active: true, createdAt: true },
+      select: {
+        id: true,
+        url: true,
+        active: true,
+        createdAt: true,
+        eventTypes: true,
+        previousSecretExpiresAt: true,
+      },
     }),
     db.program.findUnique({ where: { id: programId }, select: { pushEndpointUrl: true } }),
   ]);
-  return { webhooks, pushEndpointUrl: program?.pushEndpointUrl ?? null };
+  const now = new Date();
+  return {
+    webhooks: webhooks.map(({ previousSecretExpiresAt, ...w }) => ({
+      ...w,
+      // Only while the overlap lasts: afterwards the old secret no longer signs anything.
+      previousSecretValidUntil:
+        previousSecretExpiresAt && previousSecretExpiresAt > now ? previousSecretExpiresAt : null,
+    })),
+    pushEndpointUrl: program?.pushEndpointUrl ?? null,
+  };
 }
 
 /**
@@ -53,4 +70,37 @@ export async function deliveryPage(
       eventType: event?.type ?? (d.kind === "push" ? "notification" : "—"),
     })),
   };
+}
+
+/**
+ * One delivery of the program with the exact JSON text it sends (the text its signature covers), or null (also for
+ * another program's delivery). A webhook's body is built by the same SQL expression the outbox signs; a push
+ * delivery's body is the notification, which the dashboard does not show here.
+ */
+export async function deliveryWithPayload(db: Db, programId: string, deliveryId: string) {
+  const delivery = await db.delivery.findFirst({
+    where: { id: deliveryId, programId },
+    select: {
+      id: true,
+      kind: true,
+      url: true,
+      status: true,
+      attempts: true,
+      lastStatusCode: true,
+      lastError: true,
+      nextAttemptAt: true,
+      deliveredAt: true,
+      createdAt: true,
+      eventId: true,
+      event: { select: { type: true } },
+    },
+  });
+  if (!delivery) return null;
+  const [row] = delivery.eventId
+    ? await db.$queryRawUnsafe<{ body: string }[]>(
+        `SELECT ${EVENT_BODY_SQL} AS body FROM "Event" e WHERE e.id = $1::uuid`,
+        delivery.eventId,
+      )
+    : [];
+  return { ...delivery, eventType: delivery.event?.type ?? null, payload: row?.body ?? null };
 }

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { requirePage } from "@/lib/staff/authz";
+import { can, requirePage } from "@/lib/staff/authz";
 import { staffMembers } from "@/lib/staff/queries/staff-accounts";
 import { ActiveBadge, Badge, Card, Table } from "@/components/ui";
 import { StaffForm } from "@/components/dashboard/staff/staff-form";
@@ -7,18 +7,15 @@ import { StaffDisableButton, StaffRoleForm } from "@/components/dashboard/staff/
 
 export const metadata = { title: "Staff · Loyalty" };
 
-const COLUMNS = [
-  { label: "E-mail / name" },
-  { label: "Role" },
-  { label: "Added" },
-  { label: "Status" },
-  { label: "Actions", hidden: true },
-];
+const COLUMNS = [{ label: "E-mail / name" }, { label: "Role" }, { label: "Added" }, { label: "Status" }];
+const ACTIONS = { label: "Actions", hidden: true };
 const td = "px-3 py-2 align-middle";
 
 export default async function StaffPage({ params }: { params: Promise<{ programId: string }> }) {
   const { programId } = await params;
-  const me = await requirePage(programId, "staff.manage");
+  const me = await requirePage(programId, "staff.read");
+  // Owners get the forms; every other role the same list as plain text (a read view, not disabled controls).
+  const manage = can(me.role, "staff.manage");
   const members = await staffMembers(await db(), programId);
   return (
     <div className="space-y-4">
@@ -26,13 +23,13 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
       <p className="text-sm text-slate-600">
         Viewers read; support also serves customers; managers also configure the program; owners also manage staff. A
         change of role or a disabled account applies at the member&apos;s next request. The program always keeps at
-        least one active owner.
+        least one active owner.{manage ? "" : " Only owners add members or change roles."}
       </p>
-      <StaffForm programId={programId} />
+      {manage && <StaffForm programId={programId} />}
       <Card title="Staff members">
         <Table
           label="Staff members"
-          columns={COLUMNS}
+          columns={manage ? [...COLUMNS, ACTIONS] : COLUMNS}
           rows={members}
           empty="No staff members yet."
           pad="px-3 py-2"
@@ -49,7 +46,7 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                   <p className="text-xs text-slate-600">{m.name ?? "no name"}</p>
                 </td>
                 <td className={td}>
-                  {self ? (
+                  {self || !manage ? (
                     <span className="capitalize">{m.role}</span>
                   ) : (
                     <StaffRoleForm programId={programId} staffId={m.id} email={m.email} role={m.role} />
@@ -61,16 +58,18 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                 <td className={td}>
                   <ActiveBadge active={!m.disabledAt} inactive="disabled" inactiveTone="red" />
                 </td>
-                <td className={`${td} text-right`}>
-                  {!self && (
-                    <StaffDisableButton
-                      programId={programId}
-                      staffId={m.id}
-                      email={m.email}
-                      disabled={!!m.disabledAt}
-                    />
-                  )}
-                </td>
+                {manage && (
+                  <td className={`${td} text-right`}>
+                    {!self && (
+                      <StaffDisableButton
+                        programId={programId}
+                        staffId={m.id}
+                        email={m.email}
+                        disabled={!!m.disabledAt}
+                      />
+                    )}
+                  </td>
+                )}
               </tr>
             );
           }}

@@ -14,7 +14,10 @@ import {
   formatDate,
 } from "@/components/ui";
 import { PushEndpointForm } from "@/components/dashboard/webhooks/push-endpoint-form";
-import { ResendButton, WebhookActiveButton } from "@/components/dashboard/webhooks/webhook-buttons";
+import { ResendButton, TestEventButton, WebhookActiveButton } from "@/components/dashboard/webhooks/webhook-buttons";
+import { RotateSecretForm, WebhookSubscriptionsForm } from "@/components/dashboard/webhooks/webhook-settings";
+import Link from "next/link";
+import { dashboardPages } from "@/lib/staff/urls";
 import { WebhookForm } from "@/components/dashboard/webhooks/webhook-form";
 
 export const metadata = { title: "Webhooks & push · Loyalty" };
@@ -36,35 +39,60 @@ export default async function WebhooksPage(props: ProgramSearchPageProps<"status
     <div className="space-y-4">
       <h1 className="text-2xl font-bold">Webhooks &amp; push</h1>
       <p className="text-sm text-slate-600">
-        Events of the program are POSTed to every active webhook, and queued push notifications to the push endpoint,
-        each signed with its endpoint&apos;s secret (header <code className="font-mono">loyalty-signature</code>).
-        Failed attempts are retried with backoff for 24 hours.
+        Events of the program are POSTed to every active webhook that subscribes to them, and queued push notifications
+        to the push endpoint, each signed with its endpoint&apos;s secret (header{" "}
+        <code className="font-mono">loyalty-signature</code>). Failed attempts are retried with backoff for 24 hours.
+        Open a delivery to see the exact JSON it sends.
       </p>
       {manage && <WebhookForm programId={programId} />}
       <Card title="Webhook endpoints">
-        <Table
-          label="Webhook endpoints"
-          columns={[{ label: "URL" }, { label: "Created" }, { label: "Status" }, actions]}
-          rows={settings.webhooks}
-          empty={`No webhooks yet${manage ? ": add an endpoint above to receive the program's events." : "."}`}
-          pad={pad}
-          bleed={false}
-        >
-          {(w) => (
-            <tr key={w.id}>
-              <td className={`${td} min-w-48 break-all font-mono text-xs`}>{w.url}</td>
-              <td className={`${td} whitespace-nowrap`}>{formatDate(w.createdAt)}</td>
-              <td className={td}>
-                <ActiveBadge active={w.active} inactive="disabled" />
-              </td>
-              {manage && (
-                <td className={`${td} text-right`}>
-                  <WebhookActiveButton programId={programId} webhookId={w.id} active={w.active} url={w.url} />
-                </td>
-              )}
-            </tr>
-          )}
-        </Table>
+        {settings.webhooks.length === 0 ? (
+          <Empty>No webhooks yet{manage ? ": add an endpoint above to receive the program's events." : "."}</Empty>
+        ) : (
+          <ul className="divide-y divide-slate-100" aria-label="Webhook endpoints">
+            {settings.webhooks.map((w) => (
+              <li key={w.id} className="py-3 text-sm">
+                <div className="flex flex-wrap items-start justify-between gap-2">
+                  <div className="min-w-0">
+                    <p className="break-all font-mono text-xs">{w.url}</p>
+                    <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+                      <ActiveBadge active={w.active} inactive="disabled" />
+                      <span>added {formatDate(w.createdAt)}</span>
+                      {w.previousSecretValidUntil && (
+                        <span>· old secret valid until {formatDate(w.previousSecretValidUntil)}</span>
+                      )}
+                    </p>
+                    <p className="mt-1 text-xs text-slate-700">
+                      Events:{" "}
+                      {w.eventTypes.length === 0 ? (
+                        "every event"
+                      ) : (
+                        <span className="font-mono">{w.eventTypes.join(", ")}</span>
+                      )}
+                    </p>
+                  </div>
+                  {manage && (
+                    <div className="flex flex-wrap gap-2">
+                      {w.active && <TestEventButton programId={programId} webhookId={w.id} url={w.url} />}
+                      <WebhookActiveButton programId={programId} webhookId={w.id} active={w.active} url={w.url} />
+                    </div>
+                  )}
+                </div>
+                {manage && (
+                  <>
+                    <WebhookSubscriptionsForm
+                      programId={programId}
+                      webhookId={w.id}
+                      url={w.url}
+                      eventTypes={w.eventTypes}
+                    />
+                    <RotateSecretForm programId={programId} webhookId={w.id} url={w.url} />
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
       </Card>
       <Card title="Push endpoint">
         {manage ? (
@@ -107,7 +135,19 @@ export default async function WebhooksPage(props: ProgramSearchPageProps<"status
           {(d) => (
             <tr key={d.id}>
               <td className={`${td} min-w-28`}>{formatDate(d.createdAt)}</td>
-              <td className={`${td} whitespace-nowrap font-mono text-xs`}>{d.eventType}</td>
+              <td className={`${td} whitespace-nowrap font-mono text-xs`}>
+                {d.kind === "webhook" ? (
+                  <Link
+                    href={dashboardPages.delivery(programId, d.id)}
+                    className="text-indigo-700 underline"
+                    aria-label={`Payload of ${d.eventType} delivery ${formatDate(d.createdAt)}`}
+                  >
+                    {d.eventType}
+                  </Link>
+                ) : (
+                  d.eventType
+                )}
+              </td>
               <td className={td}>
                 <Badge tone={d.kind === "push" ? "indigo" : "slate"}>{d.kind}</Badge>
                 <span className="mt-1 block min-w-40 max-w-72 break-all font-mono text-xs">{d.url}</span>

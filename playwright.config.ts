@@ -78,7 +78,7 @@ export default defineConfig({
       AUTH_SECRET_FILE: `${process.env.E2E_PGLITE_DIR}/auth-secret`,
     },
     reuseExistingServer: false,
-    timeout: 120_000,
+    timeout: 300_000,
     stdout: "pipe",
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },

@@ -16,7 +16,7 @@ import http from "node:http";
 import pg from "pg";
 import { customerJoins, customerJson } from "@/lib/domain/sql";
 import { UPDATE_USER_SQL, UPSERT_SQL } from "@/lib/domain/customers";
-import { CHANGE_SQL } from "@/lib/domain/ledger";
+import { CHANGE_SQL, changeArgs } from "@/lib/domain/ledger";
 
 const GET_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
   WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL`;
@@ -133,12 +133,15 @@ http
         const { rows } = await q(
           "bench_change",
           CHANGE_SQL,
-          [programId, found[0].id, points, "earn", null, "api", "baseline", null, null, null, null],
+          changeArgs(
+            { programId, customerId: found[0].id, points, type: "earn", source: "api", actor: "baseline" },
+            null,
+          ),
           client,
         );
         return rows[0];
       });
-      return out ? send(res, 200, `{"balance":${out.balance},"transaction":${out.entry}}`) : send(res, 404);
+      return out?.body ? send(res, 200, out.body) : send(res, 404);
     } catch (err) {
       console.error(err);
       send(res, 500);

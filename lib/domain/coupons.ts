@@ -42,8 +42,9 @@ export async function importCoupons(
     if (chunk.length === 0) return;
     const [row] = await prisma.$queryRawUnsafe<{ n: number }[]>(
       `WITH ins AS (
-         INSERT INTO "Coupon" ("poolId", code)
-         SELECT $1::uuid, code FROM jsonb_array_elements_text($2::jsonb) AS code
+         INSERT INTO "Coupon" ("programId", "poolId", code)
+         SELECT p."programId", p.id, code FROM "CouponPool" p CROSS JOIN jsonb_array_elements_text($2::jsonb) AS code
+         WHERE p.id = $1::uuid
          ON CONFLICT ("poolId", code) DO NOTHING RETURNING 1
        ) SELECT count(*)::int AS n FROM ins`,
       poolId,

@@ -71,12 +71,12 @@ WITH input AS (
   FROM c JOIN input i USING (email) WHERE c.inserted
   RETURNING 1
 ), new_loyalty AS (
-  INSERT INTO "LoyaltyData" ("customerId", "loyaltyCustomerId", "tierStatus", "updatedAt")
-  SELECT c.id, replace(gen_random_uuid()::text, '-', ''), 'base', now() FROM c WHERE c.inserted
+  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "updatedAt")
+  SELECT $1::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', now() FROM c WHERE c.inserted
   RETURNING 1
 ), new_tier AS (
-  INSERT INTO "CustomerTier" ("customerId", "currentTierId", "tierChangedAt", "recalculationDate")
-  SELECT c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE now() END,
+  INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "tierChangedAt", "recalculationDate")
+  SELECT $1::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE now() END,
          now() + make_interval(months => p."tierPeriodMonths")
   FROM c CROSS JOIN program p WHERE c.inserted
   RETURNING 1

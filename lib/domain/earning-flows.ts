@@ -2,7 +2,7 @@ import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
 import { conflict, earningFlowNotFound, uniqueOr409, validationFailed } from "@/lib/errors";
 import { checkRunParams, declareFlowParams, storedFlowParams, type FlowParamInput } from "./flow-params";
-import { changeBalance } from "./ledger";
+import { changeBalance, lockBalance } from "./ledger";
 import { requireProgram } from "./programs";
 import { recalculateIfDue } from "./tiers-engine";
 import type { CapReason } from "./vocabulary";
@@ -83,13 +83,15 @@ export async function executeEarningFlow(
   const base = flow.points != null ? flow.points : run.values[flow.param!]! * flow.pointsPerUnit!;
 
   // The balance row lock serialises this customer's runs, so the caps below see every earlier run.
-  await tx.$queryRawUnsafe(`SELECT 1 FROM "LoyaltyData" WHERE "customerId" = $1::uuid FOR UPDATE`, input.customerId);
+  await lockBalance(tx, input.programId, input.customerId);
   // The factor is the tier's after any period that has ended is closed.
   await recalculateIfDue(tx, input.programId, input.customerId, input.now);
   const [locked] = await tx.$queryRawUnsafe<{ balance: number; factor: number | null }[]>(
     `SELECT l.balance, t.factor FROM "LoyaltyData" l
-       JOIN "CustomerTier" ct ON ct."customerId" = l."customerId" LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
-     WHERE l."customerId" = $1::uuid`,
+       JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
+       LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
+     WHERE l."programId" = $1::uuid AND l."customerId" = $2::uuid`,
+    input.programId,
     input.customerId,
   );
   if (!locked) throw new Error("customer without loyalty data");

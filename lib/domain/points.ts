@@ -96,9 +96,10 @@ export async function expireDuePoints(
     const batch = await prisma.$transaction(
       async (tx) => {
         const due = await tx.$queryRawUnsafe<{ customerId: string; programId: string }[]>(
-          `SELECT l."customerId", c."programId" FROM "LoyaltyData" l JOIN "Customer" c ON c.id = l."customerId"
-           WHERE l."customerId" IN (SELECT DISTINCT "customerId" FROM "PointLot" WHERE remaining > 0 AND "expiresAt" <= $1::timestamptz)
-             AND ($2::uuid IS NULL OR c."programId" = $2::uuid)
+          `SELECT l."customerId", l."programId" FROM "LoyaltyData" l
+           WHERE (l."programId", l."customerId") IN (SELECT DISTINCT "programId", "customerId" FROM "PointLot"
+                   WHERE remaining > 0 AND "expiresAt" <= $1::timestamptz AND ($2::uuid IS NULL OR "programId" = $2::uuid))
+             AND ($2::uuid IS NULL OR l."programId" = $2::uuid)
            LIMIT ${batchSize} FOR UPDATE OF l SKIP LOCKED`,
           now.toISOString(),
           options.programId ?? null,

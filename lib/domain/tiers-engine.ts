@@ -25,8 +25,9 @@ async function load(tx: Tx, programId: string, customerId: string): Promise<Load
             ct."recalculationDate", l."tierStatus", p."tierPeriodMonths" AS "periodMonths",
             (SELECT coalesce(json_agg(json_build_object('id', t.id, 'requiredPoints', t."requiredPoints", 'factor', t.factor)), '[]')
                FROM "Tier" t WHERE t."programId" = p.id) AS tiers
-     FROM "CustomerTier" ct JOIN "LoyaltyData" l ON l."customerId" = ct."customerId" JOIN "Program" p ON p.id = $1::uuid
-     WHERE ct."customerId" = $2::uuid`,
+     FROM "CustomerTier" ct JOIN "LoyaltyData" l ON l."programId" = ct."programId" AND l."customerId" = ct."customerId"
+       JOIN "Program" p ON p.id = ct."programId"
+     WHERE ct."programId" = $1::uuid AND ct."customerId" = $2::uuid`,
     programId,
     customerId,
   );
@@ -50,7 +51,7 @@ async function load(tx: Tx, programId: string, customerId: string): Promise<Load
 
 async function save(tx: Tx, programId: string, customerId: string, before: TierState, after: TierState) {
   await tx.customerTier.update({
-    where: { customerId },
+    where: { customerId, programId },
     data: {
       currentTierId: after.currentTierId,
       carryTierId: after.carryTierId,
@@ -61,7 +62,7 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
     },
   });
   if (after.tierStatus !== before.tierStatus) {
-    await tx.loyaltyData.update({ where: { customerId }, data: { tierStatus: after.tierStatus } });
+    await tx.loyaltyData.update({ where: { customerId, programId }, data: { tierStatus: after.tierStatus } });
   }
   if (after.currentTierId !== before.currentTierId) {
     await emitEvent(tx, programId, "tier.changed", {
@@ -115,11 +116,11 @@ export async function recalculateDueTiers(
     const done = await prisma.$transaction(
       async (tx) => {
         const due = await tx.$queryRawUnsafe<{ customerId: string; programId: string }[]>(
-          `SELECT l."customerId", c."programId" FROM "LoyaltyData" l
-             JOIN "CustomerTier" ct ON ct."customerId" = l."customerId"
+          `SELECT l."customerId", l."programId" FROM "LoyaltyData" l
+             JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
              JOIN "Customer" c ON c.id = l."customerId"
            WHERE ct."recalculationDate" <= $1::timestamptz AND c."deletedAt" IS NULL
-             AND ($2::uuid IS NULL OR c."programId" = $2::uuid)
+             AND ($2::uuid IS NULL OR l."programId" = $2::uuid)
            LIMIT ${batchSize} FOR UPDATE OF l SKIP LOCKED`,
           now.toISOString(),
           options.programId ?? null,

@@ -33,7 +33,7 @@ export async function overview(db: Db, programId: string) {
     db.$queryRawUnsafe<{ name: string; customers: number }[]>(
       `SELECT coalesce(t.name, 'No tier') AS name, count(*)::int AS customers
        FROM "CustomerTier" ct JOIN "Customer" c ON c.id = ct."customerId" LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
-       WHERE c."programId" = $1::uuid AND c."deletedAt" IS NULL
+       WHERE ct."programId" = $1::uuid AND c."programId" = $1::uuid AND c."deletedAt" IS NULL
        GROUP BY t.name, t."requiredPoints" ORDER BY t."requiredPoints" NULLS FIRST`,
       programId,
     ),

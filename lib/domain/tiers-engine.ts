@@ -2,12 +2,13 @@ import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
-import { applyEarn, recalculate, type TierDef, type TierState } from "./tier-rules";
+import { recalculate, type TierDef, type TierState } from "./tier-rules";
 import { memberOf, TIER_STATUSES } from "./vocabulary";
 
 /**
- * Applies the pure tier rules (tier-rules.ts) to the database. Callers hold the customer's LoyaltyData row
- * lock (every balance change takes it first), so reading, deciding in TypeScript and writing is safe here.
+ * Applies the pure tier rules (tier-rules.ts) to the database: the period close. Callers hold the customer's
+ * LoyaltyData row lock (every balance change takes it first), so reading, deciding in TypeScript and writing is safe
+ * here. The earn rule (`applyEarn`) runs inside the balance change's statement, in SQL (ledger.ts `changeCtes`).
  */
 
 interface Loaded {
@@ -90,14 +91,6 @@ function saveRecalculated(tx: Tx, programId: string, customerId: string, loaded:
     loaded.state,
     recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now),
   );
-}
-
-/** Earned points: closes a period that has ended first, then counts the points and upgrades at once. */
-export async function applyTierEarn(tx: Tx, programId: string, customerId: string, points: number, now = new Date()) {
-  const loaded = await load(tx, programId, customerId);
-  if (!loaded) return;
-  const recalculated = recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now);
-  await save(tx, programId, customerId, loaded.state, applyEarn(recalculated, loaded.tiers, points, now));
 }
 
 /**

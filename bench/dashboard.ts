@@ -103,8 +103,8 @@ export async function benchDashboard(
     programId,
   );
   await prisma.$executeRawUnsafe(
-    `INSERT INTO "CustomerTier" ("customerId", "currentTierId", "currentTierPoints", "recalculationDate")
-     SELECT id, (ARRAY[$2::uuid, $3::uuid, $4::uuid])[1 + abs(hashtext(id::text)) % 3], 0, now() + interval '1 year'
+    `INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "currentTierPoints", "recalculationDate")
+     SELECT "programId", id, (ARRAY[$2::uuid, $3::uuid, $4::uuid])[1 + abs(hashtext(id::text)) % 3], 0, now() + interval '1 year'
      FROM "Customer" WHERE "programId" = $1::uuid`,
     programId,
     ...tiers,
@@ -118,8 +118,8 @@ export async function benchDashboard(
     programId,
   );
   await prisma.$executeRawUnsafe(
-    `INSERT INTO "LoyaltyData" ("customerId", "loyaltyCustomerId", balance, "updatedAt")
-     SELECT id, replace(id::text, '-', ''), ${10 * entriesPerCustomer}, now() FROM "Customer" WHERE "programId" = $1::uuid`,
+    `INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", balance, "updatedAt")
+     SELECT "programId", id, replace(id::text, '-', ''), ${10 * entriesPerCustomer}, now() FROM "Customer" WHERE "programId" = $1::uuid`,
     programId,
   );
   await prisma.$executeRawUnsafe(`ANALYZE`);

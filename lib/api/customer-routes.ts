@@ -7,7 +7,7 @@ import { redeemReward } from "@/lib/domain/rewards";
 import { jsonObject, rawJson } from "./json-compose";
 import { PointsChange } from "./schemas/points";
 import { RedeemRequest } from "./schemas/rewards";
-import type { PathParam, WriteOptions } from "./route-factories";
+import type { CustomerRequest, PathParam, WriteOptions } from "./route-factories";
 
 /**
  * The one place for the customer routes that exist twice: increase and decrease balance differ only in the
@@ -24,23 +24,30 @@ export const rewardIdParam: PathParam = {
   orElse: rewardNotFound,
 };
 
-/** A balance change by the integrator: 200 with the new balance and the ledger entry written. */
+/**
+ * A balance change by the integrator: 200 with the new balance and the ledger entry written. One statement with its
+ * idempotency record (`statement`); `run` is the locked path for the rare requests the statement hands over.
+ */
 export const balanceChange = (
   change: typeof increaseBalance,
-): WriteOptions<z.output<typeof PointsChange>, undefined, string> => ({
-  body: PointsChange,
-  run: async (req, tx) => {
-    const result = await change(tx, {
-      programId: req.programId,
-      customerId: req.customerId,
-      ...req.body,
-      source: "api",
-      actor: req.caller.actor,
-      idempotencyKey: req.idempotencyKey,
-    });
-    return { status: 200, rawJson: jsonObject({ balance: result.balance, transaction: rawJson(result.entryJson) }) };
-  },
-});
+): WriteOptions<z.output<typeof PointsChange>, undefined, string> => {
+  const move = (req: CustomerRequest<z.output<typeof PointsChange>>) => ({
+    programId: req.programId,
+    customerId: req.customerId,
+    ...req.body,
+    source: "api" as const,
+    actor: req.caller.actor,
+    idempotencyKey: req.idempotencyKey,
+  });
+  return {
+    body: PointsChange,
+    statement: (req, database, slot) => change.now(database, move(req), slot),
+    run: async (req, tx) => {
+      const result = await change(tx, move(req));
+      return { status: 200, rawJson: jsonObject({ balance: result.balance, transaction: rawJson(result.entryJson) }) };
+    },
+  };
+};
 
 /** Redeem a reward for the request's customer: spends its cost through the ledger and takes one unit of stock. 201. */
 export const redemption: WriteOptions<z.output<typeof RedeemRequest>, undefined, string> = {

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { retryRead, transactionWithRetry } from "@/lib/db/outage";
 import type { AppError } from "@/lib/errors";
 import { normaliseEmail } from "@/lib/domain/customers";
@@ -17,7 +18,7 @@ import {
   type SchemaLike,
 } from "./edge";
 import { IDEMPOTENT_REPLAYED } from "./header-names";
-import { idempotencyKeyOf, runIdempotently } from "./idempotency";
+import { idempotencyKeyOf, outcomeSlot, runIdempotently, type Outcome, type OutcomeSlot } from "./idempotency";
 import { readJsonBody } from "./json-body";
 
 /**
@@ -71,6 +72,18 @@ export interface WriteOptions<B, Q = undefined, C extends string | null = string
    */
   bodyOptional?: boolean;
   run: (req: ApiRequest<NoInfer<B>, NoInfer<Q>, C>, tx: Tx) => Promise<ApiReply>;
+  /**
+   * The hot path of a write that can act in ONE statement outside any interactive transaction: it stores the
+   * Idempotency-Key's outcome (`slot`, null without a key) in that same statement and replays or conflicts as `run`
+   * would (lib/api/idempotency.ts `keyedStatement`, `runStatement`). It answers exactly as `run` does, or returns
+   * null when this request needs `run` after all (a rare case that the statement reports instead of handling: a
+   * concurrent write overtook it, points due to expire, a tier period to close), which then runs as usual.
+   */
+  statement?: (
+    req: ApiRequest<NoInfer<B>, NoInfer<Q>, C>,
+    database: PrismaClient,
+    slot: OutcomeSlot | null,
+  ) => Promise<Outcome | null>;
 }
 
 type RouteContext = { params: Promise<Record<string, string>> };
@@ -141,8 +154,9 @@ function readRoute<Q, C extends string | null>(
 }
 
 /**
- * A write: the body is parsed and validated before anything is touched, then `run` executes in one
- * transaction. On POST an Idempotency-Key makes a retry replay the stored outcome instead of acting twice.
+ * A write: the body is parsed and validated before anything is touched, then `statement` (when the route has one)
+ * acts in one statement, or `run` executes in one transaction. On POST an Idempotency-Key makes a retry replay the
+ * stored outcome instead of acting twice.
  */
 function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteOptions<B, Q, C>): RouteHandler {
   return (req, ctx) =>
@@ -162,19 +176,28 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
         parse ? parse(parsed.value) : (undefined as B),
         options,
       );
-      const act = async (tx: Tx) => {
-        await resolvePath(scope, options, apiReq, tx);
-        return options.run(apiReq, tx);
-      };
       const key = apiReq.idempotencyKey;
-      if (key === null) return replyToResponse(await transactionWithRetry(database, act, TX_OPTIONS), edge.headers);
-      const keyed = {
+      const keyed = key && {
+        programId: apiReq.programId,
         scopeId: apiReq.caller.scopeId,
         key,
         method: req.method,
         path: apiReq.url.pathname,
         body: parsed,
       };
+      if (options.statement) {
+        await retryRead(() => resolvePath(scope, options, apiReq, database));
+        const done = await options.statement(apiReq, database, keyed ? outcomeSlot(keyed) : null);
+        if (done) {
+          if (done.replayed) edge.headers.set(IDEMPOTENT_REPLAYED, "true");
+          return replyToResponse({ status: done.status, rawJson: done.body ?? undefined }, edge.headers);
+        }
+      }
+      const act = async (tx: Tx) => {
+        await resolvePath(scope, options, apiReq, tx);
+        return options.run(apiReq, tx);
+      };
+      if (!keyed) return replyToResponse(await transactionWithRetry(database, act, TX_OPTIONS), edge.headers);
       const outcome = await runIdempotently(database, keyed, async (tx) => {
         const reply = await act(tx);
         return { status: reply.status, body: replyText(reply), customerId: apiReq.customerId };

@@ -1,6 +1,16 @@
 import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
+import { namedParams } from "@/lib/db/statement";
+import {
+  KEYED_PARAM_COUNT,
+  keyedParams,
+  keyedStatement,
+  runStatement,
+  type Outcome,
+  type OutcomeSlot,
+  type StatementRow,
+} from "@/lib/api/idempotency";
 import {
   conflict,
   couponPoolEmpty,
@@ -74,8 +84,9 @@ export async function importCoupons(
     if (chunk.length === 0) return;
     const [row] = await prisma.$queryRawUnsafe<{ n: number }[]>(
       `WITH ins AS (
-         INSERT INTO "Coupon" ("poolId", code)
-         SELECT $1::uuid, code FROM jsonb_array_elements_text($2::jsonb) AS code
+         INSERT INTO "Coupon" ("programId", "poolId", code)
+         SELECT p."programId", p.id, code FROM "CouponPool" p CROSS JOIN jsonb_array_elements_text($2::jsonb) AS code
+         WHERE p.id = $1::uuid
          ON CONFLICT ("poolId", code) DO NOTHING RETURNING 1
        ) SELECT count(*)::int AS n FROM ins`,
       poolId,
@@ -100,7 +111,7 @@ export async function importCoupons(
 /** One statement: take a free code (SKIP LOCKED, see assignCoupon), assign it and date it from the pool's validity. */
 const ASSIGN_SQL = `
 WITH next AS (
-  SELECT id FROM "Coupon" WHERE "poolId" = $1::uuid AND "customerId" IS NULL LIMIT 1 FOR UPDATE SKIP LOCKED
+  SELECT id FROM "Coupon" WHERE "programId" = $3::uuid AND "poolId" = $1::uuid AND "customerId" IS NULL LIMIT 1 FOR UPDATE SKIP LOCKED
 )
 UPDATE "Coupon" c SET "customerId" = $2::uuid, "assignedAt" = now(),
   "expiresAt" = CASE WHEN p."validDays" IS NULL THEN NULL ELSE now() + make_interval(days => p."validDays") END
@@ -119,6 +130,7 @@ export async function assignCoupon(tx: Tx, input: { programId: string; customerI
     ASSIGN_SQL,
     input.couponPoolId,
     input.customerId,
+    input.programId,
   );
   if (!coupon) throw couponPoolEmpty();
   await emitEvent(tx, input.programId, "coupon.assigned", {
@@ -132,4 +144,67 @@ export async function assignCoupon(tx: Tx, input: { programId: string; customerI
     assignedAt: coupon.assignedAt,
     expiresAt: coupon.expiresAt,
   };
+}
+
+const ASSIGN = namedParams(["programId", "poolId", "customerId"] as const, KEYED_PARAM_COUNT + 1);
+const a = ASSIGN.sql;
+const jsonText = (expr: string) => `coalesce(to_json(${expr})::text, 'null')`;
+
+/**
+ * The API's assignment as one keyed statement (lib/api/idempotency.ts): the pool (of the program), the next free code
+ * of an active pool (SKIP LOCKED, as ASSIGN_SQL), its dates, the coupon.assigned event and the answer, 201 `{ coupon }`.
+ */
+const ASSIGN_NOW_SQL = keyedStatement({
+  ctes: `pool AS (
+  SELECT p.id, p."validDays", p.active FROM "CouponPool" p
+  WHERE p."programId" = ${a.programId}::uuid AND p.id = ${a.poolId}::uuid AND EXISTS (SELECT 1 FROM go)
+), next AS (
+  SELECT k.id FROM "Coupon" k
+  WHERE k."programId" = ${a.programId}::uuid AND k."poolId" = (SELECT id FROM pool WHERE active) AND k."customerId" IS NULL
+  LIMIT 1 FOR UPDATE SKIP LOCKED
+), assigned AS (
+  UPDATE "Coupon" c SET "customerId" = ${a.customerId}::uuid, "assignedAt" = now(),
+    "expiresAt" = CASE WHEN pool."validDays" IS NULL THEN NULL ELSE now() + make_interval(days => pool."validDays") END
+  FROM next, pool
+  WHERE c.id = next.id AND c."programId" = ${a.programId}::uuid
+  RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expiresAt"')} AS "expiresAt"
+), event AS (
+  INSERT INTO "Event" ("programId", type, data)
+  SELECT ${a.programId}::uuid, 'coupon.assigned',
+         jsonb_build_object('customerId', ${a.customerId}::uuid, 'couponPoolId', ${a.poolId}::uuid, 'code', assigned.code)
+  FROM assigned
+  RETURNING 1
+), answer AS (
+  SELECT 201 AS status, ${a.customerId}::uuid AS "customerId",
+         '{"coupon":{"code":' || ${jsonText("assigned.code")} || ',"couponPoolId":' || ${jsonText(`${a.poolId}::text`)}
+           || ',"assignedAt":' || ${jsonText('assigned."assignedAt"')} || ',"expiresAt":' || ${jsonText('assigned."expiresAt"')} || '}}' AS body
+  FROM assigned
+), refusal AS (
+  SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pool) THEN 'coupon_pool_not_found'
+              WHEN NOT (SELECT active FROM pool) THEN 'coupon_pool_inactive'
+              ELSE 'coupon_pool_empty' END AS why
+  WHERE EXISTS (SELECT 1 FROM go)
+), invariant AS (
+  SELECT NOT EXISTS (SELECT 1 FROM assigned) OR EXISTS (SELECT 1 FROM event) AS ok
+)`,
+});
+
+/** `assignCoupon` for the API in one statement with its Idempotency-Key record (null slot: no key). */
+export async function assignCouponNow(
+  database: Db,
+  input: { programId: string; customerId: string; couponPoolId: string },
+  slot: OutcomeSlot | null,
+): Promise<Outcome> {
+  const result = await runStatement(database, slot, () =>
+    database.$queryRawUnsafe<StatementRow[]>(
+      ASSIGN_NOW_SQL,
+      ...keyedParams(slot),
+      ...ASSIGN.values({ programId: input.programId, poolId: input.couponPoolId, customerId: input.customerId }),
+    ),
+  );
+  if ("outcome" in result) return result.outcome;
+  if (result.refusal === "coupon_pool_not_found") throw couponPoolNotFound();
+  if (result.refusal === "coupon_pool_inactive") throw couponPoolInactive();
+  if (result.refusal === "coupon_pool_empty") throw couponPoolEmpty();
+  throw new Error(`coupon assignment refused: ${result.refusal}`);
 }

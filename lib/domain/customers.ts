@@ -1,5 +1,15 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
+import { isLostRace, namedParams } from "@/lib/db/statement";
+import {
+  KEYED_PARAM_COUNT,
+  keyedParams,
+  keyedStatement,
+  runStatement,
+  type Outcome,
+  type OutcomeSlot,
+  type StatementRow,
+} from "@/lib/api/idempotency";
 import { conflict, uniqueOr409, type FieldProblem } from "@/lib/errors";
 import { customerJoins, customerJson } from "./sql";
 import { emitEvent, emitEvents } from "./events";
@@ -71,12 +81,12 @@ WITH input AS (
   FROM c JOIN input i USING (email) WHERE c.inserted
   RETURNING 1
 ), new_loyalty AS (
-  INSERT INTO "LoyaltyData" ("customerId", "loyaltyCustomerId", "tierStatus", "updatedAt")
-  SELECT c.id, replace(gen_random_uuid()::text, '-', ''), 'base', now() FROM c WHERE c.inserted
+  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "updatedAt")
+  SELECT $1::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', now() FROM c WHERE c.inserted
   RETURNING 1
 ), new_tier AS (
-  INSERT INTO "CustomerTier" ("customerId", "currentTierId", "tierChangedAt", "recalculationDate")
-  SELECT c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE now() END,
+  INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "tierChangedAt", "recalculationDate")
+  SELECT $1::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE now() END,
          now() + make_interval(months => p."tierPeriodMonths")
   FROM c CROSS JOIN program p WHERE c.inserted
   RETURNING 1
@@ -138,7 +148,7 @@ async function upsert(tx: Tx, programId: string, rows: Upsert[]): Promise<{ crea
 }
 
 /** externalCustomerId clashes named by item, before writing (the unique index stays the final guard). */
-async function checkExternalIds(tx: Tx, programId: string, items: UserBatchItem[]) {
+async function checkExternalIds(tx: Db, programId: string, items: UserBatchItem[]) {
   const claims = new Map<string, { email: string; index: number }>();
   const problems: FieldProblem[] = [];
   items.forEach((item, index) => {
@@ -195,6 +205,121 @@ async function rename(tx: Tx, programId: string, from: string, to: string, index
     });
 }
 
+/** A batch without renames as one row per e-mail: items for the same e-mail merged in order (later fields win). */
+function mergeItems(items: UserBatchItem[]): Upsert[] {
+  const merged = new Map<string, Upsert>();
+  items.forEach((item, index) => {
+    const { email: _same, ...payload } = item.payload;
+    const prev = merged.get(item.email);
+    merged.set(item.email, { email: item.email, payload: { ...prev?.payload, ...payload }, index });
+  });
+  return [...merged.values()];
+}
+
+const BATCH = namedParams(["programId", "items"] as const, KEYED_PARAM_COUNT + 1);
+const b = BATCH.sql;
+
+/**
+ * A Create/Update batch without renames as ONE statement, outside an interactive transaction: UPSERT_SQL's creation
+ * of missing customers, UPDATE_USER_SQL's changes to existing ones and an event per customer, set-based over the
+ * whole batch (jsonb_to_recordset), plus the Idempotency-Key's record. The update reads the statement's snapshot: a
+ * customer that a concurrent batch created after it was taken has a userData row the update cannot see, and then
+ * `invariant` fails the statement so that the batch runs again on the locked path (`applyUserBatch`, whose update
+ * is a statement of its own).
+ */
+const BATCH_SQL = keyedStatement({
+  ctes: `input AS (
+  SELECT x.email, x.payload, x.changes FROM jsonb_to_recordset(${b.items}::jsonb) AS x(email text, payload jsonb, changes jsonb)
+  WHERE EXISTS (SELECT 1 FROM go)
+), program AS (
+  SELECT p."tierPeriodMonths",
+         (SELECT t.id FROM "Tier" t WHERE t."programId" = p.id ORDER BY t."requiredPoints", t."createdAt", t.id LIMIT 1) AS base_tier
+  FROM "Program" p WHERE p.id = ${b.programId}::uuid
+), c AS (
+  INSERT INTO "Customer" ("programId", email, "updatedAt")
+  SELECT ${b.programId}::uuid, i.email, now() FROM input i ORDER BY i.email
+  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = now()
+  RETURNING id, email, (xmax = 0) AS inserted
+), new_user AS (
+  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "updatedAt")
+  SELECT c.id, ${b.programId}::uuid, i.payload->>'externalCustomerId', i.payload->>'firstName', i.payload->>'lastName',
+         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), now()
+  FROM c JOIN input i USING (email) WHERE c.inserted
+  RETURNING 1
+), new_loyalty AS (
+  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "updatedAt")
+  SELECT ${b.programId}::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', now() FROM c WHERE c.inserted
+  RETURNING 1
+), new_tier AS (
+  INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "tierChangedAt", "recalculationDate")
+  SELECT ${b.programId}::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE now() END,
+         now() + make_interval(months => p."tierPeriodMonths")
+  FROM c CROSS JOIN program p WHERE c.inserted
+  RETURNING 1
+), changed AS (
+  SELECT c.id, i.payload FROM c JOIN input i USING (email) WHERE NOT c.inserted AND i.payload <> '{}'::jsonb
+), old_user AS (
+  UPDATE "UserData" u SET
+    ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n    ")},
+    "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
+    "updatedAt" = now()
+  FROM changed i
+  WHERE u."programId" = ${b.programId}::uuid AND u."customerId" = i.id
+  RETURNING 1
+), event AS (
+  INSERT INTO "Event" ("programId", type, data)
+  SELECT ${b.programId}::uuid, CASE WHEN c.inserted THEN 'customer.created' ELSE 'customer.updated' END,
+         jsonb_build_object('customerId', c.id, 'email', c.email, 'changes', i.changes)
+  FROM c JOIN input i USING (email)
+  RETURNING 1
+), answer AS (
+  SELECT 201 AS status, NULL::text AS body, NULL::uuid AS "customerId",
+         (SELECT count(*) FROM new_user)::int + (SELECT count(*) FROM new_loyalty)::int + (SELECT count(*) FROM new_tier)::int AS created_rows
+  WHERE EXISTS (SELECT 1 FROM go)
+), refusal AS (
+  SELECT NULL::text AS why WHERE false
+), invariant AS (
+  SELECT (SELECT count(*) FROM old_user) = (SELECT count(*) FROM changed)
+         AND (SELECT count(*) FROM event) = (SELECT count(*) FROM c) AS ok
+)`,
+  extras: ["created_rows"],
+});
+
+/**
+ * `applyUserBatch` for the API in one statement with its Idempotency-Key record. Null when the batch must take the
+ * locked path: it renames customers (applied item by item), or a concurrent batch created one of its customers.
+ */
+export async function applyUserBatchNow(
+  database: Db,
+  programId: string,
+  items: UserBatchItem[],
+  slot: OutcomeSlot | null,
+): Promise<Outcome | null> {
+  if (items.some((i) => i.payload.email !== undefined && i.payload.email !== i.email)) return null;
+  await checkExternalIds(database, programId, items);
+  const input = JSON.stringify(
+    mergeItems(items).map((r) => ({ email: r.email, payload: r.payload, changes: Object.keys(r.payload) })),
+  );
+  try {
+    const result = await uniqueOr409(
+      () =>
+        runStatement(database, slot, () =>
+          database.$queryRawUnsafe<StatementRow[]>(
+            BATCH_SQL,
+            ...keyedParams(slot),
+            ...BATCH.values({ programId, items: input }),
+          ),
+        ),
+      () => conflict("An externalCustomerId in this batch already belongs to another customer of the program."),
+      "externalCustomerId",
+    );
+    return "outcome" in result ? result.outcome : null;
+  } catch (err) {
+    if (isLostRace(err)) return null;
+    throw err;
+  }
+}
+
 /**
  * Applies a validated Create/Update batch inside the caller's transaction: all items or none.
  * Items for the same e-mail merge in order (later fields win). A batch that renames customers is applied
@@ -203,15 +328,7 @@ async function rename(tx: Tx, programId: string, from: string, to: string, index
 export async function applyUserBatch(tx: Tx, programId: string, items: UserBatchItem[]): Promise<{ created: number }> {
   await checkExternalIds(tx, programId, items);
   const renames = items.some((i) => i.payload.email !== undefined && i.payload.email !== i.email);
-  if (!renames) {
-    const merged = new Map<string, Upsert>();
-    items.forEach((item, index) => {
-      const { email: _same, ...payload } = item.payload;
-      const prev = merged.get(item.email);
-      merged.set(item.email, { email: item.email, payload: { ...prev?.payload, ...payload }, index });
-    });
-    return upsert(tx, programId, [...merged.values()]);
-  }
+  if (!renames) return upsert(tx, programId, mergeItems(items));
   let created = 0;
   for (const [index, item] of items.entries()) {
     const { email: newEmail, ...payload } = item.payload;

@@ -38,8 +38,9 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
     ids,
   );
   await tx.$executeRawUnsafe(
-    `UPDATE "LoyaltyData" SET "referralLink" = NULL WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+    `UPDATE "LoyaltyData" SET "referralLink" = NULL WHERE "programId" = $2::uuid AND "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
     ids,
+    programId,
   );
   // The ledger keeps what adds up (type, points, balances, times, source, actor) and the program's own words (a
   // flow's name, "points expired"), but not what an integrator or staff wrote for this person: reasons, metadata,
@@ -52,8 +53,9 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
   // Stored idempotent responses about them (balances, entries, metadata) go: a replayed key must not answer with
   // an erased person's data. A replay then runs afresh and finds no such customer.
   await tx.$executeRawUnsafe(
-    `DELETE FROM "IdempotencyRecord" WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+    `DELETE FROM "IdempotencyRecord" WHERE "programId" = $2::uuid AND "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
     ids,
+    programId,
   );
   // Undelivered pushes to an erased person are cancelled rather than sent blank.
   await tx.$executeRawUnsafe(

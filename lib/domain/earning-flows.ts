@@ -3,7 +3,17 @@ import type { Db, Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, earningFlowNotFound, notFound, uniqueOr409, validationFailed } from "@/lib/errors";
 import { checkRunParams, declareFlowParams, storedFlowParams, type FlowParamInput } from "./flow-params";
-import { changeBalance } from "./ledger";
+import { changeBalance, changeCtes, changeRefusal, lockBalance } from "./ledger";
+import { isLostRace, namedParams } from "@/lib/db/statement";
+import {
+  KEYED_PARAM_COUNT,
+  keyedParams,
+  keyedStatement,
+  runStatement,
+  type Outcome,
+  type OutcomeSlot,
+  type StatementRow,
+} from "@/lib/api/idempotency";
 import { requireProgram } from "./programs";
 import { recalculateIfDue } from "./tiers-engine";
 import type { CapReason } from "./vocabulary";
@@ -90,6 +100,19 @@ export async function setEarningFlowActive(db: Db, programId: string, flowId: st
   return { earningFlowId: flowId, active };
 }
 
+/** The active flow of the program with this key (404 otherwise), the run's checked params and its base points. */
+async function loadRun(db: Db, input: { programId: string; flowKey: string; params: Record<string, unknown> }) {
+  const flow = await db.earningFlow.findUnique({
+    where: { programId_key: { programId: input.programId, key: input.flowKey } },
+  });
+  if (!flow || !flow.active) throw earningFlowNotFound(input.flowKey);
+  const run = checkRunParams(storedFlowParams(flow.params), input.params);
+  if (run.problems.length) throw validationFailed(run.problems);
+  // The per-unit param is declared required, so a checked run has it.
+  const base = flow.points != null ? flow.points : run.values[flow.param!]! * flow.pointsPerUnit!;
+  return { flow, run, base };
+}
+
 export interface EarningOutcome {
   pointsEarned: number;
   balance: number;
@@ -115,24 +138,18 @@ export async function executeEarningFlow(
     now?: Date;
   },
 ): Promise<EarningOutcome> {
-  const flow = await tx.earningFlow.findUnique({
-    where: { programId_key: { programId: input.programId, key: input.flowKey } },
-  });
-  if (!flow || !flow.active) throw earningFlowNotFound(input.flowKey);
-
-  const run = checkRunParams(storedFlowParams(flow.params), input.params);
-  if (run.problems.length) throw validationFailed(run.problems);
-  // The per-unit param is declared required, so a checked run has it.
-  const base = flow.points != null ? flow.points : run.values[flow.param!]! * flow.pointsPerUnit!;
+  const { flow, run, base } = await loadRun(tx, input);
 
   // The balance row lock serialises this customer's runs, so the caps below see every earlier run.
-  await tx.$queryRawUnsafe(`SELECT 1 FROM "LoyaltyData" WHERE "customerId" = $1::uuid FOR UPDATE`, input.customerId);
+  await lockBalance(tx, input.programId, input.customerId);
   // The factor is the tier's after any period that has ended is closed.
   await recalculateIfDue(tx, input.programId, input.customerId, input.now);
   const [locked] = await tx.$queryRawUnsafe<{ balance: number; factor: number | null }[]>(
     `SELECT l.balance, t.factor FROM "LoyaltyData" l
-       JOIN "CustomerTier" ct ON ct."customerId" = l."customerId" LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
-     WHERE l."customerId" = $1::uuid`,
+       JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
+       LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
+     WHERE l."programId" = $1::uuid AND l."customerId" = $2::uuid`,
+    input.programId,
     input.customerId,
   );
   if (!locked) throw new Error("customer without loyalty data");
@@ -175,4 +192,139 @@ export async function executeEarningFlow(
     now: input.now,
   });
   return { pointsEarned: points, balance: result.balance, transactionJson: result.entryJson, capped };
+}
+
+const RUN = namedParams(
+  [
+    "programId",
+    "customerId",
+    "flowId",
+    "base",
+    "once",
+    "capTotal",
+    "capPerDay",
+    "reason",
+    "actor",
+    "idempotencyKey",
+    "metadata",
+    "now",
+  ] as const,
+  KEYED_PARAM_COUNT + 1,
+);
+const r = RUN.sql;
+
+/**
+ * A run as one keyed statement: the factor of the customer's tier, the caps from the flow's earlier entries, then
+ * the balance change of ledger.ts (`changeCtes`) with the points left; a capped run changes nothing and answers
+ * `pointsEarned: 0`. Read from one snapshot, like the change itself: the change's xmin guard makes a run that a
+ * concurrent change overtook report `race`. A tier period that has ended must be closed before the factor is read:
+ * `tier_due`, for the locked path (once per period per customer).
+ */
+const RUN_SQL = keyedStatement({
+  ctes: `run_clock AS (
+  SELECT coalesce(${r.now}::timestamptz, now()) AS at
+), state AS (
+  SELECT l.balance, t.factor, ct."recalculationDate" <= (SELECT at FROM run_clock) AS tier_due
+  FROM "LoyaltyData" l JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
+    LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
+  WHERE l."programId" = ${r.programId}::uuid AND l."customerId" = ${r.customerId}::uuid AND EXISTS (SELECT 1 FROM go)
+), used AS (
+  SELECT count(*)::int AS runs, coalesce(sum(points), 0)::int AS total,
+         coalesce(sum(points) FILTER (WHERE "createdAt" >= date_trunc('day', (SELECT at FROM run_clock) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::int AS today
+  FROM "LedgerEntry"
+  WHERE "programId" = ${r.programId}::uuid AND "customerId" = ${r.customerId}::uuid AND "earningFlowId" = ${r.flowId}::uuid
+    AND (${r.once}::boolean OR ${r.capTotal}::int IS NOT NULL OR ${r.capPerDay}::int IS NOT NULL)
+), p0 AS (
+  SELECT floor(${r.base}::float8 * coalesce(state.factor, 1) + 1e-9)::int AS points, NULL::text AS capped FROM state
+), p1 AS (
+  SELECT CASE WHEN c.cut THEN 0 ELSE p0.points END AS points, CASE WHEN c.cut THEN 'once' ELSE p0.capped END AS capped
+  FROM p0, used, LATERAL (SELECT ${r.once}::boolean AND used.runs > 0 AND 0 < p0.points AS cut) c
+), p2 AS (
+  SELECT CASE WHEN c.cut THEN greatest(0, c.room) ELSE p1.points END AS points,
+         CASE WHEN c.cut THEN 'cap_total' ELSE p1.capped END AS capped
+  FROM p1, used, LATERAL (SELECT ${r.capTotal}::int - used.total AS room) x,
+       LATERAL (SELECT x.room AS room, coalesce(x.room < p1.points, false) AS cut) c
+), earned AS (
+  SELECT CASE WHEN c.cut THEN greatest(0, c.room) ELSE p2.points END AS points,
+         CASE WHEN c.cut THEN 'cap_per_day' ELSE p2.capped END AS capped
+  FROM p2, used, LATERAL (SELECT ${r.capPerDay}::int - used.today AS room) x,
+       LATERAL (SELECT x.room AS room, coalesce(x.room < p2.points, false) AS cut) c
+), ${changeCtes({
+    programId: `${r.programId}::uuid`,
+    customerId: `${r.customerId}::uuid`,
+    // NULL (no change at all) for a run that earns nothing or must first close a tier period.
+    points: `(SELECT nullif(earned.points, 0) FROM earned, state WHERE NOT coalesce(state.tier_due, false))`,
+    type: `'earn'`,
+    reason: `${r.reason}::text`,
+    source: `'earning_flow'`,
+    actor: `${r.actor}::text`,
+    idempotencyKey: `${r.idempotencyKey}::text`,
+    metadata: `${r.metadata}::jsonb`,
+    earningFlowId: `${r.flowId}::uuid`,
+    now: `${r.now}::timestamptz`,
+    tier: `true`,
+  })}, answer AS (
+  SELECT 200 AS status, ${r.customerId}::uuid AS "customerId",
+         '{"pointsEarned":' || earned.points || ',"balance":' || change.balance || ',"transaction":' || change.entry
+           || ',"capped":' || coalesce(to_json(earned.capped)::text, 'null') || '}' AS body
+  FROM change, earned
+  UNION ALL
+  SELECT 200, ${r.customerId}::uuid,
+         '{"pointsEarned":0,"balance":' || state.balance || ',"transaction":null,"capped":'
+           || coalesce(to_json(earned.capped)::text, 'null') || '}'
+  FROM state, earned WHERE earned.points <= 0 AND NOT coalesce(state.tier_due, false)
+), refusal AS (
+  SELECT CASE WHEN state.tier_due THEN 'tier_due' ELSE (SELECT why FROM change_refusal) END AS why FROM state
+), invariant AS (SELECT ok FROM change_ok)`,
+});
+
+/**
+ * `executeEarningFlow` for the API: the flow is read and the params checked (one read), then the run acts in one
+ * statement with its Idempotency-Key record. Null when the request must take the locked path (`executeEarningFlow`
+ * in a transaction): a tier period to close first, or a concurrent change overtook the statement.
+ */
+export async function executeEarningFlowNow(
+  database: Db,
+  input: {
+    programId: string;
+    customerId: string;
+    flowKey: string;
+    params: Record<string, unknown>;
+    actor: string;
+    idempotencyKey?: string | null;
+    now?: Date;
+  },
+  slot: OutcomeSlot | null,
+): Promise<Outcome | null> {
+  const { flow, run, base } = await loadRun(database, input);
+  let result;
+  try {
+    result = await runStatement(database, slot, () =>
+      database.$queryRawUnsafe<StatementRow[]>(
+        RUN_SQL,
+        ...keyedParams(slot),
+        ...RUN.values({
+          programId: input.programId,
+          customerId: input.customerId,
+          flowId: flow.id,
+          base,
+          once: flow.once,
+          capTotal: flow.capTotal,
+          capPerDay: flow.capPerDay,
+          reason: flow.name ?? flow.key,
+          actor: input.actor,
+          idempotencyKey: input.idempotencyKey ?? null,
+          metadata: JSON.stringify({ flowKey: flow.key, params: run.values }),
+          now: input.now?.toISOString() ?? null,
+        }),
+      ),
+    );
+  } catch (err) {
+    if (isLostRace(err)) return null;
+    throw err;
+  }
+  if ("outcome" in result) return result.outcome;
+  const error = changeRefusal(result.refusal);
+  if (error) throw error;
+  return null;
 }

@@ -1,14 +1,25 @@
 import "server-only";
-import type { Tx } from "@/lib/db/types";
+import type { Db, Tx } from "@/lib/db/types";
+import { isLostRace, namedParams } from "@/lib/db/statement";
 import { balanceLimit, insufficientBalance } from "@/lib/errors";
+import {
+  KEYED_PARAM_COUNT,
+  keyedParams,
+  keyedStatement,
+  runStatement,
+  type Outcome,
+  type OutcomeSlot,
+  type StatementRow,
+} from "@/lib/api/idempotency";
 import { ledgerEntryJson } from "./sql";
-import { applyTierEarn } from "./tiers-engine";
+import { recalculateIfDue } from "./tiers-engine";
 import type { LedgerSource, LedgerType } from "./vocabulary";
 
 /**
  * The one place a balance changes. Every change is a conditional atomic UPDATE of the balance (which also
- * takes the customer's row lock) plus an immutable ledger entry in the same statement, so
- * balance = sum of entries ≥ 0 holds at every commit, whatever the entry point or interleaving.
+ * takes the customer's row lock) plus an immutable ledger entry, its lots, tier points and events in the same
+ * statement (`changeCtes`), so balance = sum of entries = sum of lots ≥ 0 holds at every commit, whatever the entry
+ * point or interleaving.
  */
 
 /** Postgres int4: balances and points stay below it. */
@@ -41,24 +52,322 @@ export interface BalanceResult {
   entryId: string;
 }
 
-export const CHANGE_SQL = `
-WITH upd AS (
-  UPDATE "LoyaltyData" SET balance = balance + $3, "updatedAt" = now()
-  WHERE "customerId" = $2::uuid AND balance::bigint + $3 BETWEEN 0 AND ${MAX_BALANCE}
-  RETURNING balance
+/**
+ * A balance change as CTEs of one statement (composed by `keyedStatement`, lib/api/idempotency.ts, which adds the
+ * Idempotency-Key's record): the rule (0 ≤ balance ≤ MAX_BALANCE), the ledger entry, a new lot for points added or
+ * the oldest lots consumed for points taken, the tier points of an earn (tier-rules.ts `applyEarn`, here in SQL),
+ * the balance.changed and tier.changed events. Every effect depends on `go` and on the balance UPDATE.
+ *
+ * The statement reads the customer's lots, tier state and caps from its one snapshot, and that is only sound if
+ * nothing changed them since: the balance UPDATE therefore also requires that the balance row is the version the
+ * snapshot read (its xmin). Every change of lots or balance updates that row, so a concurrent change that committed
+ * after the snapshot makes the UPDATE match nothing, and the statement reports `race`. The tier state is guarded
+ * the same way by the tier row's xmin (the tier job changes it without the balance): `change_ok` fails the whole
+ * statement if that guard stopped the tier update after the balance changed. The caller then takes the locked path
+ * (`changeBalance` in a transaction, which locks the row before the statement reads).
+ *
+ * Two rare cases are left to that locked path too, reported instead of done: points that expired by now must be
+ * expired before a spend (`expiry_due`, once per lot), and a tier period that has ended must be closed before an
+ * earn counts (`tier_due`, once per period per customer); both run TypeScript rules over several statements.
+ *
+ * `p` names SQL expressions (placeholders or subqueries) for the change; `p.points` is signed and non-zero.
+ */
+export interface ChangeSql {
+  programId: string;
+  customerId: string;
+  points: string;
+  type: string;
+  reason: string;
+  source: string;
+  actor: string;
+  idempotencyKey: string;
+  metadata: string;
+  earningFlowId: string;
+  now: string;
+  /** Whether the change counts towards tiers (an earn of points). */
+  tier: string;
+}
+
+export const changeCtes = (p: ChangeSql) => `clock AS (
+  SELECT coalesce(${p.now}, now()) AS at
+), cur AS (
+  SELECT l.xmin AS lv, ct.xmin AS tv, l.balance, l."tierStatus", ct."currentTierId", ct."currentTierPoints", ct."recalculationDate"
+  FROM "LoyaltyData" l JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
+  WHERE l."programId" = ${p.programId} AND l."customerId" = ${p.customerId} AND EXISTS (SELECT 1 FROM go)
+), due AS (
+  SELECT CASE
+    WHEN ${p.points} < 0 AND EXISTS (
+      SELECT 1 FROM "PointLot" d, clock WHERE d."programId" = ${p.programId} AND d."customerId" = ${p.customerId}
+        AND d.remaining > 0 AND d."expiresAt" <= clock.at) THEN 'expiry_due'
+    WHEN ${p.tier} AND cur."recalculationDate" <= (SELECT at FROM clock) THEN 'tier_due'
+  END AS why
+  FROM cur
+), ranked AS (
+  SELECT t.id, t."requiredPoints", row_number() OVER (ORDER BY t."requiredPoints", t.id) AS rank
+  FROM "Tier" t WHERE t."programId" = ${p.programId} AND ${p.tier}
+), tier AS (
+  -- applyEarn (tier-rules.ts): the period's points saturate at int4; the better of the current tier and the one
+  -- the points reach; the status is earned (base on the lowest tier) when the reached tier is the new one.
+  SELECT n.points,
+         CASE WHEN coalesce(r.rank, 0) > coalesce(c.rank, 0) THEN r.id ELSE cur."currentTierId" END AS tier_id,
+         CASE WHEN r.id IS NOT NULL AND r.rank >= coalesce(c.rank, 0)
+              THEN CASE WHEN r.rank <= 1 THEN 'base' ELSE 'earned' END
+              ELSE cur."tierStatus" END AS status
+  FROM cur
+  CROSS JOIN LATERAL (SELECT least(${MAX_BALANCE}, cur."currentTierPoints"::bigint + ${p.points})::int AS points) n
+  LEFT JOIN LATERAL (SELECT x.id, x.rank FROM ranked x WHERE x."requiredPoints" <= n.points ORDER BY x.rank DESC LIMIT 1) r ON true
+  LEFT JOIN ranked c ON c.id = cur."currentTierId"
+  WHERE ${p.tier}
+), upd AS (
+  UPDATE "LoyaltyData" l SET balance = l.balance + ${p.points}, "updatedAt" = now(),
+         "tierStatus" = coalesce((SELECT status FROM tier), l."tierStatus")
+  FROM cur, due
+  WHERE l."programId" = ${p.programId} AND l."customerId" = ${p.customerId} AND l.xmin = cur.lv AND due.why IS NULL
+    AND l.balance::bigint + ${p.points} BETWEEN 0 AND ${MAX_BALANCE}
+  RETURNING l.balance
 ), program AS (
-  SELECT "pointsExpiryMonths" AS months FROM "Program" WHERE id = $1::uuid
+  SELECT "pointsExpiryMonths" AS months FROM "Program" WHERE id = ${p.programId}
 ), e AS (
   INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", reason, source, actor,
                              "idempotencyKey", metadata, "earningFlowId", "createdAt", "expiresAt")
-  SELECT $1::uuid, $2::uuid, $4, $3, upd.balance, $5, $6, $7, $8, $9::jsonb, $10::uuid, clock.at,
-         CASE WHEN $3 > 0 AND program.months IS NOT NULL THEN clock.at + make_interval(months => program.months) END
-  FROM upd CROSS JOIN program CROSS JOIN (SELECT coalesce($11::timestamptz, now()) AS at) clock
+  SELECT ${p.programId}, ${p.customerId}, ${p.type}, ${p.points}, upd.balance, ${p.reason}, ${p.source}, ${p.actor},
+         ${p.idempotencyKey}, ${p.metadata}, ${p.earningFlowId}, clock.at,
+         CASE WHEN ${p.points} > 0 AND program.months IS NOT NULL THEN clock.at + make_interval(months => program.months) END
+  FROM upd CROSS JOIN program CROSS JOIN clock
   RETURNING *
 ), lot AS (
-  INSERT INTO "PointLot" ("customerId", "ledgerEntryId", remaining, "createdAt", "expiresAt")
-  SELECT e."customerId", e.id, e.points, e."createdAt", e."expiresAt" FROM e WHERE e.points > 0
+  INSERT INTO "PointLot" ("programId", "customerId", "ledgerEntryId", remaining, "createdAt", "expiresAt")
+  SELECT e."programId", e."customerId", e.id, e.points, e."createdAt", e."expiresAt" FROM e WHERE e.points > 0
   RETURNING 1
+), take AS (
+  -- The oldest lots first (those that expire first, then by age) until the points taken are covered.
+  SELECT lots.id, least(lots.remaining, -(${p.points}) - (lots.running - lots.remaining)) AS used
+  FROM (
+    SELECT o.id, o.remaining,
+           sum(o.remaining) OVER (ORDER BY coalesce(o."expiresAt", 'infinity'::timestamptz), o."createdAt", o.id) AS running
+    FROM "PointLot" o
+    WHERE o."programId" = ${p.programId} AND o."customerId" = ${p.customerId} AND o.remaining > 0 AND ${p.points} < 0
+  ) lots
+  WHERE lots.running - lots.remaining < -(${p.points})
+), spent AS (
+  UPDATE "PointLot" o SET remaining = o.remaining - take.used FROM take
+  WHERE o.id = take.id AND o."programId" = ${p.programId} AND EXISTS (SELECT 1 FROM upd)
+  RETURNING take.used
+), ctu AS (
+  UPDATE "CustomerTier" ct SET "currentTierPoints" = tier.points, "currentTierId" = tier.tier_id,
+         "tierChangedAt" = CASE WHEN tier.tier_id IS DISTINCT FROM cur."currentTierId" THEN (SELECT at FROM clock) ELSE ct."tierChangedAt" END
+  FROM tier, cur
+  WHERE ct."programId" = ${p.programId} AND ct."customerId" = ${p.customerId} AND ct.xmin = cur.tv AND EXISTS (SELECT 1 FROM upd)
+  RETURNING 1
+), event AS (
+  INSERT INTO "Event" ("programId", type, data)
+  SELECT e."programId", 'balance.changed',
+         jsonb_build_object('customerId', e."customerId", 'transactionId', e.id, 'type', e.type, 'points', e.points, 'balance', e."balanceAfter")
+  FROM e
+  UNION ALL
+  SELECT ${p.programId}, 'tier.changed',
+         jsonb_build_object('customerId', ${p.customerId}, 'fromTierId', cur."currentTierId", 'toTierId', tier.tier_id, 'tierStatus', tier.status)
+  FROM tier, cur WHERE tier.tier_id IS DISTINCT FROM cur."currentTierId" AND EXISTS (SELECT 1 FROM ctu)
+  RETURNING 1
+), change AS (
+  SELECT upd.balance, e.id AS entry_id, ${ledgerEntryJson("e")}::text AS entry FROM upd, e
+), change_refusal AS (
+  SELECT coalesce(due.why, CASE WHEN cur.balance::bigint + ${p.points} < 0 THEN 'insufficient_balance'
+                                WHEN cur.balance::bigint + ${p.points} > ${MAX_BALANCE} THEN 'balance_limit'
+                                ELSE 'race' END) AS why
+  FROM cur, due
+), change_ok AS (
+  -- Whatever the interleaving: the lots consumed cover the points taken, and an earn's tier state was the one read.
+  SELECT NOT EXISTS (SELECT 1 FROM upd)
+         OR (((SELECT coalesce(sum(used), 0) FROM spent) = greatest(-(${p.points}), 0))
+             AND (NOT ${p.tier} OR EXISTS (SELECT 1 FROM ctu))
+             AND (SELECT count(*) FROM event) >= 1
+             AND (${p.points} < 0 OR (SELECT count(*) FROM lot) = 1)) AS ok
+)`;
+
+/** The parameters of a plain balance change, after the keyed statement's five. */
+const CHANGE = namedParams(
+  [
+    "programId",
+    "customerId",
+    "points",
+    "type",
+    "reason",
+    "source",
+    "actor",
+    "idempotencyKey",
+    "metadata",
+    "earningFlowId",
+    "now",
+    "tier",
+  ] as const,
+  KEYED_PARAM_COUNT + 1,
+);
+
+const c = CHANGE.sql;
+/** A balance change (the routes' answer: 200 `{ balance, transaction }`) as one keyed statement. */
+export const CHANGE_SQL = keyedStatement({
+  ctes: `${changeCtes({
+    programId: `${c.programId}::uuid`,
+    customerId: `${c.customerId}::uuid`,
+    points: `${c.points}::int`,
+    type: `${c.type}::text`,
+    reason: `${c.reason}::text`,
+    source: `${c.source}::text`,
+    actor: `${c.actor}::text`,
+    idempotencyKey: `${c.idempotencyKey}::text`,
+    metadata: `${c.metadata}::jsonb`,
+    earningFlowId: `${c.earningFlowId}::uuid`,
+    now: `${c.now}::timestamptz`,
+    tier: `${c.tier}::boolean`,
+  })}, answer AS (
+  SELECT 200 AS status, '{"balance":' || change.balance || ',"transaction":' || change.entry || '}' AS body,
+         ${c.customerId}::uuid AS "customerId", change.balance, change.entry, change.entry_id
+  FROM change
+), refusal AS (SELECT why FROM change_refusal), invariant AS (SELECT ok FROM change_ok)`,
+  extras: ["balance", "entry", "entry_id"],
+});
+
+/** The arguments of CHANGE_SQL: the slot's, then the change's. */
+export const changeArgs = (change: BalanceChange, slot: OutcomeSlot | null) => [
+  ...keyedParams(slot),
+  ...CHANGE.values({
+    programId: change.programId,
+    customerId: change.customerId,
+    points: change.points,
+    type: change.type,
+    reason: change.reason ?? null,
+    source: change.source,
+    actor: change.actor,
+    idempotencyKey: change.idempotencyKey ?? null,
+    metadata: change.metadata == null ? null : JSON.stringify(change.metadata),
+    earningFlowId: change.earningFlowId ?? null,
+    now: change.now?.toISOString() ?? null,
+    tier: countsForTier(change),
+  }),
+];
+
+function checkPoints(change: BalanceChange) {
+  if (!Number.isInteger(change.points) || change.points === 0) throw new Error("points must be a non-zero integer");
+}
+
+/** The error of a refused change; null for the refusals that the locked path settles (a race, an expiry or period due). */
+export function changeRefusal(why: string) {
+  if (why === "insufficient_balance") return insufficientBalance();
+  if (why === "balance_limit") return balanceLimit(MAX_BALANCE);
+  return null;
+}
+
+/**
+ * The hot path: the change and (with a slot) its Idempotency-Key record in ONE statement, outside any transaction.
+ * Null when this request must take the locked path instead (`changeBalance` in a transaction): a concurrent
+ * change overtook the statement, points are due to expire first, or a tier period is due to close.
+ */
+export async function changeBalanceNow(
+  database: Db,
+  change: BalanceChange,
+  slot: OutcomeSlot | null,
+): Promise<Outcome | null> {
+  checkPoints(change);
+  const result = await runChange(database, change, slot);
+  if ("outcome" in result) return result.outcome;
+  const error = changeRefusal(result.refusal);
+  if (error) throw error;
+  return null;
+}
+
+async function runChange(database: Db, change: BalanceChange, slot: OutcomeSlot | null) {
+  try {
+    return await runStatement(database, slot, () =>
+      database.$queryRawUnsafe<StatementRow[]>(CHANGE_SQL, ...changeArgs(change, slot)),
+    );
+  } catch (err) {
+    if (isLostRace(err)) return { refusal: "race" } as const;
+    throw err;
+  }
+}
+
+/**
+ * The locked path, in the caller's transaction (the dashboard, the CLI, redemptions, earning flows, and the
+ * requests the hot path hands over): takes the customer's balance row lock first, settles what is due (expired
+ * points before a spend, an ended tier period before an earn), then runs the same statement, which now cannot be
+ * overtaken.
+ */
+export async function changeBalance(tx: Tx, change: BalanceChange): Promise<BalanceResult> {
+  checkPoints(change);
+  await lockBalance(tx, change.programId, change.customerId);
+  // A spend never draws on points that have expired, even when the expiry job has not run yet.
+  if (change.points < 0) await expireDueLots(tx, change.programId, change.customerId, change.now);
+  if (countsForTier(change)) await recalculateIfDue(tx, change.programId, change.customerId, change.now);
+  const result = await runChange(tx, change, null);
+  if ("outcome" in result) {
+    const row = result.row;
+    return { balance: Number(row.balance), entryJson: String(row.entry), entryId: String(row.entry_id) };
+  }
+  const error = changeRefusal(result.refusal);
+  if (error) throw error;
+  // Under the row lock nothing can overtake the statement; what is left is a customer without balance row.
+  if (result.refusal === "missing") throw change.points < 0 ? insufficientBalance() : balanceLimit(MAX_BALANCE);
+  throw new Error(`balance change refused under the row lock: ${result.refusal}`);
+}
+
+/** The customer's balance row lock: the first lock of every balance change (the lock order). */
+export async function lockBalance(tx: Tx, programId: string, customerId: string) {
+  await tx.$queryRawUnsafe(
+    `SELECT 1 FROM "LoyaltyData" WHERE "programId" = $1::uuid AND "customerId" = $2::uuid FOR UPDATE`,
+    programId,
+    customerId,
+  );
+}
+
+/**
+ * Turns the customer's lots that expired by `now` into one `expire` entry and returns the points expired.
+ * Called before every spend on the locked path and by the expiry job, in a transaction.
+ */
+export async function expireDueLots(tx: Tx, programId: string, customerId: string, now = new Date()): Promise<number> {
+  const dueSql = `"programId" = $1::uuid AND "customerId" = $2::uuid AND remaining > 0 AND "expiresAt" <= $3::timestamptz`;
+  const due = await tx.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM "PointLot" WHERE ${dueSql}`,
+    programId,
+    customerId,
+    now.toISOString(),
+  );
+  if (!due[0]?.n) return 0;
+  // Take the balance lock first (the order every balance change uses), then zero the lots under it.
+  await lockBalance(tx, programId, customerId);
+  const [expired] = await tx.$queryRawUnsafe<{ points: number }[]>(
+    `WITH due AS (SELECT id, remaining FROM "PointLot" WHERE ${dueSql}),
+          upd AS (UPDATE "PointLot" l SET remaining = 0 FROM due WHERE l.id = due.id RETURNING due.remaining)
+     SELECT coalesce(sum(remaining), 0)::int AS points FROM upd`,
+    programId,
+    customerId,
+    now.toISOString(),
+  );
+  const points = expired?.points ?? 0;
+  if (points > 0) {
+    // The lots are zeroed already: the entry takes the points from the balance without consuming lots again.
+    const rows = await tx.$queryRawUnsafe<{ balance: number }[]>(
+      EXPIRE_SQL,
+      programId,
+      customerId,
+      -points,
+      now.toISOString(),
+    );
+    if (!rows[0]) throw new Error(`expiry would make the balance of customer ${customerId} negative`);
+  }
+  return points;
+}
+
+/** The `expire` entry of points whose lots expireDueLots has already zeroed (so no lot is consumed here). */
+const EXPIRE_SQL = `
+WITH upd AS (
+  UPDATE "LoyaltyData" SET balance = balance + $3, "updatedAt" = now()
+  WHERE "programId" = $1::uuid AND "customerId" = $2::uuid AND balance + $3 >= 0
+  RETURNING balance
+), e AS (
+  INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", reason, source, actor, "createdAt")
+  SELECT $1::uuid, $2::uuid, 'expire', $3, upd.balance, 'points expired', 'system', 'system', $4::timestamptz FROM upd
+  RETURNING *
 ), event AS (
   INSERT INTO "Event" ("programId", type, data)
   SELECT e."programId", 'balance.changed',
@@ -66,95 +375,4 @@ WITH upd AS (
   FROM e
   RETURNING 1
 )
-SELECT e.id, e."balanceAfter" AS balance, ${ledgerEntryJson("e")}::text AS entry, (SELECT count(*) FROM lot)::int AS lots, (SELECT count(*) FROM event)::int AS events FROM e`;
-
-/**
- * Spends `$2` points from the customer's oldest lots. Runs as its own statement after the balance UPDATE
- * took the row lock, so it sees every earlier committed spend (READ COMMITTED takes a snapshot per statement).
- */
-const CONSUME_LOTS_SQL = `
-WITH lots AS (
-  SELECT id, remaining,
-         sum(remaining) OVER (ORDER BY coalesce("expiresAt", 'infinity'::timestamptz), "createdAt", id) AS running
-  FROM "PointLot" WHERE "customerId" = $1::uuid AND remaining > 0
-), take AS (
-  SELECT id, LEAST(remaining, $2 - (running - remaining)) AS used FROM lots WHERE running - remaining < $2
-)
-UPDATE "PointLot" l SET remaining = l.remaining - take.used FROM take WHERE l.id = take.id
-RETURNING take.used`;
-
-async function writeEntry(tx: Tx, change: BalanceChange): Promise<BalanceResult> {
-  if (!Number.isInteger(change.points) || change.points === 0) throw new Error("points must be a non-zero integer");
-  const rows = await tx.$queryRawUnsafe<{ id: string; balance: number; entry: string }[]>(
-    CHANGE_SQL,
-    change.programId,
-    change.customerId,
-    change.points,
-    change.type,
-    change.reason ?? null,
-    change.source,
-    change.actor,
-    change.idempotencyKey ?? null,
-    change.metadata == null ? null : JSON.stringify(change.metadata),
-    change.earningFlowId ?? null,
-    change.now?.toISOString() ?? null,
-  );
-  const row = rows[0];
-  if (!row) {
-    if (change.points < 0) {
-      throw insufficientBalance();
-    }
-    throw balanceLimit(MAX_BALANCE);
-  }
-  return { balance: Number(row.balance), entryJson: row.entry, entryId: row.id };
-}
-
-export async function changeBalance(tx: Tx, change: BalanceChange): Promise<BalanceResult> {
-  // A spend never draws on points that have expired, even when the expiry job has not run yet.
-  if (change.points < 0) await expireDueLots(tx, change.programId, change.customerId, change.now);
-  const result = await writeEntry(tx, change);
-  if (change.points < 0) {
-    const used = await tx.$queryRawUnsafe<{ used: number }[]>(CONSUME_LOTS_SQL, change.customerId, -change.points);
-    const total = used.reduce((s, u) => s + Number(u.used), 0);
-    if (total !== -change.points) throw new Error(`lot invariant broken for customer ${change.customerId}`);
-  }
-  if (countsForTier(change)) await applyTierEarn(tx, change.programId, change.customerId, change.points, change.now);
-  return result;
-}
-
-/**
- * Turns the customer's lots that expired by `now` into one `expire` entry and returns the points expired.
- * Called before every spend and by the expiry job.
- */
-export async function expireDueLots(tx: Tx, programId: string, customerId: string, now = new Date()): Promise<number> {
-  const dueSql = `"customerId" = $1::uuid AND remaining > 0 AND "expiresAt" <= $2::timestamptz`;
-  const due = await tx.$queryRawUnsafe<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM "PointLot" WHERE ${dueSql}`,
-    customerId,
-    now.toISOString(),
-  );
-  if (!due[0]?.n) return 0;
-  // Take the balance lock first (the order every balance change uses), then zero the lots under it.
-  await tx.$queryRawUnsafe(`SELECT 1 FROM "LoyaltyData" WHERE "customerId" = $1::uuid FOR UPDATE`, customerId);
-  const [expired] = await tx.$queryRawUnsafe<{ points: number }[]>(
-    `WITH due AS (SELECT id, remaining FROM "PointLot" WHERE ${dueSql}),
-          upd AS (UPDATE "PointLot" l SET remaining = 0 FROM due WHERE l.id = due.id RETURNING due.remaining)
-     SELECT coalesce(sum(remaining), 0)::int AS points FROM upd`,
-    customerId,
-    now.toISOString(),
-  );
-  const points = expired?.points ?? 0;
-  if (points > 0) {
-    await writeEntry(tx, {
-      programId,
-      customerId,
-      points: -points,
-      type: "expire",
-      source: "system",
-      actor: "system",
-      reason: "points expired",
-      now,
-    });
-  }
-  return points;
-}
+SELECT upd.balance FROM upd, e`;

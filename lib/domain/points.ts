@@ -2,7 +2,8 @@ import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "./cursor";
 import { customerNotFound, invalidInput } from "@/lib/errors";
-import { changeBalance, expireDueLots } from "./ledger";
+import { changeBalance, changeBalanceNow, expireDueLots, type BalanceChange } from "./ledger";
+import type { OutcomeSlot } from "@/lib/api/idempotency";
 import type { LedgerSource } from "./vocabulary";
 import { ledgerEntryJson } from "./sql";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -27,15 +28,26 @@ export interface PointsMove {
   now?: Date;
 }
 
+const increase = (move: PointsMove): BalanceChange => ({
+  ...move,
+  type: move.source === "dashboard" ? "adjust" : "earn",
+});
+const decrease = (move: PointsMove): BalanceChange => ({
+  ...move,
+  points: -move.points,
+  type: move.source === "dashboard" ? "adjust" : "spend",
+});
+
 /** Increase balance: an `earn` from the API (counts towards tiers), an `adjust` from the dashboard (does not). */
-export function increaseBalance(tx: Tx, move: PointsMove) {
-  return changeBalance(tx, { ...move, type: move.source === "dashboard" ? "adjust" : "earn" });
-}
+export const increaseBalance = Object.assign((tx: Tx, move: PointsMove) => changeBalance(tx, increase(move)), {
+  /** The same in one statement with its idempotency record (ledger.ts `changeBalanceNow`). */
+  now: (database: Db, move: PointsMove, slot: OutcomeSlot | null) => changeBalanceNow(database, increase(move), slot),
+});
 
 /** Decrease balance: a `spend` from the API, an `adjust` from the dashboard; 409 `insufficient_balance` below zero. */
-export function decreaseBalance(tx: Tx, move: PointsMove) {
-  return changeBalance(tx, { ...move, points: -move.points, type: move.source === "dashboard" ? "adjust" : "spend" });
-}
+export const decreaseBalance = Object.assign((tx: Tx, move: PointsMove) => changeBalance(tx, decrease(move)), {
+  now: (database: Db, move: PointsMove, slot: OutcomeSlot | null) => changeBalanceNow(database, decrease(move), slot),
+});
 
 function readCursor(cursor: string): KeysetPosition {
   const position = decodeCursor(cursor);
@@ -84,9 +96,10 @@ export async function expireDuePoints(
     const batch = await prisma.$transaction(
       async (tx) => {
         const due = await tx.$queryRawUnsafe<{ customerId: string; programId: string }[]>(
-          `SELECT l."customerId", c."programId" FROM "LoyaltyData" l JOIN "Customer" c ON c.id = l."customerId"
-           WHERE l."customerId" IN (SELECT DISTINCT "customerId" FROM "PointLot" WHERE remaining > 0 AND "expiresAt" <= $1::timestamptz)
-             AND ($2::uuid IS NULL OR c."programId" = $2::uuid)
+          `SELECT l."customerId", l."programId" FROM "LoyaltyData" l
+           WHERE (l."programId", l."customerId") IN (SELECT DISTINCT "programId", "customerId" FROM "PointLot"
+                   WHERE remaining > 0 AND "expiresAt" <= $1::timestamptz AND ($2::uuid IS NULL OR "programId" = $2::uuid))
+             AND ($2::uuid IS NULL OR l."programId" = $2::uuid)
            LIMIT ${batchSize} FOR UPDATE OF l SKIP LOCKED`,
           now.toISOString(),
           options.programId ?? null,

@@ -88,8 +88,8 @@ export const customerJson = jsonObject({
 
 export const customerJoins = `
   JOIN "UserData" u ON u."customerId" = c.id
-  JOIN "LoyaltyData" l ON l."customerId" = c.id
-  JOIN "CustomerTier" ct ON ct."customerId" = c.id
+  JOIN "LoyaltyData" l ON l."programId" = c."programId" AND l."customerId" = c.id
+  JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id
   LEFT JOIN "Tier" t1 ON t1.id = ct."currentTierId"
   LEFT JOIN "Tier" t2 ON t2.id = ct."carryTierId"`;
 

@@ -43,7 +43,11 @@ function statusFor(sorted: TierDef[], currentTierId: string | null, earned: bool
   return earned ? "earned" : "carried";
 }
 
-/** Points earned in the current period: counts towards the tier and upgrades at once when a tier is reached. */
+/**
+ * Points earned in the current period: counts towards the tier and upgrades at once when a tier is reached. The
+ * database applies this rule in SQL within the balance change's one statement (ledger.ts `changeCtes`, CTE `tier`):
+ * change both together (test/unit/ledger-property.test.ts checks the database against an independent model).
+ */
 export function applyEarn(state: TierState, tiers: TierDef[], points: number, now: Date): TierState {
   const sorted = sortTiers(tiers);
   // Stored as int4; a period's points saturate rather than overflow.

@@ -2,12 +2,13 @@ import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
-import { applyEarn, recalculate, type TierDef, type TierState } from "./tier-rules";
+import { recalculate, type TierDef, type TierState } from "./tier-rules";
 import { memberOf, TIER_STATUSES } from "./vocabulary";
 
 /**
- * Applies the pure tier rules (tier-rules.ts) to the database. Callers hold the customer's LoyaltyData row
- * lock (every balance change takes it first), so reading, deciding in TypeScript and writing is safe here.
+ * Applies the pure tier rules (tier-rules.ts) to the database: the period close. Callers hold the customer's
+ * LoyaltyData row lock (every balance change takes it first), so reading, deciding in TypeScript and writing is safe
+ * here. The earn rule (`applyEarn`) runs inside the balance change's statement, in SQL (ledger.ts `changeCtes`).
  */
 
 interface Loaded {
@@ -25,8 +26,9 @@ async function load(tx: Tx, programId: string, customerId: string): Promise<Load
             ct."recalculationDate", l."tierStatus", p."tierPeriodMonths" AS "periodMonths",
             (SELECT coalesce(json_agg(json_build_object('id', t.id, 'requiredPoints', t."requiredPoints", 'factor', t.factor)), '[]')
                FROM "Tier" t WHERE t."programId" = p.id) AS tiers
-     FROM "CustomerTier" ct JOIN "LoyaltyData" l ON l."customerId" = ct."customerId" JOIN "Program" p ON p.id = $1::uuid
-     WHERE ct."customerId" = $2::uuid`,
+     FROM "CustomerTier" ct JOIN "LoyaltyData" l ON l."programId" = ct."programId" AND l."customerId" = ct."customerId"
+       JOIN "Program" p ON p.id = ct."programId"
+     WHERE ct."programId" = $1::uuid AND ct."customerId" = $2::uuid`,
     programId,
     customerId,
   );
@@ -50,7 +52,7 @@ async function load(tx: Tx, programId: string, customerId: string): Promise<Load
 
 async function save(tx: Tx, programId: string, customerId: string, before: TierState, after: TierState) {
   await tx.customerTier.update({
-    where: { customerId },
+    where: { customerId, programId },
     data: {
       currentTierId: after.currentTierId,
       carryTierId: after.carryTierId,
@@ -61,7 +63,7 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
     },
   });
   if (after.tierStatus !== before.tierStatus) {
-    await tx.loyaltyData.update({ where: { customerId }, data: { tierStatus: after.tierStatus } });
+    await tx.loyaltyData.update({ where: { customerId, programId }, data: { tierStatus: after.tierStatus } });
   }
   if (after.currentTierId !== before.currentTierId) {
     await emitEvent(tx, programId, "tier.changed", {
@@ -91,14 +93,6 @@ function saveRecalculated(tx: Tx, programId: string, customerId: string, loaded:
   );
 }
 
-/** Earned points: closes a period that has ended first, then counts the points and upgrades at once. */
-export async function applyTierEarn(tx: Tx, programId: string, customerId: string, points: number, now = new Date()) {
-  const loaded = await load(tx, programId, customerId);
-  if (!loaded) return;
-  const recalculated = recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now);
-  await save(tx, programId, customerId, loaded.state, applyEarn(recalculated, loaded.tiers, points, now));
-}
-
 /**
  * Recalculates every customer whose recalculationDate has passed, in batches. Rows are claimed with
  * FOR UPDATE SKIP LOCKED on the balance row (the lock order of every balance change), so several app
@@ -115,11 +109,11 @@ export async function recalculateDueTiers(
     const done = await prisma.$transaction(
       async (tx) => {
         const due = await tx.$queryRawUnsafe<{ customerId: string; programId: string }[]>(
-          `SELECT l."customerId", c."programId" FROM "LoyaltyData" l
-             JOIN "CustomerTier" ct ON ct."customerId" = l."customerId"
+          `SELECT l."customerId", l."programId" FROM "LoyaltyData" l
+             JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
              JOIN "Customer" c ON c.id = l."customerId"
            WHERE ct."recalculationDate" <= $1::timestamptz AND c."deletedAt" IS NULL
-             AND ($2::uuid IS NULL OR c."programId" = $2::uuid)
+             AND ($2::uuid IS NULL OR l."programId" = $2::uuid)
            LIMIT ${batchSize} FOR UPDATE OF l SKIP LOCKED`,
           now.toISOString(),
           options.programId ?? null,

@@ -96,7 +96,7 @@ async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
        LEFT JOIN "Webhook" w ON w.id = l."webhookId"
        LEFT JOIN "Event" e ON e.id = l."eventId"
        LEFT JOIN "Notification" n ON n.id = l."notificationId"
-       LEFT JOIN "LoyaltyData" ld ON ld."customerId" = n."customerId"
+       LEFT JOIN "LoyaltyData" ld ON ld."programId" = n."programId" AND ld."customerId" = n."customerId"
        LEFT JOIN "Program" p ON p.id = l."programId"`,
   );
 }

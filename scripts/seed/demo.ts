@@ -131,7 +131,7 @@ async function demoActivity(prisma: PrismaClient, programId: string) {
   );
   await prisma.$executeRawUnsafe(
     `UPDATE "LoyaltyData" l SET "memberSince" = c."createdAt", "createdAt" = c."createdAt" FROM "Customer" c
-     WHERE c.id = l."customerId" AND c."programId" = $1::uuid`,
+     WHERE c.id = l."customerId" AND l."programId" = $1::uuid AND c."programId" = $1::uuid`,
     programId,
   );
   const mug = await createReward(prisma, {

@@ -447,6 +447,17 @@ function checkEntry(entryJson: string, expected: Record<string, unknown>) {
   for (const [k, v] of Object.entries(expected)) assert.deepEqual(entry[k], v, `ledger entry ${k}`);
 }
 
+/**
+ * A balance change as the API makes it: the one-statement hot path (ledger.ts `changeBalanceNow`), or the locked
+ * path in a transaction when the statement hands the request over (points due to expire, a tier period to close).
+ */
+async function apiChange(change: typeof increaseBalance, move: Parameters<typeof increaseBalance>[1]) {
+  const done = await change.now(prisma, move, null);
+  if (!done) return prisma.$transaction((tx) => change(tx, move));
+  const body = JSON.parse(done.body!);
+  return { balance: body.balance as number, entryJson: JSON.stringify(body.transaction) };
+}
+
 async function step(w: World, op: Op): Promise<void> {
   const c = "c" in op ? op.c % w.customerIds.length : 0;
   const customerId = w.customerIds[c]!;
@@ -457,7 +468,7 @@ async function step(w: World, op: Op): Promise<void> {
 
   switch (op.t) {
     case "inc": {
-      const r = await prisma.$transaction((tx) => increaseBalance(tx, { ...base, points: op.points }));
+      const r = await apiChange(increaseBalance, { ...base, points: op.points });
       m.earn(op.points, now);
       assert.equal(r.balance, m.balance, "balance returned by increase");
       checkEntry(r.entryJson, {
@@ -473,7 +484,7 @@ async function step(w: World, op: Op): Promise<void> {
     case "dec":
     case "decEdge": {
       const points = op.t === "dec" ? op.points : Math.max(1, m.balance - m.due(now) + op.delta);
-      const run = () => prisma.$transaction((tx) => decreaseBalance(tx, { ...base, points }));
+      const run = () => apiChange(decreaseBalance, { ...base, points });
       if (!m.canSpend(points, now)) {
         await assert.rejects(run, expectAppError(409, "insufficient_balance"));
         return; // nothing written, not even the lazy expiry: the checks after the step prove it

@@ -44,8 +44,8 @@ export interface CouponPoolRow {
 export async function couponPools(db: Db, programId: string): Promise<CouponPoolRow[]> {
   const rows = await db.$queryRawUnsafe<Omit<CouponPoolRow, "assigned">[]>(
     `SELECT p.id, p.name, p."validDays", p.active,
-            (SELECT count(*) FROM "Coupon" c WHERE c."poolId" = p.id)::int AS total,
-            (SELECT count(*) FROM "Coupon" c WHERE c."poolId" = p.id AND c."customerId" IS NULL)::int AS free
+            (SELECT count(*) FROM "Coupon" c WHERE c."programId" = p."programId" AND c."poolId" = p.id)::int AS total,
+            (SELECT count(*) FROM "Coupon" c WHERE c."programId" = p."programId" AND c."poolId" = p.id AND c."customerId" IS NULL)::int AS free
      FROM "CouponPool" p WHERE p."programId" = $1::uuid ORDER BY p.name`,
     programId,
   );

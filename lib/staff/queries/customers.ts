@@ -94,8 +94,8 @@ export async function searchCustomers(
             ${sort.key} AS cursor
      FROM "Customer" c
        JOIN "UserData" u ON u."customerId" = c.id
-       JOIN "LoyaltyData" l ON l."customerId" = c.id
-       JOIN "CustomerTier" ct ON ct."customerId" = c.id
+       JOIN "LoyaltyData" l ON l."programId" = c."programId" AND l."customerId" = c.id
+       JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id
        LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
      WHERE ${where.join(" AND ")}
      ORDER BY ${sort.order} LIMIT $${params.length}`,
@@ -135,7 +135,7 @@ export async function customerProfile(db: Db, programId: string, customerId: str
       include: { reward: { select: { name: true } } },
     }),
     db.coupon.findMany({
-      where: { customerId },
+      where: { programId, customerId },
       orderBy: { assignedAt: "desc" },
       take: 20,
       include: { pool: { select: { name: true } } },

@@ -1,11 +1,12 @@
 import { apiWrite } from "@/lib/api/route-factories";
 import { parseDeleteBatch, parseIntegrationBatch } from "@/lib/api/batch";
-import { applyUserBatch } from "@/lib/domain/customers";
+import { applyUserBatch, applyUserBatchNow } from "@/lib/domain/customers";
 import { deleteCustomers } from "@/lib/domain/deletion";
 
-/** Create/Update resources (spec §4.2): 201 with no body. */
+/** Create/Update resources (spec §4.2): 201 with no body; a batch without renames in one statement. */
 export const POST = apiWrite({
   body: parseIntegrationBatch,
+  statement: (req, database, slot) => applyUserBatchNow(database, req.programId, req.body, slot),
   run: async (req, tx) => {
     await applyUserBatch(tx, req.programId, req.body);
     return { status: 201 };

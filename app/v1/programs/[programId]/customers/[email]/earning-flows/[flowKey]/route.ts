@@ -1,21 +1,29 @@
 import { customerWrite } from "@/lib/api/route-factories";
 import { jsonObject, rawJson } from "@/lib/api/json-compose";
 import { EarningFlowRun } from "@/lib/api/schemas/earning-flows";
-import { executeEarningFlow } from "@/lib/domain/earning-flows";
+import { executeEarningFlow, executeEarningFlowNow } from "@/lib/domain/earning-flows";
+import type { CustomerRequest } from "@/lib/api/route-factories";
+import type { z } from "zod";
 
-/** Execute a custom earning flow for a customer. A capped run answers 200 with pointsEarned 0 and `capped`. */
+const flowRun = (req: CustomerRequest<z.output<typeof EarningFlowRun>>) => ({
+  programId: req.programId,
+  customerId: req.customerId,
+  flowKey: req.params.flowKey ?? "",
+  params: req.body.params ?? {},
+  actor: req.caller.actor,
+  idempotencyKey: req.idempotencyKey,
+});
+
+/**
+ * Execute a custom earning flow for a customer, in one statement after reading the flow. A capped run answers 200
+ * with pointsEarned 0 and `capped`.
+ */
 export const POST = customerWrite({
   body: EarningFlowRun,
   bodyOptional: true,
+  statement: (req, database, slot) => executeEarningFlowNow(database, flowRun(req), slot),
   run: async (req, tx) => {
-    const outcome = await executeEarningFlow(tx, {
-      programId: req.programId,
-      customerId: req.customerId,
-      flowKey: req.params.flowKey ?? "",
-      params: req.body.params ?? {},
-      actor: req.caller.actor,
-      idempotencyKey: req.idempotencyKey,
-    });
+    const outcome = await executeEarningFlow(tx, flowRun(req));
     const { pointsEarned, balance, transactionJson, capped } = outcome;
     return {
       status: 200,

@@ -1,0 +1,153 @@
+/**
+ * The hot writes act in one statement outside an interactive transaction, with their Idempotency-Key record in that
+ * statement (lib/api/idempotency.ts `keyedStatement`). Under concurrency on a PostgreSQL server: N parallel identical
+ * keyed requests act once and all answer alike (one of them as the original, the others marked replayed); the same
+ * key sent with two different bodies at once acts once and the other body gets 409 `idempotency_conflict`; the same
+ * holds for a coupon assignment and an earning-flow run; and every answer leaves balance = ledger sum = lots sum.
+ * PostgreSQL only (PGlite serves one connection at a time, so nothing runs in parallel).
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { customerPath, openStack, type ApiResponse, type Fixtures, type Stack } from "../support/stack";
+import { POINTS } from "../support/fixtures";
+import { assertProblem } from "../support/assertions";
+
+const SKIP = process.env.TEST_DATABASE_URL
+  ? false
+  : "PostgreSQL only: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:55497/postgres) to run it";
+
+const N = 16;
+const REPLAYED = "idempotent-replayed";
+
+describe("One-statement writes under concurrency [postgres]", { skip: SKIP }, () => {
+  let app: Stack<Fixtures<typeof POINTS>>;
+  let seq = 0;
+  before(async () => {
+    app = await openStack("postgres", POINTS, { start: true });
+  });
+  after(() => app?.close());
+
+  const P = (email: string) => customerPath(app.programId, email);
+  async function newCustomer(label: string): Promise<string> {
+    const email = `${label}.${++seq}@example.com`;
+    const res = await app.api("POST", `/v1/programs/${app.programId}/integrations/api`, {
+      body: [{ email, feature: "user", payload: {} }],
+    });
+    assert.equal(res.status, 201, res.text);
+    return email;
+  }
+  const keyed = (email: string, path: string, body: unknown, key: string) =>
+    app.api("POST", `${P(email)}${path}`, { body, headers: { "Idempotency-Key": key } });
+
+  /** The customer's books: balance, ledger sum, lots sum, entries (with this key when given). */
+  async function books(email: string, key?: string) {
+    const [row] = await app.query<{ balance: number; ledger: number; lots: number; entries: number }>(
+      `SELECT l.balance,
+              (SELECT coalesce(sum(points), 0)::int FROM "LedgerEntry" e WHERE e."customerId" = c.id) AS ledger,
+              (SELECT coalesce(sum(remaining), 0)::int FROM "PointLot" p WHERE p."customerId" = c.id) AS lots,
+              (SELECT count(*)::int FROM "LedgerEntry" e WHERE e."customerId" = c.id
+                 AND ($3::text IS NULL OR e."idempotencyKey" = $3::text)) AS entries
+       FROM "Customer" c JOIN "LoyaltyData" l ON l."customerId" = c.id WHERE c."programId" = $1::uuid AND c.email = $2`,
+      [app.programId, email, key ?? null],
+    );
+    assert.ok(row, email);
+    assert.equal(row.balance, row.ledger, "balance = ledger sum");
+    assert.equal(row.balance, row.lots, "balance = lots sum");
+    return row;
+  }
+
+  /** All answered 200/201 with the same body; exactly one not marked replayed. */
+  function assertOneActed(results: ApiResponse[], status: number) {
+    for (const r of results) assert.equal(r.status, status, r.text);
+    assert.equal(new Set(results.map((r) => r.text)).size, 1, "every answer is the same");
+    const originals = results.filter((r) => r.headers.get(REPLAYED) !== "true");
+    assert.equal(originals.length, 1, "one answer is the original, the others replays");
+  }
+
+  test(`${N} parallel identical increases with one Idempotency-Key: one entry, ${N} equal answers`, async () => {
+    const email = await newCustomer("same-key");
+    const results = await Promise.all(
+      Array.from({ length: N }, () => keyed(email, "/balance/increase", { points: 70 }, "k-same")),
+    );
+    assertOneActed(results, 200);
+    assert.equal(results[0]!.json.balance, 70);
+    const b = await books(email, "k-same");
+    assert.deepEqual([b.balance, b.entries], [70, 1]);
+    // A later retry replays the stored answer byte for byte.
+    const again = await keyed(email, "/balance/increase", { points: 70 }, "k-same");
+    assert.equal(again.text, results[0]!.text);
+    assert.equal(again.headers.get(REPLAYED), "true");
+  });
+
+  test("one key sent with two different bodies at once: one acts, the other body gets 409 idempotency_conflict", async () => {
+    const email = await newCustomer("mixed-key");
+    const results = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        keyed(email, "/balance/increase", { points: i % 2 === 0 ? 5 : 7 }, "k-mixed"),
+      ),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    assert.ok(ok.length >= 1, "one body won");
+    const won = ok[0]!.json.balance as number;
+    assert.ok(won === 5 || won === 7, String(won));
+    results.forEach((r, i) => {
+      const mine = i % 2 === 0 ? 5 : 7;
+      if (mine === won) assert.equal(r.status, 200, r.text);
+      else assertProblem(r, 409, "idempotency_conflict");
+    });
+    assertOneActed(ok, 200);
+    const b = await books(email, "k-mixed");
+    assert.deepEqual([b.balance, b.entries], [won, 1]);
+  });
+
+  test("parallel decreases with one key on a small balance: one spend, the lots follow", async () => {
+    const email = await newCustomer("spend-key");
+    assert.equal((await keyed(email, "/balance/increase", { points: 30 }, "k-fill")).status, 200);
+    const results = await Promise.all(
+      Array.from({ length: N }, () => keyed(email, "/balance/decrease", { points: 20 }, "k-spend")),
+    );
+    assertOneActed(results, 200);
+    const b = await books(email, "k-spend");
+    assert.deepEqual([b.balance, b.entries], [10, 1]);
+    // Without a key, parallel spends of the rest: exactly one succeeds, the others are refused and change nothing.
+    const spends = await Promise.all(
+      Array.from({ length: 6 }, () => app.api("POST", `${P(email)}/balance/decrease`, { body: { points: 10 } })),
+    );
+    assert.equal(spends.filter((r) => r.status === 200).length, 1);
+    for (const r of spends.filter((r) => r.status !== 200)) assertProblem(r, 409, "insufficient_balance");
+    assert.equal((await books(email)).balance, 0);
+  });
+
+  test("coupon assignment and an earning-flow run with one key each, in parallel: each acts once", async () => {
+    const email = await newCustomer("coupon-flow-key");
+    const pools = await app.query<{ id: string }>(
+      `SELECT p.id FROM "CouponPool" p WHERE p."programId" = $1::uuid AND EXISTS
+         (SELECT 1 FROM "Coupon" k WHERE k."poolId" = p.id AND k."customerId" IS NULL) LIMIT 1`,
+      [app.programId],
+    );
+    if (pools[0]) {
+      const coupons = await Promise.all(
+        Array.from({ length: N }, () => keyed(email, "/coupons", { couponPoolId: pools[0]!.id }, "k-coupon")),
+      );
+      assertOneActed(coupons, 201);
+      const [held] = await app.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "Coupon" k JOIN "Customer" c ON c.id = k."customerId" WHERE c.email = $1`,
+        [email],
+      );
+      assert.equal(held!.n, 1, "one code assigned");
+    }
+    const runs = await Promise.all(Array.from({ length: N }, () => keyed(email, "/earning-flows/visit", {}, "k-flow")));
+    assertOneActed(runs, 200);
+    assert.equal(runs[0]!.json.pointsEarned, runs[0]!.json.transaction.points);
+    const b = await books(email, "k-flow");
+    assert.equal(b.entries, 1);
+    // A once-only flow run in parallel without keys still earns once.
+    const welcome = await Promise.all(
+      Array.from({ length: 8 }, () => app.api("POST", `${P(email)}/earning-flows/welcome`, { body: {} })),
+    );
+    for (const r of welcome) assert.equal(r.status, 200, r.text);
+    assert.equal(welcome.filter((r) => r.json.pointsEarned > 0).length, 1, "one run earned");
+    for (const r of welcome.filter((r) => r.json.pointsEarned === 0)) assert.equal(r.json.capped, "once");
+    await books(email);
+  });
+});

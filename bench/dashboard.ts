@@ -137,9 +137,9 @@ export async function benchDashboard(
   const baseline = await time(500, (i) =>
     prisma.$queryRawUnsafe(`SELECT id FROM "Customer" WHERE id = $1::uuid`, sample[i % sample.length]!.id),
   );
-  const search = await time(500, (i) => searchCustomers(prisma, programId, { prefix: prefixOf(i), limit: 25 }));
+  const search = await time(500, (i) => searchCustomers(prisma, programId, { q: prefixOf(i), limit: 25 }));
   const searchTier = await time(200, (i) =>
-    searchCustomers(prisma, programId, { prefix: prefixOf(i), tierId: tiers[i % 3], limit: 25 }),
+    searchCustomers(prisma, programId, { q: prefixOf(i), tierId: tiers[i % 3], limit: 25 }),
   );
   const listNewest = await time(200, () => searchCustomers(prisma, programId, { sort: "newest", limit: 25 }));
   const page = await time(500, (i) => customerProfile(prisma, programId, sample[i % sample.length]!.id));

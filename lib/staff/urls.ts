@@ -33,6 +33,10 @@ export const staffApi = {
   redeem: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/redeem`,
   coupons: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/coupons`,
   notifications: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/notifications`,
+  notes: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/notes`,
+  preferences: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/preferences`,
+  timeline: (programId: string, customerId: string, cursor: string | null, kind: string | null) =>
+    `${customerApi(programId, customerId)}/timeline${query({ cursor, kind })}`,
   transactions: (programId: string, customerId: string, cursor: string | null) =>
     `${customerApi(programId, customerId)}/transactions${query({ cursor })}`,
 };
@@ -48,4 +52,6 @@ export const queryKeys = {
   searches: ["search"] as const,
   search: (programId: string, q: string) => ["search", programId, q] as const,
   history: (customerId: string) => ["history", customerId] as const,
+  timeline: (customerId: string, kind?: string | null) =>
+    kind === undefined ? (["timeline", customerId] as const) : (["timeline", customerId, kind ?? "all"] as const),
 };

@@ -30,7 +30,6 @@ export function AdjustBalanceForm({
     url: staffApi.balance(programId, customerId),
     success: "Balance adjusted",
     invalidate: customerQueries(customerId),
-    clear: "sent",
     // Empty stays NaN (reported by the schema), not 0.
     read: (f) => ({
       points: (f.optionalNumber("points") ?? Number.NaN) * (f.text("direction") === "down" ? -1 : 1),

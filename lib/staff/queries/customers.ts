@@ -249,23 +249,10 @@ export const customerTransactions = staffQuery(
 /** Everything the customer page shows, in parallel; null when the id names no live customer of the program. */
 export async function customerProfile(db: Db, programId: string, customerId: string) {
   if (!(await findCustomer(db, programId, customerId))) return null;
-  const [customerJson, tiers, history, redemptions, coupons, notifications, rewards, pools] = await Promise.all([
+  const [customerJson, tiers, timeline, rewards, pools] = await Promise.all([
     getCustomerJsonById(db, programId, customerId),
     programTiers(db, programId),
-    listTransactionsJson(db, customerId, 20),
-    db.redemption.findMany({
-      where: { customerId },
-      orderBy: { createdAt: "desc" },
-      take: 20,
-      include: { reward: { select: { name: true } } },
-    }),
-    db.coupon.findMany({
-      where: { customerId },
-      orderBy: { assignedAt: "desc" },
-      take: 20,
-      include: { pool: { select: { name: true } } },
-    }),
-    db.notification.findMany({ where: { customerId }, orderBy: { createdAt: "desc" }, take: 20 }),
+    customerTimeline(db, programId, customerId),
     db.reward.findMany({
       where: { programId, active: true },
       orderBy: { costPoints: "asc" },
@@ -278,10 +265,7 @@ export async function customerProfile(db: Db, programId: string, customerId: str
   return {
     customer: JSON.parse(customerJson) as z.infer<typeof Customer>,
     tiers,
-    history: JSON.parse(history) as z.infer<typeof TransactionPage>,
-    redemptions,
-    coupons,
-    notifications,
+    timeline,
     rewards,
     pools,
   };

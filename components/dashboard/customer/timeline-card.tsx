@@ -90,6 +90,7 @@ export function TimelineCard({
         <label className="flex items-center gap-2 text-sm text-slate-700">
           Show
           <select
+            aria-label="Show in the timeline"
             value={kind}
             onChange={(e) => setKind(e.target.value as TimelineKind | "")}
             className={`${inputClass} w-auto py-1`}
@@ -178,7 +179,11 @@ function NoteComposer({ programId, customerId }: { programId: string; customerId
   });
   return (
     <form {...note.form} aria-label="Add an internal note" className="mb-4 space-y-2" noValidate>
-      <Field label="Internal note (staff only, never sent to the customer)" htmlFor="note-body" error={note.errors.body}>
+      <Field
+        label="Internal note (staff only, never sent to the customer)"
+        htmlFor="note-body"
+        error={note.errors.body}
+      >
         <textarea
           id="note-body"
           name="body"

@@ -3,8 +3,8 @@
  * on PGlite and (with TEST_DATABASE_URL) on PostgreSQL:
  * - one search box: e-mail exact, prefix and substring, first / last / full name, phone digits, external id, ranked
  *   exact > prefix > substring (e-mail before phone before name), never another program's customers;
- * - internal notes: support writes them, a viewer cannot, another program's staff and another program's customer get
- *   404; audited; never in the /v1 customer JSON nor in an event; deleted when the customer is erased;
+ * - internal notes: support writes them, a viewer cannot, another program's staff get 403 and another program's
+ *   customer 404; audited; never in the /v1 customer JSON nor in an event; deleted when the customer is erased;
  * - notification preferences and language edited by support (audited, validated);
  * - the timeline: the points movement with the staff member's name, the note, the staff action, newest first, by kind.
  */
@@ -178,7 +178,7 @@ for (const backend of BACKENDS) {
       assert.doesNotMatch(html, /jane\.doe@example\.com/);
     });
 
-    test("support writes an internal note; a viewer cannot; another program's staff and customers are 404", async () => {
+    test("support writes an internal note; a viewer cannot; another program's staff get 403 and its customers 404", async () => {
       const added = await call("support", "POST", `/customers/${ids.jane}/notes`, { body: `  ${NOTE}  ` });
       assert.equal(added.status, 201);
       assert.equal(added.body.note.body, NOTE);
@@ -189,8 +189,10 @@ for (const backend of BACKENDS) {
       const empty = await call("support", "POST", `/customers/${ids.jane}/notes`, { body: "   " });
       assert.equal(empty.status, 400);
       assert.equal(empty.body.errors[0].path, "body");
+      // Not a member of this program: refused before anything is read (the dashboard routes' rule, lib/staff/authz.ts).
       const outsider = await call("outsider", "POST", `/customers/${ids.jane}/notes`, { body: "outsider note" });
-      assert.equal(outsider.status, 404);
+      assert.equal(outsider.status, 403);
+      assert.equal((await call("outsider", "GET", `/customers/${ids.jane}/timeline`)).status, 403);
       const elsewhere = await call("support", "POST", `/customers/${otherCustomerId}/notes`, { body: "wrong program" });
       assert.equal(elsewhere.status, 404);
       assert.equal((await timeline(otherCustomerId)).status, 404);

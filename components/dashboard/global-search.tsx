@@ -70,9 +70,13 @@ export function GlobalSearch({ programId }: { programId: string }) {
 
   return (
     <div className="relative w-full max-w-xl">
+      {/* A short name: field labels elsewhere on the page ("Name", "Phone") must stay unique to their field. */}
       <label htmlFor="global-search" className="sr-only">
-        Find a customer by e-mail, name, phone or external id
+        Find a customer
       </label>
+      <p id="global-search-hint" className="sr-only">
+        By e-mail, name, phone or external id. Press slash to come back here.
+      </p>
       <input
         id="global-search"
         type="search"
@@ -80,6 +84,7 @@ export function GlobalSearch({ programId }: { programId: string }) {
         aria-expanded={expanded && results.length > 0}
         aria-controls={listId}
         aria-autocomplete="list"
+        aria-describedby="global-search-hint"
         aria-activedescendant={expanded && active >= 0 && results[active] ? optionId(active) : undefined}
         autoComplete="off"
         spellCheck={false}

@@ -48,16 +48,20 @@ export default async function CustomersPage(props: ProgramSearchPageProps<"q" | 
       <FilterForm role="search" submit="Search">
         <div className="min-w-56 flex-1">
           <label htmlFor="q" className="block text-sm font-medium text-slate-800">
-            E-mail, name, phone or external id
+            Find customers
           </label>
           <input
             id="q"
             name="q"
             type="search"
+            aria-describedby="q-hint"
             defaultValue={search.q}
             placeholder="jane.doe@, Jane Doe, +34 612…"
             className={inputClass}
           />
+          <p id="q-hint" className="mt-1 text-xs text-slate-600">
+            By e-mail (or part of it), name, phone or external id.
+          </p>
         </div>
         <FilterSelect name="tier" label="Tier" value={tierId ?? ""} all="All tiers">
           {tiers.map((t) => (

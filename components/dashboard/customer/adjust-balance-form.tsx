@@ -42,7 +42,7 @@ export function AdjustBalanceForm({
     <form {...adjust.form} aria-label="Adjust balance" noValidate>
       <h3 className="text-sm font-semibold text-slate-900">Adjust balance</h3>
       <p className="text-xs text-slate-600">
-        Recorded in the points history with your name and the reason.{limit.rule ? ` ${limit.rule}.` : ""}
+        Recorded in the timeline with your name and the reason.{limit.rule ? ` ${limit.rule}.` : ""}
       </p>
       <div className="mt-2 grid grid-cols-2 gap-2">
         <Field label="Direction" htmlFor="direction">

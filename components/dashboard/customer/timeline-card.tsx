@@ -55,6 +55,17 @@ const who = (e: TimelineEntry) =>
     <span className="text-slate-600">{e.source ?? "—"}</span>
   );
 
+/** Staff actions in words; an action not listed shows as recorded. */
+const ACTION_WORDS: Record<string, string> = {
+  "customer.update": "edited user data",
+  "customer.preferences": "changed preferences",
+  "customer.delete": "erased the customer",
+  "reward.redeem": "redeemed a reward",
+  "coupon.assign": "assigned a coupon",
+  "notification.send": "sent a notification",
+};
+const titleOf = (e: TimelineEntry) => (e.kind === "staff" ? (ACTION_WORDS[e.title] ?? e.title) : e.title);
+
 const signed = (points: number) => `${points > 0 ? "+" : ""}${formatNumber(points)}`;
 
 /**
@@ -121,7 +132,7 @@ export function TimelineCard({
               title={
                 <span className="flex flex-wrap items-center gap-2">
                   <Badge tone={KIND_TONE[e.kind]}>{e.kind}</Badge>
-                  <span className="font-medium">{e.title}</span>
+                  <span className="font-medium">{titleOf(e)}</span>
                   {e.points !== null && <span className="tabular-nums">{signed(e.points)}</span>}
                 </span>
               }
@@ -135,16 +146,16 @@ export function TimelineCard({
         >
           {(e) => (
             <tr key={e.id} className="align-top">
-              <td className="whitespace-nowrap py-2 pr-4 text-slate-600">{formatDate(e.at)}</td>
+              <td className="min-w-28 py-2 pr-4 text-slate-600">{formatDate(e.at)}</td>
               <td className="py-2 pr-4">
-                <Badge tone={KIND_TONE[e.kind]}>{e.kind}</Badge> <span className="font-medium">{e.title}</span>
+                <Badge tone={KIND_TONE[e.kind]}>{e.kind}</Badge> <span className="font-medium">{titleOf(e)}</span>
               </td>
               <td
                 className={`whitespace-nowrap py-2 pr-4 text-right tabular-nums ${e.points === null ? "" : e.points > 0 ? "text-emerald-800" : "text-amber-900"}`}
               >
                 {e.points === null ? "" : signed(e.points)}
               </td>
-              <td className="min-w-48 max-w-md whitespace-pre-line break-words py-2 pr-4">{e.detail ?? ""}</td>
+              <td className="min-w-36 max-w-md whitespace-pre-line break-words py-2 pr-4">{e.detail ?? ""}</td>
               <td className="whitespace-nowrap py-2">{who(e)}</td>
             </tr>
           )}

@@ -18,7 +18,7 @@ const MATCH_LABELS: Record<MatchKind, string> = {
   phone_prefix: "phone starts with",
   name_prefix: "name starts with",
   email_substring: "e-mail contains",
-  phone_substring: "phone contains",
+  phone_suffix: "phone ends with",
   name_substring: "name contains",
 };
 

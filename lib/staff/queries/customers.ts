@@ -67,7 +67,7 @@ export const MATCH_RANKS = {
   phone_prefix: 12,
   name_prefix: 13,
   email_substring: 20,
-  phone_substring: 22,
+  phone_suffix: 22,
   name_substring: 23,
 } as const;
 
@@ -82,9 +82,9 @@ const MIN_TRIGRAM = 3;
 /**
  * The search text's candidate queries, one per (field, match kind), each bounded by `LIMIT` and served by an
  * index: the (programId, email text_pattern_ops) btree for e-mail exact and prefix, the unique (programId,
- * externalCustomerId) for the id, and pg_trgm GIN indexes for the rest (e-mail substring; first and last name and
- * the phone's digits exact, prefix and substring: gin_trgm_ops answers `=`, LIKE and ILIKE alike). A customer found
- * by several keeps its best rank.
+ * externalCustomerId) for the id, pg_trgm GIN indexes for e-mail substring and first and last name exact, prefix and
+ * substring (gin_trgm_ops answers `=`, LIKE and ILIKE alike), and btree text_pattern_ops indexes on the phone's digits and
+ * on the same reversed (exact, prefix, suffix). A customer found by several keeps its best rank.
  */
 function rankedBranches(q: string, add: (value: unknown) => string, limit: number, tierId: string | null): string[] {
   const text = q.trim();
@@ -118,7 +118,10 @@ function rankedBranches(q: string, add: (value: unknown) => string, limit: numbe
   if (lower.length >= MIN_TRIGRAM && !looksLikePhone) {
     branches.push(user(MATCH_RANKS.name_exact, name(w1, w2, likeEscape(lower))));
     branches.push(user(MATCH_RANKS.name_prefix, name(w1, `${w2}%`, `${likeEscape(lower)}%`)));
-    branches.push(customer(MATCH_RANKS.email_substring, `c.email LIKE ${add(`%${likeEscape(lower)}%`)}`));
+    // E-mails have no spaces: "olivia smith" is a name, and its trigrams would match every olivia.smith e-mail.
+    if (words.length === 1) {
+      branches.push(customer(MATCH_RANKS.email_substring, `c.email LIKE ${add(`%${likeEscape(lower)}%`)}`));
+    }
     branches.push(
       user(
         MATCH_RANKS.name_substring,
@@ -130,7 +133,10 @@ function rankedBranches(q: string, add: (value: unknown) => string, limit: numbe
   }
   if (looksLikePhone) {
     branches.push(user(MATCH_RANKS.phone_prefix, `u."phoneDigits" LIKE ${add(`${digits}%`)}`));
-    branches.push(user(MATCH_RANKS.phone_substring, `u."phoneDigits" LIKE ${add(`%${digits}%`)}`));
+    // The number without its country or area code: the end of the digits, a prefix of the reversed digits.
+    branches.push(
+      user(MATCH_RANKS.phone_suffix, `u."phoneReversed" LIKE ${add(`${[...digits].reverse().join("")}%`)}`),
+    );
   }
   return branches;
 }

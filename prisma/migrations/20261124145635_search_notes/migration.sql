@@ -2,18 +2,20 @@
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
 -- AlterTable
-ALTER TABLE "UserData" ADD COLUMN     "phoneDigits" TEXT;
+ALTER TABLE "UserData" ADD COLUMN     "phoneDigits" TEXT,
+ADD COLUMN     "phoneReversed" TEXT;
 
--- The phone's digits, kept by the database whoever writes the phone (API, dashboard, CLI, import), so the search
--- matches "+34 612 34 56 78" when "612345678" is typed.
+-- The phone's digits (and the same reversed, for suffix matches), kept by the database whoever writes the phone
+-- (API, dashboard, CLI, import), so the search matches "+34 612 34 56 78" when "612345678" is typed.
 CREATE FUNCTION "UserData_phoneDigits"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   NEW."phoneDigits" := nullif(regexp_replace(coalesce(NEW.phone, ''), '\D', '', 'g'), '');
+  NEW."phoneReversed" := reverse(NEW."phoneDigits");
   RETURN NEW;
 END $$;
 CREATE TRIGGER "UserData_phoneDigits" BEFORE INSERT OR UPDATE OF phone ON "UserData"
   FOR EACH ROW EXECUTE FUNCTION "UserData_phoneDigits"();
-UPDATE "UserData" SET "phoneDigits" = nullif(regexp_replace(phone, '\D', '', 'g'), '') WHERE phone IS NOT NULL;
+UPDATE "UserData" SET phone = phone WHERE phone IS NOT NULL;
 
 -- CreateTable
 CREATE TABLE "CustomerNote" (
@@ -43,7 +45,10 @@ CREATE INDEX "UserData_firstName_trgm_idx" ON "UserData" USING GIN ("firstName" 
 CREATE INDEX "UserData_lastName_trgm_idx" ON "UserData" USING GIN ("lastName" gin_trgm_ops);
 
 -- CreateIndex
-CREATE INDEX "UserData_phoneDigits_trgm_idx" ON "UserData" USING GIN ("phoneDigits" gin_trgm_ops);
+CREATE INDEX "UserData_programId_phoneDigits_idx" ON "UserData"("programId", "phoneDigits" text_pattern_ops);
+
+-- CreateIndex
+CREATE INDEX "UserData_programId_phoneReversed_idx" ON "UserData"("programId", "phoneReversed" text_pattern_ops);
 
 -- AddForeignKey
 ALTER TABLE "CustomerNote" ADD CONSTRAINT "CustomerNote_customerId_fkey" FOREIGN KEY ("customerId") REFERENCES "Customer"("id") ON DELETE CASCADE ON UPDATE CASCADE;

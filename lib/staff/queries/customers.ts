@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import type { Customer } from "@/lib/api/schemas/customers";
 import type { TransactionPage } from "@/lib/api/schemas/points";
-import { isoSql, type Db } from "@/lib/db/types";
+import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { UUID_PATTERN } from "@/lib/ids";
 import { getCustomerJsonById } from "@/lib/domain/customers";
 import { findCustomer, requireCustomer } from "@/lib/domain/customer-lookup";
@@ -86,7 +86,13 @@ const MIN_TRIGRAM = 3;
  * substring (gin_trgm_ops answers `=`, LIKE and ILIKE alike), and btree text_pattern_ops indexes on the phone's digits and
  * on the same reversed (exact, prefix, suffix). A customer found by several keeps its best rank.
  */
-function rankedBranches(q: string, add: (value: unknown) => string, limit: number, tierId: string | null): string[] {
+function rankedBranches(
+  q: string,
+  add: (value: unknown) => string,
+  limit: number,
+  tierId: string | null,
+  substrings: boolean,
+): string[] {
   const text = q.trim();
   const lower = text.toLowerCase();
   const digits = phoneDigits(text);
@@ -119,24 +125,26 @@ function rankedBranches(q: string, add: (value: unknown) => string, limit: numbe
     branches.push(user(MATCH_RANKS.name_exact, name(w1, w2, likeEscape(lower))));
     branches.push(user(MATCH_RANKS.name_prefix, name(w1, `${w2}%`, `${likeEscape(lower)}%`)));
     // E-mails have no spaces: "olivia smith" is a name, and its trigrams would match every olivia.smith e-mail.
-    if (words.length === 1) {
+    if (substrings && words.length === 1) {
       branches.push(customer(MATCH_RANKS.email_substring, `c.email LIKE ${add(`%${likeEscape(lower)}%`)}`));
     }
-    branches.push(
-      user(
-        MATCH_RANKS.name_substring,
-        words.length >= 2
-          ? name(`%${w1}%`, `%${w2}%`, "")
-          : `u."firstName" ILIKE ${add(`%${likeEscape(lower)}%`)} OR u."lastName" ILIKE ${add(`%${likeEscape(lower)}%`)}`,
-      ),
-    );
+    if (substrings)
+      branches.push(
+        user(
+          MATCH_RANKS.name_substring,
+          words.length >= 2
+            ? name(`%${w1}%`, `%${w2}%`, "")
+            : `u."firstName" ILIKE ${add(`%${likeEscape(lower)}%`)} OR u."lastName" ILIKE ${add(`%${likeEscape(lower)}%`)}`,
+        ),
+      );
   }
   if (looksLikePhone) {
     branches.push(user(MATCH_RANKS.phone_prefix, `u."phoneDigits" LIKE ${add(`${digits}%`)}`));
     // The number without its country or area code: the end of the digits, a prefix of the reversed digits.
-    branches.push(
-      user(MATCH_RANKS.phone_suffix, `u."phoneReversed" LIKE ${add(`${[...digits].reverse().join("")}%`)}`),
-    );
+    if (substrings)
+      branches.push(
+        user(MATCH_RANKS.phone_suffix, `u."phoneReversed" LIKE ${add(`${[...digits].reverse().join("")}%`)}`),
+      );
   }
   return branches;
 }
@@ -212,17 +220,44 @@ export async function searchCustomers(
   return { rows: page.map(({ cursor: _c, ...r }) => ({ ...r, balance: Number(r.balance) })), next };
 }
 
+/**
+ * Runs `read` planned for its actual parameters. Statements are prepared once per connection (lib/db/adapter.ts), and
+ * PostgreSQL switches a prepared statement to a generic plan after five runs; for LIKE patterns that is the wrong
+ * plan: "%example%" (every row) and "%smith.12345%" (one row) need different ones (a scan that stops at `LIMIT`, the
+ * trigram index). Measured at 1,000,000 customers: generic plans took seconds, custom ones milliseconds.
+ */
+async function withCustomPlans<T>(db: Db, read: (tx: Tx) => Promise<T>): Promise<T> {
+  const run = async (tx: Tx) => {
+    await tx.$executeRawUnsafe(`SET LOCAL plan_cache_mode = force_custom_plan`);
+    return read(tx);
+  };
+  return "$transaction" in db ? db.$transaction(run) : run(db);
+}
+
 /** The best `limit` matches of `filter.q`, best rank first, then by e-mail; each row says how it matched. */
 async function rankedSearch(db: Db, programId: string, filter: CustomerFilter): Promise<CustomerRow[]> {
   const limit = Math.min(Math.max(filter.limit ?? 25, 1), SEARCH_LIMIT);
+  // Exact and prefix matches first: as typed from the start they usually fill the page, and the substring
+  // branches (trigram index scans over many rows for a short text) are then not needed.
+  const first = await rankedPage(db, programId, filter, limit, false);
+  // An exact e-mail or external id names one person: nothing else is looked for.
+  const done = first.length >= limit || first.some((r) => Number(r.rank) <= MATCH_RANKS.external_id_exact);
+  const rows = done ? first : await rankedPage(db, programId, filter, limit, true);
+  const kind = Object.fromEntries(Object.entries(MATCH_RANKS).map(([k, v]) => [v, k])) as Record<number, MatchKind>;
+  return rows.map(({ rank, ...r }) => ({ ...r, balance: Number(r.balance), match: kind[Number(rank)] }));
+}
+
+/** One run of the candidate queries (with or without the substring ones), best rank first, then by e-mail. */
+async function rankedPage(db: Db, programId: string, filter: CustomerFilter, limit: number, substrings: boolean) {
   const params: unknown[] = [programId];
   const add = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
-  const branches = rankedBranches(filter.q ?? "", add, limit, filter.tierId ?? null);
-  const rows = await db.$queryRawUnsafe<(CustomerRow & { rank: number })[]>(
-    `WITH hits AS (${branches.join("\n UNION ALL ")}),
+  const branches = rankedBranches(filter.q ?? "", add, limit, filter.tierId ?? null, substrings);
+  return withCustomPlans(db, (tx) =>
+    tx.$queryRawUnsafe<(CustomerRow & { rank: number })[]>(
+      `WITH hits AS (${branches.join("\n UNION ALL ")}),
           best AS (SELECT id, min(rank) AS rank FROM hits GROUP BY id)
      ${SELECT_ROW}, b.rank
      FROM best b JOIN "Customer" c ON c.id = b.id
@@ -232,10 +267,9 @@ async function rankedSearch(db: Db, programId: string, filter: CustomerFilter): 
        LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
      WHERE c."deletedAt" IS NULL AND c.email IS NOT NULL
      ORDER BY b.rank, c.email USING ~<~ LIMIT ${limit}`,
-    ...params,
+      ...params,
+    ),
   );
-  const kind = Object.fromEntries(Object.entries(MATCH_RANKS).map(([k, v]) => [v, k])) as Record<number, MatchKind>;
-  return rows.map(({ rank, ...r }) => ({ ...r, balance: Number(r.balance), match: kind[Number(rank)] }));
 }
 
 /** The search box: the 8 best matches of `q` (e-mail, name, phone, external id), as `{ data }`. */

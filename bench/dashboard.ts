@@ -98,8 +98,11 @@ export async function benchDashboard(
   );
   log(`  customers inserted (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   await prisma.$executeRawUnsafe(
-    `INSERT INTO "UserData" ("customerId", "programId", "firstName", "lastName", "updatedAt")
-     SELECT id, "programId", split_part(email, '.', 1), split_part(email, '.', 2), now() FROM "Customer" WHERE "programId" = $1::uuid`,
+    `INSERT INTO "UserData" ("customerId", "programId", "firstName", "lastName", phone, "externalCustomerId", "updatedAt")
+     SELECT id, "programId", split_part(email, '.', 1), split_part(email, '.', 2),
+            '+1 555 ' || lpad((abs(hashtext(id::text)) % 10000000)::text, 7, '0'),
+            'EXT-' || split_part(split_part(email, '@', 1), '.', 3), now()
+     FROM "Customer" WHERE "programId" = $1::uuid`,
     programId,
   );
   await prisma.$executeRawUnsafe(
@@ -126,10 +129,14 @@ export async function benchDashboard(
   const loadSeconds = (Date.now() - t0) / 1000;
   log(`  ${customers} customers and ${customers * entriesPerCustomer} ledger entries in ${loadSeconds.toFixed(0)} s`);
 
-  const sample = await prisma.$queryRawUnsafe<{ id: string; email: string }[]>(
-    `SELECT id, email FROM "Customer" WHERE "programId" = $1::uuid ORDER BY random() LIMIT 500`,
+  const sample = await prisma.$queryRawUnsafe<
+    { id: string; email: string; firstName: string; lastName: string; phone: string; externalCustomerId: string }[]
+  >(
+    `SELECT c.id, c.email, u."firstName", u."lastName", u.phone, u."externalCustomerId"
+     FROM "Customer" c JOIN "UserData" u ON u."customerId" = c.id WHERE c."programId" = $1::uuid ORDER BY random() LIMIT 500`,
     programId,
   );
+  const one = (i: number) => sample[i % sample.length]!;
   const prefixOf = (i: number) => {
     const email = sample[i % sample.length]!.email;
     return email.slice(0, 3 + (i % 6)); // 3 to 8 characters, as typed
@@ -137,11 +144,35 @@ export async function benchDashboard(
   const baseline = await time(500, (i) =>
     prisma.$queryRawUnsafe(`SELECT id FROM "Customer" WHERE id = $1::uuid`, sample[i % sample.length]!.id),
   );
-  const search = await time(500, (i) => searchCustomers(prisma, programId, { prefix: prefixOf(i), limit: 25 }));
+  const search = await time(500, (i) => searchCustomers(prisma, programId, { q: prefixOf(i), limit: 25 }));
   const searchTier = await time(200, (i) =>
-    searchCustomers(prisma, programId, { prefix: prefixOf(i), tierId: tiers[i % 3], limit: 25 }),
+    searchCustomers(prisma, programId, { q: prefixOf(i), tierId: tiers[i % 3], limit: 25 }),
   );
   const listNewest = await time(200, () => searchCustomers(prisma, programId, { sort: "newest", limit: 25 }));
+  // The search box (8 best matches) by each kind of text support types. Names repeat across 1,000,000 customers
+  // (20 first × 20 last names): the worst case for the trigram indexes, whose rows share every trigram.
+  const quick = (q: string) => searchCustomers(prisma, programId, { q, limit: 8 });
+  const searchKinds = {
+    // "olivia smith", "smith", "smi": full name exact, last name exact, name prefix.
+    name: await time(300, (i) =>
+      quick([`${one(i).firstName} ${one(i).lastName}`, one(i).lastName, one(i).lastName.slice(0, 3)][i % 3]!),
+    ),
+    // The national number with dashes (a suffix of the digits) or the whole number as stored (exact).
+    phone: await time(300, (i) => {
+      const digits = one(i).phone.replace(/\D/g, "");
+      return quick(i % 2 ? `${digits.slice(1, 4)}-${digits.slice(4, 7)}-${digits.slice(7)}` : one(i).phone);
+    }),
+    // Part of the e-mail from its middle ("smith.12345"): no prefix index helps, the trigram one must.
+    substring: await time(300, (i) => quick(one(i).email.split(".").slice(1, 3).join("."))),
+    externalId: await time(300, (i) => quick(one(i).externalCustomerId)),
+    // A common fragment matching hundreds of thousands of e-mails: the trigram index's worst case.
+    common: await time(100, (i) => quick(["example", "son.", "mar"][i % 3]!)),
+  };
+  log(
+    `  search box at ${customers} customers (p50 / p99 ms): ${Object.entries(searchKinds)
+      .map(([k, t]) => `${k} ${t.p50.toFixed(1)} / ${t.p99.toFixed(1)}`)
+      .join(", ")}`,
+  );
   const page = await time(500, (i) => customerProfile(prisma, programId, sample[i % sample.length]!.id));
   return {
     customers,
@@ -152,5 +183,33 @@ export async function benchDashboard(
     searchTier,
     listNewest,
     page,
+    searchKinds,
   };
+}
+
+/**
+ * Run alone against a PostgreSQL database (it creates a program of `BENCH_DASHBOARD_CUSTOMERS` customers in it, 1,000,000
+ * by default, with `BENCH_DASHBOARD_ENTRIES` ledger entries each, 5 by default):
+ * `node --no-warnings --import tsx bench/dashboard.ts postgres://…`. Prints every timing as JSON.
+ */
+if (process.argv[1] && import.meta.url === (await import("node:url")).pathToFileURL(process.argv[1]).href) {
+  const url = process.argv[2];
+  if (!url?.startsWith("postgres")) throw new Error("usage: bench/dashboard.ts <postgres url>");
+  const { PrismaClient } = await import("@/lib/generated/prisma/client");
+  const { openAdapter } = await import("@/lib/db/adapter");
+  const opened = await openAdapter({ kind: "postgres", url });
+  const prisma = new PrismaClient({ adapter: opened.factory });
+  try {
+    const result = await benchDashboard(
+      prisma,
+      Number(process.env.BENCH_DASHBOARD_CUSTOMERS ?? 1_000_000),
+      // Ledger entries per customer: only the customer page's timing depends on them, the search's does not.
+      Number(process.env.BENCH_DASHBOARD_ENTRIES ?? 5),
+      (...a) => console.error(...a),
+    );
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    await prisma.$disconnect();
+    await opened.close();
+  }
 }

@@ -44,6 +44,21 @@ test("the overview, customers and customer pages have no serious or critical acc
   await expectNoSeriousViolations(page, "customer");
 });
 
+test("the viewer's customer page (read views, timeline) and the customers list as phone cards have no serious or critical accessibility violations", async ({
+  page,
+}) => {
+  await signIn(page, "viewer");
+  const { programId, sampleEmail } = seed();
+  await page.goto(`/dashboard/${programId}/customers?q=${encodeURIComponent(sampleEmail)}`);
+  await page.getByRole("link", { name: sampleEmail }).click();
+  await expect(page.getByRole("table", { name: "Timeline" })).toBeVisible();
+  await expectNoSeriousViolations(page, "customer (viewer)");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/dashboard/${programId}/customers`);
+  await expect(page.getByRole("list", { name: "Customers" })).toBeVisible();
+  await expectNoSeriousViolations(page, "customers (phone)");
+});
+
 test("the reports page, with a custom period and its data tables open, has no serious or critical accessibility violations", async ({
   page,
 }) => {

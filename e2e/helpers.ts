@@ -6,7 +6,7 @@ export interface Seed {
   programId: string;
   apiKey: string;
   sampleEmail: string;
-  staff: { role: string; email: string; password: string }[];
+  staff: { role: string; email: string; password: string; name?: string }[];
   /** A second program in which the demo owner is a viewer (for the program switcher). */
   secondProgram?: { programId: string; name: string };
 }

@@ -24,6 +24,7 @@ import type { MigrationList, SchemaEngine, SchemaFilter } from "@prisma/schema-e
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { config, InvalidEnvironmentError } from "../lib/config";
 import { databaseTarget, openAdapter } from "../lib/db/adapter";
+import { pgliteExtensions } from "../lib/db/pglite-extensions";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SCHEMA_PATH = path.join(ROOT, "prisma", "schema.prisma");
@@ -175,7 +176,7 @@ function scratchPGlites() {
   const opened: PGlite[] = [];
   return {
     async adapter(): Promise<SqlDriverAdapter> {
-      const pglite = await PGlite.create();
+      const pglite = await PGlite.create({ extensions: await pgliteExtensions() });
       opened.push(pglite);
       return new PrismaPGlite(pglite).connect();
     },
@@ -276,7 +277,7 @@ async function createMigration(name: string | undefined): Promise<void> {
   // Generating a migration only needs a scratch database to replay the history on: use in-memory PGlite for both
   // the main and the shadow connection, so this works offline and while the app holds the real database open.
   const Engine = await loadSchemaEngine();
-  const main = await PGlite.create();
+  const main = await PGlite.create({ extensions: await pgliteExtensions() });
   const shadows = scratchPGlites();
   let engine: SchemaEngine | undefined;
   try {

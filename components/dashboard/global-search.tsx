@@ -4,13 +4,28 @@ import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { staffFetch } from "@/lib/staff/client";
-import type { CustomerRow } from "@/lib/staff/queries/customers";
+import type { CustomerRow, MatchKind } from "@/lib/staff/queries/customers";
 import { dashboardPages, queryKeys, staffApi } from "@/lib/staff/urls";
 import { formatNumber } from "@/components/ui";
 
+/** How a result matched, in words (lib/staff/queries/customers.ts MATCH_RANKS). */
+const MATCH_LABELS: Record<MatchKind, string> = {
+  email_exact: "e-mail",
+  external_id_exact: "external id",
+  phone_exact: "phone",
+  name_exact: "name",
+  email_prefix: "e-mail starts with",
+  phone_prefix: "phone starts with",
+  name_prefix: "name starts with",
+  email_substring: "e-mail contains",
+  phone_suffix: "phone ends with",
+  name_substring: "name contains",
+};
+
 /**
- * Finds customers by the start of their e-mail as you type (debounced, case-insensitive). A WAI-ARIA combobox:
- * ↓/↑ move through the results, Enter opens one, Escape closes the list; "/" anywhere focuses the box.
+ * Finds customers as you type (debounced, case-insensitive) by e-mail (exact, start, any part), name, phone
+ * digits or external id, best matches first. A WAI-ARIA combobox: ↓/↑ move through the results, Enter opens one,
+ * Escape closes the list; "/" anywhere focuses the box.
  */
 export function GlobalSearch({ programId }: { programId: string }) {
   const router = useRouter();
@@ -21,7 +36,7 @@ export function GlobalSearch({ programId }: { programId: string }) {
   const [open, setOpen] = useState(false);
 
   useEffect(() => {
-    const t = setTimeout(() => setQuery(text.trim().toLowerCase()), 200);
+    const t = setTimeout(() => setQuery(text.trim()), 200);
     return () => clearTimeout(t);
   }, [text]);
 
@@ -55,9 +70,13 @@ export function GlobalSearch({ programId }: { programId: string }) {
 
   return (
     <div className="relative w-full max-w-xl">
+      {/* A short name: field labels elsewhere on the page ("Name", "Phone") must stay unique to their field. */}
       <label htmlFor="global-search" className="sr-only">
-        Find a customer by e-mail
+        Find a customer
       </label>
+      <p id="global-search-hint" className="sr-only">
+        By e-mail, name, phone or external id. Press slash to come back here.
+      </p>
       <input
         id="global-search"
         type="search"
@@ -65,10 +84,11 @@ export function GlobalSearch({ programId }: { programId: string }) {
         aria-expanded={expanded && results.length > 0}
         aria-controls={listId}
         aria-autocomplete="list"
+        aria-describedby="global-search-hint"
         aria-activedescendant={expanded && active >= 0 && results[active] ? optionId(active) : undefined}
         autoComplete="off"
         spellCheck={false}
-        placeholder="Find a customer by e-mail…  ( / )"
+        placeholder="Find a customer: e-mail, name, phone, id…  ( / )"
         value={text}
         onChange={(e) => {
           setText(e.target.value);
@@ -115,6 +135,7 @@ export function GlobalSearch({ programId }: { programId: string }) {
             <span className="block truncate text-xs text-slate-600">
               {[row.firstName, row.lastName].filter(Boolean).join(" ") || "No name"} · {row.tier ?? "no tier"} ·{" "}
               {formatNumber(row.balance)} pts
+              {row.match ? ` · ${MATCH_LABELS[row.match]}` : ""}
             </span>
           </li>
         ))}
@@ -132,9 +153,9 @@ export function GlobalSearch({ programId }: { programId: string }) {
         <p className="absolute z-20 mt-1 w-full rounded-md border border-slate-200 bg-white px-3 py-2 text-sm text-slate-600 shadow-lg">
           {isError
             ? "Search failed: try again."
-            : isFetching || query !== text.trim().toLowerCase()
+            : isFetching || query !== text.trim()
               ? "Searching…"
-              : "No customer’s e-mail starts with that."}
+              : "No customer matches that e-mail, name, phone or id."}
         </p>
       )}
     </div>

@@ -20,6 +20,19 @@ export function FieldError({ error, className }: { error?: string; className?: s
   );
 }
 
+/**
+ * A refusal of the whole form (an expired session, a conflict that names no field), announced and shown above
+ * the submit button, so it is seen where the staff member is looking; nothing when there is none.
+ */
+export function FormError({ error }: { error?: string }) {
+  if (!error) return null;
+  return (
+    <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800" role="alert">
+      {error}
+    </p>
+  );
+}
+
 /** A labelled text or number input: a Field around an <input> with the shared look (`className` adds to it). */
 export function InputField({
   label,

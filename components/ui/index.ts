@@ -3,6 +3,7 @@ export { ActiveBadge, Badge, Card, CardList, Empty, Stat, type Tone } from "./ca
 export {
   Field,
   FieldError,
+  FormError,
   InputField,
   buttonClass,
   checkboxClass,
@@ -13,5 +14,5 @@ export {
 export { formatDate, formatNumber } from "./format";
 export { KeysetPager } from "./keyset-pager";
 export { ShownOnce } from "./shown-once";
-export { Table, TableScroll, type Column } from "./table";
+export { ResponsiveCard, Table, TableScroll, type Column } from "./table";
 export { FilterForm, FilterSelect } from "./filter-form";

@@ -44,6 +44,12 @@ export interface TableProps<T> {
   bleed?: boolean;
   className?: string;
   bodyClassName?: string;
+  /**
+   * Renders one row as a card for phones: below the `sm` breakpoint (640 px) the rows become a list of these
+   * cards and the table is hidden, so a narrow screen shows each row's essentials without sideways scrolling.
+   * The returned element carries its key; `ResponsiveCard` gives the shared look.
+   */
+  card?: (row: T, index: number) => React.ReactNode;
 }
 
 export function Table<T>({
@@ -57,11 +63,12 @@ export function Table<T>({
   bleed,
   className,
   bodyClassName,
+  card,
 }: TableProps<T>) {
   if (rows.length === 0 && empty !== undefined) return <Empty>{empty}</Empty>;
   const style = LOOKS[look];
   const cellPad = pad ?? (look === "boxed" ? "px-4 py-2" : "py-2");
-  return (
+  const table = (
     <TableScroll bleed={bleed}>
       <table className={clsx(style.table, className)} aria-label={label}>
         <thead className={clsx(style.head, "text-left text-xs font-semibold uppercase tracking-wide text-slate-700")}>
@@ -84,5 +91,40 @@ export function Table<T>({
         </tbody>
       </table>
     </TableScroll>
+  );
+  if (!card) return table;
+  return (
+    <>
+      <ul aria-label={label} className="divide-y divide-slate-100 sm:hidden">
+        {rows.map((row, i) => card(row, i))}
+      </ul>
+      <div className="hidden sm:block">{table}</div>
+    </>
+  );
+}
+
+/**
+ * One row of a Table as a phone card: a title line (usually the link to the row's page), then label–value pairs
+ * side by side. Give it the row's `key`.
+ */
+export function ResponsiveCard({
+  title,
+  fields,
+}: {
+  title: React.ReactNode;
+  fields: readonly { label: string; value: React.ReactNode }[];
+}) {
+  return (
+    <li className="px-4 py-3">
+      <div className="truncate text-sm">{title}</div>
+      <dl className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700">
+        {fields.map((f) => (
+          <div key={f.label} className="flex gap-1">
+            <dt className="text-slate-600">{f.label}</dt>
+            <dd className="font-medium text-slate-900">{f.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </li>
   );
 }

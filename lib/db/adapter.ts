@@ -5,6 +5,7 @@ import { config, loadConfig, type Environment } from "@/lib/config";
 import { log } from "@/lib/ops/logger";
 import { watchPool } from "@/lib/ops/metrics";
 import { lockPgliteDir } from "./pglite-lock";
+import { pgliteExtensions } from "./pglite-extensions";
 
 /** Where the database lives: a PostgreSQL server when DATABASE_URL is set, else an embedded PGlite directory. */
 export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dir: string };
@@ -150,7 +151,7 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
   const lock = lockPgliteDir(target.dir);
   let pglite: InstanceType<typeof PGlite>;
   try {
-    pglite = await PGlite.create(target.dir);
+    pglite = await PGlite.create(target.dir, { extensions: await pgliteExtensions() });
   } catch (err) {
     lock.release();
     throw err;

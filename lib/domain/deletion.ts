@@ -37,6 +37,11 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
      WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
     ids,
   );
+  // Staff's internal notes are about the person: they go with them.
+  await tx.$executeRawUnsafe(
+    `DELETE FROM "CustomerNote" WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+    ids,
+  );
   await tx.$executeRawUnsafe(
     `UPDATE "LoyaltyData" SET "referralLink" = NULL WHERE "programId" = $2::uuid AND "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
     ids,

@@ -1,6 +1,6 @@
 import "server-only";
 import { isoSql, type Db } from "@/lib/db/types";
-import { likePrefix } from "@/lib/staff/queries/customers";
+import { SEARCH_LIMIT, searchCustomers } from "@/lib/staff/queries/customers";
 import { couponPoolNotFound, notFound } from "@/lib/errors";
 import type { CsvCell } from "./csv-options";
 import type { ExportFilter, ExportKind } from "./kinds";
@@ -107,42 +107,66 @@ function withinDays(q: Query, column: string, bounds: { from: string | null; to:
 }
 
 /**
- * The customers export: the customers list's filter (e-mail prefix, tier) in e-mail order, served by the
- * (programId, email text_pattern_ops) index like the list. The one function to re-point when the list's search
- * changes: it takes the same filter shape as `searchCustomers` (lib/staff/queries/customers.ts).
+ * The customers export: what the customers list shows for the same filter. Without text, every live customer (of the
+ * tier, if one is chosen) in e-mail order, streamed in keyset batches served by the (programId, email
+ * text_pattern_ops) index like the list. With text, the list shows the best matches of the ranked search
+ * (`searchCustomers`, at most SEARCH_LIMIT), and the export is exactly those customers.
  */
 export function customersExport(db: Db, programId: string, filter: ExportFilter<"customers">): ExportSource {
+  const q = filter.q?.trim();
+  if (!q) return customersQuery(db, programId, filter.tier ?? null, null);
+  let matched: Promise<ExportSource> | null = null;
+  const source = () =>
+    (matched ??= searchCustomers(db, programId, { q, tierId: filter.tier ?? null, limit: SEARCH_LIMIT }).then(
+      ({ rows }) =>
+        customersQuery(
+          db,
+          programId,
+          null,
+          rows.map((r) => r.id),
+        ),
+    ));
+  return {
+    header: CUSTOMER_COLUMNS,
+    count: async () => (await source()).count(),
+    batch: async (cursor, limit) => (await source()).batch(cursor, limit),
+  };
+}
+
+const CUSTOMER_COLUMNS = [
+  "id",
+  "email",
+  "firstName",
+  "lastName",
+  "phone",
+  "externalCustomerId",
+  "balance",
+  "tier",
+  "language",
+  "createdAt",
+] as const;
+
+function customersQuery(db: Db, programId: string, tierId: string | null, ids: string[] | null): ExportSource {
   const params: unknown[] = [programId];
   const where = [`c."programId" = $1::uuid`, `c."deletedAt" IS NULL`, `c.email IS NOT NULL`];
-  if (filter.q?.trim()) {
-    params.push(likePrefix(filter.q));
-    where.push(`c.email LIKE $${params.length}`);
+  if (ids) {
+    params.push(ids);
+    where.push(`c.id = ANY($${params.length}::uuid[])`);
   }
-  if (filter.tier) {
-    params.push(filter.tier);
+  if (tierId) {
+    params.push(tierId);
     where.push(`ct."currentTierId" = $${params.length}::uuid`);
   }
   return sourceOf(db, {
-    header: [
-      "id",
-      "email",
-      "firstName",
-      "lastName",
-      "phone",
-      "externalCustomerId",
-      "balance",
-      "tier",
-      "language",
-      "createdAt",
-    ],
+    header: CUSTOMER_COLUMNS,
     select: `c.id, c.email, u."firstName", u."lastName", u.phone, u."externalCustomerId", l.balance, t.name AS tier,
              c.language, ${isoSql('c."createdAt"')} AS "createdAt", c.email AS cursor`,
     from: `"Customer" c
        JOIN "UserData" u ON u."customerId" = c.id
-       JOIN "LoyaltyData" l ON l."customerId" = c.id
-       JOIN "CustomerTier" ct ON ct."customerId" = c.id
+       JOIN "LoyaltyData" l ON l."programId" = c."programId" AND l."customerId" = c.id
+       JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id
        LEFT JOIN "Tier" t ON t.id = ct."currentTierId"`,
-    countFrom: `"Customer" c JOIN "CustomerTier" ct ON ct."customerId" = c.id`,
+    countFrom: `"Customer" c JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id`,
     where,
     params,
     // Byte-wise, as the list's e-mail sort, so the text_pattern_ops index serves the prefix and the order.

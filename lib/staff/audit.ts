@@ -11,6 +11,8 @@ import type { StaffContext } from "./authz";
 export const AUDIT_ACTIONS = [
   "customer.update",
   "customer.delete",
+  "customer.preferences",
+  "customer.note",
   "balance.adjust",
   "reward.redeem",
   "coupon.assign",

@@ -35,7 +35,15 @@ export async function staffFetch<T>(method: string, url: string, body?: unknown)
   }
   if (!res.ok) {
     const fields: Record<string, string> = {};
-    for (const e of json?.errors ?? []) fields[e.path] ??= e.message;
+    for (const e of json?.errors ?? []) {
+      fields[e.path] ??= e.message;
+      // A path into the domain's own input ("[0].payload.email" for a batch of one) also names the form's field.
+      const leaf = e.path
+        .split(/[.[\]]+/)
+        .filter(Boolean)
+        .at(-1);
+      if (leaf && !/^\d+$/.test(leaf)) fields[leaf] ??= e.message;
+    }
     const message =
       res.status === 401
         ? "Your session has ended: sign in again."
@@ -57,6 +65,11 @@ export interface StaffWrite<S extends z.ZodType, T> {
   success: string | ((data: T) => string);
   invalidate?: QueryKey[];
   onSuccess?: (data: T) => void;
+  /**
+   * Refusals without a field path that belong to one field, by problem code (`insufficient_balance: "points"`):
+   * their message shows at that field. Any other refusal shows as the form's error (`errors.form`) and a toast.
+   */
+  codeFields?: Record<string, string>;
 }
 
 export function useStaffWrite<S extends z.ZodType, T = unknown>(options: StaffWrite<S, T>) {
@@ -72,8 +85,13 @@ export function useStaffWrite<S extends z.ZodType, T = unknown>(options: StaffWr
       options.onSuccess?.(data);
       router.refresh();
     },
+    // The form keeps what was typed (nothing resets it on a refusal): the staff member corrects and resends.
     onError: (err) => {
-      if (err instanceof StaffApiError) setErrors(err.fields);
+      const field = err instanceof StaffApiError ? options.codeFields?.[err.code] : undefined;
+      const fields = err instanceof StaffApiError ? err.fields : {};
+      setErrors(
+        field ? { ...fields, [field]: err.message } : Object.keys(fields).length > 0 ? fields : { form: err.message },
+      );
       toast.error(err.message);
     },
   });
@@ -95,12 +113,13 @@ export function useStaffWrite<S extends z.ZodType, T = unknown>(options: StaffWr
 }
 
 /**
- * A form that makes one write: `read` turns the submitted form into the schema's input. `clear` says when the
- * form empties: once the server has saved the write (default), as soon as it is sent (a form used many times in
- * a row), or never (its fields show the saved values). Spread `form` on the <form>.
+ * A form that makes one write: `read` turns the submitted form into the schema's input. `clear` says whether the
+ * form empties once the server has saved the write ("saved", the default) or never (its fields show the saved
+ * values). It never empties before the server has answered, nor when the server refuses (a 409, an expired
+ * session, a 400): the input stays for the staff member to correct and send again. Spread `form` on the <form>.
  */
 export function useStaffForm<S extends z.ZodType, T = unknown>(
-  options: StaffWrite<S, T> & { read: (form: FormValues) => z.input<S>; clear?: "saved" | "sent" | "never" },
+  options: StaffWrite<S, T> & { read: (form: FormValues) => z.input<S>; clear?: "saved" | "never" },
 ) {
   const ref = useRef<HTMLFormElement>(null);
   const clear = options.clear ?? "saved";
@@ -113,8 +132,7 @@ export function useStaffForm<S extends z.ZodType, T = unknown>(
   });
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const target = event.currentTarget;
-    if (write.submit(options.read(formValues(target))) && clear === "sent") target.reset();
+    write.submit(options.read(formValues(event.currentTarget)));
   };
   return { ...write, form: { ref, onSubmit } };
 }

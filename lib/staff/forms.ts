@@ -51,6 +51,35 @@ export const balanceAdjustmentWithin = (ceiling: number | null, rule: string | n
         message: rule ?? "above your role's ceiling",
       });
 
+/** A staff member's internal note on a customer (never shown to the customer). */
+export const NoteForm = z.strictObject({
+  body: z.string().trim().min(1, "write the note").max(4000, "must be at most 4,000 characters"),
+});
+export type NoteForm = z.infer<typeof NoteForm>;
+
+/** The customer's notification flags and language, as support changes them; at least one. */
+export const PreferencesForm = z
+  .strictObject({
+    language: z
+      .string()
+      .trim()
+      .max(35)
+      .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, "must be a language tag such as en or pt-BR")
+      .nullable()
+      .optional(),
+    balanceNotifications: z.boolean().optional(),
+    tierNotifications: z.boolean().optional(),
+    rewardAvailableNotifications: z.boolean().optional(),
+    locationNotifications: z.boolean().optional(),
+    marketingNotifications: z.boolean().optional(),
+  })
+  .refine((p) => Object.values(p).some((v) => v !== undefined), "nothing to change");
+export type PreferencesForm = z.infer<typeof PreferencesForm>;
+
+/** What the customer page's timeline can be narrowed to. */
+export const TIMELINE_KINDS = ["points", "staff", "redemption", "coupon", "notification", "note"] as const;
+export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+
 export const RedeemForm = RedeemRequest.extend({ rewardId: z.uuid("choose a reward") });
 export type RedeemForm = z.infer<typeof RedeemForm>;
 

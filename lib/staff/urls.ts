@@ -45,6 +45,10 @@ export const staffApi = {
   /** A CSV export (lib/exports/kinds.ts) with its filter as the query string. */
   export: (programId: string, kind: string, filter: Record<string, string | null | undefined> = {}) =>
     `${api(programId)}/exports/${kind}${query(filter)}`,
+  notes: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/notes`,
+  preferences: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/preferences`,
+  timeline: (programId: string, customerId: string, cursor: string | null, kind: string | null) =>
+    `${customerApi(programId, customerId)}/timeline${query({ cursor, kind })}`,
   transactions: (programId: string, customerId: string, cursor: string | null) =>
     `${customerApi(programId, customerId)}/transactions${query({ cursor })}`,
 };
@@ -66,4 +70,6 @@ export const queryKeys = {
   searches: ["search"] as const,
   search: (programId: string, q: string) => ["search", programId, q] as const,
   history: (customerId: string) => ["history", customerId] as const,
+  timeline: (customerId: string, kind?: string | null) =>
+    kind === undefined ? (["timeline", customerId] as const) : (["timeline", customerId, kind ?? "all"] as const),
 };

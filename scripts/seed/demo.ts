@@ -93,6 +93,14 @@ function mulberry32(seed: number) {
   };
 }
 
+/** The demo accounts' names, one per role. */
+const DEMO_STAFF_NAMES: Record<(typeof ROLES)[number], string> = {
+  owner: "Olivia Owner",
+  manager: "Max Manager",
+  support: "Sam Support",
+  viewer: "Vera Viewer",
+};
+
 export function demoCustomers(count: number, seed = 42): UserBatchItem[] {
   const rand = mulberry32(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
@@ -190,8 +198,10 @@ export async function seedDemo(prisma: PrismaClient, customers = 1000) {
   const staff = [];
   for (const role of ROLES) {
     const email = `${role}.${programId.slice(0, 8)}@demo.example`;
-    await createStaff(prisma, { email, password, programId, role });
-    staff.push({ role, email, password });
+    // A name, so the customer timeline says who did what ("Sam Support"), as real accounts would.
+    const name = DEMO_STAFF_NAMES[role];
+    await createStaff(prisma, { email, password, programId, role, name });
+    staff.push({ role, email, password, name });
   }
   return {
     programId,

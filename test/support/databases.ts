@@ -83,7 +83,8 @@ export function pgliteDatabase(dir: string, root = dir): TestDatabase {
     env: { DATABASE_URL: "", PGLITE_DIR: dir },
     async query<T>(sql: string, params: unknown[] = []) {
       const { PGlite } = await import("@electric-sql/pglite");
-      const db = await PGlite.create(dir);
+      const { pgliteExtensions } = await import("@/lib/db/pglite-extensions");
+      const db = await PGlite.create(dir, { extensions: await pgliteExtensions() });
       try {
         return (await db.query<T>(sql, params)).rows;
       } finally {

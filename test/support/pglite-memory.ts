@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { pgliteExtensions } from "@/lib/db/pglite-extensions";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
 const MIGRATIONS = path.resolve(import.meta.dirname, "../../prisma/migrations");
@@ -18,7 +19,7 @@ export interface MemoryDatabase {
 }
 
 export async function memoryDatabase(): Promise<MemoryDatabase> {
-  const pglite = await PGlite.create();
+  const pglite = await PGlite.create({ extensions: await pgliteExtensions() });
   const names = readdirSync(MIGRATIONS)
     .filter((n) => existsSync(path.join(MIGRATIONS, n, "migration.sql")))
     .sort();

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pgliteExtensions } from "@/lib/db/pglite-extensions";
 import {
   checkRunParams,
   declareFlowParams,
@@ -116,7 +117,7 @@ test("the migration declares each existing flow's per-unit param, and nothing fo
     .sort();
   const mine = names.findIndex((n) => n.endsWith("_flow_params_and_idempotency_customer"));
   assert.ok(mine > 0);
-  const db = await PGlite.create();
+  const db = await PGlite.create({ extensions: await pgliteExtensions() });
   try {
     for (const name of names.slice(0, mine)) await db.exec(readFileSync(path.join(dir, name, "migration.sql"), "utf8"));
     const [program] = (await db.query<{ id: string }>(`INSERT INTO "Program" (name) VALUES ('P') RETURNING id`)).rows;

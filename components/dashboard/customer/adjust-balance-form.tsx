@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { useStaffForm } from "@/lib/staff/client";
 import { balanceAdjustmentWithin } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Field, InputField, buttonClass, inputClass } from "@/components/ui";
+import { Field, FormError, InputField, buttonClass, inputClass } from "@/components/ui";
 import { customerQueries } from "./profile";
 
 export interface AdjustLimit {
@@ -30,7 +30,8 @@ export function AdjustBalanceForm({
     url: staffApi.balance(programId, customerId),
     success: "Balance adjusted",
     invalidate: customerQueries(customerId),
-    clear: "sent",
+    // Refusals about the amount show at the amount; the direction, points and reason stay as typed.
+    codeFields: { insufficient_balance: "points", balance_limit: "points", adjustment_above_ceiling: "points" },
     // Empty stays NaN (reported by the schema), not 0.
     read: (f) => ({
       points: (f.optionalNumber("points") ?? Number.NaN) * (f.text("direction") === "down" ? -1 : 1),
@@ -41,7 +42,7 @@ export function AdjustBalanceForm({
     <form {...adjust.form} aria-label="Adjust balance" noValidate>
       <h3 className="text-sm font-semibold text-slate-900">Adjust balance</h3>
       <p className="text-xs text-slate-600">
-        Recorded in the points history with your name and the reason.{limit.rule ? ` ${limit.rule}.` : ""}
+        Recorded in the timeline with your name and the reason.{limit.rule ? ` ${limit.rule}.` : ""}
       </p>
       <div className="mt-2 grid grid-cols-2 gap-2">
         <Field label="Direction" htmlFor="direction">
@@ -71,6 +72,11 @@ export function AdjustBalanceForm({
             aria-invalid={!!adjust.errors.reason}
           />
         </div>
+        {adjust.errors.form && (
+          <div className="col-span-2">
+            <FormError error={adjust.errors.form} />
+          </div>
+        )}
         <div>
           <button className={buttonClass} disabled={adjust.pending} type="submit">
             {adjust.pending ? "Applying…" : "Apply"}

@@ -25,7 +25,7 @@ export function LoyaltyDataCard({ customer }: { customer: CustomerData }) {
   );
 }
 
-const FLAGS = [
+export const NOTIFICATION_FLAGS = [
   ["balanceNotifications", "Balance changes"],
   ["tierNotifications", "Tier changes"],
   ["rewardAvailableNotifications", "Rewards available"],
@@ -38,7 +38,7 @@ export function NotificationPreferencesCard({ customer }: { customer: CustomerDa
   return (
     <Card title="Notification preferences">
       <ul className="space-y-1 text-sm">
-        {FLAGS.map(([flag, label]) => (
+        {NOTIFICATION_FLAGS.map(([flag, label]) => (
           <li key={flag} className="flex justify-between gap-2">
             <span>{label}</span>
             <Badge tone={customer[flag] ? "green" : "slate"}>{customer[flag] ? "on" : "off"}</Badge>

@@ -25,7 +25,6 @@ export function NotifyForm({ programId, customerId }: { programId: string; custo
         ? "Not sent: the customer turned this category off"
         : "Notification queued",
     invalidate: customerQueries(customerId),
-    clear: "sent",
     read: (f) => ({
       title: f.text("title"),
       body: f.text("body"),

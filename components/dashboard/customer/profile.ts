@@ -5,5 +5,9 @@ import { queryKeys } from "@/lib/staff/urls";
 export type CustomerProfile = NonNullable<Awaited<ReturnType<typeof customerProfile>>>;
 export type CustomerData = CustomerProfile["customer"];
 
-/** What a write on the customer page changes: its history and any search result showing the customer. */
-export const customerQueries = (customerId: string) => [queryKeys.history(customerId), queryKeys.searches];
+/** What a write on the customer page changes: its history, its timeline and any search result showing the customer. */
+export const customerQueries = (customerId: string) => [
+  queryKeys.history(customerId),
+  queryKeys.timeline(customerId),
+  queryKeys.searches,
+];

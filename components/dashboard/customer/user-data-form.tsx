@@ -3,7 +3,7 @@
 import { useStaffForm } from "@/lib/staff/client";
 import { UserDataEdit } from "@/lib/staff/forms";
 import { staffApi } from "@/lib/staff/urls";
-import { Card, InputField, buttonClass } from "@/components/ui";
+import { Card, FormError, InputField, buttonClass } from "@/components/ui";
 import { customerQueries, type CustomerData } from "./profile";
 
 const USER_FIELDS = [
@@ -14,19 +14,44 @@ const USER_FIELDS = [
   ["birthdate", "Birthdate (YYYY-MM-DD)", "off"],
 ] as const;
 
-/** The customer page's "User data" card: read-only unless the role may edit customers. */
-export function UserDataForm({
-  programId,
-  customerId,
-  email,
-  userData,
-  canEdit,
-}: {
+/** The customer page's "User data" card: a read view for roles that may not edit customers, else the form. */
+export function UserDataCard(props: {
   programId: string;
   customerId: string;
   email: string;
   userData: CustomerData["userData"];
   canEdit: boolean;
+}) {
+  if (props.canEdit) return <UserDataForm {...props} />;
+  const { email, userData } = props;
+  return (
+    <Card title="User data">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm" aria-label="User data">
+        <dt className="text-slate-600">E-mail</dt>
+        <dd className="break-all">{email}</dd>
+        {USER_FIELDS.map(([name, label]) => (
+          <div key={name} className="contents">
+            <dt className="text-slate-600">{label.replace(" (YYYY-MM-DD)", "")}</dt>
+            <dd className="break-all">{userData[name] || "—"}</dd>
+          </div>
+        ))}
+        <dt className="text-slate-600">E-mail verified</dt>
+        <dd>{userData.emailVerified ? "yes" : "no"}</dd>
+      </dl>
+    </Card>
+  );
+}
+
+function UserDataForm({
+  programId,
+  customerId,
+  email,
+  userData,
+}: {
+  programId: string;
+  customerId: string;
+  email: string;
+  userData: CustomerData["userData"];
 }) {
   const save = useStaffForm({
     schema: UserDataEdit,
@@ -59,7 +84,6 @@ export function UserDataForm({
             name="email"
             type="email"
             defaultValue={email}
-            disabled={!canEdit}
             aria-invalid={!!save.errors.email}
             autoComplete="off"
           />
@@ -72,7 +96,6 @@ export function UserDataForm({
             id={`ud-${name}`}
             name={name}
             defaultValue={userData[name] ?? ""}
-            disabled={!canEdit}
             aria-invalid={!!save.errors[name]}
             autoComplete={autoComplete}
           />
@@ -82,18 +105,16 @@ export function UserDataForm({
             type="checkbox"
             name="emailVerified"
             defaultChecked={userData.emailVerified}
-            disabled={!canEdit}
             className="h-4 w-4 accent-indigo-600"
           />
           E-mail verified
         </label>
-        {canEdit && (
-          <div className="sm:col-span-2">
-            <button type="submit" className={buttonClass} disabled={save.pending}>
-              {save.pending ? "Saving…" : "Save user data"}
-            </button>
-          </div>
-        )}
+        <div className="space-y-2 sm:col-span-2">
+          <FormError error={save.errors.form} />
+          <button type="submit" className={buttonClass} disabled={save.pending}>
+            {save.pending ? "Saving…" : "Save user data"}
+          </button>
+        </div>
       </form>
     </Card>
   );

@@ -12,7 +12,15 @@ import { aboveCeiling } from "@/lib/domain/adjustment-ceilings";
 import { programAdjustCeilings } from "@/lib/domain/programs";
 import { audited, auditedUpdate } from "../audit";
 import { staffOperation, type StaffContext } from "../authz";
-import type { BalanceAdjustment, CouponForm, NotificationForm, RedeemForm, UserDataEdit } from "../forms";
+import type {
+  BalanceAdjustment,
+  CouponForm,
+  NoteForm,
+  NotificationForm,
+  PreferencesForm,
+  RedeemForm,
+  UserDataEdit,
+} from "../forms";
 
 /**
  * The staff writes on one customer of the program: edit, adjust the balance, redeem, assign a coupon, notify,
@@ -143,3 +151,47 @@ export const notifyCustomer = staffOperation(
     return { notification };
   },
 );
+
+const PREFERENCE_FIELDS = {
+  language: true,
+  balanceNotifications: true,
+  tierNotifications: true,
+  rewardAvailableNotifications: true,
+  locationNotifications: true,
+  marketingNotifications: true,
+} as const;
+
+/** Support changes the customer's notification flags and language (what the customer could ask them to). */
+export const updatePreferences = staffOperation(
+  "customers.edit",
+  async (tx, staff, customerId: string, input: PreferencesForm) => {
+    const { after } = await auditedUpdate(
+      tx,
+      staff,
+      "customer.preferences",
+      { type: "customer", id: customerId },
+      {
+        read: async () => {
+          await requireCustomer(tx, staff.programId, customerId);
+          return tx.customer.findUniqueOrThrow({ where: { id: customerId }, select: PREFERENCE_FIELDS });
+        },
+        change: () => tx.customer.update({ where: { id: customerId }, data: input, select: { id: true } }),
+      },
+    );
+    return after;
+  },
+);
+
+/**
+ * An internal note by the staff member: kept for the customer page's timeline only (no event, no webhook, no
+ * /v1 field), audited like any write about the customer, and deleted when the customer is erased.
+ */
+export const addNote = staffOperation("customers.edit", async (tx, staff, customerId: string, input: NoteForm) => {
+  await requireCustomer(tx, staff.programId, customerId);
+  const note = await tx.customerNote.create({
+    data: { programId: staff.programId, customerId, staffId: staff.staffId, body: input.body },
+    select: { id: true, body: true, createdAt: true },
+  });
+  await audited(tx, staff, "customer.note", { type: "customer", id: customerId }, null, note);
+  return { note };
+});

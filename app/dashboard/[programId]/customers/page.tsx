@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { openProgramSearchPage, type ProgramSearchPageProps } from "@/lib/staff/program-page";
 import { isUuid } from "@/lib/ids";
-import { CUSTOMER_SORTS, searchCustomers, type CustomerSort } from "@/lib/staff/queries/customers";
+import { CUSTOMER_SORTS, SEARCH_LIMIT, searchCustomers, type CustomerSort } from "@/lib/staff/queries/customers";
 import { programTiers } from "@/lib/staff/queries/catalogue";
 import { PageExport } from "@/components/dashboard/exports/page-exports";
 import { dashboardPages } from "@/lib/staff/urls";
@@ -11,6 +11,7 @@ import {
   FilterForm,
   FilterSelect,
   KeysetPager,
+  ResponsiveCard,
   Table,
   formatDate,
   formatNumber,
@@ -33,7 +34,13 @@ export default async function CustomersPage(props: ProgramSearchPageProps<"q" | 
   const tierId = isUuid(search.tier) ? search.tier : null;
   const [tiers, page] = await Promise.all([
     programTiers(database, programId),
-    searchCustomers(database, programId, { prefix: search.q, tierId, sort, after: search.after }),
+    searchCustomers(database, programId, {
+      q: search.q,
+      tierId,
+      sort,
+      after: search.after,
+      limit: search.q ? SEARCH_LIMIT : 25,
+    }),
   ]);
   const filters = { ...(search.q ? { q: search.q } : {}), ...(tierId ? { tier: tierId } : {}), sort };
   return (
@@ -45,9 +52,20 @@ export default async function CustomersPage(props: ProgramSearchPageProps<"q" | 
       <FilterForm role="search" submit="Search">
         <div className="min-w-56 flex-1">
           <label htmlFor="q" className="block text-sm font-medium text-slate-800">
-            E-mail starts with
+            Find customers
           </label>
-          <input id="q" name="q" defaultValue={search.q} placeholder="jane.doe@" className={inputClass} />
+          <input
+            id="q"
+            name="q"
+            type="search"
+            aria-describedby="q-hint"
+            defaultValue={search.q}
+            placeholder="jane.doe@, Jane Doe, +34 612…"
+            className={inputClass}
+          />
+          <p id="q-hint" className="mt-1 text-xs text-slate-600">
+            By e-mail (or part of it), name, phone or external id.
+          </p>
         </div>
         <FilterSelect name="tier" label="Tier" value={tierId ?? ""} all="All tiers">
           {tiers.map((t) => (
@@ -63,11 +81,40 @@ export default async function CustomersPage(props: ProgramSearchPageProps<"q" | 
         </FilterSelect>
       </FilterForm>
       {page.rows.length === 0 ? (
-        <Empty>No customers match. Try a shorter start of the e-mail.</Empty>
+        <Empty>No customers match. Try part of the e-mail, the last name, or the phone’s last digits.</Empty>
       ) : (
         // Not a Card: the table fills its box edge to edge.
         <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-          <Table label="Customers" columns={COLUMNS} rows={page.rows} bleed={false}>
+          {search.q && (
+            <p className="border-b border-slate-200 px-4 py-2 text-xs text-slate-600">
+              Best matches first (exact, then starts with, then contains; e-mail before phone before name)
+              {page.rows.length >= SEARCH_LIMIT ? `: the first ${SEARCH_LIMIT}, type more to narrow them` : ""}.
+            </p>
+          )}
+          <Table
+            label="Customers"
+            columns={COLUMNS}
+            rows={page.rows}
+            bleed={false}
+            card={(c) => (
+              <ResponsiveCard
+                key={c.id}
+                title={
+                  <Link
+                    href={dashboardPages.customer(programId, c.id)}
+                    className="font-medium text-indigo-700 hover:underline"
+                  >
+                    {c.email}
+                  </Link>
+                }
+                fields={[
+                  { label: "Name", value: [c.firstName, c.lastName].filter(Boolean).join(" ") || "—" },
+                  { label: "Tier", value: c.tier ?? "—" },
+                  { label: "Balance", value: formatNumber(c.balance) },
+                ]}
+              />
+            )}
+          >
             {(c) => (
               <tr key={c.id} className="hover:bg-slate-50">
                 <td className="px-4 py-2">

@@ -5,17 +5,21 @@ import { can, requirePage } from "@/lib/staff/authz";
 import { customerProfile } from "@/lib/staff/queries/customers";
 import { programAdjustCeilings } from "@/lib/domain/programs";
 import { ceilingFor, ceilingRule } from "@/lib/domain/adjustment-ceilings";
-import { CouponsCard, NotificationsCard, RedemptionsCard } from "@/components/dashboard/customer/activity-cards";
 import { CustomerActions } from "@/components/dashboard/customer/customer-actions";
 import { CustomerHeading } from "@/components/dashboard/customer/customer-heading";
-import { HistoryCard } from "@/components/dashboard/customer/history-card";
 import { LoyaltyDataCard, NotificationPreferencesCard } from "@/components/dashboard/customer/loyalty-data-card";
+import { PreferencesFormCard } from "@/components/dashboard/customer/preferences-form";
 import { TierCard } from "@/components/dashboard/customer/tier-card";
-import { UserDataForm } from "@/components/dashboard/customer/user-data-form";
+import { TimelineCard } from "@/components/dashboard/customer/timeline-card";
+import { UserDataCard } from "@/components/dashboard/customer/user-data-form";
 
 export const metadata = { title: "Customer · Loyalty" };
 
-/** One customer: loads everything the cards show in one place, then lays the cards out. */
+/**
+ * One customer: loads everything the cards show in one place, then lays the cards out. The actions come first in
+ * the page (on a phone they are the first thing after the heading); on a wide screen they sit in the right-hand
+ * column beside the customer's data and timeline. Roles that may not edit see read views, not disabled forms.
+ */
 export default async function CustomerPage({ params }: { params: Promise<{ programId: string; customerId: string }> }) {
   const { programId, customerId } = await params;
   const staff = await requirePage(programId, "customers.read");
@@ -27,48 +31,50 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
   if (!profile) notFound();
   const { customer } = profile;
   const allowed = (permission: Parameters<typeof can>[1]) => can(staff.role, permission);
+  const canEdit = allowed("customers.edit");
 
   return (
     <div className="space-y-6">
       <CustomerHeading programId={programId} customer={customer} />
 
       <div className="grid gap-4 lg:grid-cols-3">
-        <TierCard customer={customer} tiers={profile.tiers} />
-        <LoyaltyDataCard customer={customer} />
-        <NotificationPreferencesCard customer={customer} />
-      </div>
+        <div className="min-w-0 space-y-4 lg:order-2">
+          <CustomerActions
+            programId={programId}
+            customerId={customerId}
+            email={customer.email}
+            rewards={profile.rewards}
+            pools={profile.pools}
+            adjustLimit={{ ceiling: ceilingFor(staff.role, ceilings), rule: ceilingRule(staff.role, ceilings) }}
+            can={{
+              adjust: allowed("balance.adjust"),
+              redeem: allowed("rewards.redeem"),
+              assign: allowed("coupons.assign"),
+              notify: allowed("notifications.send"),
+              delete: allowed("customers.delete"),
+            }}
+          />
+          {canEdit ? (
+            <PreferencesFormCard programId={programId} customerId={customerId} customer={customer} />
+          ) : (
+            <NotificationPreferencesCard customer={customer} />
+          )}
+        </div>
 
-      <div className="grid gap-4 lg:grid-cols-2">
-        <UserDataForm
-          programId={programId}
-          customerId={customerId}
-          email={customer.email}
-          userData={customer.userData}
-          canEdit={allowed("customers.edit")}
-        />
-        <CustomerActions
-          programId={programId}
-          customerId={customerId}
-          email={customer.email}
-          rewards={profile.rewards}
-          pools={profile.pools}
-          adjustLimit={{ ceiling: ceilingFor(staff.role, ceilings), rule: ceilingRule(staff.role, ceilings) }}
-          can={{
-            adjust: allowed("balance.adjust"),
-            redeem: allowed("rewards.redeem"),
-            assign: allowed("coupons.assign"),
-            notify: allowed("notifications.send"),
-            delete: allowed("customers.delete"),
-          }}
-        />
-      </div>
-
-      <HistoryCard programId={programId} customerId={customerId} initial={profile.history} />
-
-      <div className="grid gap-4 lg:grid-cols-3">
-        <RedemptionsCard redemptions={profile.redemptions} />
-        <CouponsCard coupons={profile.coupons} />
-        <NotificationsCard notifications={profile.notifications} />
+        <div className="min-w-0 space-y-4 lg:order-1 lg:col-span-2">
+          <div className="grid gap-4 md:grid-cols-2">
+            <TierCard customer={customer} tiers={profile.tiers} />
+            <LoyaltyDataCard customer={customer} />
+          </div>
+          <TimelineCard programId={programId} customerId={customerId} initial={profile.timeline} canNote={canEdit} />
+          <UserDataCard
+            programId={programId}
+            customerId={customerId}
+            email={customer.email}
+            userData={customer.userData}
+            canEdit={canEdit}
+          />
+        </div>
       </div>
     </div>
   );

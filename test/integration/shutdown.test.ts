@@ -5,7 +5,8 @@
  *   flight when the signal lands): the write completes with 2xx, a new connection is refused meanwhile, and the
  *   process exits 0 once the answer is out.
  * - A request that never ends (the lock is never released) does not hold the process: it exits (code 1, saying why)
- *   within SHUTDOWN_TIMEOUT_MS.
+ *   within SHUTDOWN_TIMEOUT_MS; the cut write is whole or absent, and its retry with the same Idempotency-Key has one
+ *   effect.
  * - LOYALTY_WORKERS=2: two worker processes (pids from the access log's JSON lines) both answer, and one
  *   SIGTERM to the primary stops them all, exit 0.
  *
@@ -75,9 +76,10 @@ describe("npm start: graceful shutdown and workers [postgres]", { skip: !process
     };
   }
 
-  const increase = (app: AppInstance, email: string) =>
+  const increase = (app: AppInstance, email: string, headers: Record<string, string> = {}) =>
     app.api("POST", `/v1/programs/${stack.programId}/customers/${encodeURIComponent(email)}/balance/increase`, {
       body: { points: 7 },
+      headers,
     });
 
   test("SIGTERM: the write in flight completes with 2xx, new connections are refused, exit 0", async () => {
@@ -105,7 +107,8 @@ describe("npm start: graceful shutdown and workers [postgres]", { skip: !process
     const app = await stack.start({ SHUTDOWN_TIMEOUT_MS: "1500" });
     const email = "stuck@example.com";
     const lock = await lockedCustomer(app, email);
-    const inFlight = increase(app, email).catch((err: Error) => err);
+    const key = { "Idempotency-Key": "cut-by-shutdown" };
+    const inFlight = increase(app, email, key).catch((err: Error) => err);
     await waitFor(lock.waiting, "the write to wait on the row lock", 10_000);
     const signalled = Date.now();
     process.kill(app.pid, "SIGTERM");
@@ -117,12 +120,27 @@ describe("npm start: graceful shutdown and workers [postgres]", { skip: !process
     assert.ok((await inFlight) instanceof Error, "the cut request fails at the client");
     await lock.release();
     await app.stop();
-    // Nothing was written: the transaction died with its connection.
-    const rows = await stack.query<{ balance: number }>(
-      `SELECT d.balance FROM "LoyaltyData" d JOIN "Customer" c ON c.id = d."customerId" WHERE c.email = $1`,
-      [email],
-    );
-    assert.equal(Number(rows[0]?.balance), 0);
+    // The write is one statement: PostgreSQL may still run it to its end once the lock is free (it notices the lost
+    // client only when it answers), so it is whole or absent, never half; the client, whose request was cut, retries
+    // with its Idempotency-Key and gets the one effect either way.
+    const state = () =>
+      stack.query<{ balance: number; entries: number; sum: number }>(
+        `SELECT d.balance, (SELECT count(*) FROM "LedgerEntry" e WHERE e."customerId" = c.id)::int AS entries,
+                (SELECT coalesce(sum(points), 0) FROM "LedgerEntry" e WHERE e."customerId" = c.id)::int AS sum
+         FROM "LoyaltyData" d JOIN "Customer" c ON c.id = d."customerId" WHERE c.email = $1`,
+        [email],
+      );
+    await new Promise((r) => setTimeout(r, 300));
+    const [cut] = await state();
+    assert.ok([0, 7].includes(Number(cut!.balance)), `balance ${cut!.balance}`);
+    assert.equal(Number(cut!.balance), Number(cut!.sum));
+    const again = await stack.start();
+    const retried = await increase(again, email, key);
+    assert.equal(retried.status, 200, retried.text);
+    assert.equal((retried.json as { balance: number }).balance, 7);
+    const [final] = await state();
+    assert.deepEqual([Number(final!.balance), Number(final!.entries), Number(final!.sum)], [7, 1, 7]);
+    await again.stop();
   });
 
   test("two workers both answer, and one SIGTERM to the primary stops them all", async () => {

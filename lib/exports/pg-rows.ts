@@ -26,6 +26,8 @@ async function exportPool(url: string): Promise<Pool> {
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    // Idle connections do not hold a process open: the CLI's `export` ends when its file is written.
+    allowExitOnIdle: true,
   });
   // An idle connection closed by the server must not crash the process: the pool opens another when asked.
   p.on("error", (err) =>

@@ -1,7 +1,7 @@
 /**
  * CSV exports at scale: 1,000,000 customers and 5,000,000 ledger entries exported through the real route
  * (`next start`, a signed-in owner, GET /api/staff/{programId}/exports/{kind}) on PostgreSQL, timed, with the
- * server's peak RSS growth over the export (target ≤ 100 MB: the export reads keyset batches of 5,000 rows per pull,
+ * server's peak RSS growth over the export (target ≤ 100 MB: the export reads keyset batches of 1,000 rows per pull,
  * so memory must not grow with the row count). Reference in the same run: PostgreSQL's own `COPY (same SELECT) TO
  * STDOUT CSV` through psql, the fastest the same rows can leave the database as CSV. Also times the reports page's
  * queries (lib/staff/queries/reports.ts) for 30 and 365 days, in-process, against a count of the program's ledger.

@@ -11,15 +11,20 @@ import { addDays, type ReportRange } from "../report-range";
  *  - points issued: every positive entry (earn, positive adjustments); redeemed: `redeem` and `spend` entries;
  *    expired: `expire` entries; deducted: negative adjustments;
  *  - outstanding points (the liability) at the end of a day: the sum of the balances of the customers not erased by
- *    then, computed as the sum of their ledger entries before that instant. The ledger is append-only and
+ *    then, i.e. the sum of their ledger entries before that instant. The ledger is append-only and
  *    balance = sum of entries (lib/domain/ledger.ts), so it answers exactly for any past instant; the point lots
- *    are updated in place and only know the present. Points past their expiry whose `expire` entry the expiry job
- *    has not written yet are still in balances (a spend expires them first): shown as "awaiting expiry";
+ *    are updated in place and only know the present. It is computed from the present backwards rather than from the
+ *    ledger's beginning: liability(t) = the current balances of the customers alive at t (not erased, or erased
+ *    after t) − their entries from t on. That reads the balances (one row per customer) and the entries since the
+ *    previous period's start, never the older ledger, so its cost does not grow with the program's history.
+ *    Entries written after a customer's erasure (the expiry job still expires their lots) are not theirs to
+ *    count once erased. Points past their expiry whose `expire` entry the expiry job has not written yet are still
+ *    in balances (a spend expires them first): shown as "awaiting expiry";
  *  - redemption rate: points redeemed ÷ points issued in the same period (the loyalty industry's burn rate);
  *  - points expiring in the next 30 days, and the tier distribution: as of now (tiers keep no history), every tier
  *    of the program counted, those with no members too.
- * Cost on 1,000,000 customers / 5,000,000 entries: one pass over the program's ledger up to the period's end (the
- * liability needs every entry before it), one over the two periods for active members, one over the customers.
+ * Cost on 1,000,000 customers / 5,000,000 entries: one pass over the program's ledger since the previous period's
+ * start (twice: the day sums, and active members), two over the customers (members; balances for the liability).
  * Computed at most once a minute per program and range, shared by concurrent viewers (`cachedReport`).
  */
 
@@ -78,30 +83,48 @@ const localDay = (column: string) => `CASE WHEN ${column} >= b.prev_start THEN (
 const daysAsText = (columns: string[], grouped: string) =>
   `SELECT to_char(g.day, 'YYYY-MM-DD') AS day, ${columns.map((c) => `g.${c}`).join(", ")} FROM (${grouped}) g`;
 
-/** The program's ledger up to the period's end, per day of the two periods (one row, day null, for all before). */
+/**
+ * The program's ledger since the previous period's start, per day in the program's zone — the days after the period
+ * too, up to now: the liability is counted back from the present.
+ */
 const LEDGER_DAYS_SQL = `WITH ${BOUNDS_SQL}
 ${daysAsText(
   ["issued", "redeemed", "expired", "deducted", "net"],
-  `SELECT ${localDay('e."createdAt"')} AS day,
+  `SELECT (e."createdAt" AT TIME ZONE b.tz)::date AS day,
        coalesce(sum(e.points) FILTER (WHERE e.points > 0), 0)::float8 AS issued,
        coalesce(sum(-e.points) FILTER (WHERE e.type IN ('redeem', 'spend')), 0)::float8 AS redeemed,
        coalesce(sum(-e.points) FILTER (WHERE e.type = 'expire'), 0)::float8 AS expired,
        coalesce(sum(-e.points) FILTER (WHERE e.points < 0 AND e.type NOT IN ('redeem', 'spend', 'expire')), 0)::float8 AS deducted,
        coalesce(sum(e.points), 0)::float8 AS net
 FROM "LedgerEntry" e CROSS JOIN b
-WHERE e."programId" = $1::uuid AND e."createdAt" < b."end"
+WHERE e."programId" = $1::uuid AND e."createdAt" >= b.prev_start
 GROUP BY 1`,
 )}`;
 
-/** Erased customers' balances, on the day they were erased (null: before the previous period). */
-const ERASED_SQL = `WITH ${BOUNDS_SQL}
+/**
+ * Current balances: of the customers not erased (day null), and of those erased since the previous period's start
+ * by the day they were erased (alive, so counted, at the end of every day before it).
+ */
+const BALANCES_SQL = `WITH ${BOUNDS_SQL}
 ${daysAsText(
-  ["gone"],
-  `SELECT ${localDay('c."deletedAt"')} AS day, coalesce(sum(e.points), 0)::float8 AS gone
-FROM "Customer" c CROSS JOIN b JOIN "LedgerEntry" e ON e."customerId" = c.id AND e."createdAt" < c."deletedAt"
-WHERE c."programId" = $1::uuid AND c."deletedAt" < b."end"
+  ["balance"],
+  `SELECT ${localDay('c."deletedAt"')} AS day, coalesce(sum(l.balance), 0)::float8 AS balance
+FROM "Customer" c CROSS JOIN b JOIN "LoyaltyData" l ON l."customerId" = c.id
+WHERE c."programId" = $1::uuid AND (c."deletedAt" IS NULL OR c."deletedAt" >= b.prev_start)
 GROUP BY 1`,
 )}`;
+
+/**
+ * Entries written after their customer's erasure (the expiry job's), since the previous period's start: by the
+ * entry's day and the erasure's (null: before the previous period). Few rows: erased customers only.
+ */
+const AFTER_ERASURE_SQL = `WITH ${BOUNDS_SQL}
+SELECT to_char(g.day, 'YYYY-MM-DD') AS day, to_char(g.erased, 'YYYY-MM-DD') AS erased, g.points FROM (
+SELECT (e."createdAt" AT TIME ZONE b.tz)::date AS day, ${localDay('c."deletedAt"')} AS erased, sum(e.points)::float8 AS points
+FROM "Customer" c CROSS JOIN b
+  JOIN "LedgerEntry" e ON e."customerId" = c.id AND e."createdAt" > c."deletedAt" AND e."createdAt" >= b.prev_start
+WHERE c."programId" = $1::uuid AND c."deletedAt" IS NOT NULL
+GROUP BY 1, 2) g`;
 
 const ACTIVE_SQL = `WITH ${BOUNDS_SQL}
 SELECT count(DISTINCT e."customerId") FILTER (WHERE e."createdAt" >= b.start)::int AS current,
@@ -146,17 +169,18 @@ FROM "CustomerTier" ct JOIN "Customer" c ON c.id = ct."customerId"
 WHERE c."programId" = $1::uuid AND c."deletedAt" IS NULL AND ct."currentTierId" IS NULL
 ) tiers ORDER BY "requiredPoints" NULLS FIRST, name`;
 
-type DayRow = { day: string | null; issued: number; redeemed: number; expired: number; deducted: number; net: number };
+type DayRow = { day: string; issued: number; redeemed: number; expired: number; deducted: number; net: number };
 
 const rate = (redeemed: number, issued: number) => (issued > 0 ? redeemed / issued : null);
 
 /** The report of `range` for the program, in its time zone. */
 export async function programReport(db: Db, programId: string, range: ReportRange): Promise<Report> {
   const bounds = [programId, range.previous.from, range.from, range.to] as const;
-  const [program, ledger, erased, active, members, newMembers, expiring, tiers] = await Promise.all([
+  const [program, ledger, balances, afterErasure, active, members, newMembers, expiring, tiers] = await Promise.all([
     db.program.findUniqueOrThrow({ where: { id: programId }, select: { timeZone: true } }),
     db.$queryRawUnsafe<DayRow[]>(LEDGER_DAYS_SQL, ...bounds),
-    db.$queryRawUnsafe<{ day: string | null; gone: number }[]>(ERASED_SQL, ...bounds),
+    db.$queryRawUnsafe<{ day: string | null; balance: number }[]>(BALANCES_SQL, ...bounds),
+    db.$queryRawUnsafe<{ day: string; erased: string | null; points: number }[]>(AFTER_ERASURE_SQL, ...bounds),
     db.$queryRawUnsafe<{ current: number; previous: number }[]>(ACTIVE_SQL, ...bounds),
     db.$queryRawUnsafe<{ current: number; previous: number }[]>(MEMBERS_SQL, ...bounds),
     db.$queryRawUnsafe<{ day: string | null; n: number }[]>(NEW_MEMBERS_SQL, ...bounds),
@@ -164,17 +188,25 @@ export async function programReport(db: Db, programId: string, range: ReportRang
     db.$queryRawUnsafe<ReportTier[]>(TIERS_SQL, programId),
   ]);
   const byDay = new Map(ledger.map((r) => [r.day, r]));
-  const goneByDay = new Map(erased.map((r) => [r.day, Number(r.gone)]));
+  const erasedBalanceByDay = new Map(balances.map((r) => [r.day, Number(r.balance)]));
   const newByDay = new Map(newMembers.map((r) => [r.day, Number(r.n)]));
 
-  // Walk every day of both periods, carrying the liability forward from everything before them.
-  let liability = Number(byDay.get(null)?.net ?? 0) - (goneByDay.get(null) ?? 0);
+  // liability(end of day D) = balances of the customers alive then − their entries after D (module comment).
+  // Walking the days forward: entries after D = all since the previous period's start − those up to D; balances of
+  // the customers alive then = not erased now + erased after D = all read − those erased up to D.
+  let entriesAfter = ledger.reduce((s, r) => s + Number(r.net), 0);
+  let aliveBalance = balances.reduce((s, r) => s + Number(r.balance), 0);
   const walk = (from: string, days: number) => {
     const out: (ReportDay & { deducted: number })[] = [];
     for (let i = 0; i < days; i++) {
       const day = addDays(from, i);
       const row = byDay.get(day);
-      liability += Number(row?.net ?? 0) - (goneByDay.get(day) ?? 0);
+      entriesAfter -= Number(row?.net ?? 0);
+      aliveBalance -= erasedBalanceByDay.get(day) ?? 0;
+      // Entries after D of customers erased by D: not theirs to subtract (they are not in aliveBalance).
+      const afterTheirErasure = afterErasure
+        .filter((r) => r.day > day && (r.erased === null || r.erased <= day))
+        .reduce((s, r) => s + Number(r.points), 0);
       out.push({
         day,
         issued: Number(row?.issued ?? 0),
@@ -182,7 +214,7 @@ export async function programReport(db: Db, programId: string, range: ReportRang
         expired: Number(row?.expired ?? 0),
         deducted: Number(row?.deducted ?? 0),
         newMembers: newByDay.get(day) ?? 0,
-        liability,
+        liability: aliveBalance - (entriesAfter - afterTheirErasure),
       });
     }
     return out;

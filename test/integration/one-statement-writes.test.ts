@@ -152,10 +152,11 @@ describe("One-statement writes under concurrency [postgres]", { skip: SKIP }, ()
     await books(email);
   });
 
-  async function newReward(name: string, costPoints: number, stock: number | null): Promise<string> {
+  async function newReward(name: string, costPoints: number, stock: number | null, limit: number | null = null) {
     const [row] = await app.query<{ id: string }>(
-      `INSERT INTO "Reward" ("programId", name, "costPoints", stock) VALUES ($1::uuid, $2, $3, $4) RETURNING id`,
-      [app.programId, name, costPoints, stock],
+      `INSERT INTO "Reward" ("programId", name, "costPoints", stock, "perCustomerLimit")
+       VALUES ($1::uuid, $2, $3, $4, $5) RETURNING id`,
+      [app.programId, name, costPoints, stock, limit],
     );
     return row!.id;
   }
@@ -205,5 +206,18 @@ describe("One-statement writes under concurrency [postgres]", { skip: SKIP }, ()
     for (const r of results.filter((r) => r.status !== 201)) assertProblem(r, 409, "insufficient_balance");
     assert.deepEqual(await stockOf(reward), { stock: 2, redemptions: 1, events: 1 });
     assert.equal((await books(email)).balance, 10);
+  });
+
+  test("parallel redemptions of a once-per-customer reward by one customer: one, the rest reward_limit_reached", async () => {
+    const email = await newCustomer("redeem-once");
+    assert.equal((await keyed(email, "/balance/increase", { points: 100 }, "k-fill-once")).status, 200);
+    const reward = await newReward("Once", 10, 5, 1);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => app.api("POST", `${P(email)}/rewards/${reward}/redeem`, { body: {} })),
+    );
+    assert.equal(results.filter((r) => r.status === 201).length, 1, results.map((r) => r.text).join("\n"));
+    for (const r of results.filter((r) => r.status !== 201)) assertProblem(r, 409, "reward_limit_reached");
+    assert.deepEqual(await stockOf(reward), { stock: 4, redemptions: 1, events: 1 });
+    assert.equal((await books(email)).balance, 90);
   });
 });

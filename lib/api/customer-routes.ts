@@ -3,7 +3,7 @@ import { z } from "zod";
 import { rewardNotFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { increaseBalance } from "@/lib/domain/points";
-import { redeemReward } from "@/lib/domain/rewards";
+import { redeemReward, redeemRewardNow } from "@/lib/domain/rewards";
 import { jsonObject, rawJson } from "./json-compose";
 import { PointsChange } from "./schemas/points";
 import { RedeemRequest } from "./schemas/rewards";
@@ -49,11 +49,27 @@ export const balanceChange = (
   };
 };
 
-/** Redeem a reward for the request's customer: spends its cost through the ledger and takes one unit of stock. 201. */
+/**
+ * Redeem a reward for the request's customer: spends its cost through the ledger and takes one unit of stock. 201.
+ * One statement with its idempotency record (`statement`); `run` is the locked path for the rare requests it hands over.
+ */
 export const redemption: WriteOptions<z.output<typeof RedeemRequest>, undefined, string> = {
   params: { rewardId: rewardIdParam },
   body: RedeemRequest,
   bodyOptional: true,
+  statement: (req, database, slot) =>
+    redeemRewardNow(
+      database,
+      {
+        programId: req.programId,
+        customerId: req.customerId,
+        rewardId: req.params.rewardId!,
+        actor: req.caller.actor,
+        metadata: req.body.metadata,
+        idempotencyKey: req.idempotencyKey,
+      },
+      slot,
+    ),
   run: async (req, tx) => {
     const result = await redeemReward(tx, {
       programId: req.programId,

@@ -54,3 +54,39 @@ export async function checkRedeemRules(
   if (rules.minTierId !== null && row.requiredRank !== null && (row.customerRank ?? 0) < row.requiredRank)
     throw rewardTierRequired(row.requiredName ?? "required");
 }
+
+/**
+ * The same rules as CTEs of the API's one redeem statement (rewards.ts `redeemRewardNow`), read from its snapshot:
+ * `rules_seen` gives the customer's redemptions of the reward and the ranks, as REDEEM_RULES_SQL does (without the row
+ * lock: the statement's balance UPDATE requires the balance row it read, so a redemption that committed meanwhile
+ * sends the request to the locked path, which counts again). `rw` must be the reward's row (with "perCustomerLimit" AS
+ * lim and "minTierId"); `why` is null when the customer may redeem, else the error code with its detail after a ":".
+ */
+export const redeemRulesCtes = (p: { programId: string; customerId: string }) => `rules_ranked AS (
+  SELECT t.id, t.name, row_number() OVER (ORDER BY t."requiredPoints", t.id) AS rank
+  FROM "Tier" t WHERE t."programId" = ${p.programId} AND EXISTS (SELECT 1 FROM rw WHERE rw."minTierId" IS NOT NULL)
+), rules_seen AS (
+  SELECT (SELECT count(*)::int FROM "Redemption" x
+           WHERE x."customerId" = ${p.customerId} AND x."rewardId" = rw.id AND rw.lim IS NOT NULL) AS redeemed,
+         (SELECT k.rank FROM rules_ranked k JOIN "CustomerTier" ct ON ct."currentTierId" = k.id
+           WHERE ct."programId" = ${p.programId} AND ct."customerId" = ${p.customerId})::int AS "customerRank",
+         (SELECT k.rank FROM rules_ranked k WHERE k.id = rw."minTierId")::int AS "requiredRank",
+         (SELECT k.name FROM rules_ranked k WHERE k.id = rw."minTierId") AS "requiredName",
+         rw.lim, rw."minTierId"
+  FROM rw
+), rules AS (
+  SELECT CASE WHEN s.lim IS NOT NULL AND s.redeemed >= s.lim THEN 'reward_limit_reached:' || s.lim
+              WHEN s."minTierId" IS NOT NULL AND s."requiredRank" IS NOT NULL AND coalesce(s."customerRank", 0) < s."requiredRank"
+                THEN 'reward_tier_required:' || coalesce(s."requiredName", 'required')
+         END AS why
+  FROM rules_seen s
+)`;
+
+/** The error of a `redeemRulesCtes` refusal (`reward_limit_reached:<limit>`, `reward_tier_required:<tier>`), or null. */
+export function redeemRuleRefusal(why: string) {
+  const at = why.indexOf(":");
+  const [code, detail] = at < 0 ? [why, ""] : [why.slice(0, at), why.slice(at + 1)];
+  if (code === "reward_limit_reached") return rewardLimitReached(Number(detail));
+  if (code === "reward_tier_required") return rewardTierRequired(detail);
+  return null;
+}

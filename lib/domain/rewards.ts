@@ -3,9 +3,19 @@ import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { rewardInactive, rewardNotFound, rewardOutOfStock, validationFailed } from "@/lib/errors";
+import { isLostRace, namedParams } from "@/lib/db/statement";
+import {
+  KEYED_PARAM_COUNT,
+  keyedParams,
+  keyedStatement,
+  runStatement,
+  type Outcome,
+  type OutcomeSlot,
+  type StatementRow,
+} from "@/lib/api/idempotency";
 import { emitEvent } from "./events";
-import { changeBalance } from "./ledger";
-import { checkRedeemRules } from "./redeem-rules";
+import { changeBalance, changeCtes, changeRefusal } from "./ledger";
+import { checkRedeemRules, redeemRuleRefusal, redeemRulesCtes } from "./redeem-rules";
 import { requireProgram } from "./programs";
 import { jsonObject } from "./sql";
 import { isoSql } from "@/lib/db/types";
@@ -178,4 +188,144 @@ export async function redeemReward(
     },
     balance: spent.balance,
   };
+}
+
+const REDEEM = namedParams(
+  ["programId", "customerId", "rewardId", "code", "actor", "metadata", "ledgerMetadata", "idempotencyKey"] as const,
+  KEYED_PARAM_COUNT + 1,
+);
+const d = REDEEM.sql;
+const jsonText = (expr: string) => `coalesce(to_json(${expr})::text, 'null')`;
+
+/**
+ * `redeemReward` for the API as one keyed statement (lib/api/idempotency.ts), read from one snapshot: the reward of
+ * the program (404 `reward_not_found`, 409 `reward_inactive`, `reward_out_of_stock`), the per-customer rules
+ * (redeem-rules.ts), the balance (409 `insufficient_balance`) and points due to expire (`expiry_due`: the locked
+ * path expires them first), in the locked path's order of refusals. Only when all of them pass does a limited
+ * reward take its unit (`taken`: the conditional UPDATE, never below zero) and then the balance change of ledger.ts
+ * (`changeCtes`) spend the cost: its points are null (no change) unless the unit was taken, so the Reward row is
+ * locked before the balance row, the lock order of `redeemReward`. `invariant` makes the unit and the spend commit
+ * together or not at all: a unit taken whose spend a concurrent change stopped (the balance row's xmin guard) fails
+ * the whole statement, and the request takes the locked path, as it does when a concurrent redemption took the last
+ * unit after the snapshot (`race`). Then the Redemption row, the reward.redeemed event and the answer, 201.
+ */
+const REDEEM_NOW_SQL = keyedStatement({
+  ctes: `rw AS (
+  SELECT r.id, r."costPoints" AS cost, r.name, r.stock, r.active, r."perCustomerLimit" AS lim, r."minTierId"
+  FROM "Reward" r WHERE r."programId" = ${d.programId}::uuid AND r.id = ${d.rewardId}::uuid AND EXISTS (SELECT 1 FROM go)
+), ${redeemRulesCtes({ programId: `${d.programId}::uuid`, customerId: `${d.customerId}::uuid` })}, gate AS (
+  SELECT CASE WHEN NOT rw.active THEN 'reward_inactive'
+              WHEN rw.stock IS NOT NULL AND rw.stock <= 0 THEN 'reward_out_of_stock'
+              WHEN rules.why IS NOT NULL THEN rules.why
+              -- A cost that is not positive is no spend of the ledger: the locked path answers it as it always did.
+              WHEN rw.cost <= 0 THEN 'race'
+              WHEN l.balance < rw.cost THEN 'insufficient_balance'
+              WHEN EXISTS (SELECT 1 FROM "PointLot" o
+                           WHERE o."programId" = ${d.programId}::uuid AND o."customerId" = ${d.customerId}::uuid
+                             AND o.remaining > 0 AND o."expiresAt" <= now()) THEN 'expiry_due'
+         END AS why
+  FROM rw CROSS JOIN rules
+  LEFT JOIN "LoyaltyData" l ON l."programId" = ${d.programId}::uuid AND l."customerId" = ${d.customerId}::uuid
+), taken AS (
+  UPDATE "Reward" r SET stock = r.stock - 1, "updatedAt" = now()
+  FROM gate
+  WHERE r."programId" = ${d.programId}::uuid AND r.id = ${d.rewardId}::uuid AND r.active AND r.stock > 0 AND gate.why IS NULL
+  RETURNING 1
+), ${changeCtes({
+    programId: `${d.programId}::uuid`,
+    customerId: `${d.customerId}::uuid`,
+    // NULL (no change at all) unless every rule passed and a limited reward's unit was taken.
+    points: `(SELECT -rw.cost FROM rw, gate WHERE gate.why IS NULL AND (rw.stock IS NULL OR EXISTS (SELECT 1 FROM taken)))`,
+    type: `'redeem'`,
+    reason: `(SELECT 'reward: ' || rw.name FROM rw)`,
+    source: `'api'`,
+    actor: `${d.actor}::text`,
+    idempotencyKey: `${d.idempotencyKey}::text`,
+    metadata: `${d.ledgerMetadata}::jsonb`,
+    earningFlowId: `NULL::uuid`,
+    now: `NULL::timestamptz`,
+    tier: `false`,
+  })}, redeemed AS (
+  INSERT INTO "Redemption" ("programId", "customerId", "rewardId", code, points, "ledgerEntryId", metadata)
+  SELECT ${d.programId}::uuid, ${d.customerId}::uuid, rw.id, ${d.code}::text, rw.cost, change.entry_id, ${d.metadata}::jsonb
+  FROM change, rw
+  RETURNING id, "rewardId", "customerId", code, points, metadata, ${isoSql('"createdAt"')} AS "createdAt"
+), redeemed_event AS (
+  INSERT INTO "Event" ("programId", type, data)
+  SELECT ${d.programId}::uuid, 'reward.redeemed',
+         jsonb_build_object('customerId', x."customerId", 'rewardId', x."rewardId", 'redemptionId', x.id, 'code', x.code, 'points', x.points)
+  FROM redeemed x
+  RETURNING 1
+), answer AS (
+  SELECT 201 AS status, ${d.customerId}::uuid AS "customerId",
+         '{"redemption":{"id":' || ${jsonText("x.id")} || ',"rewardId":' || ${jsonText('x."rewardId"')}
+           || ',"customerId":' || ${jsonText('x."customerId"')} || ',"code":' || ${jsonText("x.code")}
+           || ',"points":' || x.points || ',"transactionId":' || ${jsonText("change.entry_id")}
+           || ',"metadata":' || coalesce(x.metadata::text, 'null') || ',"createdAt":' || ${jsonText('x."createdAt"')}
+           || '},"balance":' || change.balance || '}' AS body
+  FROM redeemed x, change
+), refusal AS (
+  SELECT CASE WHEN rw.id IS NULL THEN 'reward_not_found'
+              WHEN gate.why IS NOT NULL THEN gate.why
+              -- Snapshot said a unit was left, but a concurrent redemption took it first: the locked path answers.
+              WHEN rw.stock IS NOT NULL AND NOT EXISTS (SELECT 1 FROM taken) THEN 'race'
+              ELSE coalesce((SELECT why FROM change_refusal), 'race') END AS why
+  FROM (SELECT 1) one LEFT JOIN rw ON true LEFT JOIN gate ON true
+  WHERE EXISTS (SELECT 1 FROM go)
+), invariant AS (
+  -- The unit and the spend together or neither; a spend always with its redemption and event.
+  SELECT (SELECT ok FROM change_ok)
+         AND (EXISTS (SELECT 1 FROM taken) = EXISTS (SELECT 1 FROM upd))
+         AND (NOT EXISTS (SELECT 1 FROM upd) OR (EXISTS (SELECT 1 FROM redeemed) AND EXISTS (SELECT 1 FROM redeemed_event))) AS ok
+)`,
+});
+
+/**
+ * `redeemReward` for the API in one statement with its Idempotency-Key record (null slot: no key). Null when the
+ * request must take the locked path (`redeemReward` in a transaction): points due to expire first, or a concurrent
+ * write overtook the statement (the last unit taken, the balance changed).
+ */
+export async function redeemRewardNow(
+  database: Db,
+  input: {
+    programId: string;
+    customerId: string;
+    rewardId: string;
+    actor: string;
+    metadata?: Record<string, unknown> | null;
+    idempotencyKey?: string | null;
+  },
+  slot: OutcomeSlot | null,
+): Promise<Outcome | null> {
+  let result;
+  try {
+    result = await runStatement(database, slot, () =>
+      database.$queryRawUnsafe<StatementRow[]>(
+        REDEEM_NOW_SQL,
+        ...keyedParams(slot),
+        ...REDEEM.values({
+          programId: input.programId,
+          customerId: input.customerId,
+          rewardId: input.rewardId,
+          code: redemptionCode(),
+          actor: input.actor,
+          metadata: input.metadata == null ? null : JSON.stringify(input.metadata),
+          // As redeemReward: ours last, so an integrator key named rewardId cannot override it.
+          ledgerMetadata: JSON.stringify({ ...(input.metadata ?? {}), rewardId: input.rewardId }),
+          idempotencyKey: input.idempotencyKey ?? null,
+        }),
+      ),
+    );
+  } catch (err) {
+    if (isLostRace(err)) return null;
+    throw err;
+  }
+  if ("outcome" in result) return result.outcome;
+  const why = result.refusal;
+  if (why === "reward_not_found") throw rewardNotFound();
+  if (why === "reward_inactive") throw rewardInactive();
+  if (why === "reward_out_of_stock") throw rewardOutOfStock();
+  const error = redeemRuleRefusal(why) ?? changeRefusal(why);
+  if (error) throw error;
+  return null;
 }

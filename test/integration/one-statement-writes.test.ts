@@ -3,7 +3,8 @@
  * statement (lib/api/idempotency.ts `keyedStatement`). Under concurrency on a PostgreSQL server: N parallel identical
  * keyed requests act once and all answer alike (one of them as the original, the others marked replayed); the same
  * key sent with two different bodies at once acts once and the other body gets 409 `idempotency_conflict`; the same
- * holds for a coupon assignment and an earning-flow run; and every answer leaves balance = ledger sum = lots sum.
+ * holds for a coupon assignment, an earning-flow run and a reward redemption (whose unit of stock is taken only when
+ * the balance pays for it); and every answer leaves balance = ledger sum = lots sum.
  * PostgreSQL only (PGlite serves one connection at a time, so nothing runs in parallel).
  */
 import { after, before, describe, test } from "node:test";
@@ -149,5 +150,74 @@ describe("One-statement writes under concurrency [postgres]", { skip: SKIP }, ()
     assert.equal(welcome.filter((r) => r.json.pointsEarned > 0).length, 1, "one run earned");
     for (const r of welcome.filter((r) => r.json.pointsEarned === 0)) assert.equal(r.json.capped, "once");
     await books(email);
+  });
+
+  async function newReward(name: string, costPoints: number, stock: number | null, limit: number | null = null) {
+    const [row] = await app.query<{ id: string }>(
+      `INSERT INTO "Reward" ("programId", name, "costPoints", stock, "perCustomerLimit")
+       VALUES ($1::uuid, $2, $3, $4, $5) RETURNING id`,
+      [app.programId, name, costPoints, stock, limit],
+    );
+    return row!.id;
+  }
+  async function stockOf(rewardId: string) {
+    const [row] = await app.query<{ stock: number | null; redemptions: number; events: number }>(
+      `SELECT r.stock, (SELECT count(*)::int FROM "Redemption" x WHERE x."rewardId" = r.id) AS redemptions,
+              (SELECT count(*)::int FROM "Event" v WHERE v.type = 'reward.redeemed' AND v.data->>'rewardId' = r.id::text) AS events
+       FROM "Reward" r WHERE r.id = $1::uuid`,
+      [rewardId],
+    );
+    return row!;
+  }
+
+  test(`${N} parallel identical redemptions with one key: one unit, one spend, one redemption, ${N} equal answers`, async () => {
+    const email = await newCustomer("redeem-key");
+    assert.equal((await keyed(email, "/balance/increase", { points: 100 }, "k-fill-100")).status, 200);
+    const reward = await newReward("Keyed", 30, 5);
+    const body = { metadata: { till: 7 } };
+    const results = await Promise.all(
+      Array.from({ length: N }, () => keyed(email, `/rewards/${reward}/redeem`, body, "k-redeem")),
+    );
+    assertOneActed(results, 201);
+    const answer = results[0]!.json;
+    assert.deepEqual([answer.balance, answer.redemption.points, answer.redemption.rewardId], [70, 30, reward]);
+    assert.deepEqual(answer.redemption.metadata, { till: 7 });
+    const b = await books(email, "k-redeem");
+    assert.deepEqual([b.balance, b.entries], [70, 1]);
+    assert.deepEqual(await stockOf(reward), { stock: 4, redemptions: 1, events: 1 });
+    const again = await keyed(email, `/rewards/${reward}/redeem`, body, "k-redeem");
+    assert.equal(again.text, results[0]!.text);
+    assert.equal(again.headers.get(REPLAYED), "true");
+    assertProblem(await keyed(email, `/rewards/${reward}/redeem`, {}, "k-redeem"), 409, "idempotency_conflict");
+  });
+
+  test("a redemption refused for its balance takes no stock, also when parallel redemptions race for the balance", async () => {
+    const email = await newCustomer("redeem-poor");
+    assert.equal((await keyed(email, "/balance/increase", { points: 20 }, "k-fill-20")).status, 200);
+    const reward = await newReward("Dear", 50, 3);
+    assertProblem(await app.api("POST", `${P(email)}/rewards/${reward}/redeem`), 409, "insufficient_balance");
+    assert.deepEqual(await stockOf(reward), { stock: 3, redemptions: 0, events: 0 });
+    // 60 points pay for one of six parallel redemptions: one unit goes, the others are refused and take none.
+    assert.equal((await keyed(email, "/balance/increase", { points: 40 }, "k-more")).status, 200);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => app.api("POST", `${P(email)}/rewards/${reward}/redeem`, { body: {} })),
+    );
+    assert.equal(results.filter((r) => r.status === 201).length, 1, results.map((r) => r.text).join("\n"));
+    for (const r of results.filter((r) => r.status !== 201)) assertProblem(r, 409, "insufficient_balance");
+    assert.deepEqual(await stockOf(reward), { stock: 2, redemptions: 1, events: 1 });
+    assert.equal((await books(email)).balance, 10);
+  });
+
+  test("parallel redemptions of a once-per-customer reward by one customer: one, the rest reward_limit_reached", async () => {
+    const email = await newCustomer("redeem-once");
+    assert.equal((await keyed(email, "/balance/increase", { points: 100 }, "k-fill-once")).status, 200);
+    const reward = await newReward("Once", 10, 5, 1);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => app.api("POST", `${P(email)}/rewards/${reward}/redeem`, { body: {} })),
+    );
+    assert.equal(results.filter((r) => r.status === 201).length, 1, results.map((r) => r.text).join("\n"));
+    for (const r of results.filter((r) => r.status !== 201)) assertProblem(r, 409, "reward_limit_reached");
+    assert.deepEqual(await stockOf(reward), { stock: 4, redemptions: 1, events: 1 });
+    assert.equal((await books(email)).balance, 90);
   });
 });

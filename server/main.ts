@@ -78,6 +78,13 @@ async function serve(s: Config): Promise<void> {
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: ROOT, conf, hostname: s.HOST, port: s.PORT });
   await app.prepare();
+  // In production Next prepares its server, and so runs instrumentation.ts (the PGlite lock, the scheduled jobs), at
+  // the first request it handles. The front answers /v1 without Next, so an API-only instance would never start its
+  // jobs: prepare it now, before listening.
+  const inner = (app as unknown as { init?: { server?: { getServer(): Promise<{ prepare(): Promise<void> }> } } }).init
+    ?.server;
+  if (inner) await (await inner.getServer()).prepare();
+  else log("warn", "could not prepare Next before listening: jobs start at its first request");
   const handle = app.getRequestHandler();
   const routes = loadV1Routes(distDir, createRequire(import.meta.url));
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { configuredOrigin } from "@/lib/config";
-import "./schemas/all"; // registers every schema with an id in zod's global registry
+import * as schemaModules from "./schemas/all";
 import { HEADER_COMPONENTS } from "./openapi-headers";
 import { TAGS } from "./openapi-operations";
 import { paths } from "./openapi-paths";
@@ -18,8 +18,28 @@ export const DEFAULT_ORIGIN = "http://localhost:3000";
 
 let cached: { head: string; tail: string } | undefined;
 
+/**
+ * The schemas of these modules that carry an id, in a registry of their own. Not zod's global registry: Next loads
+ * lib/api/schemas once per bundle layer (route handlers, pages), and every copy registers the same ids there, which
+ * z.toJSONSchema refuses as duplicates ("Duplicate schema id") once a page and a route have both run in a process.
+ */
+function ownSchemas() {
+  const registry = z.registry<{ id: string }>();
+  // Exported schemas, and those in an exported table of them (WEBHOOK_EVENTS).
+  const visit = (value: unknown, depth: number) => {
+    if (value instanceof z.ZodType) {
+      const id = z.globalRegistry.get(value)?.id;
+      if (id && !registry.has(value)) registry.add(value, { id });
+    } else if (depth > 0 && value && typeof value === "object") {
+      for (const inner of Object.values(value)) visit(inner, depth - 1);
+    }
+  };
+  for (const schemaModule of Object.values(schemaModules)) visit(schemaModule, 2);
+  return registry;
+}
+
 function build() {
-  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+  const { schemas } = z.toJSONSchema(ownSchemas(), {
     target: "draft-2020-12",
     io: "input",
     uri: (id) => `#/components/schemas/${id}`,

@@ -1,15 +1,15 @@
 /**
  * The one list of the /v1 schema modules. Importing it registers every schema with an id in zod's global
- * registry, from which lib/api/openapi.ts builds the document's components: a new resource module goes here.
+ * registry; lib/api/openapi.ts builds the document's components from these modules' own schemas: a new resource module goes here.
  * Everything else imports the resource module it needs directly.
  */
-import "./customers";
-import "./integrations";
-import "./tiers";
-import "./common";
-import "./points";
-import "./earning-flows";
-import "./rewards";
-import "./coupons";
-import "./notifications";
-import "./events";
+export * as customers from "./customers";
+export * as integrations from "./integrations";
+export * as tiers from "./tiers";
+export * as common from "./common";
+export * as points from "./points";
+export * as earningFlows from "./earning-flows";
+export * as rewards from "./rewards";
+export * as coupons from "./coupons";
+export * as notifications from "./notifications";
+export * as events from "./events";

@@ -249,11 +249,15 @@ if (process.env.TEST_DATABASE_URL) {
         }
         return errors;
       };
+      // Without the setting, named statements fail whenever PgBouncer hands a transaction a server connection that did
+      // not prepare them: often, but it depends on its choice of connection, so this is reported, not asserted (CI
+      // saw runs with none). The setting's own guarantee, no error at all, is asserted below.
       const named = await errorsWith(viaBouncer);
       assert.ok(
-        named.some((m) => /prepared statement/.test(m)),
-        `expected "prepared statement … does not exist / already exists" without the setting; got ${named.length} error(s)`,
+        named.every((m) => /prepared statement/.test(m)),
+        named.join("\n"),
       );
+      console.log(`named statements through PgBouncer: ${named.length} of 100 transactions failed`);
       const unnamed = await errorsWith(`${viaBouncer}${viaBouncer.includes("?") ? "&" : "?"}pgbouncer=true`);
       assert.deepEqual(unnamed, []);
       // And direct to PostgreSQL, named statements are fine (the default keeps its planning saving there).

@@ -34,12 +34,16 @@ test("an owner sets up a program from nothing, then changes and removes its conf
 
   // A new program, from the settings page: the owner becomes its owner and the switcher shows it.
   await nav(page, "Settings").click();
+  await expect(page).toHaveURL(/\/settings$/);
+  const firstProgramSettings = page.url();
   const create = page.getByRole("form", { name: "New program" });
   await create.getByRole("button", { name: "Create program" }).click();
   await expect(create.getByRole("alert")).toContainText("a name is required");
   await create.getByLabel("Program name").fill("Harbour Coffee");
   await create.getByRole("button", { name: "Create program" }).click();
   await expect(page.getByText("Program created: you are its owner")).toBeVisible();
+  // The first program's settings URL matches the same pattern: wait until the new program's page is open.
+  await expect(page).not.toHaveURL(firstProgramSettings);
   await expect(page).toHaveURL(/\/dashboard\/[0-9a-f-]{36}\/settings$/);
   await expect(page.getByLabel("Program", { exact: true })).toHaveValue(page.url().split("/").at(-2)!);
   await expect(page.getByRole("option", { name: "Harbour Coffee (owner)" })).toHaveCount(1);

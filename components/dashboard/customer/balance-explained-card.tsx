@@ -89,7 +89,7 @@ export function BalanceExplainedCard({ explained }: { explained: BalanceExplaine
         first.
       </p>
 
-      <dl className="mt-3 grid grid-cols-3 gap-2 text-center" aria-label="Points expiring">
+      <dl className="mt-3 grid grid-cols-3 gap-2 text-center">
         {(
           [
             ["within 30 days", expiring.within30Days],

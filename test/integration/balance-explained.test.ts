@@ -183,8 +183,9 @@ for (const backend of BACKENDS) {
       for (const points of [10, 20, 40, 80, 160]) ids.push(await move(email, "increase", points));
       await move(email, "increase", 900); // 1,210 tier points: Silver
       const customerId = (await call("GET", C(email))).json.id as string;
-      // Lots expiring in 10, 45, 80 and 200 days, and one a day ago (not expired yet: no job ran). The earns move two
-      // days back and the period's end to yesterday: a period that ended and that the tier job has not closed yet.
+      // Lots expiring in 10, 45, 80 and 200 days, and one a day ago (not expired yet: no job ran). The customer joined
+      // 400 days ago, the earns move two days back and the period's end to yesterday: a period that ended and that the
+      // tier job has not closed yet.
       const days = [-1, 10, 45, 80, 200];
       await offline(async () => {
         for (const [i, d] of days.entries())
@@ -200,6 +201,9 @@ for (const backend of BACKENDS) {
           `UPDATE "CustomerTier" SET "recalculationDate" = now() - interval '1 day' WHERE "customerId" = $1::uuid`,
           [customerId],
         );
+        await stack.query(`UPDATE "Customer" SET "createdAt" = now() - interval '400 days' WHERE id = $1::uuid`, [
+          customerId,
+        ]);
       });
       const x = await explained(email);
       assert.equal(x.balance, 1210);
@@ -229,7 +233,8 @@ for (const backend of BACKENDS) {
       assert.deepEqual(x.tier.next, { id: stack.tiers.gold, name: "Gold", requiredPoints: 5000 });
       assert.equal(x.tier.pointsToNext, 5000);
       const [start, end] = [Date.parse(x.tier.periodStart), Date.parse(x.tier.periodEnd!)];
-      assert.ok(start < Date.now() - DAY_MS / 2 && end > Date.now() + 300 * DAY_MS);
+      assert.ok(start < Date.now() - DAY_MS / 2 && start > Date.now() - 2 * DAY_MS, "the period started yesterday");
+      assert.ok(end > Date.now() + 300 * DAY_MS, "and ends in a year");
       assert.deepEqual([x.tier.earned, x.tier.notCounted], [{ points: 0, entries: 0 }, []]);
 
       // A spend first expires the overdue lot (ledger.ts), then takes the lot that expires next.

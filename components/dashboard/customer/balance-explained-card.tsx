@@ -57,12 +57,10 @@ function LotsTable({ lots, label }: { lots: BalanceExplained["lots"]; label: str
 
 function ExpiryChart({ months }: { months: BalanceExplained["expiringByMonth"] }) {
   const data = months.map((m) => ({ ...m, label: monthLabel(m.month) }));
-  const some = months.filter((m) => m.points > 0);
-  const description = some.length
-    ? `Bar chart of points expiring per month over the next ${months.length} months: ${some
-        .map((m) => `${monthLabel(m.month)} ${formatNumber(m.points)}`)
-        .join(", ")}`
-    : `Bar chart: no points expire in the next ${months.length} months`;
+  const description = `Bar chart of points expiring per month over the next ${months.length} months: ${months
+    .filter((m) => m.points > 0)
+    .map((m) => `${monthLabel(m.month)} ${formatNumber(m.points)}`)
+    .join(", ")}`;
   return (
     <div className="h-40" role="img" aria-label={description}>
       <ResponsiveContainer width="100%" height="100%">
@@ -105,7 +103,13 @@ export function BalanceExplainedCard({ explained }: { explained: BalanceExplaine
       </dl>
 
       <h3 className="mt-4 text-xs font-semibold uppercase tracking-wide text-slate-700">Points expiring per month</h3>
-      <ExpiryChart months={explained.expiringByMonth} />
+      {explained.expiringByMonth.some((m) => m.points > 0) ? (
+        <ExpiryChart months={explained.expiringByMonth} />
+      ) : (
+        <p className="mt-1 text-sm text-slate-600">
+          No points expire in the next {explained.expiringByMonth.length} months.
+        </p>
+      )}
 
       <h3 className="mt-4 text-xs font-semibold uppercase tracking-wide text-slate-700">Open lots</h3>
       {lots.length === 0 ? (

@@ -7,6 +7,7 @@ const endpoints = [
   { method: "POST", path: "/v1/programs/{programId}/customers/{email}/balance/increase", what: "Add points" },
   { method: "POST", path: "/v1/programs/{programId}/customers/{email}/balance/decrease", what: "Spend points" },
   { method: "GET", path: "/v1/programs/{programId}/customers/{email}/transactions", what: "Points history" },
+  { method: "GET", path: "/v1/programs/{programId}/customers/{email}/balance", what: "The balance explained" },
   {
     method: "POST",
     path: "/v1/programs/{programId}/customers/{email}/earning-flows/{flowKey}",
@@ -31,6 +32,11 @@ const endpoints = [
     method: "GET",
     path: "/v1/programs/{programId}/me/transactions",
     what: "The token's customer's points history (Bearer)",
+  },
+  {
+    method: "GET",
+    path: "/v1/programs/{programId}/me/balance",
+    what: "The token's customer's balance explained (Bearer)",
   },
   {
     method: "POST",

@@ -125,6 +125,75 @@ const redemption = {
   balance: 750,
 };
 
+/** Jane's 1,250 points explained: three open lots, 900 points expiring in January, 1,250 tier points earned. */
+const balanceExplained = {
+  balance: 1250,
+  asOf: AT,
+  lots: [
+    {
+      transactionId: "0193a5b3-6b20-7c3f-8d4e-2f3a4b5c6d7e",
+      type: "earn",
+      reason: "Order #981",
+      points: 1000,
+      remaining: 900,
+      earnedAt: "2026-01-15T10:12:00.000Z",
+      expiresAt: "2027-01-15T10:12:00.000Z",
+    },
+    {
+      transactionId: "0193a5b3-7c30-7d4f-9e5f-3a4b5c6d7e8f",
+      type: "adjust",
+      reason: "Goodwill: late delivery",
+      points: 100,
+      remaining: 100,
+      earnedAt: "2026-05-02T08:00:00.000Z",
+      expiresAt: "2027-05-02T08:00:00.000Z",
+    },
+    {
+      transactionId: TX1,
+      type: "earn",
+      reason: "Order #1042",
+      points: 250,
+      remaining: 250,
+      earnedAt: AT,
+      expiresAt: "2027-11-22T15:31:33.000Z",
+    },
+  ],
+  lotsCount: 3,
+  lotsTruncated: false,
+  unlistedPoints: 0,
+  expiring: { within30Days: 0, within60Days: 900, within90Days: 900 },
+  expiringByMonth: [
+    "2026-11",
+    "2026-12",
+    "2027-01",
+    "2027-02",
+    "2027-03",
+    "2027-04",
+    "2027-05",
+    "2027-06",
+    "2027-07",
+    "2027-08",
+    "2027-09",
+    "2027-10",
+  ].map((month) => ({ month, points: month === "2027-01" ? 900 : month === "2027-05" ? 100 : 0 })),
+  tier: {
+    current: { id: TIER_SILVER, name: "Silver", requiredPoints: 1000 },
+    status: "earned",
+    projected: { id: TIER_SILVER, name: "Silver", requiredPoints: 1000 },
+    next: { id: "0193a5b3-8d40-7e50-8f60-4b5c6d7e8f90", name: "Gold", requiredPoints: 5000 },
+    pointsToNext: 3750,
+    points: 1250,
+    periodStart: "2026-01-01T00:00:00.000Z",
+    periodEnd: "2027-01-01T00:00:00.000Z",
+    earned: { points: 1250, entries: 2 },
+    reversed: { points: 0, entries: 0 },
+    notCounted: [
+      { type: "adjust", points: 100, entries: 1 },
+      { type: "spend", points: -100, entries: 1 },
+    ],
+  },
+};
+
 /** Request bodies, by operationId. */
 export const REQUEST_EXAMPLES: Record<string, Examples> = {
   createOrUpdateResources: {
@@ -171,6 +240,8 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
   getMe: one("The token's customer", customer),
   increaseBalance: one("250 points earned", { balance: 1250, transaction: earned }),
   decreaseBalance: one("100 points taken", { balance: 1150, transaction: spent }),
+  explainBalance: one("1,250 points: three lots, 900 expiring in January", balanceExplained),
+  explainMyBalance: one("1,250 points: three lots, 900 expiring in January", balanceExplained),
   listTransactions: one("A page with more to come", {
     data: [spent, earned],
     nextCursor: "MjAyNi0xMS0yMlQxNTozMTozMy4wMDBa",

@@ -7,6 +7,13 @@ import { CUSTOMER_ERRORS, WRITE_ERRORS, type ErrorSpec } from "./openapi-problem
 
 const BALANCE_LIMIT = ["balance_limit", `at most ${MAX_BALANCE.toLocaleString("en-US")} points`] as const;
 
+/** What Explain a balance (and its /me twin) answers. */
+export const BALANCE_EXPLAINED =
+  "Why the balance is what it is: the open lots (what is left of each entry that added points, in the order they are spent " +
+  "and expire) adding up to the balance, the points expiring within 30, 60 and 90 days and per month, and the tier points " +
+  "of the current period with what counts (earns, less reversals of them) and what does not (adjustments, spends, " +
+  "redemptions, expiries), with the current, projected and next tier.";
+
 export const REDEEM_ERRORS = [
   ["reward_not_found", "also a `rewardId` that is not a UUID"],
   "insufficient_balance",
@@ -41,6 +48,15 @@ export const customerPaths: Record<string, unknown> = {
     "Takes points as a `spend` ledger entry, oldest points first. Never below zero.",
     "insufficient_balance",
   ),
+  "/v1/programs/{programId}/customers/{email}/balance": operation("get", {
+    operationId: "explainBalance",
+    summary: "Explain a balance",
+    description: BALANCE_EXPLAINED,
+    tag: "Points",
+    parameters: [programId, email],
+    success: { status: 200, description: "The balance explained.", schema: "BalanceExplained" },
+    errors: CUSTOMER_ERRORS,
+  }),
   "/v1/programs/{programId}/customers/{email}/transactions": operation("get", {
     operationId: "listTransactions",
     summary: "Points history",

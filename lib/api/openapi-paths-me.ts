@@ -1,7 +1,7 @@
 import "server-only";
 import { bearer, idempotencyKey, operation, pageParameters, programId, rewardId } from "./openapi-operations";
 import { ME_ERRORS, WRITE_ERRORS } from "./openapi-problems";
-import { REDEEM_ERRORS } from "./openapi-paths-customer";
+import { BALANCE_EXPLAINED, REDEEM_ERRORS } from "./openapi-paths-customer";
 
 /** The customer-token (/me) operations (part of ./openapi-paths.ts). */
 
@@ -25,6 +25,16 @@ export const mePaths: Record<string, unknown> = {
     parameters: [programId, ...pageParameters],
     success: { status: 200, description: "A page of ledger entries.", schema: "TransactionPage" },
     errors: [...ME_ERRORS, ["validation_failed", "an invalid limit or cursor, or an unknown query parameter"]],
+  }),
+  "/v1/programs/{programId}/me/balance": operation("get", {
+    operationId: "explainMyBalance",
+    summary: "The token's customer's balance explained",
+    description: `As Explain a balance, for the token's customer. ${BALANCE_EXPLAINED}`,
+    tag: "Customer (me)",
+    security: bearer,
+    parameters: [programId],
+    success: { status: 200, description: "The balance explained.", schema: "BalanceExplained" },
+    errors: [...ME_ERRORS, ["customer_not_found", "the customer was erased while the request ran"]],
   }),
   "/v1/programs/{programId}/me/rewards/{rewardId}/redeem": operation("post", {
     operationId: "redeemMyReward",

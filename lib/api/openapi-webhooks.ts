@@ -12,7 +12,11 @@ import { EXAMPLE_IDS, type Examples } from "./openapi-examples";
 const { programId, customerId, email, rewardId, at } = EXAMPLE_IDS;
 const EVENT_ID = "0193a5b3-37e0-750d-92bb-f4e3d02b1ca9";
 
-const DATA: Record<EventType, Record<string, unknown>> = {
+/**
+ * Each event type's example `data` (one entry per EVENT_TYPES member, or the typecheck fails), shown in the document
+ * and checked against the type's zod schema by test/unit/webhook-events.test.ts.
+ */
+export const DATA: Record<EventType, Record<string, unknown>> = {
   "customer.created": { customerId, email, changes: ["externalCustomerId", "firstName", "lastName"] },
   "customer.updated": { customerId, email: "jane@example.org", previousEmail: email, changes: ["email"] },
   "customer.deleted": { customerId },

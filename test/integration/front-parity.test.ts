@@ -174,6 +174,8 @@ describe(
       await both("earning flow", "POST", `${customer()}/earning-flows/visit`, { headers: json, body: "{}" });
       await both("unknown flow", "POST", `${customer()}/earning-flows/nope`, { headers: json, body: "{}" });
       await both("transactions", "GET", `${customer()}/transactions?limit=2`);
+      await both("balance explained", "GET", `${customer()}/balance`);
+      await both("balance explained, POST", "POST", `${customer()}/balance`, { headers: json, body: "{}" });
       await both("bad query", "GET", `${customer()}/transactions?limit=abc`);
       await both("tiers", "GET", `${p()}/tiers`);
       await both("rewards", "GET", `${p()}/rewards`);

@@ -321,6 +321,25 @@ for (const backend of BACKENDS) {
       await commonReadErrors(`${C(email)}/transactions`, `${customerPath(stack.otherProgramId, email)}/transactions`);
     });
 
+    exercise("explainBalance, explainMyBalance: 200, 404 customer_not_found, 401, 404", async () => {
+      const email = await customer("explain", 40);
+      expect(await call("POST", `${C(email)}/balance/decrease`, { body: { points: 15 } }), 200);
+      expect(await call("GET", `${C(email)}/balance`), 200);
+      expect(await call("GET", `${C(newEmail("nobody"))}/balance`), 404, "customer_not_found");
+      await commonReadErrors(`${C(email)}/balance`, `${customerPath(stack.otherProgramId, email)}/balance`);
+      const token = await tokenOf(email);
+      const mine = `${A()}/me/balance`;
+      expect(await call("GET", mine, bearer(token)), 200);
+      expect(await call("GET", mine, { key: null }), 401, "unauthorized");
+      expect(await call("GET", mine), 401, "unauthorized");
+      expect(
+        await call("GET", mine.replace(stack.programId, stack.otherProgramId), bearer(token)),
+        401,
+        "unauthorized",
+      );
+      expect(await call("GET", mine.replace(stack.programId, "not-a-program"), bearer(token)), 404, "not_found");
+    });
+
     exercise("listTiers, listRewards: 200, 401, 404", async () => {
       for (const what of ["tiers", "rewards"]) {
         expect(await call("GET", `${A()}/${what}`), 200);
@@ -583,6 +602,7 @@ for (const backend of BACKENDS) {
         ["GET", nobody, undefined],
         ["GET", `${nobody}/token`, undefined],
         ["GET", `${nobody}/transactions`, undefined],
+        ["GET", `${nobody}/balance`, undefined],
         ["POST", `${nobody}/balance/increase`, { points: 1 }],
         ["POST", `${nobody}/balance/decrease`, { points: 1 }],
         ["POST", `${nobody}/earning-flows/visit`, {}],
@@ -594,6 +614,7 @@ for (const backend of BACKENDS) {
       for (const [method, path, body] of [
         ["GET", `${A()}/me`, undefined],
         ["GET", `${A()}/me/transactions`, undefined],
+        ["GET", `${A()}/me/balance`, undefined],
         ["POST", `${A()}/me/rewards/${UNKNOWN_ID}/redeem`, {}],
       ] as const)
         await until429(method, path, bearer(token, { body }), 60);

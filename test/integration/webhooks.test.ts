@@ -21,6 +21,7 @@ import {
 import { newEmail, TWO_PROGRAMS } from "../support/fixtures";
 import { startReceiver, verifySignature, type Receiver, type Received } from "../support/webhook-receiver";
 import { ISO_MS } from "../support/assertions";
+import { describedEvent } from "../support/webhook-events";
 
 const GIVE_UP_MS = 5000;
 const WORKER_ENV = {
@@ -197,6 +198,8 @@ for (const backend of BACKENDS) {
         assert.equal(r.json.programId, stack.programId);
         assert.match(r.json.createdAt, ISO_MS);
         assert.ok(EVENT_TYPES.includes(r.json.type), r.json.type);
+        // What the document describes: the type's zod schema, no field more or less (issue 11 item 7).
+        assert.deepEqual(describedEvent(r.json), [], r.body);
       }
       const earn = mine("/hooks").find((r) => r.json.type === "balance.changed" && r.json.data.type === "earn")!.json
         .data;
@@ -441,6 +444,9 @@ for (const backend of BACKENDS) {
           ok("/second").filter((r) => r.json.type === "balance.changed" && r.json.data.type === "expire").length >= 60,
         "the expiry events",
       );
+      // Every event this file had delivered, of every type, is what the document describes (issue 11 item 7).
+      for (const r of ok("/second").filter((r) => r.json.type !== "webhook.test"))
+        assert.deepEqual(describedEvent(r.json), [], r.body);
 
       await pause();
       const [after] = await stack.query<{ status: string; url: string; notification: string }>(

@@ -7,6 +7,7 @@ import { UUID_PATTERN } from "@/lib/ids";
 import { getCustomerJsonById } from "@/lib/domain/customers";
 import { findCustomer, requireCustomer } from "@/lib/domain/customer-lookup";
 import { listTransactionsJson } from "@/lib/domain/points";
+import { findBalanceExplained } from "@/lib/domain/balance-explained";
 import { decodeCursor, encodeCursor } from "@/lib/domain/cursor";
 import { TIMELINE_KINDS, type TimelineKind } from "../forms";
 import { staffQuery } from "../authz";
@@ -289,7 +290,7 @@ export const customerTransactions = staffQuery(
 /** Everything the customer page shows, in parallel; null when the id names no live customer of the program. */
 export async function customerProfile(db: Db, programId: string, customerId: string) {
   if (!(await findCustomer(db, programId, customerId))) return null;
-  const [customerJson, tiers, timeline, rewards, pools] = await Promise.all([
+  const [customerJson, tiers, timeline, rewards, pools, balance] = await Promise.all([
     getCustomerJsonById(db, programId, customerId),
     programTiers(db, programId),
     customerTimeline(db, programId, customerId),
@@ -299,15 +300,17 @@ export async function customerProfile(db: Db, programId: string, customerId: str
       select: { id: true, name: true, costPoints: true, stock: true },
     }),
     db.couponPool.findMany({ where: { programId }, orderBy: { name: "asc" }, select: { id: true, name: true } }),
+    findBalanceExplained(db, programId, customerId),
   ]);
   // Deleted between the two reads: as missing as before them.
-  if (!customerJson) return null;
+  if (!customerJson || !balance) return null;
   return {
     customer: JSON.parse(customerJson) as z.infer<typeof Customer>,
     tiers,
     timeline,
     rewards,
     pools,
+    balance,
   };
 }
 

@@ -5,6 +5,7 @@ import { can, requirePage } from "@/lib/staff/authz";
 import { customerProfile } from "@/lib/staff/queries/customers";
 import { programAdjustCeilings } from "@/lib/domain/programs";
 import { ceilingFor, ceilingRule } from "@/lib/domain/adjustment-ceilings";
+import { BalanceExplainedCard } from "@/components/dashboard/customer/balance-explained-card";
 import { CustomerActions } from "@/components/dashboard/customer/customer-actions";
 import { CustomerHeading } from "@/components/dashboard/customer/customer-heading";
 import { LoyaltyDataCard, NotificationPreferencesCard } from "@/components/dashboard/customer/loyalty-data-card";
@@ -66,6 +67,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
             <TierCard customer={customer} tiers={profile.tiers} />
             <LoyaltyDataCard customer={customer} />
           </div>
+          <BalanceExplainedCard explained={profile.balance} />
           <TimelineCard programId={programId} customerId={customerId} initial={profile.timeline} canNote={canEdit} />
           <UserDataCard
             programId={programId}

@@ -1,0 +1,8 @@
+import { meRead } from "@/lib/api/route-factories";
+import { explainBalance } from "@/lib/domain/balance-explained";
+
+/** The token's customer's balance explained (as Explain a balance). 200. */
+export const GET = meRead(async (req, db) => ({
+  status: 200,
+  json: await explainBalance(db, req.programId, req.customerId),
+}));

@@ -281,7 +281,7 @@ for (const backend of BACKENDS) {
       assert.equal((await customer(email)).loyaltyData.balance, 100 - 30 * ok);
     });
 
-    test("the ledger invariant holds, events were written, and the window is kept by the CLI's clock", async () => {
+    test("the ledger invariant holds, events were written, and a passed window is closed (CLI clock)", async () => {
       // A redemption for the CLI (PGlite: the CLI and SQL only while no app runs).
       const email = await customerWith(150);
       const redeemed = await redeem(email, stack.unlimited);
@@ -308,15 +308,22 @@ for (const backend of BACKENDS) {
       assert.equal(counts!.events, counts!.cancelled);
       assert.equal(counts!.linked, counts!.cancelled);
 
-      // 25 hours later the default 24-hour window has passed; one hour later it has not.
-      const later = (hours: number) => new Date(Date.now() + hours * 3600e3).toISOString();
-      const args = ["redemption", "cancel", "--program", stack.programId, "--id", redeemed.id, "--reason", "late"];
-      const closed = await stack.cliRun([...args, "--now", later(25)]);
+      // 25 hours later the default 24-hour window has passed (the CLI's --now: one process, the slowest step here).
+      const later = new Date(Date.now() + 25 * 3600e3).toISOString();
+      const closed = await stack.cliRun([
+        "redemption",
+        "cancel",
+        "--program",
+        stack.programId,
+        "--id",
+        redeemed.id,
+        "--reason",
+        "late",
+        "--now",
+        later,
+      ]);
       assert.notEqual(closed.code, 0);
-      assert.match(closed.stdout, /"code":"cancel_window_closed"/);
-      const done = await stack.loyalty(...args, "--now", later(1));
-      assert.equal((done.redemption as { status: string }).status, "cancelled");
-      assert.equal(done.balance, 150);
+      assert.equal((closed.json?.error as { code?: string } | undefined)?.code, "cancel_window_closed", closed.stdout);
     });
   });
 }

@@ -31,7 +31,7 @@ SELECT r.id, r.code, w.name AS reward, r.points, ${isoSql('r."createdAt"')} AS "
             WHEN p."redemptionCancelHours" IS NULL THEN 'always'
             WHEN now() < r."createdAt" + make_interval(hours => p."redemptionCancelHours") THEN 'until'
             ELSE 'no' END AS cancellable,
-       ${isoSql('r."createdAt" + make_interval(hours => coalesce(p."redemptionCancelHours", 0))')} AS until
+       ${isoSql('(r."createdAt" + make_interval(hours => coalesce(p."redemptionCancelHours", 0)))')} AS until
 FROM "Redemption" r JOIN "Reward" w ON w.id = r."rewardId" JOIN "Program" p ON p.id = r."programId"
 WHERE r."customerId" = $1::uuid AND r."programId" = $2::uuid
 ORDER BY r."createdAt" DESC, r.id DESC LIMIT $3`;

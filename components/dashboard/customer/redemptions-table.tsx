@@ -96,7 +96,7 @@ export function RedemptionsTable({
               { label: "When", value: formatDate(r.createdAt) },
               { label: "Points", value: formatNumber(r.points) },
               { label: "Status", value: <Status row={r} /> },
-              ...(cancellable(r) ? [{ label: "", value: cancelButton(r) }] : []),
+              ...(cancellable(r) ? [{ label: "Actions", value: cancelButton(r) }] : []),
             ]}
           />
         )}

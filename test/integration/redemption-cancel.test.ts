@@ -19,6 +19,7 @@ import {
 } from "../support/stack";
 import { fixtures, newEmail, otherKey, otherProgram, programWithTiers, type FixturePart } from "../support/fixtures";
 import { assertProblem, ISO_MS } from "../support/assertions";
+import { WEBHOOK_EVENTS } from "@/lib/api/schemas/events";
 
 const EXPIRY_MONTHS = 12;
 const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
@@ -307,6 +308,13 @@ for (const backend of BACKENDS) {
       assert.equal(counts!.reversals, counts!.cancelled);
       assert.equal(counts!.events, counts!.cancelled);
       assert.equal(counts!.linked, counts!.cancelled);
+      // Each event's data is exactly what the document's webhook schema describes.
+      const cancelled = WEBHOOK_EVENTS["redemption.cancelled"].shape.data.strict();
+      for (const { data } of await stack.query<{ data: unknown }>(
+        `SELECT data FROM "Event" WHERE "programId" = $1::uuid AND type = 'redemption.cancelled'`,
+        [stack.programId],
+      ))
+        cancelled.parse(data);
 
       // 25 hours later the default 24-hour window has passed (the CLI's --now: one process, the slowest step here).
       const later = new Date(Date.now() + 25 * 3600e3).toISOString();

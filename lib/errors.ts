@@ -33,6 +33,7 @@ export const ERROR_CATALOGUE = {
   reward_not_found: { status: 404, meaning: "no such reward in this program" },
   coupon_pool_not_found: { status: 404, meaning: "no such coupon pool in this program" },
   earning_flow_not_found: { status: 404, meaning: "no active earning flow with this key in this program" },
+  redemption_not_found: { status: 404, meaning: "no such redemption in this program (or its customer was erased)" },
   method_not_allowed: { status: 405, meaning: "the endpoint does not serve this method; see Allow" },
   conflict: {
     status: 409,
@@ -50,6 +51,11 @@ export const ERROR_CATALOGUE = {
     meaning: "the customer has redeemed this reward as many times as it allows per customer",
   },
   reward_tier_required: { status: 409, meaning: "the customer's current tier is below the reward's minimum tier" },
+  cancel_window_closed: {
+    status: 409,
+    meaning: "the program's window for cancelling a redemption has passed, or cancelling is turned off",
+  },
+  redemption_already_cancelled: { status: 409, meaning: "the redemption was cancelled already; nothing was changed" },
   payload_too_large: { status: 413, meaning: "the body is larger than the limit" },
   unsupported_media_type: { status: 415, meaning: "the body was not sent as application/json" },
   rate_limited: { status: 429, meaning: "too many requests; see Retry-After" },
@@ -123,6 +129,8 @@ export const rewardNotFound = () => fail("reward_not_found", "No such reward in 
 export const couponPoolNotFound = () => fail("coupon_pool_not_found", "No such coupon pool in this program.");
 export const earningFlowNotFound = (flowKey: string) =>
   fail("earning_flow_not_found", `No active earning flow "${flowKey}" in this program.`);
+export const redemptionNotFound = () =>
+  fail("redemption_not_found", "No such redemption in this program (or its customer was erased).");
 /** The path names an endpoint that does not serve this method; `allow` lists those it does. */
 export const methodNotAllowed = (allow: string) =>
   fail(
@@ -149,6 +157,17 @@ export const rewardLimitReached = (limit: number) =>
   fail("reward_limit_reached", `A customer may redeem this reward at most ${limit} time${limit === 1 ? "" : "s"}.`);
 export const rewardTierRequired = (tierName: string) =>
   fail("reward_tier_required", `Only customers on the "${tierName}" tier or a higher one may redeem this reward.`);
+
+/** `hours`: the program's cancel window (0: cancelling is turned off). */
+export const cancelWindowClosed = (hours: number) =>
+  fail(
+    "cancel_window_closed",
+    hours === 0
+      ? "This program does not allow cancelling redemptions."
+      : `A redemption may be cancelled only within ${hours} hour${hours === 1 ? "" : "s"} of being made.`,
+  );
+export const redemptionAlreadyCancelled = () =>
+  fail("redemption_already_cancelled", "The redemption was cancelled already; nothing was changed.");
 
 // 413, 415, 429
 export const payloadTooLarge = (maxBytes: number) =>

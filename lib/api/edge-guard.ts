@@ -36,6 +36,7 @@ export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly s
   ["programs/:programId/customers/:email/rewards/:rewardId/redeem", ["POST"]],
   ["programs/:programId/customers/:email/coupons", ["POST"]],
   ["programs/:programId/customers/:email/notifications", ["POST"]],
+  ["programs/:programId/redemptions/:redemptionId/cancel", ["POST"]],
 ];
 
 /** The Allow header of a route: what it exports, HEAD wherever GET is (Next derives it), and OPTIONS. */

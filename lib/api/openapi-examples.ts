@@ -121,6 +121,9 @@ const redemption = {
     transactionId: TX2,
     metadata: { channel: "app" },
     createdAt: AT,
+    status: "active",
+    cancelledAt: null,
+    cancelReason: null,
   },
   balance: 750,
 };
@@ -194,6 +197,22 @@ const balanceExplained = {
   },
 };
 
+const CANCEL_REASON = "Order cancelled at the till";
+const cancelled = {
+  redemption: {
+    ...redemption.redemption,
+    status: "cancelled",
+    cancelledAt: "2026-11-22T16:02:10.000Z",
+    cancelReason: CANCEL_REASON,
+  },
+  balance: 1250,
+  transaction: transaction("0193a5b3-6b20-7c3f-8d4e-2f3a4b5c6d7e", "reversal", 500, 1250, {
+    reason: `redemption cancelled: ${CANCEL_REASON}`,
+    metadata: { redemptionId: redemption.redemption.id, reverses: TX2 },
+    createdAt: "2026-11-22T16:02:10.000Z",
+  }),
+};
+
 /** Request bodies, by operationId. */
 export const REQUEST_EXAMPLES: Record<string, Examples> = {
   createOrUpdateResources: {
@@ -226,6 +245,7 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
   redeemReward: one("With metadata (the body may be left out)", { metadata: { channel: "pos", store: "Lyon" } }),
   redeemMyReward: one("With metadata (the body may be left out)", { metadata: { channel: "app" } }),
   assignCoupon: one("From a pool", { couponPoolId: POOL }),
+  cancelRedemption: one("A cancelled order", { reason: CANCEL_REASON }),
   sendPushNotification: one("A balance update", {
     title: "You earned 250 points",
     body: "Thanks for your order #1042. Your balance is now 1,250 points.",
@@ -285,6 +305,7 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
   }),
   redeemReward: one("Redeemed", redemption),
   redeemMyReward: one("Redeemed", redemption),
+  cancelRedemption: one("Cancelled: 500 points back", cancelled),
   assignCoupon: one("A code assigned", {
     coupon: { code: "WELCOME-8F3K2", couponPoolId: POOL, assignedAt: AT, expiresAt: "2026-12-31T23:59:59.000Z" },
   }),

@@ -2,6 +2,7 @@ import "server-only";
 import { email, idempotencyKey, operation, programId } from "./openapi-operations";
 import { customerPaths } from "./openapi-paths-customer";
 import { mePaths } from "./openapi-paths-me";
+import { redemptionPaths } from "./openapi-paths-redemptions";
 import { BODY_ERRORS, CUSTOMER_ERRORS, INTEGRATOR_ERRORS, WRITE_ERRORS } from "./openapi-problems";
 
 /**
@@ -86,4 +87,5 @@ export const paths: Record<string, unknown> = {
     errors: INTEGRATOR_ERRORS,
   }),
   ...mePaths,
+  ...redemptionPaths,
 };

@@ -42,6 +42,15 @@ export const DATA: Record<EventType, Record<string, unknown>> = {
   },
   "coupon.assigned": { customerId, couponPoolId: "0193a5b2-ae50-7c74-8f88-6b5a4d3e2f10", code: "WELCOME-8F3K2" },
   "notification.requested": { customerId, notificationId: "0193a5b3-26d0-74fc-81aa-e3d2cf1a0b98", category: "balance" },
+  "redemption.cancelled": {
+    customerId,
+    rewardId,
+    redemptionId: "0193a5b3-04b0-72da-8fee-c1b0ad9e8f76",
+    code: "KQ7MZ-4HT2P",
+    points: 500,
+    transactionId: "0193a5b3-6b20-7c3f-8d4e-2f3a4b5c6d7e",
+    reason: "Order cancelled at the till",
+  },
 };
 
 const signatureHeaders = [

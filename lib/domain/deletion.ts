@@ -16,6 +16,8 @@ UPDATE "LedgerEntry" e SET
   metadata = CASE
     WHEN e."earningFlowId" IS NOT NULL THEN (SELECT jsonb_build_object('flowKey', f.key) FROM "EarningFlow" f WHERE f.id = e."earningFlowId")
     WHEN e.type = 'redeem' THEN (SELECT jsonb_build_object('rewardId', r."rewardId") FROM "Redemption" r WHERE r."ledgerEntryId" = e.id)
+    WHEN e.type = 'reversal' AND e.metadata->>'redemptionId' IS NOT NULL
+      THEN jsonb_build_object('redemptionId', e.metadata->'redemptionId', 'reverses', e.metadata->'reverses')
   END,
   "idempotencyKey" = NULL
 WHERE e."customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`;
@@ -49,10 +51,12 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
   );
   // The ledger keeps what adds up (type, points, balances, times, source, actor) and the program's own words (a
   // flow's name, "points expired"), but not what an integrator or staff wrote for this person: reasons, metadata,
-  // earning-flow params, idempotency keys. Metadata keeps only the flow key or the reward, read from our own rows.
+  // earning-flow params, idempotency keys. Metadata keeps only the flow key or the reward, read from our own rows, or
+  // the redemption a cancel gave back and the entry it reversed (ids of ours).
   await tx.$executeRawUnsafe(ERASE_LEDGER_TEXT_SQL, ids);
   await tx.$executeRawUnsafe(
-    `UPDATE "Redemption" SET metadata = NULL WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid) AND metadata IS NOT NULL`,
+    `UPDATE "Redemption" SET metadata = NULL, "cancelReason" = NULL
+     WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid) AND (metadata IS NOT NULL OR "cancelReason" IS NOT NULL)`,
     ids,
   );
   // Stored idempotent responses about them (balances, entries, metadata) go: a replayed key must not answer with

@@ -66,6 +66,7 @@ export const PROGRAM_SETTINGS = {
   timeZone: true,
   adjustCeilingSupport: true,
   adjustCeilingManager: true,
+  redemptionCancelHours: true,
 } as const;
 export type ProgramSettings = Prisma.ProgramGetPayload<{ select: typeof PROGRAM_SETTINGS }>;
 
@@ -79,6 +80,8 @@ export async function updateProgram(
     adjustCeilingSupport?: number | null;
     adjustCeilingManager?: number | null;
     timeZone?: string;
+    /** Hours a redemption may be cancelled for (lib/domain/redemption-cancel.ts); 0: never; null: at any time. */
+    redemptionCancelHours?: number | null;
   },
 ) {
   if (changes.timeZone !== undefined && !isTimeZone(changes.timeZone))

@@ -7,7 +7,8 @@ import { rewardLimitReached, rewardTierRequired } from "@/lib/errors";
  * checked inside the redemption's transaction, before anything is written. A reward without rules costs nothing
  * here (no statement is run). Kept apart from redeemReward so the redeem statement can fold it in.
  *
- * - Per-customer limit: the customer's redemptions of this reward, ever, must be fewer than the limit. The count is
+ * - Per-customer limit: the customer's redemptions of this reward, ever, must be fewer than the limit (a cancelled
+ *   redemption does not count, lib/domain/redemption-cancel.ts). The count is
  *   read after the customer's balance row is locked (the lock every balance change takes first), so two concurrent
  *   redemptions by one customer are counted one after the other and cannot both pass.
  * - Minimum tier: the customer's current tier must rank at or above the reward's tier, ranks being the order of
@@ -30,7 +31,8 @@ WITH locked AS (
   SELECT t.id, t.name, row_number() OVER (ORDER BY t."requiredPoints", t.id) AS rank
   FROM "Tier" t WHERE t."programId" = $3::uuid
 )
-SELECT (SELECT count(*)::int FROM "Redemption" r, locked WHERE r."customerId" = locked."customerId" AND r."rewardId" = $2::uuid) AS redeemed,
+SELECT (SELECT count(*)::int FROM "Redemption" r, locked
+          WHERE r."customerId" = locked."customerId" AND r."rewardId" = $2::uuid AND r."cancelledAt" IS NULL) AS redeemed,
        (SELECT rank FROM ranked JOIN "CustomerTier" ct ON ct."currentTierId" = ranked.id, locked
           WHERE ct."customerId" = locked."customerId")::int AS "customerRank",
        (SELECT rank FROM ranked WHERE id = $4::uuid)::int AS "requiredRank",
@@ -67,7 +69,8 @@ export const redeemRulesCtes = (p: { programId: string; customerId: string }) =>
   FROM "Tier" t WHERE t."programId" = ${p.programId} AND EXISTS (SELECT 1 FROM rw WHERE rw."minTierId" IS NOT NULL)
 ), rules_seen AS (
   SELECT (SELECT count(*)::int FROM "Redemption" x
-           WHERE x."customerId" = ${p.customerId} AND x."rewardId" = rw.id AND rw.lim IS NOT NULL) AS redeemed,
+           WHERE x."customerId" = ${p.customerId} AND x."rewardId" = rw.id AND rw.lim IS NOT NULL
+             AND x."cancelledAt" IS NULL) AS redeemed,
          (SELECT k.rank FROM rules_ranked k JOIN "CustomerTier" ct ON ct."currentTierId" = k.id
            WHERE ct."programId" = ${p.programId} AND ct."customerId" = ${p.customerId})::int AS "customerRank",
          (SELECT k.rank FROM rules_ranked k WHERE k.id = rw."minTierId")::int AS "requiredRank",

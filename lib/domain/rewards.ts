@@ -185,6 +185,10 @@ export async function redeemReward(
       transactionId: spent.entryId,
       metadata: redemption.metadata ?? null,
       createdAt: redemption.createdAt.toISOString(),
+      // A new redemption's code is valid until it is cancelled (redemption-cancel.ts).
+      status: "active" as const,
+      cancelledAt: null,
+      cancelReason: null,
     },
     balance: spent.balance,
   };
@@ -262,7 +266,7 @@ const REDEEM_NOW_SQL = keyedStatement({
            || ',"customerId":' || ${jsonText('x."customerId"')} || ',"code":' || ${jsonText("x.code")}
            || ',"points":' || x.points || ',"transactionId":' || ${jsonText("change.entry_id")}
            || ',"metadata":' || coalesce(x.metadata::text, 'null') || ',"createdAt":' || ${jsonText('x."createdAt"')}
-           || '},"balance":' || change.balance || '}' AS body
+           || ',"status":"active","cancelledAt":null,"cancelReason":null},"balance":' || change.balance || '}' AS body
   FROM redeemed x, change
 ), refusal AS (
   SELECT CASE WHEN rw.id IS NULL THEN 'reward_not_found'

@@ -29,6 +29,10 @@ export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 export const NOTIFICATION_OUTCOMES = ["queued", "suppressed"] as const;
 export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
 
+/** A redemption's state: its code is valid until the redemption is cancelled (lib/domain/redemption-cancel.ts). */
+export const REDEMPTION_STATUSES = ["active", "cancelled"] as const;
+export type RedemptionStatus = (typeof REDEMPTION_STATUSES)[number];
+
 /** Staff roles, most powerful first; what each may do is data in lib/staff/authz.ts. */
 export const ROLES = ["owner", "manager", "support", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
@@ -51,6 +55,7 @@ export const EVENT_TYPES = [
   "reward.redeemed",
   "coupon.assigned",
   "notification.requested",
+  "redemption.cancelled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

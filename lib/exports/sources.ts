@@ -221,16 +221,28 @@ export async function ledgerExport(db: Db, programId: string, filter: ExportFilt
   );
 }
 
-/** Redemptions of the days `from`–`to`, oldest first: code, reward, points, customer. */
+/** Redemptions of the days `from`–`to`, oldest first: code, reward, points, customer, and when it was cancelled (void). */
 export async function redemptionsExport(db: Db, programId: string, filter: ExportFilter<"redemptions">) {
   const keyset = byTimeThenId("r");
   return sourceOf(
     db,
     withinDays(
       {
-        header: ["id", "createdAt", "code", "rewardId", "reward", "points", "customerId", "email", "transactionId"],
+        header: [
+          "id",
+          "createdAt",
+          "code",
+          "rewardId",
+          "reward",
+          "points",
+          "customerId",
+          "email",
+          "transactionId",
+          "cancelledAt",
+        ],
         select: `r.id, ${isoSql('r."createdAt"')} AS "createdAt", r.code, r."rewardId", w.name AS reward, r.points,
-                 r."customerId", c.email, r."ledgerEntryId" AS "transactionId", ${keyset.cursorSql} AS cursor`,
+                 r."customerId", c.email, r."ledgerEntryId" AS "transactionId", ${isoSql('r."cancelledAt"')} AS "cancelledAt",
+                 ${keyset.cursorSql} AS cursor`,
         from: `"Redemption" r JOIN "Reward" w ON w.id = r."rewardId" JOIN "Customer" c ON c.id = r."customerId"`,
         countFrom: `"Redemption" r`,
         where: [`r."programId" = $1::uuid`],

@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   "customer.note",
   "balance.adjust",
   "reward.redeem",
+  "redemption.cancel",
   "coupon.assign",
   "notification.send",
   "tier.create",

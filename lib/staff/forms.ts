@@ -4,7 +4,7 @@ import { ImageUrl, MAX_POINTS } from "@/lib/api/schemas/common";
 import { CouponRequest } from "@/lib/api/schemas/coupons";
 import { UserPayload } from "@/lib/api/schemas/customers";
 import { NotificationRequest } from "@/lib/api/schemas/notifications";
-import { RedeemRequest } from "@/lib/api/schemas/rewards";
+import { CancelRedemptionRequest, RedeemRequest } from "@/lib/api/schemas/rewards";
 import { zodProblems } from "@/lib/api/problem";
 import { COUPON_CODE, COUPON_CODE_RULE, notACouponCode } from "@/lib/domain/coupon-codes";
 import { EVENT_TYPES, ROLES } from "@/lib/domain/vocabulary";
@@ -52,6 +52,10 @@ export const balanceAdjustmentWithin = (ceiling: number | null, rule: string | n
       });
 
 /** A staff member's internal note on a customer (never shown to the customer). */
+/** Cancel a redemption from the customer page: the API's body (a reason). */
+export const CancelRedemptionForm = CancelRedemptionRequest;
+export type CancelRedemptionForm = z.infer<typeof CancelRedemptionForm>;
+
 export const NoteForm = z.strictObject({
   body: z.string().trim().min(1, "write the note").max(4000, "must be at most 4,000 characters"),
 });
@@ -326,9 +330,19 @@ const Ceiling = z
   .max(MAX_POINTS)
   .nullable();
 
+/** Hours a redemption may be cancelled for (lib/domain/redemption-cancel.ts): 0 turns cancelling off; null: no limit. */
+export const MAX_CANCEL_HOURS = 8760;
+const CancelHours = z
+  .number("must be a whole number of hours")
+  .int("must be a whole number of hours")
+  .min(0, "must not be negative")
+  .max(MAX_CANCEL_HOURS, `must be at most ${MAX_CANCEL_HOURS} (a year)`)
+  .nullable();
+
 /**
  * The program settings page, with `loyalty program update`'s rules: name, points expiry (months; null: never),
- * tier period (months), the time zone reports count days in, and the manual-adjustment ceilings per role (null: none).
+ * tier period (months), the time zone reports count days in, the manual-adjustment ceilings per role (null: none), and
+ * the hours a redemption may be cancelled for (0: never; null: at any time).
  */
 export const ProgramSettingsForm = z.strictObject({
   name: z.string().trim().min(1, "a name is required").max(255),
@@ -337,6 +351,8 @@ export const ProgramSettingsForm = z.strictObject({
   timeZone: z.string().refine(isTimeZone, "must be an IANA time zone, e.g. Europe/Madrid"),
   adjustCeilingSupport: Ceiling,
   adjustCeilingManager: Ceiling,
+  /** Left out: unchanged (clients that predate the setting). */
+  redemptionCancelHours: CancelHours.optional(),
 });
 export type ProgramSettingsForm = z.infer<typeof ProgramSettingsForm>;
 

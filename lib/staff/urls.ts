@@ -42,6 +42,7 @@ export const staffApi = {
   redeem: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/redeem`,
   coupons: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/coupons`,
   notifications: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/notifications`,
+  cancelRedemption: (programId: string, redemptionId: string) => `${api(programId)}/redemptions/${redemptionId}/cancel`,
   /** A CSV export (lib/exports/kinds.ts) with its filter as the query string. */
   export: (programId: string, kind: string, filter: Record<string, string | null | undefined> = {}) =>
     `${api(programId)}/exports/${kind}${query(filter)}`,

@@ -9,6 +9,7 @@ import { createTier } from "@/lib/domain/tiers";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { ROLES, type Role } from "@/lib/domain/vocabulary";
 import { isTimeZone } from "@/lib/domain/time-zones";
+import { MAX_CANCEL_HOURS } from "@/lib/staff/forms";
 import { seedDemo } from "../seed/demo";
 import { dateOrNow, Int, Name, Now, Password, Uuid, type Command } from "./command";
 
@@ -27,7 +28,7 @@ export const programCommands: Record<string, Command> = {
   },
   "program update": {
     usage:
-      "--id ID [--name N] [--tier-period-months M] [--points-expiry-months M|off] [--time-zone IANA] [--adjust-ceiling-support P|off] [--adjust-ceiling-manager P|off]",
+      "--id ID [--name N] [--tier-period-months M] [--points-expiry-months M|off] [--time-zone IANA] [--adjust-ceiling-support P|off] [--adjust-ceiling-manager P|off] [--redemption-cancel-hours H|any]",
     flags: z.strictObject({
       id: Uuid,
       name: Name.optional(),
@@ -36,6 +37,7 @@ export const programCommands: Record<string, Command> = {
       "time-zone": z.string().refine(isTimeZone, "must be an IANA time zone, e.g. Europe/Madrid").optional(),
       "adjust-ceiling-support": z.union([z.literal("off"), Int(0, MAX_POINTS)]).optional(),
       "adjust-ceiling-manager": z.union([z.literal("off"), Int(0, MAX_POINTS)]).optional(),
+      "redemption-cancel-hours": z.union([z.literal("any"), Int(0, MAX_CANCEL_HOURS)]).optional(),
     }),
     run: async (f: {
       id: string;
@@ -45,6 +47,7 @@ export const programCommands: Record<string, Command> = {
       "time-zone"?: string;
       "adjust-ceiling-support"?: number | "off";
       "adjust-ceiling-manager"?: number | "off";
+      "redemption-cancel-hours"?: number | "any";
     }) => {
       // "off" is no ceiling (null); a flag left out leaves the setting as it is (undefined).
       const offIsNull = <T>(v: T | "off") => (v === "off" ? null : v);
@@ -55,6 +58,8 @@ export const programCommands: Record<string, Command> = {
         timeZone: f["time-zone"],
         adjustCeilingSupport: offIsNull(f["adjust-ceiling-support"]),
         adjustCeilingManager: offIsNull(f["adjust-ceiling-manager"]),
+        // 0 turns cancelling off; "any": no time limit (null).
+        redemptionCancelHours: f["redemption-cancel-hours"] === "any" ? null : f["redemption-cancel-hours"],
       });
     },
   },

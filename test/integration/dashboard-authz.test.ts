@@ -16,7 +16,7 @@ import { AppError } from "@/lib/errors";
 import { applyUserBatch } from "@/lib/domain/customers";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
 import { increaseBalance } from "@/lib/domain/points";
-import { createReward } from "@/lib/domain/rewards";
+import { createReward, redeemReward } from "@/lib/domain/rewards";
 import { createStaff } from "@/lib/domain/staff";
 import { ROLES, type Role } from "@/lib/domain/vocabulary";
 import { can, resolveStaff, type StaffContext } from "@/lib/staff/authz";
@@ -54,6 +54,7 @@ import {
 import { changeRoleAsStaff, createStaffAsStaff, setStaffDisabledAsStaff } from "@/lib/staff/operations/staff-accounts";
 import { createApiKey } from "@/lib/domain/api-keys";
 import { createWebhook } from "@/lib/domain/webhooks";
+import { cancelRedemptionAsStaff } from "@/lib/staff/operations/redemptions";
 import { memoryDatabase } from "../support/pglite-memory";
 import { programWithTiersIn, type ProgramFixture } from "../support/fixtures";
 import { BACKENDS, MIGRATED_ONLY, openStack, type AppInstance, type Stack } from "../support/stack";
@@ -66,6 +67,7 @@ const ALLOWED: Record<string, readonly Role[]> = {
   "customer.update": ["owner", "manager", "support"],
   "balance.adjust": ["owner", "manager", "support"],
   "reward.redeem": ["owner", "manager", "support"],
+  "redemption.cancel": ["owner", "manager", "support"],
   "coupon.assign": ["owner", "manager", "support"],
   "notification.send": ["owner", "manager", "support"],
   "customer.delete": ["owner", "manager"],
@@ -152,6 +154,21 @@ async function failedDelivery(prisma: PrismaClient, programId: string) {
   });
 }
 
+/** A redemption of the world's reward by a new customer (through the API's domain function), to cancel. */
+async function redeemed(prisma: PrismaClient, world: World): Promise<string> {
+  const c = await newCustomer(prisma, world.program.programId, 100);
+  const { redemption } = await prisma.$transaction((tx) =>
+    redeemReward(tx, {
+      programId: world.program.programId,
+      customerId: c.id,
+      rewardId: world.rewardId,
+      actor: "test",
+      source: "api",
+    }),
+  );
+  return redemption.id;
+}
+
 /** A program with tiers, a reward, a coupon pool, one staff account per role, and an outsider from another program. */
 async function buildWorld(prisma: PrismaClient): Promise<World> {
   const program = await programWithTiersIn(prisma, "Dashboard authz");
@@ -227,6 +244,15 @@ describe("Dashboard operations, per role, on a real database", () => {
       return {
         run: () => prisma.$transaction((tx) => redeemForCustomer(tx, who, c.id, { rewardId: world.rewardId })),
         happened: async () => (await prisma.redemption.count({ where: { customerId: c.id } })) === 1,
+      };
+    },
+    "redemption.cancel": async (who) => {
+      const redemptionId = await redeemed(prisma, world);
+      return {
+        run: () =>
+          prisma.$transaction((tx) => cancelRedemptionAsStaff(tx, who, redemptionId, { reason: "Order cancelled" })),
+        happened: async () =>
+          (await prisma.redemption.findUnique({ where: { id: redemptionId } }))!.cancelledAt !== null,
       };
     },
     "coupon.assign": async (who) => {
@@ -776,6 +802,7 @@ for (const backend of BACKENDS) {
       roleTargets: [] as string[],
       disableTargets: [] as string[],
       enableTargets: [] as string[],
+      redemptions: [] as string[],
     };
     const take = (list: string[]) => list.shift()!;
     /** Support members who sign in and are then demoted or disabled. */
@@ -804,6 +831,7 @@ for (const backend of BACKENDS) {
           pool.roleTargets.push((await member(prisma, world.program.programId, "support")).id);
           pool.disableTargets.push((await member(prisma, world.program.programId, "support")).id);
           pool.enableTargets.push((await member(prisma, world.program.programId, "support", { disabled: true })).id);
+          pool.redemptions.push(await redeemed(prisma, world));
         }
         for (const who of ["disabled", "demoted"] as const) {
           late[who] = email(who);
@@ -871,6 +899,12 @@ for (const backend of BACKENDS) {
         path: `/customers/${fresh()}/redeem`,
         body: { rewardId: world.rewardId },
         ok: 201,
+      }),
+      "redemption.cancel": () => ({
+        method: "POST",
+        path: `/redemptions/${take(pool.redemptions)}/cancel`,
+        body: { reason: "Order cancelled" },
+        ok: 200,
       }),
       "coupon.assign": () => ({
         method: "POST",

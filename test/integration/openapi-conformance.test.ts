@@ -390,6 +390,26 @@ for (const backend of BACKENDS) {
       );
     });
 
+    exercise(
+      "cancelRedemption: 200, 404 redemption_not_found ×2, 409 already cancelled, 400, replay, the rest",
+      async () => {
+        const email = await customer("cancel", 500);
+        const redeemed = async () =>
+          expect(await call("POST", `${C(email)}/rewards/${stack.rewards.coffee}/redeem`, { body: {} }), 201).json
+            .redemption.id as string;
+        const cancel = (id: string) => `${A()}/redemptions/${id}/cancel`;
+        const first = await redeemed();
+        expect(await call("POST", cancel(first), { body: { reason: "Order cancelled" } }), 200);
+        expect(await call("POST", cancel(first), { body: { reason: "Again" } }), 409, "redemption_already_cancelled");
+        await idempotency(cancel(await redeemed()), { reason: "Once" }, { reason: "Twice" }, 200);
+        for (const id of [UNKNOWN_ID, "not-a-uuid"])
+          expect(await call("POST", cancel(id), { body: { reason: "x" } }), 404, "redemption_not_found");
+        const open = await redeemed();
+        expect(await call("POST", cancel(open), { body: {} }), 400, "validation_failed");
+        await commonWriteErrors("POST", cancel(open), `${B()}/redemptions/${open}/cancel`);
+      },
+    );
+
     exercise("assignCoupon: 201, 404 coupon_pool_not_found, 409 coupon_pool_empty, 400, replay, the rest", async () => {
       const email = await customer("coupon");
       const path = `${C(email)}/coupons`;
@@ -609,6 +629,7 @@ for (const backend of BACKENDS) {
         ["POST", `${nobody}/rewards/${coffee}/redeem`, {}],
         ["POST", `${nobody}/coupons`, { couponPoolId: stack.pools.welcome }],
         ["POST", `${nobody}/notifications`, { title: "t", body: "b", category: "balance" }],
+        ["POST", `${A()}/redemptions/${UNKNOWN_ID}/cancel`, { reason: "x" }],
       ];
       for (const [method, path, body] of integrator) await until429(method, path, { ...limited, body }, 15);
       for (const [method, path, body] of [

@@ -23,7 +23,19 @@ const REWARD_FIELDS = [
   "stock",
   "updatedAt",
 ];
-const REDEMPTION_FIELDS = ["code", "createdAt", "customerId", "id", "metadata", "points", "rewardId", "transactionId"];
+const REDEMPTION_FIELDS = [
+  "cancelReason",
+  "cancelledAt",
+  "code",
+  "createdAt",
+  "customerId",
+  "id",
+  "metadata",
+  "points",
+  "rewardId",
+  "status",
+  "transactionId",
+];
 const CODE = /^[A-HJ-NP-Z2-9]{5}-[A-HJ-NP-Z2-9]{5}$/; // no 0/O/1/I
 const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 

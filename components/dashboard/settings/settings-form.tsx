@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useStaffForm } from "@/lib/staff/client";
-import { NewProgramForm, ProgramSettingsForm } from "@/lib/staff/forms";
+import { MAX_CANCEL_HOURS, NewProgramForm, ProgramSettingsForm } from "@/lib/staff/forms";
 import { dashboardPages, staffApi } from "@/lib/staff/urls";
 import { Field, InputField, buttonClass, inputClass } from "@/components/ui";
 import { CardForm } from "../card-form";
@@ -14,6 +14,7 @@ export interface SettingsData {
   timeZone: string;
   adjustCeilingSupport: number | null;
   adjustCeilingManager: number | null;
+  redemptionCancelHours: number | null;
 }
 
 /** The settings page's edit form (in its drawer): every setting, validated with the route's schema. */
@@ -42,6 +43,7 @@ export function SettingsForm({
       timeZone: f.text("timeZone"),
       adjustCeilingSupport: f.optionalNumber("adjustCeilingSupport"),
       adjustCeilingManager: f.optionalNumber("adjustCeilingManager"),
+      redemptionCancelHours: f.optionalNumber("redemptionCancelHours"),
     }),
   });
   const errors = save.errors;
@@ -94,6 +96,19 @@ export function SettingsForm({
         name="adjustCeilingManager"
         defaultValue={settings.adjustCeilingManager ?? ""}
         {...points}
+      />
+      <InputField
+        label="Redemptions may be cancelled for (hours)"
+        hint="After each redemption. 0: never; empty: at any time."
+        error={errors.redemptionCancelHours}
+        id="settings-cancel-hours"
+        name="redemptionCancelHours"
+        defaultValue={settings.redemptionCancelHours ?? ""}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={MAX_CANCEL_HOURS}
+        step={1}
       />
       <button type="submit" className={buttonClass} disabled={save.pending}>
         Save settings

@@ -84,6 +84,19 @@ export const WEBHOOK_EVENTS = {
     z.object({ customerId: Id, notificationId: Id, category: z.enum(NOTIFICATION_CATEGORIES) }),
     "A push notification was queued (not sent when the customer turned its category off).",
   ),
+  "redemption.cancelled": envelope(
+    "redemption.cancelled",
+    z.object({
+      customerId: Id,
+      rewardId: Id,
+      redemptionId: Id,
+      code: z.string().describe("The redemption's code, void from now on."),
+      points: z.number().int().describe("The points given back."),
+      transactionId: Id.describe("The `reversal` ledger entry that gave the points back."),
+      reason: z.string(),
+    }),
+    "A redemption was cancelled: its points and stock came back and its code is void.",
+  ),
 } as const satisfies Record<EventType, z.ZodType>;
 
 /** The dashboard's "Send test event": posted to that one webhook only, signed like every event (lib/domain/webhooks.ts). */

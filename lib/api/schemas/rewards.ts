@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { Id, Metadata, Timestamp } from "./common";
+import { REDEMPTION_STATUSES } from "@/lib/domain/vocabulary";
+import { Id, Metadata, Timestamp, storableText } from "./common";
+import { Transaction } from "./points";
 
 /** Rewards and their redemption (API.md §3). */
 
@@ -20,18 +22,40 @@ export const Reward = z
 export const RewardList = z.object({ data: z.array(Reward) }).meta({ id: "RewardList" });
 
 export const RedeemRequest = z.strictObject({ metadata: Metadata.nullable().optional() }).meta({ id: "RedeemRequest" });
-export const RedeemResult = z
+export const Redemption = z
   .object({
-    redemption: z.object({
-      id: Id,
-      rewardId: Id,
-      customerId: Id,
-      code: z.string().meta({ examples: ["KQ7MZ-4HT2P"] }),
-      points: z.number().int(),
-      transactionId: Id,
-      metadata: z.record(z.string(), z.unknown()).nullable(),
-      createdAt: Timestamp,
-    }),
-    balance: z.number().int(),
+    id: Id,
+    rewardId: Id,
+    customerId: Id,
+    code: z.string().meta({ examples: ["KQ7MZ-4HT2P"] }),
+    points: z.number().int(),
+    transactionId: Id.describe("The `redeem` ledger entry that spent the points."),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: Timestamp,
+    status: z
+      .enum(REDEMPTION_STATUSES)
+      .describe("`active`: the code is valid; `cancelled`: the redemption was cancelled and its code is void."),
+    cancelledAt: Timestamp.nullable(),
+    cancelReason: z.string().nullable(),
   })
+  .meta({ id: "Redemption" });
+
+export const RedeemResult = z
+  .object({ redemption: Redemption, balance: z.number().int() })
   .meta({ id: "RedeemResult" });
+
+export const CancelRedemptionRequest = z
+  .strictObject({
+    reason: storableText(z.string().trim().min(1, "a reason is required").max(255)).describe(
+      "Why the redemption is cancelled (kept on the redemption and in the ledger entry).",
+    ),
+  })
+  .meta({ id: "CancelRedemptionRequest" });
+
+export const CancelRedemptionResult = z
+  .object({
+    redemption: Redemption,
+    balance: z.number().int().describe("The balance after the points came back."),
+    transaction: Transaction.describe("The `reversal` ledger entry that gave the points back."),
+  })
+  .meta({ id: "CancelRedemptionResult" });

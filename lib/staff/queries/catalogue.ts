@@ -23,7 +23,8 @@ export async function programRewards(db: Db, programId: string) {
       active: true,
       perCustomerLimit: true,
       minTierId: true,
-      _count: { select: { redemptions: true } },
+      // A cancelled redemption is void: it is not counted.
+      _count: { select: { redemptions: { where: { cancelledAt: null } } } },
     },
   });
   return rewards.map(({ _count, ...r }) => ({ ...r, redemptions: _count.redemptions }));

@@ -354,7 +354,8 @@ const TIMELINE_SOURCES: Record<TimelineKind, string> = {
       AND a.action <> ALL(ARRAY[${SHOWN_ELSEWHERE.map((a) => `'${a}'`).join(", ")}])
       AND (a."createdAt", a.id) < ($2::timestamptz, $3::uuid)
     ORDER BY a."createdAt" DESC, a.id DESC LIMIT $4`,
-  redemption: `SELECT 'redemption' AS kind, r.id AS id, r."createdAt" AS at, w.name AS title, r.code AS detail, -r.points AS points, NULL::int AS "balanceAfter", NULL AS source, NULL AS "staffName", NULL AS "staffEmail", NULL::jsonb AS before, NULL::jsonb AS after
+  redemption: `SELECT 'redemption' AS kind, r.id AS id, r."createdAt" AS at, w.name AS title,
+      r.code || CASE WHEN r."cancelledAt" IS NOT NULL THEN ' · cancelled (void)' ELSE '' END AS detail, -r.points AS points, NULL::int AS "balanceAfter", NULL AS source, NULL AS "staffName", NULL AS "staffEmail", NULL::jsonb AS before, NULL::jsonb AS after
     FROM "Redemption" r JOIN "Reward" w ON w.id = r."rewardId"
     WHERE r."customerId" = $1::uuid AND (r."createdAt", r.id) < ($2::timestamptz, $3::uuid)
     ORDER BY r."createdAt" DESC, r.id DESC LIMIT $4`,

@@ -8,6 +8,8 @@ import { NewProgramCard } from "@/components/dashboard/settings/settings-form";
 import { SettingsDrawer } from "@/components/dashboard/settings/settings-drawer";
 
 const months = (n: number) => `${n} month${n === 1 ? "" : "s"}`;
+const cancelWindow = (hours: number | null) =>
+  hours === null ? "at any time" : hours === 0 ? "never" : `${hours} hour${hours === 1 ? "" : "s"} after redeeming`;
 const ceiling = (n: number | null) => (n === null ? "no ceiling" : `${formatNumber(n)} points`);
 
 /** Program settings: a read view for every role; managers and owners edit in a drawer; owners create programs. */
@@ -39,6 +41,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
             ["Adjustment ceiling, support", ceiling(settings.adjustCeilingSupport)],
             ["Adjustment ceiling, managers", ceiling(settings.adjustCeilingManager)],
             ["Adjustment ceiling, owners", "no ceiling"],
+            ["Redemption cancel window", cancelWindow(settings.redemptionCancelHours)],
           ]}
         />
       </Card>

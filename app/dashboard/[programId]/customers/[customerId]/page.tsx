@@ -10,6 +10,7 @@ import { CustomerActions } from "@/components/dashboard/customer/customer-action
 import { CustomerHeading } from "@/components/dashboard/customer/customer-heading";
 import { LoyaltyDataCard, NotificationPreferencesCard } from "@/components/dashboard/customer/loyalty-data-card";
 import { PreferencesFormCard } from "@/components/dashboard/customer/preferences-form";
+import { RedemptionsCard } from "@/components/dashboard/customer/redemptions-card";
 import { TierCard } from "@/components/dashboard/customer/tier-card";
 import { TimelineCard } from "@/components/dashboard/customer/timeline-card";
 import { UserDataCard } from "@/components/dashboard/customer/user-data-form";
@@ -68,6 +69,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
             <LoyaltyDataCard customer={customer} />
           </div>
           <BalanceExplainedCard explained={profile.balance} />
+          <RedemptionsCard programId={programId} customerId={customerId} canCancel={allowed("rewards.redeem")} />
           <TimelineCard programId={programId} customerId={customerId} initial={profile.timeline} canNote={canEdit} />
           <UserDataCard
             programId={programId}

@@ -1,0 +1,167 @@
+import "server-only";
+import { isoSql, type Tx } from "@/lib/db/types";
+import { cancelWindowClosed, redemptionAlreadyCancelled, redemptionNotFound } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import { emitEvent } from "./events";
+import { changeBalance } from "./ledger";
+import type { LedgerSource, RedemptionStatus } from "./vocabulary";
+
+/**
+ * The one place a redemption is cancelled (API.md §3 "Cancel a redemption"; the API, the dashboard and the CLI call
+ * `cancelRedemption`), in the caller's transaction, on the ledger's locked path:
+ *
+ * - Once only: the cancel first claims the redemption with a conditional UPDATE (`… AND "cancelledAt" IS NULL`). Of
+ *   concurrent cancels one claims it; the others wait for its row lock, find it cancelled when it commits, and are
+ *   refused (409 `redemption_already_cancelled`); if the winner rolls back, the next one claims it instead.
+ * - Within the program's window: `Program.redemptionCancelHours` hours after the redemption (default 24; 0: never;
+ *   null: at any time), by the database's clock (or `now`, for the CLI replaying time). Outside it: 409
+ *   `cancel_window_closed`.
+ * - The code is void from then on (`cancelledAt` set; every read of redemptions shows `status: "cancelled"`), and
+ *   the redemption stops counting towards the reward's per-customer limit (redeem-rules.ts).
+ * - Stock comes back: a reward with a stock gets its unit back (an unlimited one is not written).
+ * - Points come back as a `reversal` ledger entry (`changeBalance`: the customer's row lock, then one statement), a
+ *   new lot that expires like any points added now (the program's expiry counted from the cancel: the original lots
+ *   may have expired or been spent meanwhile, and giving back "the same" points would need them). Its metadata
+ *   names the redemption and the `redeem` entry it reverses. Tier points do not change: a redemption never counted.
+ * - Events: `balance.changed` (the ledger's) and `redemption.cancelled`.
+ *
+ * Lock order: Redemption → Reward → LoyaltyData. A redemption locks Reward → LoyaltyData and only inserts its
+ * Redemption row, so the two never wait on each other in a cycle.
+ *
+ * An unknown redemption, another program's, or one whose customer was erased: 404 `redemption_not_found`.
+ */
+
+export interface CancelRedemptionInput {
+  programId: string;
+  redemptionId: string;
+  reason: string;
+  /** Who: `api_key:<id>`, `staff:<id>` or `system`. */
+  actor: string;
+  source: LedgerSource;
+  idempotencyKey?: string | null;
+  /** The clock, for the CLI and tests that replay time; the database's now() when absent. */
+  now?: Date;
+}
+
+/** A redemption as the API returns it: its code and, since the cancel, its status. */
+export interface RedemptionView {
+  id: string;
+  rewardId: string;
+  customerId: string;
+  code: string;
+  points: number;
+  transactionId: string;
+  metadata: Record<string, unknown> | null;
+  createdAt: string;
+  status: RedemptionStatus;
+  cancelledAt: string | null;
+  cancelReason: string | null;
+}
+
+interface ClaimedRow {
+  id: string;
+  rewardId: string;
+  customerId: string;
+  code: string;
+  points: number;
+  ledgerEntryId: string;
+  metadata: Record<string, unknown> | null;
+  createdAt: string;
+  cancelledAt: string;
+  cancelReason: string;
+}
+
+/**
+ * Claims the redemption for this cancel: one conditional UPDATE that succeeds once, only for a live customer of the
+ * program and within the window. $1 redemption, $2 program, $3 reason, $4 actor, $5 the clock (null: now()).
+ */
+const CLAIM_SQL = `
+WITH clock AS (SELECT coalesce($5::timestamptz, now()) AS at)
+UPDATE "Redemption" r SET "cancelledAt" = clock.at, "cancelReason" = $3::text, "cancelledBy" = $4::text
+FROM clock, "Program" p, "Customer" c
+WHERE r.id = $1::uuid AND r."programId" = $2::uuid AND r."cancelledAt" IS NULL
+  AND p.id = r."programId" AND c.id = r."customerId" AND c."deletedAt" IS NULL
+  AND (p."redemptionCancelHours" IS NULL
+       OR (p."redemptionCancelHours" > 0 AND clock.at < r."createdAt" + make_interval(hours => p."redemptionCancelHours")))
+RETURNING r.id, r."rewardId", r."customerId", r.code, r.points, r."ledgerEntryId", r.metadata,
+          ${isoSql('r."createdAt"')} AS "createdAt", ${isoSql('r."cancelledAt"')} AS "cancelledAt", r."cancelReason"`;
+
+/** Why the claim matched nothing: the redemption as it is now (no row: unknown or another program's). */
+const REFUSAL_SQL = `
+SELECT r."cancelledAt" IS NOT NULL AS cancelled, c."deletedAt" IS NOT NULL AS erased, p."redemptionCancelHours" AS hours
+FROM "Redemption" r JOIN "Program" p ON p.id = r."programId" JOIN "Customer" c ON c.id = r."customerId"
+WHERE r.id = $1::uuid AND r."programId" = $2::uuid`;
+
+async function refusal(tx: Tx, programId: string, redemptionId: string) {
+  const [row] = await tx.$queryRawUnsafe<{ cancelled: boolean; erased: boolean; hours: number | null }[]>(
+    REFUSAL_SQL,
+    redemptionId,
+    programId,
+  );
+  if (!row || row.erased) return redemptionNotFound();
+  if (row.cancelled) return redemptionAlreadyCancelled();
+  return cancelWindowClosed(Number(row.hours ?? 0));
+}
+
+/**
+ * Cancels the program's redemption (see the header): returns the redemption as it is now, the balance after the
+ * points came back and the `reversal` entry (JSON text, API.md §4 shape). Any refusal changes nothing.
+ */
+export async function cancelRedemption(tx: Tx, input: CancelRedemptionInput) {
+  if (!isUuid(input.redemptionId)) throw redemptionNotFound();
+  const [claimed] = await tx.$queryRawUnsafe<ClaimedRow[]>(
+    CLAIM_SQL,
+    input.redemptionId,
+    input.programId,
+    input.reason,
+    input.actor,
+    input.now?.toISOString() ?? null,
+  );
+  if (!claimed) throw await refusal(tx, input.programId, input.redemptionId);
+  await tx.$executeRawUnsafe(
+    `UPDATE "Reward" SET stock = stock + 1, "updatedAt" = now() WHERE id = $1::uuid AND "programId" = $2::uuid AND stock IS NOT NULL`,
+    claimed.rewardId,
+    input.programId,
+  );
+  const points = Number(claimed.points);
+  const back = await changeBalance(tx, {
+    programId: input.programId,
+    customerId: claimed.customerId,
+    points,
+    type: "reversal",
+    source: input.source,
+    actor: input.actor,
+    reason: `redemption cancelled: ${input.reason}`,
+    metadata: { redemptionId: claimed.id, reverses: claimed.ledgerEntryId },
+    idempotencyKey: input.idempotencyKey,
+    now: input.now,
+  });
+  await tx.$executeRawUnsafe(
+    `UPDATE "Redemption" SET "cancelLedgerEntryId" = $2::uuid WHERE id = $1::uuid`,
+    claimed.id,
+    back.entryId,
+  );
+  await emitEvent(tx, input.programId, "redemption.cancelled", {
+    customerId: claimed.customerId,
+    rewardId: claimed.rewardId,
+    redemptionId: claimed.id,
+    code: claimed.code,
+    points,
+    transactionId: back.entryId,
+    reason: input.reason,
+  });
+  const redemption: RedemptionView = {
+    id: claimed.id,
+    rewardId: claimed.rewardId,
+    customerId: claimed.customerId,
+    code: claimed.code,
+    points,
+    transactionId: claimed.ledgerEntryId,
+    metadata: claimed.metadata ?? null,
+    createdAt: claimed.createdAt,
+    status: "cancelled",
+    cancelledAt: claimed.cancelledAt,
+    cancelReason: claimed.cancelReason,
+  };
+  return { redemption, balance: back.balance, entryJson: back.entryJson, customerId: claimed.customerId };
+}

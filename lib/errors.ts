@@ -33,6 +33,8 @@ export const ERROR_CATALOGUE = {
   reward_not_found: { status: 404, meaning: "no such reward in this program" },
   coupon_pool_not_found: { status: 404, meaning: "no such coupon pool in this program" },
   earning_flow_not_found: { status: 404, meaning: "no active earning flow with this key in this program" },
+  transaction_not_found: { status: 404, meaning: "no such ledger entry of this customer in this program" },
+  order_not_found: { status: 404, meaning: "no points were earned with this orderId in this program" },
   method_not_allowed: { status: 405, meaning: "the endpoint does not serve this method; see Allow" },
   conflict: {
     status: 409,
@@ -50,6 +52,14 @@ export const ERROR_CATALOGUE = {
     meaning: "the customer has redeemed this reward as many times as it allows per customer",
   },
   reward_tier_required: { status: 409, meaning: "the customer's current tier is below the reward's minimum tier" },
+  transaction_not_reversible: {
+    status: 409,
+    meaning: "only earn, spend and manual adjustment entries can be reversed; nothing was changed",
+  },
+  reversal_exceeds_original: {
+    status: 409,
+    meaning: "the points asked exceed what is left to reverse of the entry; nothing was changed",
+  },
   payload_too_large: { status: 413, meaning: "the body is larger than the limit" },
   unsupported_media_type: { status: 415, meaning: "the body was not sent as application/json" },
   rate_limited: { status: 429, meaning: "too many requests; see Retry-After" },
@@ -121,6 +131,9 @@ export const notFound = (what = "resource") => fail("not_found", `The ${what} wa
 export const customerNotFound = () => fail("customer_not_found", "No customer with this e-mail in this program.");
 export const rewardNotFound = () => fail("reward_not_found", "No such reward in this program.");
 export const couponPoolNotFound = () => fail("coupon_pool_not_found", "No such coupon pool in this program.");
+export const transactionNotFound = () =>
+  fail("transaction_not_found", "No such transaction of this customer in this program.");
+export const orderNotFound = () => fail("order_not_found", "No points were earned with this orderId in this program.");
 export const earningFlowNotFound = (flowKey: string) =>
   fail("earning_flow_not_found", `No active earning flow "${flowKey}" in this program.`);
 /** The path names an endpoint that does not serve this method; `allow` lists those it does. */
@@ -149,6 +162,15 @@ export const rewardLimitReached = (limit: number) =>
   fail("reward_limit_reached", `A customer may redeem this reward at most ${limit} time${limit === 1 ? "" : "s"}.`);
 export const rewardTierRequired = (tierName: string) =>
   fail("reward_tier_required", `Only customers on the "${tierName}" tier or a higher one may redeem this reward.`);
+export const transactionNotReversible = (type: string) =>
+  fail("transaction_not_reversible", `A ${type} entry cannot be reversed; nothing was changed.`);
+export const reversalExceedsOriginal = (left: number) =>
+  fail(
+    "reversal_exceeds_original",
+    left === 0
+      ? "This transaction is already fully reversed; nothing was changed."
+      : `At most ${left} points of this transaction are left to reverse; nothing was changed.`,
+  );
 
 // 413, 415, 429
 export const payloadTooLarge = (maxBytes: number) =>

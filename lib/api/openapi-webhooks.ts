@@ -38,6 +38,29 @@ const DATA: Record<EventType, Record<string, unknown>> = {
   },
   "coupon.assigned": { customerId, couponPoolId: "0193a5b2-ae50-7c74-8f88-6b5a4d3e2f10", code: "WELCOME-8F3K2" },
   "notification.requested": { customerId, notificationId: "0193a5b3-26d0-74fc-81aa-e3d2cf1a0b98", category: "balance" },
+  "transaction.reversed": {
+    customerId,
+    transactionId: "0193a5b3-5a10-7b2e-84dd-16a5f24e3ecb",
+    reversesId: "0193a5b2-bf60-7d85-9a99-7c6b5e4f3a21",
+    orderId: "ORD-10042",
+    requested: 250,
+    points: 200,
+    unrecovered: 50,
+    tierPoints: 250,
+    balance: 0,
+  },
+  "order.refunded": {
+    orderId: "ORD-10042",
+    refundId: "0193a5b3-6b30-7c4f-85ee-27b6035f4fdc",
+    amount: 20,
+    total: 80,
+    refundedShare: 0.25,
+    orderPoints: 800,
+    pointsReversed: 200,
+    totalReversed: 200,
+    unrecovered: 0,
+    customerIds: [customerId],
+  },
 };
 
 const signatureHeaders = [

@@ -51,6 +51,8 @@ export const EVENT_TYPES = [
   "reward.redeemed",
   "coupon.assigned",
   "notification.requested",
+  "transaction.reversed",
+  "order.refunded",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -340,7 +340,7 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
     ]);
   const share = input.amount == null ? 1 : input.amount / input.total!;
   await tx.$queryRawUnsafe(
-    `SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0))`,
+    `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0))) l`,
     programId,
     orderId,
   );

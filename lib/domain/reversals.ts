@@ -74,7 +74,7 @@ interface Original {
 }
 
 /** The entry and what was already requested of it, for this program and customer (another's: 404). */
-async function loadOriginal(tx: Tx, programId: string, customerId: string, transactionId: string) {
+export async function loadOriginal(tx: Tx, programId: string, customerId: string, transactionId: string) {
   if (!isUuid(transactionId)) throw transactionNotFound();
   const rows = await tx.$queryRawUnsafe<Original[]>(
     `SELECT e.id::text AS id, e.type, e.points, e."createdAt", e."orderId",

@@ -66,7 +66,17 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
             <TierCard customer={customer} tiers={profile.tiers} />
             <LoyaltyDataCard customer={customer} />
           </div>
-          <TimelineCard programId={programId} customerId={customerId} initial={profile.timeline} canNote={canEdit} />
+          <TimelineCard
+            programId={programId}
+            customerId={customerId}
+            initial={profile.timeline}
+            canNote={canEdit}
+            reverseLimit={
+              allowed("balance.adjust")
+                ? { ceiling: ceilingFor(staff.role, ceilings), rule: ceilingRule(staff.role, ceilings) }
+                : null
+            }
+          />
           <UserDataCard
             programId={programId}
             customerId={customerId}

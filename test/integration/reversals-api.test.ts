@@ -276,18 +276,20 @@ for (const backend of BACKENDS) {
         assert.deepEqual([events[1]!.data.pointsReversed, events[1]!.data.refundedShare], [20, 0.25]);
       },
     );
+
+    if (backend === "postgres") describe("under concurrency", () => concurrencyTests(() => app));
   });
 }
 
-const SKIP = process.env.TEST_DATABASE_URL ? false : "PostgreSQL only: set TEST_DATABASE_URL";
-
-describe("Reversals and refunds under concurrency [postgres]", { skip: SKIP }, () => {
-  let app: Stack<Fixtures<typeof TWO_PROGRAMS>>;
-  before(async () => {
-    app = await openStack("postgres", TWO_PROGRAMS, { start: true });
-  });
-  after(() => app?.close());
-
+/** PostgreSQL only (PGlite serves one connection at a time): on the postgres stack of the tests above. */
+function concurrencyTests(stack: () => Stack<Fixtures<typeof TWO_PROGRAMS>>) {
+  const app = {
+    get programId() {
+      return stack().programId;
+    },
+    api: ((...args) => stack().api(...args)) as Stack<Fixtures<typeof TWO_PROGRAMS>>["api"],
+    query: <T>(sql: string, params?: unknown[]) => stack().query<T>(sql, params),
+  };
   const A = () => `/v1/programs/${app.programId}`;
   const P = (email: string) => customerPath(app.programId, email);
   const post = (path: string, body: unknown) => app.api("POST", path, { body });
@@ -375,4 +377,4 @@ describe("Reversals and refunds under concurrency [postgres]", { skip: SKIP }, (
     for (const r of results.filter((r) => r.status !== 200)) assertProblem(r, 409, "reversal_exceeds_original");
     assert.equal((await assertBooks(c.email)).balance, 0);
   });
-});
+}

@@ -42,7 +42,12 @@ export function ReverseEntry({
   const what = `${entry.title} of ${formatNumber(Math.abs(entry.points ?? 0))} points`;
   return (
     <EditDrawer title={`Reverse ${what}`} button="Reverse" buttonLabel={`Reverse ${what}`}>
-      {() => <ReverseForm programId={programId} customerId={customerId} entry={entry} limit={limit} />}
+      {() => (
+        // The drawer sits in a table cell that does not wrap: its text must.
+        <div className="whitespace-normal">
+          <ReverseForm programId={programId} customerId={customerId} entry={entry} limit={limit} />
+        </div>
+      )}
     </EditDrawer>
   );
 }

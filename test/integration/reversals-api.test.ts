@@ -277,6 +277,25 @@ for (const backend of BACKENDS) {
       },
     );
 
+    test(
+      "the CLI: loyalty reverse and loyalty refund call the same domain functions",
+      { skip: backend === "pglite" && "the CLI while the app runs: PostgreSQL" },
+      async () => {
+        const email = await newCustomer("cli");
+        const order = newOrder();
+        const earned = await earn(email, 100, order);
+        const reversed = await app.loyalty(
+          "reverse",
+          ...["--program", app.programId, "--email", email, "--transaction", earned.id, "--points", "30"],
+          ...["--reason", "cli"],
+        );
+        assert.deepEqual([reversed.balance, reversed.unrecovered], [70, 0]);
+        const refunded = await app.loyalty("refund", "--program", app.programId, "--order", order, "--reason", "cli");
+        assert.deepEqual([refunded.pointsReversed, refunded.totalReversed], [70, 100]);
+        assert.deepEqual(await books(email), { balance: 0, tierPoints: 0 });
+      },
+    );
+
     if (backend === "postgres") describe("under concurrency", () => concurrencyTests(() => app));
   });
 }

@@ -47,6 +47,7 @@ export const ROWS = [
   "extra", // increase without a key, hot spot, coupon import and assignment, reward redemption (ours only)
   "batch1000", // one 1,000-item batch, median of 5, ours vs bare
   "node24", // GET and increase on Node 24 against the same rows on this Node (when a Node 24 binary is found)
+  "corrections", // reverse and refund (locked path) next to increase on the same server (ours only)
 ] as const;
 export type RowId = (typeof ROWS)[number];
 

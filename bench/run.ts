@@ -57,6 +57,7 @@ import { memoryRows } from "./rows/memory";
 import { node24Rows } from "./rows/node24";
 import { batch100Row, floorRows, getRow, increaseRow, rateLimitRow } from "./rows/throughput";
 import { workerRows } from "./rows/workers";
+import { correctionRows } from "./rows/corrections";
 import { ensureBuild, productionCommand, startOurs } from "./servers";
 import { createProgram, Workload } from "./setup";
 
@@ -75,6 +76,7 @@ const FAMILIES: [config.RowId, (ctx: Context) => Promise<void>][] = [
   ["extra", extraRows],
   ["batch1000", batch1000Row],
   ["node24", node24Rows],
+  ["corrections", correctionRows],
 ];
 
 async function main() {

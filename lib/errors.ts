@@ -34,6 +34,8 @@ export const ERROR_CATALOGUE = {
   coupon_pool_not_found: { status: 404, meaning: "no such coupon pool in this program" },
   earning_flow_not_found: { status: 404, meaning: "no active earning flow with this key in this program" },
   redemption_not_found: { status: 404, meaning: "no such redemption in this program (or its customer was erased)" },
+  transaction_not_found: { status: 404, meaning: "no such ledger entry of this customer in this program" },
+  order_not_found: { status: 404, meaning: "no points were earned with this orderId in this program" },
   method_not_allowed: { status: 405, meaning: "the endpoint does not serve this method; see Allow" },
   conflict: {
     status: 409,
@@ -56,6 +58,14 @@ export const ERROR_CATALOGUE = {
     meaning: "the program's window for cancelling a redemption has passed, or cancelling is turned off",
   },
   redemption_already_cancelled: { status: 409, meaning: "the redemption was cancelled already; nothing was changed" },
+  transaction_not_reversible: {
+    status: 409,
+    meaning: "only earn, spend and manual adjustment entries can be reversed; nothing was changed",
+  },
+  reversal_exceeds_original: {
+    status: 409,
+    meaning: "the points asked exceed what is left to reverse of the entry; nothing was changed",
+  },
   payload_too_large: { status: 413, meaning: "the body is larger than the limit" },
   unsupported_media_type: { status: 415, meaning: "the body was not sent as application/json" },
   rate_limited: { status: 429, meaning: "too many requests; see Retry-After" },
@@ -127,6 +137,9 @@ export const notFound = (what = "resource") => fail("not_found", `The ${what} wa
 export const customerNotFound = () => fail("customer_not_found", "No customer with this e-mail in this program.");
 export const rewardNotFound = () => fail("reward_not_found", "No such reward in this program.");
 export const couponPoolNotFound = () => fail("coupon_pool_not_found", "No such coupon pool in this program.");
+export const transactionNotFound = () =>
+  fail("transaction_not_found", "No such transaction of this customer in this program.");
+export const orderNotFound = () => fail("order_not_found", "No points were earned with this orderId in this program.");
 export const earningFlowNotFound = (flowKey: string) =>
   fail("earning_flow_not_found", `No active earning flow "${flowKey}" in this program.`);
 export const redemptionNotFound = () =>
@@ -157,6 +170,15 @@ export const rewardLimitReached = (limit: number) =>
   fail("reward_limit_reached", `A customer may redeem this reward at most ${limit} time${limit === 1 ? "" : "s"}.`);
 export const rewardTierRequired = (tierName: string) =>
   fail("reward_tier_required", `Only customers on the "${tierName}" tier or a higher one may redeem this reward.`);
+export const transactionNotReversible = (type: string) =>
+  fail("transaction_not_reversible", `A ${type} entry cannot be reversed; nothing was changed.`);
+export const reversalExceedsOriginal = (left: number) =>
+  fail(
+    "reversal_exceeds_original",
+    left === 0
+      ? "This transaction is already fully reversed; nothing was changed."
+      : `At most ${left} points of this transaction are left to reverse; nothing was changed.`,
+  );
 
 /** `hours`: the program's cancel window (0: cancelling is turned off). */
 export const cancelWindowClosed = (hours: number) =>

@@ -12,6 +12,7 @@ import { deliveryCommands } from "./cli/delivery-commands";
 import { exportCommands } from "./cli/export-commands";
 import { programCommands } from "./cli/program-commands";
 import { redemptionCommands } from "./cli/redemption-commands";
+import { correctionCommands } from "./cli/correction-commands";
 
 /** The command table: one entry per `noun verb`, each a zod schema for its flags and a call into lib/domain. */
 const commands: Record<string, Command> = {
@@ -20,6 +21,7 @@ const commands: Record<string, Command> = {
   ...deliveryCommands,
   ...exportCommands,
   ...redemptionCommands,
+  ...correctionCommands,
 };
 
 /** `noun verb --flag value --flag=value --switch`: a flag not followed by a value is `true`. */

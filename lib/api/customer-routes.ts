@@ -2,10 +2,10 @@ import "server-only";
 import { z } from "zod";
 import { rewardNotFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import { increaseBalance } from "@/lib/domain/points";
+import { decreaseBalance, increaseBalance } from "@/lib/domain/points";
 import { redeemReward, redeemRewardNow } from "@/lib/domain/rewards";
 import { jsonObject, rawJson } from "./json-compose";
-import { PointsChange } from "./schemas/points";
+import { PointsChange, PointsIncrease } from "./schemas/points";
 import { RedeemRequest } from "./schemas/rewards";
 import type { CustomerRequest, PathParam, WriteOptions } from "./route-factories";
 
@@ -29,9 +29,9 @@ export const rewardIdParam: PathParam = {
  * idempotency record (`statement`); `run` is the locked path for the rare requests the statement hands over.
  */
 export const balanceChange = (
-  change: typeof increaseBalance,
-): WriteOptions<z.output<typeof PointsChange>, undefined, string> => {
-  const move = (req: CustomerRequest<z.output<typeof PointsChange>>) => ({
+  change: typeof increaseBalance | typeof decreaseBalance,
+): WriteOptions<z.output<typeof PointsIncrease>, undefined, string> => {
+  const move = (req: CustomerRequest<z.output<typeof PointsIncrease>>) => ({
     programId: req.programId,
     customerId: req.customerId,
     ...req.body,
@@ -40,7 +40,8 @@ export const balanceChange = (
     idempotencyKey: req.idempotencyKey,
   });
   return {
-    body: PointsChange,
+    // Increase may name the order the points were earned with; decrease may not.
+    body: change === increaseBalance ? PointsIncrease : PointsChange,
     statement: (req, database, slot) => change.now(database, move(req), slot),
     run: async (req, tx) => {
       const result = await change(tx, move(req));

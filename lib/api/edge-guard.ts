@@ -37,6 +37,8 @@ export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly s
   ["programs/:programId/customers/:email/coupons", ["POST"]],
   ["programs/:programId/customers/:email/notifications", ["POST"]],
   ["programs/:programId/redemptions/:redemptionId/cancel", ["POST"]],
+  ["programs/:programId/customers/:email/transactions/:transactionId/reverse", ["POST"]],
+  ["programs/:programId/orders/:orderId/refund", ["POST"]],
 ];
 
 /** The Allow header of a route: what it exports, HEAD wherever GET is (Next derives it), and OPTIONS. */

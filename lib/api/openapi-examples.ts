@@ -32,6 +32,8 @@ const transaction = (id: string, type: string, points: number, balanceAfter: num
   actor: `api_key:${KEY}`,
   idempotencyKey: null,
   metadata: null,
+  orderId: null,
+  reversesId: null,
   createdAt: AT,
   expiresAt: null,
   ...extra,
@@ -40,9 +42,17 @@ const earned = transaction(TX1, "earn", 250, 1250, {
   reason: "Order #1042",
   idempotencyKey: "order-1042",
   metadata: { orderId: "1042", store: "Lyon" },
+  orderId: "1042",
   expiresAt: "2027-11-22T15:31:33.000Z",
 });
 const spent = transaction(TX2, "spend", -100, 1150, { reason: "Goodwill correction" });
+const reversal = (points: number, balanceAfter: number, requested: number, reason: string) =>
+  transaction("0193a5b3-5a10-7b2e-84dd-16a5f24e3ecb", "reversal", -points, balanceAfter, {
+    reason,
+    metadata: { requested, unrecovered: requested - points },
+    orderId: "1042",
+    reversesId: TX1,
+  });
 
 const silver = {
   id: TIER_SILVER,
@@ -236,7 +246,16 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
     points: 250,
     reason: "Order #1042",
     metadata: { orderId: "1042", store: "Lyon" },
+    orderId: "1042",
   }),
+  reverseTransaction: {
+    part: { summary: "Part of an entry", value: { points: 100, reason: "Item returned" } },
+    all: { summary: "Everything left of it", value: { reason: "Order cancelled" } },
+  },
+  refundOrder: {
+    partial: { summary: "A partial refund", value: { amount: 20, total: 80, reason: "One item returned" } },
+    full: { summary: "The whole order", value: { reason: "Order cancelled" } },
+  },
   decreaseBalance: one("A correction", { points: 100, reason: "Goodwill correction" }),
   executeEarningFlow: {
     withParams: { summary: "A flow that pays per unit of `amount`", value: { params: { amount: 42.5 } } },
@@ -262,6 +281,26 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
   decreaseBalance: one("100 points taken", { balance: 1150, transaction: spent }),
   explainBalance: one("1,250 points: three lots, 900 expiring in January", balanceExplained),
   explainMyBalance: one("1,250 points: three lots, 900 expiring in January", balanceExplained),
+  reverseTransaction: {
+    taken: {
+      summary: "Reversed in full",
+      value: { balance: 1050, transaction: reversal(100, 1050, 100, "Item returned"), unrecovered: 0 },
+    },
+    spent: {
+      summary: "Points already spent: 40 not recovered",
+      value: { balance: 0, transaction: reversal(60, 0, 100, "Item returned"), unrecovered: 40 },
+    },
+  },
+  refundOrder: one("A quarter of the order refunded", {
+    refundId: "0193a5b3-6b30-7c4f-85ee-27b6035f4fdc",
+    orderId: "1042",
+    orderPoints: 250,
+    refundedShare: 0.25,
+    pointsReversed: 62,
+    totalReversed: 62,
+    unrecovered: 0,
+    transactions: [reversal(62, 1188, 62, "One item returned")],
+  }),
   listTransactions: one("A page with more to come", {
     data: [spent, earned],
     nextCursor: "MjAyNi0xMS0yMlQxNTozMTozMy4wMDBa",
@@ -337,4 +376,4 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
   }),
 };
 
-export const EXAMPLE_IDS = { programId: P, customerId: C, email: EMAIL, rewardId: REWARD, at: AT };
+export const EXAMPLE_IDS = { programId: P, customerId: C, email: EMAIL, rewardId: REWARD, at: AT, transactionId: TX1 };

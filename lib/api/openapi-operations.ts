@@ -63,6 +63,23 @@ export const flowKey = {
   schema: { type: "string" },
   example: "store-purchase",
 };
+export const transactionId = {
+  name: "transactionId",
+  in: "path",
+  required: true,
+  description:
+    "The ledger entry's id (`transaction.id`). A value that is not a UUID is an unknown one (404 `transaction_not_found`).",
+  schema: { type: "string" },
+  example: EXAMPLE_IDS.transactionId,
+};
+export const orderId = {
+  name: "orderId",
+  in: "path",
+  required: true,
+  description: "The `orderId` sent with increase balance or an earning-flow run (1 to 128 characters, URL-encoded).",
+  schema: { type: "string", minLength: 1, maxLength: 128 },
+  example: "1042",
+};
 export const idempotencyKey = {
   name: IDEMPOTENCY_KEY,
   in: "header",

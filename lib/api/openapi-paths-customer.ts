@@ -1,6 +1,15 @@
 import "server-only";
 import { MAX_BALANCE } from "@/lib/domain/ledger";
-import { email, flowKey, idempotencyKey, operation, pageParameters, programId, rewardId } from "./openapi-operations";
+import {
+  email,
+  flowKey,
+  idempotencyKey,
+  operation,
+  pageParameters,
+  programId,
+  rewardId,
+  transactionId,
+} from "./openapi-operations";
 import { CUSTOMER_ERRORS, WRITE_ERRORS, type ErrorSpec } from "./openapi-problems";
 
 /** The integrator's operations on the customer of the `{email}` segment (part of ./openapi-paths.ts). */
@@ -30,7 +39,7 @@ const balanceMove = (operationId: string, summary: string, description: string, 
     description,
     tag: "Points",
     parameters: [programId, email, idempotencyKey],
-    body: { schema: "PointsChange", required: true },
+    body: { schema: operationId === "increaseBalance" ? "PointsIncrease" : "PointsChange", required: true },
     success: { status: 200, description: "The new balance and the ledger entry written.", schema: "BalanceResult" },
     errors: [...CUSTOMER_ERRORS, ...WRITE_ERRORS, conflict],
   });
@@ -39,7 +48,7 @@ export const customerPaths: Record<string, unknown> = {
   "/v1/programs/{programId}/customers/{email}/balance/increase": balanceMove(
     "increaseBalance",
     "Increase balance",
-    "Adds points as an `earn` ledger entry; earned points count towards tiers.",
+    "Adds points as an `earn` ledger entry; earned points count towards tiers. Name the `orderId` the points were earned with to let a later refund of that order reverse them.",
     BALANCE_LIMIT,
   ),
   "/v1/programs/{programId}/customers/{email}/balance/decrease": balanceMove(
@@ -65,6 +74,32 @@ export const customerPaths: Record<string, unknown> = {
     parameters: [programId, email, ...pageParameters],
     success: { status: 200, description: "A page of ledger entries.", schema: "TransactionPage" },
     errors: [...CUSTOMER_ERRORS, ["validation_failed", "an invalid limit or cursor, or an unknown query parameter"]],
+  }),
+  "/v1/programs/{programId}/customers/{email}/transactions/{transactionId}/reverse": operation("post", {
+    operationId: "reverseTransaction",
+    summary: "Reverse a transaction",
+    description:
+      "Writes a `reversal` entry linked to the entry (`reversesId`): part of it (`points`) or everything left. Reversals of an entry " +
+      "add up to at most its points. An `earn` or positive `adjust` is taken back from the balance, the entry's own points first, " +
+      "never below zero: what the customer already spent is reported as `unrecovered` (and still counts against the entry). A " +
+      "reversed `earn` lowers the tier points of the period it counted in (the tier itself changes at the next recalculation). " +
+      "A `spend` or negative `adjust` reversed gives the points back. Redemptions are cancelled, not reversed.",
+    tag: "Points",
+    parameters: [programId, email, transactionId, idempotencyKey],
+    body: { schema: "ReversalRequest", required: true },
+    success: {
+      status: 200,
+      description: "The new balance, the reversal entry and the points not recovered.",
+      schema: "ReversalResult",
+    },
+    errors: [
+      ...CUSTOMER_ERRORS,
+      ["transaction_not_found", "also an id that is not a UUID, or an entry of another customer"],
+      ...WRITE_ERRORS,
+      "transaction_not_reversible",
+      "reversal_exceeds_original",
+      BALANCE_LIMIT,
+    ],
   }),
   "/v1/programs/{programId}/customers/{email}/earning-flows/{flowKey}": operation("post", {
     operationId: "executeEarningFlow",

@@ -1,5 +1,5 @@
 import "server-only";
-import { email, idempotencyKey, operation, programId } from "./openapi-operations";
+import { email, idempotencyKey, operation, orderId, programId } from "./openapi-operations";
 import { customerPaths } from "./openapi-paths-customer";
 import { mePaths } from "./openapi-paths-me";
 import { redemptionPaths } from "./openapi-paths-redemptions";
@@ -48,6 +48,26 @@ export const paths: Record<string, unknown> = {
       errors: [...INTEGRATOR_ERRORS, ...BODY_ERRORS, ...BATCH_ERRORS],
     }),
   },
+  "/v1/programs/{programId}/orders/{orderId}/refund": operation("post", {
+    operationId: "refundOrder",
+    summary: "Refund an order",
+    description:
+      "Reverses the points the order earned (every `earn` entry sent with this `orderId`, whatever the customer), in full (no " +
+      "`amount`) or in proportion to `amount`/`total`. Refunds add up: after each, the order's reversed points reach " +
+      "floor(orderPoints × min(1, Σ amount/total)), less what earlier refunds and reversals already took, so refunding twice " +
+      "never reverses twice and partial refunds reach at most the whole order. Points already spent are reported as `unrecovered` " +
+      "(balances never go below zero); reversed earns lower the tier points of their period.",
+    tag: "Points",
+    parameters: [programId, orderId, idempotencyKey],
+    body: { schema: "RefundRequest", required: true },
+    success: { status: 200, description: "What the refund reversed.", schema: "RefundResult" },
+    errors: [
+      ...INTEGRATOR_ERRORS,
+      ["order_not_found", "no `earn` entry of this program carries the orderId"],
+      ...WRITE_ERRORS,
+      ["validation_failed", "amount without total (or the reverse), or amount above total"],
+    ],
+  }),
   "/v1/programs/{programId}/customers/{email}": operation("get", {
     operationId: "getCustomerByEmail",
     summary: "Get customer details by email",

@@ -51,6 +51,29 @@ export const DATA: Record<EventType, Record<string, unknown>> = {
     transactionId: "0193a5b3-6b20-7c3f-8d4e-2f3a4b5c6d7e",
     reason: "Order cancelled at the till",
   },
+  "transaction.reversed": {
+    customerId,
+    transactionId: "0193a5b3-5a10-7b2e-84dd-16a5f24e3ecb",
+    reversesId: "0193a5b2-bf60-7d85-9a99-7c6b5e4f3a21",
+    orderId: "ORD-10042",
+    requested: 250,
+    points: 200,
+    unrecovered: 50,
+    tierPoints: 250,
+    balance: 0,
+  },
+  "order.refunded": {
+    orderId: "ORD-10042",
+    refundId: "0193a5b3-6b30-7c4f-85ee-27b6035f4fdc",
+    amount: 20,
+    total: 80,
+    refundedShare: 0.25,
+    orderPoints: 800,
+    pointsReversed: 200,
+    totalReversed: 200,
+    unrecovered: 0,
+    customerIds: [customerId],
+  },
 };
 
 const signatureHeaders = [

@@ -135,6 +135,7 @@ export async function executeEarningFlow(
     params: Record<string, unknown>;
     actor: string;
     idempotencyKey?: string | null;
+    orderId?: string | null;
     now?: Date;
   },
 ): Promise<EarningOutcome> {
@@ -189,6 +190,7 @@ export async function executeEarningFlow(
     metadata: { flowKey: flow.key, params: run.values },
     idempotencyKey: input.idempotencyKey,
     earningFlowId: flow.id,
+    orderId: input.orderId ?? null,
     now: input.now,
   });
   return { pointsEarned: points, balance: result.balance, transactionJson: result.entryJson, capped };
@@ -208,6 +210,7 @@ const RUN = namedParams(
     "idempotencyKey",
     "metadata",
     "now",
+    "orderId",
   ] as const,
   KEYED_PARAM_COUNT + 1,
 );
@@ -261,6 +264,7 @@ const RUN_SQL = keyedStatement({
     idempotencyKey: `${r.idempotencyKey}::text`,
     metadata: `${r.metadata}::jsonb`,
     earningFlowId: `${r.flowId}::uuid`,
+    orderId: `${r.orderId}::text`,
     now: `${r.now}::timestamptz`,
     tier: `true`,
   })}, answer AS (
@@ -292,6 +296,7 @@ export async function executeEarningFlowNow(
     params: Record<string, unknown>;
     actor: string;
     idempotencyKey?: string | null;
+    orderId?: string | null;
     now?: Date;
   },
   slot: OutcomeSlot | null,
@@ -316,6 +321,7 @@ export async function executeEarningFlowNow(
           idempotencyKey: input.idempotencyKey ?? null,
           metadata: JSON.stringify({ flowKey: flow.key, params: run.values }),
           now: input.now?.toISOString() ?? null,
+          orderId: input.orderId ?? null,
         }),
       ),
     );

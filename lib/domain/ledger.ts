@@ -38,6 +38,10 @@ export interface BalanceChange {
   metadata?: Record<string, unknown> | null;
   idempotencyKey?: string | null;
   earningFlowId?: string | null;
+  /** The integrator's order the entry belongs to (increase, earning-flow runs, and their reversals). */
+  orderId?: string | null;
+  /** On a `reversal`: the entry it reverses (lib/domain/reversals.ts); its lot is consumed first. */
+  reversesId?: string | null;
   /** The clock, for jobs and tests that replay time; the database's now() when absent. */
   now?: Date;
 }
@@ -83,6 +87,10 @@ export interface ChangeSql {
   idempotencyKey: string;
   metadata: string;
   earningFlowId: string;
+  /** Text; NULL (the default) for changes without an order. */
+  orderId?: string;
+  /** Uuid; NULL (the default) unless the change is a reversal. */
+  reversesId?: string;
   now: string;
   /** Whether the change counts towards tiers (an earn of points). */
   tier: string;
@@ -129,9 +137,9 @@ export const changeCtes = (p: ChangeSql) => `clock AS (
   SELECT "pointsExpiryMonths" AS months FROM "Program" WHERE id = ${p.programId}
 ), e AS (
   INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", reason, source, actor,
-                             "idempotencyKey", metadata, "earningFlowId", "createdAt", "expiresAt")
+                             "idempotencyKey", metadata, "earningFlowId", "orderId", "reversesId", "createdAt", "expiresAt")
   SELECT ${p.programId}, ${p.customerId}, ${p.type}, ${p.points}, upd.balance, ${p.reason}, ${p.source}, ${p.actor},
-         ${p.idempotencyKey}, ${p.metadata}, ${p.earningFlowId}, clock.at,
+         ${p.idempotencyKey}, ${p.metadata}, ${p.earningFlowId}, ${p.orderId ?? "NULL::text"}, ${p.reversesId ?? "NULL::uuid"}, clock.at,
          CASE WHEN ${p.points} > 0 AND program.months IS NOT NULL THEN clock.at + make_interval(months => program.months) END
   FROM upd CROSS JOIN program CROSS JOIN clock
   RETURNING *
@@ -140,11 +148,12 @@ export const changeCtes = (p: ChangeSql) => `clock AS (
   SELECT e."programId", e."customerId", e.id, e.points, e."createdAt", e."expiresAt" FROM e WHERE e.points > 0
   RETURNING 1
 ), take AS (
-  -- The oldest lots first (those that expire first, then by age) until the points taken are covered.
+  -- The oldest lots first (those that expire first, then by age) until the points taken are covered; a reversal
+  -- takes the reversed entry's own lot before any other.
   SELECT lots.id, least(lots.remaining, -(${p.points}) - (lots.running - lots.remaining)) AS used
   FROM (
     SELECT o.id, o.remaining,
-           sum(o.remaining) OVER (ORDER BY coalesce(o."expiresAt", 'infinity'::timestamptz), o."createdAt", o.id) AS running
+           sum(o.remaining) OVER (ORDER BY ${p.reversesId ? `o."ledgerEntryId" IS NOT DISTINCT FROM ${p.reversesId} DESC, ` : ""}coalesce(o."expiresAt", 'infinity'::timestamptz), o."createdAt", o.id) AS running
     FROM "PointLot" o
     WHERE o."programId" = ${p.programId} AND o."customerId" = ${p.customerId} AND o.remaining > 0 AND ${p.points} < 0
   ) lots
@@ -200,6 +209,8 @@ const CHANGE = namedParams(
     "earningFlowId",
     "now",
     "tier",
+    "orderId",
+    "reversesId",
   ] as const,
   KEYED_PARAM_COUNT + 1,
 );
@@ -218,6 +229,8 @@ export const CHANGE_SQL = keyedStatement({
     idempotencyKey: `${c.idempotencyKey}::text`,
     metadata: `${c.metadata}::jsonb`,
     earningFlowId: `${c.earningFlowId}::uuid`,
+    orderId: `${c.orderId}::text`,
+    reversesId: `${c.reversesId}::uuid`,
     now: `${c.now}::timestamptz`,
     tier: `${c.tier}::boolean`,
   })}, answer AS (
@@ -244,6 +257,8 @@ export const changeArgs = (change: BalanceChange, slot: OutcomeSlot | null) => [
     earningFlowId: change.earningFlowId ?? null,
     now: change.now?.toISOString() ?? null,
     tier: countsForTier(change),
+    orderId: change.orderId ?? null,
+    reversesId: change.reversesId ?? null,
   }),
 ];
 

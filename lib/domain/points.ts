@@ -25,6 +25,8 @@ export interface PointsMove {
   source: LedgerSource;
   actor: string;
   idempotencyKey?: string | null;
+  /** The order the points were earned with (increase only). */
+  orderId?: string | null;
   now?: Date;
 }
 

@@ -106,6 +106,8 @@ export const ledgerEntryJson = (e: string) =>
     actor: col(e, "actor"),
     idempotencyKey: col(e, "idempotencyKey"),
     metadata: col(e, "metadata"),
+    orderId: col(e, "orderId"),
+    reversesId: col(e, "reversesId"),
     createdAt: ts(e, "createdAt"),
     expiresAt: ts(e, "expiresAt"),
   });

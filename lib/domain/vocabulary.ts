@@ -56,6 +56,8 @@ export const EVENT_TYPES = [
   "coupon.assigned",
   "notification.requested",
   "redemption.cancelled",
+  "transaction.reversed",
+  "order.refunded",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

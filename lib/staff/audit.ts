@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   "customer.preferences",
   "customer.note",
   "balance.adjust",
+  "balance.reverse",
   "reward.redeem",
   "redemption.cancel",
   "coupon.assign",

@@ -39,6 +39,8 @@ export const staffApi = {
   search: (programId: string, q: string) => `${api(programId)}/search${query({ q })}`,
   customer: customerApi,
   balance: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/balance`,
+  reverse: (programId: string, customerId: string, transactionId: string) =>
+    `${customerApi(programId, customerId)}/transactions/${transactionId}/reverse`,
   redeem: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/redeem`,
   coupons: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/coupons`,
   notifications: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/notifications`,

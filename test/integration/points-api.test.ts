@@ -39,6 +39,8 @@ const TRANSACTION_FIELDS = [
   "actor",
   "idempotencyKey",
   "metadata",
+  "orderId",
+  "reversesId",
   "createdAt",
   "expiresAt",
 ];

@@ -1,12 +1,15 @@
 /**
  * Property: random sequences of balance increases and decreases (some of which must be refused), custom earning
- * flows (fixed, per unit × tier factor, capped, once), tier recalculations and points expiries, with time moving
- * forward, run against the real domain layer on a real PostgreSQL (in-memory PGlite, every migration applied) and
+ * flows (fixed, per unit × tier factor, capped, once), tier recalculations and points expiries, reversals of earns
+ * and spends (partial, full, over the cap, another customer's) and order refunds (partial shares adding up, full,
+ * repeated, unknown orders), with time moving forward, run against the real domain layer on a real PostgreSQL (in-memory PGlite, every migration applied) and
  * against a small independent model of API.md §4 written here (it does not use lib/domain/tier-rules.ts).
  *
  * After every step, for every customer: balance = sum of ledger points ≥ 0 = sum of PointLot.remaining; the lots
  * left (by expiry and age) are the model's, i.e. spends and expiries take the oldest points first; the ledger's
- * totals by type and its entry count are the model's; and tier, currentTierPoints, carryTier, carryTierPoints,
+ * totals by type and its entry count are the model's; the points requested over an entry's reversals never exceed it
+ * and an order's reversed points are floor(orderPoints × min(1, Σ refunded shares)) once refunded (or more, after
+ * reversals); tier points are earned − reversed in the period; and tier, currentTierPoints, carryTier, carryTierPoints,
  * tierStatus, tierChangedAt and recalculationDate are the model's.
  *
  * Time is a virtual clock passed as `now` to every domain call (ledger createdAt, lot expiry, caps, tiers), starting
@@ -25,6 +28,7 @@ import { decreaseBalance, expireDuePoints, increaseBalance } from "@/lib/domain/
 import { createProgram, updateProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
+import { planRefund, refundOrder, reverseEntry } from "@/lib/domain/reversals";
 import { memoryDatabase, type MemoryDatabase } from "../support/pglite-memory";
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);
@@ -109,13 +113,26 @@ interface Lot {
   remaining: number;
   created: number;
   expires: number | null;
+  /** The ledger entry that added the points (a reversal takes from its entry's own lot first). */
+  entry?: string;
+}
+
+/** A reversible ledger entry: an earn (API increase or flow run) or a spend, with what was requested of it. */
+interface Reversible {
+  id: string;
+  customer: number;
+  type: "earn" | "spend";
+  points: number;
+  at: number;
+  orderId: string | null;
+  reversed: number;
 }
 
 class ModelCustomer {
   balance = 0;
   lots: Lot[] = [];
   /** Ledger totals by type, and the number of entries. */
-  sums = { earn: 0, spend: 0, expire: 0 };
+  sums = { earn: 0, spend: 0, expire: 0, reversal: 0 };
   entries = 0;
   flowLog: { flow: FlowKey; at: number; points: number }[] = [];
   /** Index into the program's tiers (lowest first); -1 for none. */
@@ -205,9 +222,20 @@ class ModelCustomer {
 
   spend(points: number, now: number) {
     this.expireDue(now);
+    this.takeLots(points);
+    this.balance -= points;
+    this.sums.spend -= points;
+    this.entries++;
+  }
+
+  /** Points taken from the lots: `first`'s own lot first, then the oldest (by expiry, then age). */
+  takeLots(points: number, first?: string) {
     let left = points;
     const oldestFirst = [...this.lots].sort(
-      (a, b) => (a.expires ?? Infinity) - (b.expires ?? Infinity) || a.created - b.created,
+      (a, b) =>
+        Number(b.entry === first && first !== undefined) - Number(a.entry === first && first !== undefined) ||
+        (a.expires ?? Infinity) - (b.expires ?? Infinity) ||
+        a.created - b.created,
     );
     for (const l of oldestFirst) {
       const used = Math.min(l.remaining, left);
@@ -215,9 +243,33 @@ class ModelCustomer {
       left -= used;
     }
     assert.equal(left, 0, "model: lots cover the balance");
-    this.balance -= points;
-    this.sums.spend -= points;
+  }
+
+  /**
+   * The reversal policy of lib/domain/reversals.ts: an earn is taken back as far as the balance allows (its own lot
+   * first, after expiring what is due) and lowers the tier points of the period it counted in by the points
+   * requested; a spend gives the points back as a new lot. Returns the points not recovered.
+   */
+  reverse(entry: Reversible, requested: number, now: number): number {
+    entry.reversed += requested;
     this.entries++;
+    if (entry.type === "spend") {
+      this.balance += requested;
+      this.sums.reversal += requested;
+      this.lots.push({ remaining: requested, created: now, expires: this.expiryOf(now) });
+      return 0;
+    }
+    this.expireDue(now);
+    const taken = Math.min(requested, this.balance);
+    this.takeLots(taken, entry.id);
+    this.balance -= taken;
+    this.sums.reversal -= taken;
+    this.closePeriods(now);
+    const start = plusMonths(this.recalcAt, -this.program.periodMonths);
+    if (entry.at >= start) this.points -= Math.min(requested, this.points);
+    else if (entry.at >= plusMonths(start, -this.program.periodMonths))
+      this.carryPoints -= Math.min(requested, this.carryPoints);
+    return requested - taken;
   }
 
   /** A flow run: base points × the current tier's factor, rounded down, then limited by the caps. */
@@ -261,7 +313,13 @@ interface ModelProgram {
 // ---- the operations ------------------------------------------------------------------------------------------
 
 type Op =
-  | { t: "inc"; c: number; points: number }
+  | { t: "inc"; c: number; points: number; order?: number | null }
+  /** Reverses the `pick`-th reversible entry of the customer: `points` of it, or everything left. */
+  | { t: "rev"; c: number; pick: number; points: number | null }
+  /** Names another customer's entry: 404 transaction_not_found. */
+  | { t: "revOther"; c: number; pick: number }
+  /** Refunds `amount` of 100 of the order (null: in full). */
+  | { t: "refund"; order: number; amount: number | null }
   | { t: "dec"; c: number; points: number }
   /** A decrease of exactly the spendable points + delta: the boundary between success and 409. */
   | { t: "decEdge"; c: number; delta: number }
@@ -277,7 +335,30 @@ const cust = fc.nat(2);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 6,
-    arbitrary: fc.record({ t: fc.constant("inc" as const), c: cust, points: fc.integer({ min: 1, max: 400 }) }),
+    arbitrary: fc.record({
+      t: fc.constant("inc" as const),
+      c: cust,
+      points: fc.integer({ min: 1, max: 400 }),
+      order: fc.option(fc.nat(2), { nil: null }),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant("rev" as const),
+      c: cust,
+      pick: fc.nat(30),
+      points: fc.option(fc.integer({ min: 1, max: 450 }), { nil: null }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant("revOther" as const), c: cust, pick: fc.nat(30) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant("refund" as const),
+      order: fc.nat(3),
+      amount: fc.option(fc.integer({ min: 1, max: 100 }), { nil: null }),
+    }),
   },
   {
     weight: 4,
@@ -358,6 +439,10 @@ interface World {
   model: ModelCustomer[];
   program: ModelProgram;
   now: number;
+  /** Every reversible entry, in the order written. */
+  log: Reversible[];
+  /** Σ amount refunded per order, of a total of 100 each. */
+  refunded: Map<string, number>;
 }
 
 async function setUp(config: Config): Promise<World> {
@@ -429,6 +514,8 @@ async function setUp(config: Config): Promise<World> {
     program,
     now,
     model: customerIds.map(() => new ModelCustomer(program, firstRecalc, now)),
+    log: [],
+    refunded: new Map(),
   };
 }
 
@@ -468,8 +555,10 @@ async function step(w: World, op: Op): Promise<void> {
 
   switch (op.t) {
     case "inc": {
-      const r = await apiChange(increaseBalance, { ...base, points: op.points });
+      const orderId = op.order == null ? null : `order-${op.order}`;
+      const r = await apiChange(increaseBalance, { ...base, points: op.points, orderId });
       m.earn(op.points, now);
+      logEntry(w, c, r.entryJson, "earn", op.points, now, orderId);
       assert.equal(r.balance, m.balance, "balance returned by increase");
       checkEntry(r.entryJson, {
         type: "earn",
@@ -491,6 +580,7 @@ async function step(w: World, op: Op): Promise<void> {
       }
       const r = await run();
       m.spend(points, now);
+      logEntry(w, c, r.entryJson, "spend", points, now, null);
       assert.equal(r.balance, m.balance, "balance returned by decrease");
       checkEntry(r.entryJson, {
         type: "spend",
@@ -517,7 +607,8 @@ async function step(w: World, op: Op): Promise<void> {
       assert.deepEqual({ earned: r.pointsEarned, capped: r.capped }, expected, `flow ${op.flow} outcome`);
       assert.equal(r.balance, m.balance, "balance returned by the flow");
       if (expected.earned === 0) assert.equal(r.transactionJson, null);
-      else
+      else logEntry(w, c, r.transactionJson!, "earn", expected.earned, now, null);
+      if (expected.earned !== 0)
         checkEntry(r.transactionJson!, {
           type: "earn",
           source: "earning_flow",
@@ -562,6 +653,97 @@ async function step(w: World, op: Op): Promise<void> {
       );
       return;
     }
+    case "rev": {
+      const mine = w.log.filter((e) => e.customer === c);
+      if (mine.length === 0) return;
+      const entry = mine[op.pick % mine.length]!;
+      const left = entry.points - entry.reversed;
+      const requested = op.points ?? left;
+      const run = () =>
+        prisma.$transaction((tx) =>
+          reverseEntry(tx, { ...base, transactionId: entry.id, points: op.points, reason: "property" }),
+        );
+      if (requested > left || requested === 0) {
+        await assert.rejects(run, expectAppError(409, "reversal_exceeds_original"));
+        return;
+      }
+      const r = await run();
+      const unrecovered = m.reverse(entry, requested, now);
+      assert.deepEqual(
+        { balance: r.balance, requested: r.requested, unrecovered: r.unrecovered },
+        { balance: m.balance, requested, unrecovered },
+        "reversal outcome",
+      );
+      const sign = entry.type === "earn" ? -1 : 1;
+      checkEntry(r.entryJson, {
+        type: "reversal",
+        points: sign * (requested - unrecovered) || 0,
+        balanceAfter: m.balance,
+        reversesId: entry.id,
+        orderId: entry.orderId,
+        metadata: { requested, unrecovered },
+        createdAt: iso(now),
+      });
+      return;
+    }
+    case "revOther": {
+      const theirs = w.log.filter((e) => e.customer !== c);
+      if (theirs.length === 0) return;
+      const entry = theirs[op.pick % theirs.length]!;
+      await assert.rejects(
+        prisma.$transaction((tx) => reverseEntry(tx, { ...base, transactionId: entry.id, reason: "property" })),
+        expectAppError(404, "transaction_not_found"),
+      );
+      return;
+    }
+    case "refund": {
+      const orderId = `order-${op.order}`;
+      const entries = w.log
+        .filter((e) => e.type === "earn" && e.orderId === orderId)
+        .sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
+      const run = () =>
+        prisma.$transaction((tx) =>
+          refundOrder(tx, {
+            programId: w.programId,
+            orderId,
+            amount: op.amount,
+            total: op.amount === null ? null : 100,
+            reason: "property",
+            source: "api",
+            actor: "test",
+            now: new Date(now),
+          }),
+        );
+      if (entries.length === 0) {
+        await assert.rejects(run, expectAppError(404, "order_not_found"));
+        return;
+      }
+      const r = await run();
+      const refunded = Math.min(100, (w.refunded.get(orderId) ?? 0) + (op.amount ?? 100));
+      w.refunded.set(orderId, refunded);
+      const orderPoints = entries.reduce((s, e) => s + e.points, 0);
+      const before = entries.reduce((s, e) => s + e.reversed, 0);
+      // Exact: the order's reversed points reach floor(orderPoints × refunded share), never less than before.
+      const target = Math.floor((orderPoints * refunded) / 100);
+      let unrecovered = 0;
+      for (const { entry, points } of planRefund(entries, refunded / 100)) {
+        assert.ok(points <= entry.points - entry.reversed, "a refund never reverses more than an entry has left");
+        unrecovered += w.model[entry.customer]!.reverse(entry, points, now);
+      }
+      const afterwards = entries.reduce((s, e) => s + e.reversed, 0);
+      assert.equal(afterwards, Math.max(before, target), "order reversed = max(before, floor(points × share))");
+      assert.deepEqual(
+        {
+          orderPoints: r.orderPoints,
+          pointsReversed: r.pointsReversed,
+          totalReversed: r.totalReversed,
+          unrecovered: r.unrecovered,
+        },
+        { orderPoints, pointsReversed: afterwards - before, totalReversed: afterwards, unrecovered },
+        "refund outcome",
+      );
+      return;
+    }
     case "wait":
       w.now += op.ms;
       return;
@@ -578,9 +760,42 @@ async function step(w: World, op: Op): Promise<void> {
   }
 }
 
+/** Records a reversible entry written by a step, and marks its lot (an earn's) as its own. */
+function logEntry(
+  w: World,
+  customer: number,
+  entryJson: string,
+  type: "earn" | "spend",
+  points: number,
+  now: number,
+  orderId: string | null,
+) {
+  const id = JSON.parse(entryJson).id as string;
+  if (type === "earn") w.model[customer]!.lots.at(-1)!.entry = id;
+  w.log.push({ id, customer, type, points, at: now, orderId, reversed: 0 });
+}
+
 const time = (v: Date | string | null) => (v === null ? null : new Date(v).getTime());
 
 async function checkInvariants(w: World, where: string) {
+  // Reversals: the points requested over an entry's reversals never exceed it, and are the model's.
+  const reversed = await prisma.$queryRawUnsafe<{ id: string; points: number; requested: number }[]>(
+    `SELECT e.id::text AS id, e.points, sum((r.metadata->>'requested')::int)::int AS requested
+     FROM "LedgerEntry" e JOIN "LedgerEntry" r ON r."reversesId" = e.id
+     WHERE e."programId" = $1::uuid GROUP BY e.id, e.points`,
+    w.programId,
+  );
+  for (const e of reversed) assert.ok(e.requested <= Math.abs(e.points), `${where}: reversals of ${e.id} within it`);
+  assert.deepEqual(
+    Object.fromEntries(reversed.map((e) => [e.id, e.requested]).sort()),
+    Object.fromEntries(
+      w.log
+        .filter((e) => e.reversed > 0)
+        .map((e) => [e.id, e.reversed])
+        .sort(),
+    ),
+    `${where}: points requested per reversed entry = model`,
+  );
   for (const [i, customerId] of w.customerIds.entries()) {
     const m = w.model[i]!;
     const [row] = await prisma.$queryRawUnsafe<
@@ -598,6 +813,7 @@ async function checkInvariants(w: World, where: string) {
         earn: number;
         spend: number;
         expire: number;
+        reversal: number;
         other: number;
         lots: number;
         badLots: number;
@@ -611,7 +827,8 @@ async function checkInvariants(w: World, where: string) {
               (SELECT coalesce(sum(points) FILTER (WHERE type = 'earn'), 0)::int FROM "LedgerEntry" e WHERE e."customerId" = l."customerId") AS earn,
               (SELECT coalesce(sum(points) FILTER (WHERE type = 'spend'), 0)::int FROM "LedgerEntry" e WHERE e."customerId" = l."customerId") AS spend,
               (SELECT coalesce(sum(points) FILTER (WHERE type = 'expire'), 0)::int FROM "LedgerEntry" e WHERE e."customerId" = l."customerId") AS expire,
-              (SELECT count(*) FILTER (WHERE type NOT IN ('earn', 'spend', 'expire'))::int FROM "LedgerEntry" e WHERE e."customerId" = l."customerId") AS other,
+              (SELECT coalesce(sum(points) FILTER (WHERE type = 'reversal'), 0)::int FROM "LedgerEntry" e WHERE e."customerId" = l."customerId") AS reversal,
+              (SELECT count(*) FILTER (WHERE type NOT IN ('earn', 'spend', 'expire', 'reversal'))::int FROM "LedgerEntry" e WHERE e."customerId" = l."customerId") AS other,
               (SELECT count(*) FILTER (WHERE "balanceAfter" < 0)::int FROM "LedgerEntry" e WHERE e."customerId" = l."customerId") AS "negativeAfter",
               (SELECT coalesce(sum(remaining), 0)::int FROM "PointLot" p WHERE p."customerId" = l."customerId") AS lots,
               (SELECT count(*)::int FROM "PointLot" p JOIN "LedgerEntry" e ON e.id = p."ledgerEntryId"
@@ -630,10 +847,10 @@ async function checkInvariants(w: World, where: string) {
     assert.equal(row.lots, row.balance, `${ctx}: sum of PointLot.remaining = balance`);
     assert.equal(row.badLots, 0, `${ctx}: every lot is within 0..its entry's points, with its entry's dates`);
     assert.equal(row.negativeAfter, 0, `${ctx}: no entry's balanceAfter is negative`);
-    assert.equal(row.other, 0, `${ctx}: only earn, spend and expire entries`);
+    assert.equal(row.other, 0, `${ctx}: only earn, spend, expire and reversal entries`);
     assert.equal(row.balance, m.balance, `${ctx}: balance = model`);
     assert.deepEqual(
-      { earn: row.earn, spend: row.spend, expire: row.expire },
+      { earn: row.earn, spend: row.spend, expire: row.expire, reversal: row.reversal },
       m.sums,
       `${ctx}: ledger totals by type = model`,
     );
@@ -746,6 +963,6 @@ test(
     await step(w, { t: "dec", c: 0, points: 30 });
     await checkInvariants(w, "spend of the unexpired points");
     assert.equal(w.model[0]!.balance, 0);
-    assert.deepEqual(w.model[0]!.sums, { earn: 130, spend: -30, expire: -100 });
+    assert.deepEqual(w.model[0]!.sums, { earn: 130, spend: -30, expire: -100, reversal: 0 });
   },
 );

@@ -21,6 +21,8 @@ import {
   type Tone,
 } from "@/components/ui";
 import { customerQueries } from "./profile";
+import type { AdjustLimit } from "./adjust-balance-form";
+import { ReverseEntry, reversible } from "./reverse-entry";
 
 const KIND_LABELS: Record<TimelineKind, string> = {
   points: "Points",
@@ -45,6 +47,7 @@ const COLUMNS = [
   { label: "Points", align: "right" },
   { label: "Details" },
   { label: "By" },
+  { label: "Actions", hidden: true },
 ] as const;
 
 /** Who did it: the staff member's name (and e-mail on hover), or where it came from (the API, a flow, the system). */
@@ -63,6 +66,7 @@ const ACTION_WORDS: Record<string, string> = {
   "reward.redeem": "redeemed a reward",
   "coupon.assign": "assigned a coupon",
   "notification.send": "sent a notification",
+  "balance.reverse": "reversed points",
 };
 const titleOf = (e: TimelineEntry) => (e.kind === "staff" ? (ACTION_WORDS[e.title] ?? e.title) : e.title);
 
@@ -78,12 +82,19 @@ export function TimelineCard({
   customerId,
   initial,
   canNote,
+  reverseLimit = null,
 }: {
   programId: string;
   customerId: string;
   initial: TimelinePage;
   canNote: boolean;
+  /** Staff who may adjust balances reverse points rows, within their ceiling; null: no Reverse action. */
+  reverseLimit?: AdjustLimit | null;
 }) {
+  const reverseAction = (e: TimelineEntry) =>
+    reverseLimit && reversible(e) ? (
+      <ReverseEntry programId={programId} customerId={customerId} entry={e} limit={reverseLimit} />
+    ) : null;
   const [kind, setKind] = useState<TimelineKind | "">("");
   const query = useInfiniteQuery({
     queryKey: queryKeys.timeline(customerId, kind || null),
@@ -140,6 +151,7 @@ export function TimelineCard({
                 { label: "When", value: formatDate(e.at) },
                 { label: "By", value: who(e) },
                 ...(e.detail ? [{ label: "Details", value: <span className="break-words">{e.detail}</span> }] : []),
+                ...(reverseAction(e) ? [{ label: "Actions", value: reverseAction(e) }] : []),
               ]}
             />
           )}
@@ -156,7 +168,8 @@ export function TimelineCard({
                 {e.points === null ? "" : signed(e.points)}
               </td>
               <td className="min-w-36 max-w-md whitespace-pre-line break-words py-2 pr-4">{e.detail ?? ""}</td>
-              <td className="whitespace-nowrap py-2">{who(e)}</td>
+              <td className="whitespace-nowrap py-2 pr-4">{who(e)}</td>
+              <td className="whitespace-nowrap py-2">{reverseAction(e)}</td>
             </tr>
           )}
         </Table>

@@ -14,3 +14,4 @@ export * as coupons from "./coupons";
 export * as notifications from "./notifications";
 export * as events from "./events";
 export * as balanceExplained from "./balance-explained";
+export * as reversals from "./reversals";

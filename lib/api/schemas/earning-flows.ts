@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_FLOW_PARAMS } from "@/lib/domain/flow-params";
 import { CAP_REASONS } from "@/lib/domain/vocabulary";
-import { Transaction } from "./points";
+import { OrderId, Transaction } from "./points";
 
 /** Running an earning flow for a customer (API.md §3, §4). */
 
@@ -18,6 +18,9 @@ export const EarningFlowRun = z
           "naming `params.<name>`; only declared values are stored in the ledger entry's metadata.",
       )
       .meta({ maxProperties: MAX_FLOW_PARAMS, examples: [{ amount: 42.5 }] }),
+    orderId: OrderId.nullable()
+      .optional()
+      .describe("The order this run earned with (at most 128 characters): a later refund of it reverses the points."),
   })
   .meta({ id: "EarningFlowRun" });
 

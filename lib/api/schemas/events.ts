@@ -97,6 +97,40 @@ export const WEBHOOK_EVENTS = {
     }),
     "A redemption was cancelled: its points and stock came back and its code is void.",
   ),
+  "transaction.reversed": envelope(
+    "transaction.reversed",
+    z.object({
+      customerId: Id,
+      transactionId: Id.describe("The `reversal` ledger entry written."),
+      reversesId: Id.describe("The entry reversed."),
+      orderId: z.string().nullable().describe("The reversed entry's order, if any."),
+      requested: z.number().int().describe("Points asked to reverse (they count against the entry's cap)."),
+      points: z.number().int().describe("Points actually taken back (or given back, for a reversed spend)."),
+      unrecovered: z
+        .number()
+        .int()
+        .describe("Points of the request already spent, not taken back: requested − points."),
+      tierPoints: z.number().int().describe("Tier points removed from the period the reversed earn counted in."),
+      balance: z.number().int().describe("The balance after the reversal."),
+    }),
+    "A ledger entry was reversed (in part or in full), by the API, the dashboard, the CLI or an order refund.",
+  ),
+  "order.refunded": envelope(
+    "order.refunded",
+    z.object({
+      orderId: z.string(),
+      refundId: Id,
+      amount: z.number().nullable().describe("The refunded amount sent; null for a full refund."),
+      total: z.number().nullable().describe("The order's total sent; null for a full refund."),
+      refundedShare: z.number().describe("The order's refunded share after this refund (Σ amount/total, at most 1)."),
+      orderPoints: z.number().int().describe("The points the order earned, over all its entries."),
+      pointsReversed: z.number().int().describe("Points this refund reversed."),
+      totalReversed: z.number().int().describe("Points reversed of the order so far, this refund included."),
+      unrecovered: z.number().int().describe("Points of this refund already spent, not taken back."),
+      customerIds: z.array(Id).describe("The customers whose entries this refund reversed."),
+    }),
+    "An order was refunded (in part or in full): its points were reversed across every entry it earned.",
+  ),
 } as const satisfies Record<EventType, z.ZodType>;
 
 /** The dashboard's "Send test event": posted to that one webhook only, signed like every event (lib/domain/webhooks.ts). */

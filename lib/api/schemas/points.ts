@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PointsMove } from "@/lib/domain/points";
 import { LEDGER_SOURCES, LEDGER_TYPES } from "@/lib/domain/vocabulary";
-import { Id, MAX_POINTS, Metadata, Timestamp } from "./common";
+import { Id, MAX_POINTS, Metadata, storableText, Timestamp } from "./common";
 
 /** Balances and the ledger (API.md §4): increase/decrease, and the transactions read model. */
 
@@ -12,6 +12,16 @@ export const PointsChange = z
     metadata: Metadata.nullable().optional(),
   })
   .meta({ id: "PointsChange" }) satisfies z.ZodType<Pick<PointsMove, "points" | "reason" | "metadata">>;
+
+/** The integrator's order reference: what `POST /orders/{orderId}/refund` finds the order's points by. */
+export const OrderId = storableText(z.string().trim().min(1).max(128)).meta({ examples: ["ORD-10042"] });
+
+/** Increase balance: a points change that may name the order it was earned with. */
+export const PointsIncrease = PointsChange.extend({
+  orderId: OrderId.nullable()
+    .optional()
+    .describe("The order the points were earned with (at most 128 characters): a later refund of it reverses them."),
+}).meta({ id: "PointsIncrease" }) satisfies z.ZodType<Pick<PointsMove, "points" | "reason" | "metadata" | "orderId">>;
 
 export const Transaction = z
   .object({
@@ -25,6 +35,13 @@ export const Transaction = z
     actor: z.string().meta({ examples: ["api_key:0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a"] }),
     idempotencyKey: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()).nullable(),
+    orderId: z
+      .string()
+      .nullable()
+      .describe("The order the entry was earned with (and, on a reversal, the reversed entry's)."),
+    reversesId: Id.nullable().describe(
+      "On a `reversal`: the entry it reverses (its metadata holds `requested` and `unrecovered`).",
+    ),
     createdAt: Timestamp,
     expiresAt: Timestamp.nullable(),
   })

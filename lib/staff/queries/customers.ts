@@ -335,7 +335,7 @@ export interface TimelinePage {
 }
 
 /** Audit actions the timeline shows through their own rows (the ledger entry, the note) rather than twice. */
-const SHOWN_ELSEWHERE = ["balance.adjust", "customer.note"];
+const SHOWN_ELSEWHERE = ["balance.adjust", "customer.note", "balance.reverse"];
 
 /**
  * Each source of the timeline, newest first, after the cursor position `$2`/`$3` (timestamp, id), at most `$4`

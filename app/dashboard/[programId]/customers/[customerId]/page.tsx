@@ -70,7 +70,17 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
           </div>
           <BalanceExplainedCard explained={profile.balance} />
           <RedemptionsCard programId={programId} customerId={customerId} canCancel={allowed("rewards.redeem")} />
-          <TimelineCard programId={programId} customerId={customerId} initial={profile.timeline} canNote={canEdit} />
+          <TimelineCard
+            programId={programId}
+            customerId={customerId}
+            initial={profile.timeline}
+            canNote={canEdit}
+            reverseLimit={
+              allowed("balance.adjust")
+                ? { ceiling: ceilingFor(staff.role, ceilings), rule: ceilingRule(staff.role, ceilings) }
+                : null
+            }
+          />
           <UserDataCard
             programId={programId}
             customerId={customerId}

@@ -12,6 +12,7 @@ const flowRun = (req: CustomerRequest<z.output<typeof EarningFlowRun>>) => ({
   params: req.body.params ?? {},
   actor: req.caller.actor,
   idempotencyKey: req.idempotencyKey,
+  orderId: req.body.orderId ?? null,
 });
 
 /**

@@ -219,6 +219,7 @@ const cancelled = {
   transaction: transaction("0193a5b3-6b20-7c3f-8d4e-2f3a4b5c6d7e", "reversal", 500, 1250, {
     reason: `redemption cancelled: ${CANCEL_REASON}`,
     metadata: { redemptionId: redemption.redemption.id, reverses: TX2 },
+    reversesId: TX2,
     createdAt: "2026-11-22T16:02:10.000Z",
   }),
 };

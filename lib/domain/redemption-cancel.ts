@@ -22,7 +22,7 @@ import type { LedgerSource, RedemptionStatus } from "./vocabulary";
  * - Points come back as a `reversal` ledger entry (`changeBalance`: the customer's row lock, then one statement), a
  *   new lot that expires like any points added now (the program's expiry counted from the cancel: the original lots
  *   may have expired or been spent meanwhile, and giving back "the same" points would need them). Its metadata
- *   names the redemption and the `redeem` entry it reverses. Tier points do not change: a redemption never counted.
+ *   names the redemption, and its `reversesId` the `redeem` entry it reverses. Tier points do not change: a redemption never counted.
  * - Events: `balance.changed` (the ledger's) and `redemption.cancelled`.
  *
  * Lock order: Redemption → Reward → LoyaltyData. A redemption locks Reward → LoyaltyData and only inserts its
@@ -133,6 +133,7 @@ export async function cancelRedemption(tx: Tx, input: CancelRedemptionInput) {
     actor: input.actor,
     reason: `redemption cancelled: ${input.reason}`,
     metadata: { redemptionId: claimed.id, reverses: claimed.ledgerEntryId },
+    reversesId: claimed.ledgerEntryId,
     idempotencyKey: input.idempotencyKey,
     now: input.now,
   });

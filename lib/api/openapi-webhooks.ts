@@ -38,6 +38,15 @@ const DATA: Record<EventType, Record<string, unknown>> = {
   },
   "coupon.assigned": { customerId, couponPoolId: "0193a5b2-ae50-7c74-8f88-6b5a4d3e2f10", code: "WELCOME-8F3K2" },
   "notification.requested": { customerId, notificationId: "0193a5b3-26d0-74fc-81aa-e3d2cf1a0b98", category: "balance" },
+  "referral.completed": {
+    referralId: "0193a5b3-5a10-7f3e-8a1d-2c4b6d8e0f12",
+    customerId,
+    side: "referred",
+    referrerId: "0193a5b2-9d40-7b63-8e77-5a4f3c2b1d0e",
+    referredId: customerId,
+    points: 500,
+    capped: false,
+  },
 };
 
 const signatureHeaders = [

@@ -13,6 +13,7 @@ import {
 } from "@/lib/api/idempotency";
 import { ledgerEntryJson } from "./sql";
 import { recalculateIfDue } from "./tiers-engine";
+import { completeReferral } from "./referrals";
 import type { LedgerSource, LedgerType } from "./vocabulary";
 
 /**
@@ -69,6 +70,8 @@ export interface BalanceResult {
  * Two rare cases are left to that locked path too, reported instead of done: points that expired by now must be
  * expired before a spend (`expiry_due`, once per lot), and a tier period that has ended must be closed before an
  * earn counts (`tier_due`, once per period per customer); both run TypeScript rules over several statements.
+ * So is an earn of a customer whose referral is still open (`referral_due`): it may complete the referral, which
+ * rewards both sides in the earn's transaction (referrals.ts `completeReferral`).
  *
  * `p` names SQL expressions (placeholders or subqueries) for the change; `p.points` is signed and non-zero.
  */
@@ -100,6 +103,9 @@ export const changeCtes = (p: ChangeSql) => `clock AS (
       SELECT 1 FROM "PointLot" d, clock WHERE d."programId" = ${p.programId} AND d."customerId" = ${p.customerId}
         AND d.remaining > 0 AND d."expiresAt" <= clock.at) THEN 'expiry_due'
     WHEN ${p.tier} AND cur."recalculationDate" <= (SELECT at FROM clock) THEN 'tier_due'
+    WHEN ${p.tier} AND ${p.points} > 0 AND EXISTS (
+      SELECT 1 FROM "Referral" r WHERE r."referredId" = ${p.customerId} AND r."programId" = ${p.programId}
+        AND r."completedAt" IS NULL) THEN 'referral_due'
   END AS why
   FROM cur
 ), ranked AS (
@@ -291,7 +297,7 @@ async function runChange(database: Db, change: BalanceChange, slot: OutcomeSlot 
  * The locked path, in the caller's transaction (the dashboard, the CLI, redemptions, earning flows, and the
  * requests the hot path hands over): takes the customer's balance row lock first, settles what is due (expired
  * points before a spend, an ended tier period before an earn), then runs the same statement, which now cannot be
- * overtaken.
+ * overtaken; an earn then completes the customer's open referral if it qualifies.
  */
 export async function changeBalance(tx: Tx, change: BalanceChange): Promise<BalanceResult> {
   checkPoints(change);
@@ -302,6 +308,8 @@ export async function changeBalance(tx: Tx, change: BalanceChange): Promise<Bala
   const result = await runChange(tx, change, null);
   if ("outcome" in result) {
     const row = result.row;
+    // The referred customer's first qualifying earn completes their referral, once, in this transaction.
+    if (countsForTier(change)) await completeReferral(tx, change);
     return { balance: Number(row.balance), entryJson: String(row.entry), entryId: String(row.entry_id) };
   }
   const error = changeRefusal(result.refusal);

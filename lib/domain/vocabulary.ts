@@ -51,6 +51,7 @@ export const EVENT_TYPES = [
   "reward.redeemed",
   "coupon.assigned",
   "notification.requested",
+  "referral.completed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

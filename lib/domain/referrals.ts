@@ -11,6 +11,7 @@ import { changeBalance, lockBalance, type BalanceChange } from "./ledger";
 import { emitEvents } from "./events";
 import { requireProgram } from "./programs";
 import { getCustomerJsonById } from "./customers";
+import { linkTemplateProblem, normaliseReferralCode } from "./referral-rules";
 
 /**
  * The one place for referrals (README "Referrals"). Every customer has a referral code (Customer.referralCode, given
@@ -34,12 +35,6 @@ export const REFERRAL_REASON = "referral";
 /** A referral award (written here, by the system): not a qualifying earn. */
 const isReferralAward = (change: BalanceChange) => change.source === "system" && change.reason === REFERRAL_REASON;
 
-/** A typed code as stored: trimmed, upper case (the alphabet has no look-alikes: 23456789 and A-Z without I, L, O). */
-export const normaliseReferralCode = (code: string) => code.trim().toUpperCase();
-
-/** The referral code format, for the edge's schemas. */
-export const REFERRAL_CODE_PATTERN = /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/;
-
 /** The settings of a program's referrals (dashboard card, CLI). */
 export const REFERRAL_SETTINGS = {
   referralLinkTemplate: true,
@@ -61,19 +56,6 @@ export interface ReferralSettings {
 
 export const getReferralSettings = (db: Db, programId: string): Promise<ReferralSettings> =>
   requireProgram(db, programId, REFERRAL_SETTINGS);
-
-/** A link template: an http(s) URL with `{code}` in it. Null when it is not one, with the reason. */
-export function linkTemplateProblem(template: string): string | null {
-  if (!template.includes("{code}")) return "must contain {code}";
-  let url: URL;
-  try {
-    url = new URL(template.replaceAll("{code}", "CODE"));
-  } catch {
-    return "must be a URL";
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an http or https URL";
-  return null;
-}
 
 export async function updateReferralSettings(db: Db, programId: string, changes: Partial<ReferralSettings>) {
   const template = changes.referralLinkTemplate;

@@ -10,6 +10,7 @@ import { CustomerHeading } from "@/components/dashboard/customer/customer-headin
 import { LoyaltyDataCard, NotificationPreferencesCard } from "@/components/dashboard/customer/loyalty-data-card";
 import { PreferencesFormCard } from "@/components/dashboard/customer/preferences-form";
 import { TierCard } from "@/components/dashboard/customer/tier-card";
+import { ReferralsCard } from "@/components/dashboard/customer/referrals-card";
 import { TimelineCard } from "@/components/dashboard/customer/timeline-card";
 import { UserDataCard } from "@/components/dashboard/customer/user-data-form";
 
@@ -66,6 +67,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
             <TierCard customer={customer} tiers={profile.tiers} />
             <LoyaltyDataCard customer={customer} />
           </div>
+          <ReferralsCard programId={programId} customerId={customerId} />
           <TimelineCard programId={programId} customerId={customerId} initial={profile.timeline} canNote={canEdit} />
           <UserDataCard
             programId={programId}

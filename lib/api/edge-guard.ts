@@ -34,6 +34,7 @@ export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly s
   ["programs/:programId/customers/:email/rewards/:rewardId/redeem", ["POST"]],
   ["programs/:programId/customers/:email/coupons", ["POST"]],
   ["programs/:programId/customers/:email/notifications", ["POST"]],
+  ["programs/:programId/customers/:email/referral", ["POST"]],
 ];
 
 /** The Allow header of a route: what it exports, HEAD wherever GET is (Next derives it), and OPTIONS. */

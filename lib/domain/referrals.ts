@@ -18,22 +18,22 @@ import { linkTemplateProblem, normaliseReferralCode } from "./referral-rules";
  * by the database at insert: migration `referrals`); `loyaltyData.referralLink` is the program's link template with
  * it. A referral is recorded for a customer before their first earn (`recordReferral`: the batch's
  * `payload.referralCode` or POST …/customers/{email}/referral); the customer's `referral` field then holds the
- * referrer's code. Their first qualifying earn completes it (`completeReferral`, called by ledger.ts `changeBalance`
+ * referrer's code. Their first qualifying earn completes it (`closeReferral`, called by ledger.ts `changeBalance`
  * in the earn's transaction; the one-statement path hands such earns over as `referral_due`): both sides get the
  * program's points as `earn` entries with reason "referral", once, and `referralEarned` becomes true.
  *
- * Policies: the referral points are earns and count towards tiers like every earn (API.md §4). They are not
- * themselves qualifying earns: they never complete the receiver's own open referral. A referrer over the program's
+ * Policies: a qualifying earn is an `earn` of at least the program's minimum points from the API, the dashboard's
+ * API-equivalent paths or an earning flow; the system's own earns (the referral points) never qualify, so they never
+ * complete the receiver's own open referral. The referral points are earns and count towards tiers like every earn
+ * (API.md §4). The earn's answer carries its own entry and balance; the referral points are entries of their own
+ * written just after it in the same transaction. A referrer over the program's
  * cap (rewarded referrals in the last N days) still has the referral recorded and completed, the referred customer
  * still gets their points, the referrer gets none (`capped`). An erased referrer's code stops working; their open
  * referrals still reward the referred customer, and the referrer nothing.
  */
 
-/** The `reason` of the referral earns, and what tells them apart from qualifying earns. */
+/** The `reason` of the referral earns (source `system`). */
 export const REFERRAL_REASON = "referral";
-
-/** A referral award (written here, by the system): not a qualifying earn. */
-const isReferralAward = (change: BalanceChange) => change.source === "system" && change.reason === REFERRAL_REASON;
 
 /** The settings of a program's referrals (dashboard card, CLI). */
 export const REFERRAL_SETTINGS = {
@@ -156,16 +156,20 @@ WHERE "programId" = $1::uuid AND "referrerId" = $2::uuid AND NOT capped
   AND "completedAt" > coalesce($3::timestamptz, now()) - make_interval(days => $4::int)`;
 
 /**
- * Completes the earning customer's open referral when `change` (an earn just written under their row lock, by
- * ledger.ts `changeBalance`) qualifies: at least the program's minimum points, and not itself a referral award.
- * The referral row is closed first, so the awards' own earns (through `changeBalance` again) find nothing open.
- * The referrer's row is locked before their cap is counted, so concurrent completions of one referrer's
- * referrals count each other. Lock order: the referred customer, then the referrer (no loops: `recordReferral`).
+ * The first half of a referral's completion, on the locked path before a qualifying earn's statement (ledger.ts
+ * `changeBalance`, under the earning customer's row lock): closes the customer's open referral when `change`
+ * qualifies (an earn of at least the program's minimum points, not the system's own: referral points never qualify),
+ * deciding each side's points; the statement then goes ahead (its `referral_due` case sees nothing open). Returns
+ * the second half, `reward`, for after the earn: both sides' earns (through `changeBalance`: the system's, so they
+ * close nothing), `referralEarned` and the events. Null when nothing completes.
+ *
+ * The referrer's row is locked before their cap is counted, so concurrent completions of one referrer's referrals
+ * count each other. Lock order: the referred customer, then the referrer (no loops: `recordReferral`).
  */
-export async function completeReferral(tx: Tx, change: BalanceChange): Promise<void> {
-  if (isReferralAward(change)) return;
+export async function closeReferral(tx: Tx, change: BalanceChange): Promise<{ reward: () => Promise<void> } | null> {
+  if (change.source === "system") return null;
   const [open] = await tx.$queryRawUnsafe<OpenReferral[]>(OPEN_REFERRAL_SQL, change.programId, change.customerId);
-  if (!open || change.points < open.referralMinEarnPoints) return;
+  if (!open || change.points < open.referralMinEarnPoints) return null;
   let capped = false;
   if (open.referrerLive) {
     await lockBalance(tx, change.programId, open.referrerId);
@@ -191,7 +195,6 @@ export async function completeReferral(tx: Tx, change: BalanceChange): Promise<v
     referrerPoints,
     referredPoints,
   );
-  await tx.customer.update({ where: { id: open.referredId }, data: { referralEarned: true } });
   const award = (customerId: string, points: number) =>
     changeBalance(tx, {
       programId: change.programId,
@@ -204,23 +207,27 @@ export async function completeReferral(tx: Tx, change: BalanceChange): Promise<v
       metadata: { referralId: open.id },
       now: change.now,
     });
-  if (referredPoints > 0) await award(open.referredId, referredPoints);
-  if (referrerPoints > 0) await award(open.referrerId, referrerPoints);
-  const common = { referralId: open.id, referrerId: open.referrerId, referredId: open.referredId };
-  await emitEvents(tx, change.programId, [
-    {
-      type: "referral.completed",
-      data: { ...common, customerId: open.referredId, side: "referred", points: referredPoints, capped: false },
-    },
-    ...(open.referrerLive
-      ? [
-          {
-            type: "referral.completed" as const,
-            data: { ...common, customerId: open.referrerId, side: "referrer", points: referrerPoints, capped },
-          },
-        ]
-      : []),
-  ]);
+  const reward = async () => {
+    await tx.customer.update({ where: { id: open.referredId }, data: { referralEarned: true } });
+    if (referredPoints > 0) await award(open.referredId, referredPoints);
+    if (referrerPoints > 0) await award(open.referrerId, referrerPoints);
+    const common = { referralId: open.id, referrerId: open.referrerId, referredId: open.referredId };
+    await emitEvents(tx, change.programId, [
+      {
+        type: "referral.completed",
+        data: { ...common, customerId: open.referredId, side: "referred", points: referredPoints, capped: false },
+      },
+      ...(open.referrerLive
+        ? [
+            {
+              type: "referral.completed" as const,
+              data: { ...common, customerId: open.referrerId, side: "referrer", points: referrerPoints, capped },
+            },
+          ]
+        : []),
+    ]);
+  };
+  return { reward };
 }
 
 /** One side of a customer's referrals, for the dashboard's customer page. */

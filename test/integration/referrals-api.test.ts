@@ -7,44 +7,25 @@
  *   completion at the referred customer's first qualifying earn (both sides, once; `referralEarned`); the referrer's
  *   cap; the erasure of a referrer; parallel first earns completing it once; the `referral.completed` events.
  *
- * Fixtures: TWO_PROGRAMS' program A (three tiers) with referral settings REFERRALS, program B (no template, with a
- * key of its own).
+ * Fixtures: program A (three tiers) with REFERRAL_SETTINGS (test/support/fixtures.ts), program B (no template) and
+ * its key.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { BACKENDS, customerPath, openStack, type ApiOptions, type Fixtures, type Stack } from "../support/stack";
-import { fixtures, otherKey, otherProgram, programWithTiers, type FixturePart } from "../support/fixtures";
+import {
+  fixtures,
+  otherKey,
+  otherProgram,
+  programWithTiers,
+  REFERRAL_SETTINGS,
+  referralSettings,
+} from "../support/fixtures";
 import { assertProblem, problemPaths } from "../support/assertions";
 
-const TEMPLATE = "https://shop.example.com/join?ref={code}";
-const REFERRALS = { referrer: 100, referred: 50, minEarn: 20, cap: 2, capDays: 30 };
+const TEMPLATE = REFERRAL_SETTINGS.template;
+const REFERRALS = REFERRAL_SETTINGS;
 const CODE = /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/;
-
-/** Program A's referral settings, through the CLI. */
-const referralSettings = (): FixturePart<{ programId: string }, Record<never, never>> => ({
-  key: `referralSettings ${TEMPLATE} ${JSON.stringify(REFERRALS)}`,
-  async make({ loyalty }, { programId }) {
-    await loyalty(
-      "referral",
-      "settings",
-      "--program",
-      programId,
-      "--link-template",
-      TEMPLATE,
-      "--referrer-points",
-      String(REFERRALS.referrer),
-      "--referred-points",
-      String(REFERRALS.referred),
-      "--min-earn",
-      String(REFERRALS.minEarn),
-      "--cap",
-      String(REFERRALS.cap),
-      "--cap-days",
-      String(REFERRALS.capDays),
-    );
-    return {};
-  },
-});
 
 const SPEC = fixtures("referrals", programWithTiers(), otherProgram()).then(otherKey(), referralSettings());
 

@@ -87,6 +87,7 @@ test("a manager sets referral settings; the customer page shows who referred who
   await page.goto(`/dashboard/${programId}/customers/${(await client.customer(referrer)).id}`);
   const referrals = page.getByRole("region", { name: "Referrals" });
   await expect(referrals).toContainText("1 customer, 1 completed, 100 points earned");
+  await expect(referrals).toContainText(link);
   const table = referrals.getByRole("table", { name: "Customers referred" });
   await expect(table.getByRole("row").filter({ hasText: referred })).toContainText("completed");
   await shots(page, "referrals-customer-referrer");

@@ -11,7 +11,7 @@ import { changeBalance, lockBalance, type BalanceChange } from "./ledger";
 import { emitEvents } from "./events";
 import { requireProgram } from "./programs";
 import { getCustomerJsonById } from "./customers";
-import { linkTemplateProblem, normaliseReferralCode } from "./referral-rules";
+import { linkTemplateProblem, normaliseReferralCode, referralLink } from "./referral-rules";
 
 /**
  * The one place for referrals (README "Referrals"). Every customer has a referral code (Customer.referralCode, given
@@ -242,9 +242,16 @@ export interface ReferralRow {
   capped: boolean;
 }
 
-/** Who referred the customer (null: nobody) and the customers they referred (newest first, at most `limit`). */
+/**
+ * The customer's own code and link, who referred them (null: nobody) and the customers they referred (newest first, at
+ * most `limit`) with the counts of all of them.
+ */
 export async function customerReferrals(db: Db, programId: string, customerId: string, limit = 50) {
-  const [by, made, counts] = await Promise.all([
+  const [own, by, made, counts] = await Promise.all([
+    db.customer.findFirst({
+      where: { programId, id: customerId },
+      select: { referralCode: true, program: { select: { referralLinkTemplate: true } } },
+    }),
     db.referral.findFirst({
       where: { programId, referredId: customerId },
       select: {
@@ -301,6 +308,8 @@ export async function customerReferrals(db: Db, programId: string, customerId: s
   }));
   const total = counts[0];
   return {
+    code: own?.referralCode ?? null,
+    link: referralLink(own?.program.referralLinkTemplate ?? null, own?.referralCode ?? null),
     referredBy,
     referred,
     made: total?._count._all ?? 0,

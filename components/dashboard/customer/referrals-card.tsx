@@ -28,6 +28,11 @@ export async function ReferralsCard({ programId, customerId }: { programId: stri
   return (
     <Card title="Referrals">
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+        <dt className="text-slate-600">Own code</dt>
+        <dd className="min-w-0">
+          <span className="font-mono text-xs">{r.code ?? "—"}</span>
+          {r.link && <span className="block break-all text-xs text-slate-700">{r.link}</span>}
+        </dd>
         <dt className="text-slate-600">Referred by</dt>
         <dd>
           {r.referredBy ? (

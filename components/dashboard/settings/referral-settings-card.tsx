@@ -4,7 +4,7 @@ import { Card, formatNumber } from "@/components/ui";
 import { DefinitionList } from "@/components/dashboard/edit-drawer";
 import { ReferralSettingsDrawer } from "./referral-settings-form";
 
-const points = (n: number) => (n === 0 ? "none" : `${formatNumber(n)} points`);
+const points = (n: number) => (n === 0 ? "none" : `${formatNumber(n)} point${n === 1 ? "" : "s"}`);
 
 /** The settings page's "Referrals" card (a server component): the referral settings; managers and owners edit them. */
 export async function ReferralSettingsCard({ programId, canEdit }: { programId: string; canEdit: boolean }) {

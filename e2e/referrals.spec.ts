@@ -97,6 +97,13 @@ test("a manager sets referral settings; the customer page shows who referred who
   await expect(page.getByRole("region", { name: "Referrals" })).toContainText(code);
   await shots(page, "referrals-customer-referred");
 
+  // The reports count the period's referrals.
+  await page.goto(`/dashboard/${programId}`);
+  const figures = page.getByRole("region", { name: "Referrals of the period" });
+  await expect(figures).toContainText("Referrals completed");
+  await expect(figures).toContainText("Referral points awarded");
+  await shot(page, "referrals-reports-1440");
+
   // Support reads the settings but has no edit button.
   const support = await browser.newPage();
   await signIn(support, "support");

@@ -24,6 +24,8 @@ export const ERROR_CATALOGUE = {
   invalid_path: { status: 400, meaning: "a path segment has a malformed percent-encoding" },
   url_not_allowed: { status: 400, meaning: "deliveries cannot be sent to this URL" },
   invalid_callback_url: { status: 400, meaning: "the sign-in callback is not a page of this app" },
+  referral_code_unknown: { status: 400, meaning: "no live customer of this program has this referral code" },
+  referral_self: { status: 400, meaning: "a customer cannot be referred by themselves (or by someone they referred)" },
   unauthorized: { status: 401, meaning: "missing, unknown or revoked credentials" },
   forbidden: { status: 403, meaning: "the signed-in staff member's role does not allow this" },
   cross_site_request: { status: 403, meaning: "a staff write sent from another site" },
@@ -65,6 +67,11 @@ export const ERROR_CATALOGUE = {
   reversal_exceeds_original: {
     status: 409,
     meaning: "the points asked exceed what is left to reverse of the entry; nothing was changed",
+  },
+  referral_already_recorded: { status: 409, meaning: "the customer already has a referral (by another code)" },
+  referral_after_first_earn: {
+    status: 409,
+    meaning: "the customer has already earned points: a referral is recorded only before the first earn",
   },
   payload_too_large: { status: 413, meaning: "the body is larger than the limit" },
   unsupported_media_type: { status: 415, meaning: "the body was not sent as application/json" },
@@ -116,6 +123,14 @@ export const invalidPath = () => fail("invalid_path", "The path has a malformed 
 export const urlNotAllowed = (path: string, message: string) =>
   fail("url_not_allowed", "Deliveries cannot be sent to this URL.", [{ path, message }]);
 export const invalidCallbackUrl = () => fail("invalid_callback_url", "callbackUrl must be a page of this app.");
+export const referralCodeUnknown = (path: string) =>
+  fail("referral_code_unknown", "No customer of this program has this referral code.", [
+    { path, message: "is not a referral code of this program" },
+  ]);
+export const referralSelf = (path: string, message: string) =>
+  fail("referral_self", "A customer cannot be referred by themselves or by someone they referred.", [
+    { path, message },
+  ]);
 
 // 401, 403
 export const invalidApiKey = () => fail("unauthorized", "A valid api-key header is required.");
@@ -190,6 +205,14 @@ export const cancelWindowClosed = (hours: number) =>
   );
 export const redemptionAlreadyCancelled = () =>
   fail("redemption_already_cancelled", "The redemption was cancelled already; nothing was changed.");
+export const referralAlreadyRecorded = (path: string) =>
+  fail("referral_already_recorded", "The customer already has a referral by another code; nothing was changed.", [
+    { path, message: "differs from the customer's recorded referral" },
+  ]);
+export const referralAfterFirstEarn = (path: string) =>
+  fail("referral_after_first_earn", "The customer has already earned points; a referral can no longer be recorded.", [
+    { path, message: "comes after the customer's first earn" },
+  ]);
 
 // 413, 415, 429
 export const payloadTooLarge = (maxBytes: number) =>

@@ -13,6 +13,7 @@ import { exportCommands } from "./cli/export-commands";
 import { programCommands } from "./cli/program-commands";
 import { redemptionCommands } from "./cli/redemption-commands";
 import { correctionCommands } from "./cli/correction-commands";
+import { referralCommands } from "./cli/referral-commands";
 
 /** The command table: one entry per `noun verb`, each a zod schema for its flags and a call into lib/domain. */
 const commands: Record<string, Command> = {
@@ -22,6 +23,7 @@ const commands: Record<string, Command> = {
   ...exportCommands,
   ...redemptionCommands,
   ...correctionCommands,
+  ...referralCommands,
 };
 
 /** `noun verb --flag value --flag=value --switch`: a flag not followed by a value is `true`. */

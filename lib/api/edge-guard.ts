@@ -39,6 +39,7 @@ export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly s
   ["programs/:programId/redemptions/:redemptionId/cancel", ["POST"]],
   ["programs/:programId/customers/:email/transactions/:transactionId/reverse", ["POST"]],
   ["programs/:programId/orders/:orderId/refund", ["POST"]],
+  ["programs/:programId/customers/:email/referral", ["POST"]],
 ];
 
 /** The Allow header of a route: what it exports, HEAD wherever GET is (Next derives it), and OPTIONS. */

@@ -266,6 +266,7 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
   redeemMyReward: one("With metadata (the body may be left out)", { metadata: { channel: "app" } }),
   assignCoupon: one("From a pool", { couponPoolId: POOL }),
   cancelRedemption: one("A cancelled order", { reason: CANCEL_REASON }),
+  recordReferral: one("The referrer's code, from their referral link", { code: "K7QM3RTX" }),
   sendPushNotification: one("A balance update", {
     title: "You earned 250 points",
     body: "Thanks for your order #1042. Your balance is now 1,250 points.",
@@ -278,6 +279,11 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
 export const RESPONSE_EXAMPLES: Record<string, Examples> = {
   getCustomerByEmail: one("A customer in the Silver tier", customer),
   getMe: one("The token's customer", customer),
+  recordReferral: one("Referred by the owner of K7QM3RTX", {
+    ...customer,
+    referral: "K7QM3RTX",
+    loyaltyData: { ...customer.loyaltyData, referralLink: "https://shop.example.com/join?ref=9WQX4HKP" },
+  }),
   increaseBalance: one("250 points earned", { balance: 1250, transaction: earned }),
   decreaseBalance: one("100 points taken", { balance: 1150, transaction: spent }),
   explainBalance: one("1,250 points: three lots, 900 expiring in January", balanceExplained),

@@ -33,6 +33,10 @@ export const paths: Record<string, unknown> = {
         ...WRITE_ERRORS,
         ...BATCH_ERRORS,
         ["conflict", "an e-mail or externalCustomerId already belongs to another customer"],
+        "referral_code_unknown",
+        "referral_self",
+        "referral_already_recorded",
+        "referral_after_first_earn",
       ],
     }),
     // DELETE ignores Idempotency-Key (erasing twice is erasing once): neither the header nor its 409 apply.

@@ -74,6 +74,15 @@ export const DATA: Record<EventType, Record<string, unknown>> = {
     unrecovered: 0,
     customerIds: [customerId],
   },
+  "referral.completed": {
+    referralId: "0193a5b3-5a10-7f3e-8a1d-2c4b6d8e0f12",
+    customerId,
+    side: "referred",
+    referrerId: "0193a5b2-9d40-7b63-8e77-5a4f3c2b1d0e",
+    referredId: customerId,
+    points: 500,
+    capped: false,
+  },
 };
 
 const signatureHeaders = [

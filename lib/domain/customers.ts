@@ -14,6 +14,8 @@ import { conflict, uniqueOr409, type FieldProblem } from "@/lib/errors";
 import { customerJoins, customerJson } from "./sql";
 import { emitEvent, emitEvents } from "./events";
 import type { Feature } from "./vocabulary";
+import { resolveCustomerId } from "./points";
+import { recordReferral } from "./referrals";
 
 /** A customer's own fields, each one changed only when present (the API's UserPayload is checked against this). */
 export interface UserFields {
@@ -24,6 +26,8 @@ export interface UserFields {
   emailVerified?: boolean;
   /** A new e-mail, normalised: renames the customer. */
   email?: string;
+  /** The referral code of the customer who referred this one (referrals.ts `recordReferral`). */
+  referralCode?: string;
 }
 
 /** One item of a create/update batch: the customer's e-mail (normalised) and the fields to set. */
@@ -296,6 +300,7 @@ export async function applyUserBatchNow(
   slot: OutcomeSlot | null,
 ): Promise<Outcome | null> {
   if (items.some((i) => i.payload.email !== undefined && i.payload.email !== i.email)) return null;
+  if (items.some((i) => i.payload.referralCode !== undefined)) return null; // referrals are recorded under row locks
   await checkExternalIds(database, programId, items);
   const input = JSON.stringify(
     mergeItems(items).map((r) => ({ email: r.email, payload: r.payload, changes: Object.keys(r.payload) })),
@@ -326,6 +331,24 @@ export async function applyUserBatchNow(
  * item by item so each rename sees the items before it.
  */
 export async function applyUserBatch(tx: Tx, programId: string, items: UserBatchItem[]): Promise<{ created: number }> {
+  const referrals = items.flatMap(({ email, payload }, index) =>
+    payload.referralCode === undefined ? [] : [{ email: payload.email ?? email, code: payload.referralCode, index }],
+  );
+  if (referrals.length === 0) return applyUsers(tx, programId, items);
+  const result = await applyUsers(
+    tx,
+    programId,
+    items.map(({ payload: { referralCode: _code, ...payload }, ...item }) => ({ ...item, payload })),
+  );
+  // After the customers exist: a new customer can be referred in the batch that creates it.
+  for (const r of referrals) {
+    const customerId = await resolveCustomerId(tx, programId, r.email);
+    await recordReferral(tx, programId, customerId, r.code, `[${r.index}].payload.referralCode`);
+  }
+  return result;
+}
+
+async function applyUsers(tx: Tx, programId: string, items: UserBatchItem[]): Promise<{ created: number }> {
   await checkExternalIds(tx, programId, items);
   const renames = items.some((i) => i.payload.email !== undefined && i.payload.email !== i.email);
   if (!renames) return upsert(tx, programId, mergeItems(items));

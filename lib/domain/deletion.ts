@@ -26,7 +26,7 @@ WHERE e."customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`;
 export async function deleteCustomers(tx: Tx, programId: string, emails: string[]): Promise<{ deleted: number }> {
   const erased = await tx.$queryRawUnsafe<{ id: string }[]>(
     `UPDATE "Customer" SET email = NULL, "deletedAt" = now(), "updatedAt" = now(),
-       referral = NULL, "utmCampaign" = NULL, "utmSource" = NULL, "utmMedium" = NULL, language = NULL
+       referral = NULL, "referralCode" = NULL, "utmCampaign" = NULL, "utmSource" = NULL, "utmMedium" = NULL, language = NULL
      WHERE "programId" = $1::uuid AND email = ANY(SELECT jsonb_array_elements_text($2::jsonb)) AND "deletedAt" IS NULL
      RETURNING id`,
     programId,

@@ -13,6 +13,7 @@ import {
 } from "@/lib/api/idempotency";
 import { ledgerEntryJson } from "./sql";
 import { recalculateIfDue } from "./tiers-engine";
+import { closeReferral } from "./referrals";
 import type { LedgerSource, LedgerType } from "./vocabulary";
 
 /**
@@ -73,6 +74,9 @@ export interface BalanceResult {
  * Two rare cases are left to that locked path too, reported instead of done: points that expired by now must be
  * expired before a spend (`expiry_due`, once per lot), and a tier period that has ended must be closed before an
  * earn counts (`tier_due`, once per period per customer); both run TypeScript rules over several statements.
+ * So is a qualifying earn of a customer whose referral is still open (`referral_due`; the system's own earns, the
+ * referral points, never qualify): the locked path closes the referral before the statement and rewards both sides
+ * after it, in the earn's transaction (referrals.ts `closeReferral`).
  *
  * `p` names SQL expressions (placeholders or subqueries) for the change; `p.points` is signed and non-zero.
  */
@@ -108,6 +112,10 @@ export const changeCtes = (p: ChangeSql) => `clock AS (
       SELECT 1 FROM "PointLot" d, clock WHERE d."programId" = ${p.programId} AND d."customerId" = ${p.customerId}
         AND d.remaining > 0 AND d."expiresAt" <= clock.at) THEN 'expiry_due'
     WHEN ${p.tier} AND cur."recalculationDate" <= (SELECT at FROM clock) THEN 'tier_due'
+    WHEN ${p.tier} AND ${p.source} <> 'system' AND EXISTS (
+      SELECT 1 FROM "Referral" r JOIN "Program" rp ON rp.id = r."programId"
+      WHERE r."referredId" = ${p.customerId} AND r."programId" = ${p.programId} AND r."completedAt" IS NULL
+        AND ${p.points} >= rp."referralMinEarnPoints") THEN 'referral_due'
   END AS why
   FROM cur
 ), ranked AS (
@@ -306,7 +314,7 @@ async function runChange(database: Db, change: BalanceChange, slot: OutcomeSlot 
  * The locked path, in the caller's transaction (the dashboard, the CLI, redemptions, earning flows, and the
  * requests the hot path hands over): takes the customer's balance row lock first, settles what is due (expired
  * points before a spend, an ended tier period before an earn), then runs the same statement, which now cannot be
- * overtaken.
+ * overtaken; a qualifying earn of a referred customer also completes their referral.
  */
 export async function changeBalance(tx: Tx, change: BalanceChange): Promise<BalanceResult> {
   checkPoints(change);
@@ -314,9 +322,12 @@ export async function changeBalance(tx: Tx, change: BalanceChange): Promise<Bala
   // A spend never draws on points that have expired, even when the expiry job has not run yet.
   if (change.points < 0) await expireDueLots(tx, change.programId, change.customerId, change.now);
   if (countsForTier(change)) await recalculateIfDue(tx, change.programId, change.customerId, change.now);
+  // A referred customer's first qualifying earn closes their referral (once), then rewards both sides after it.
+  const referral = countsForTier(change) ? await closeReferral(tx, change) : null;
   const result = await runChange(tx, change, null);
   if ("outcome" in result) {
     const row = result.row;
+    if (referral) await referral.reward();
     return { balance: Number(row.balance), entryJson: String(row.entry), entryId: String(row.entry_id) };
   }
   const error = changeRefusal(result.refusal);

@@ -68,7 +68,8 @@ export const customerJson = jsonObject({
     balance: "l.balance",
     memberSince: ts("l", "memberSince"),
     tierStatus: 'l."tierStatus"',
-    referralLink: 'l."referralLink"',
+    // The program's template with the customer's code (lib/domain/referrals.ts), so a new template applies to all.
+    referralLink: `(SELECT replace(p."referralLinkTemplate", '{code}', c."referralCode") FROM "Program" p WHERE p.id = c."programId")`,
     createdAt: ts("l", "createdAt"),
     updatedAt: ts("l", "updatedAt"),
   }),

@@ -58,6 +58,7 @@ export const EVENT_TYPES = [
   "redemption.cancelled",
   "transaction.reversed",
   "order.refunded",
+  "referral.completed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

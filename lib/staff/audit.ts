@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   "earning_flow.activate",
   "coupon_pool.update",
   "program.update",
+  "program.referrals_update",
   "program.create",
   "webhook.create",
   "webhook.update",

@@ -18,6 +18,7 @@ import {
 } from "@/lib/domain/flow-params";
 import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
 import { isTimeZone } from "@/lib/domain/time-zones";
+import { linkTemplateProblem } from "@/lib/domain/referral-rules";
 
 /**
  * The dashboard's form schemas. Client components validate with them before sending (inline errors at once)
@@ -355,6 +356,46 @@ export const ProgramSettingsForm = z.strictObject({
   redemptionCancelHours: CancelHours.optional(),
 });
 export type ProgramSettingsForm = z.infer<typeof ProgramSettingsForm>;
+
+/** Whole points, from 0 (none) up to MAX_POINTS, for the referral settings. */
+const ReferralPoints = (min: number) =>
+  z
+    .number("must be a whole number of points")
+    .int("must be a whole number of points")
+    .min(min, `must be at least ${min}`)
+    .max(MAX_POINTS);
+
+/**
+ * The settings page's "Referrals" card and `loyalty referral settings` (lib/domain/referrals.ts): the link template
+ * (an http(s) URL holding {code}; null: no links), each side's points, the qualifying earn's minimum points, and the
+ * cap of rewarded referrals per referrer in a period (count null: no cap).
+ */
+export const ReferralSettingsForm = z.strictObject({
+  referralLinkTemplate: z
+    .string()
+    .trim()
+    .max(255, "must be at most 255 characters")
+    .superRefine((value, ctx) => {
+      const problem = linkTemplateProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .nullable(),
+  referralReferrerPoints: ReferralPoints(0),
+  referralReferredPoints: ReferralPoints(0),
+  referralMinEarnPoints: ReferralPoints(1),
+  referralCapCount: z
+    .number("must be a whole number")
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(1_000_000)
+    .nullable(),
+  referralCapDays: z
+    .number("must be a whole number of days")
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1")
+    .max(3650, "must be at most 3650"),
+});
+export type ReferralSettingsForm = z.infer<typeof ReferralSettingsForm>;
 
 /** A new program: its name (the rest starts at the defaults and is set on its settings page). */
 export const NewProgramForm = z.strictObject({ name: z.string().trim().min(1, "a name is required").max(255) });

@@ -23,6 +23,7 @@ export const staffApi = {
   tiers: (programId: string) => `${api(programId)}/tiers`,
   tier: (programId: string, tierId: string) => `${api(programId)}/tiers/${tierId}`,
   settings: (programId: string) => `${api(programId)}/settings`,
+  referralSettings: (programId: string) => `${api(programId)}/settings/referrals`,
   programs: (programId: string) => `${api(programId)}/programs`,
   apiKeys: (programId: string) => `${api(programId)}/api-keys`,
   apiKey: (programId: string, keyId: string) => `${api(programId)}/api-keys/${keyId}`,

@@ -45,6 +45,7 @@ import {
   updateRewardAsStaff,
 } from "@/lib/staff/operations/catalogue";
 import { createApiKeyAsStaff, revokeApiKeyAsStaff } from "@/lib/staff/operations/api-keys";
+import { updateReferralSettingsAsStaff } from "@/lib/staff/operations/referrals";
 import {
   createWebhookAsStaff,
   resendDeliveryAsStaff,
@@ -82,6 +83,7 @@ const ALLOWED: Record<string, readonly Role[]> = {
   "webhook.create": ["owner", "manager"],
   "webhook.update": ["owner", "manager"],
   "push.set": ["owner", "manager"],
+  "program.referrals_update": ["owner", "manager"],
   "delivery.resend": ["owner", "manager"],
   "staff.create": ["owner"],
   "staff.role": ["owner"],
@@ -395,6 +397,23 @@ describe("Dashboard operations, per role, on a real database", () => {
         run: () => prisma.$transaction((tx) => setPushEndpointAsStaff(tx, who, { url })),
         happened: async () =>
           (await prisma.program.findUnique({ where: { id: world.program.programId } }))!.pushEndpointUrl === url,
+      };
+    },
+    "program.referrals_update": async (who) => {
+      const points = 1000 + ++counter;
+      const settings = {
+        referralLinkTemplate: "https://shop.example.com/join?ref={code}",
+        referralReferrerPoints: points,
+        referralReferredPoints: 50,
+        referralMinEarnPoints: 1,
+        referralCapCount: null,
+        referralCapDays: 30,
+      };
+      return {
+        run: () => prisma.$transaction((tx) => updateReferralSettingsAsStaff(tx, who, settings)),
+        happened: async () =>
+          (await prisma.program.findUnique({ where: { id: world.program.programId } }))!.referralReferrerPoints ===
+          points,
       };
     },
     "delivery.resend": async (who) => {

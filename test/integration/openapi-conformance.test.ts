@@ -35,6 +35,7 @@ import {
   otherKey,
   otherProgram,
   programWithTiers,
+  referralSettings,
   type FixturePart,
 } from "../support/fixtures";
 import { OpenApiConformance, type Json, type Violation } from "../support/openapi-validator";
@@ -89,6 +90,7 @@ const CONFORMANCE = fixtures("conformance", programWithTiers(), otherProgram()).
   limitedKey(),
   earningFlows(),
   catalogue(),
+  referralSettings(),
 );
 
 const isKnown = (v: Violation) =>
@@ -436,6 +438,28 @@ for (const backend of BACKENDS) {
       expect(await call("POST", path, { body: { ...note, category: "nope" } }), 400, "validation_failed");
       expect(await call("POST", `${C(newEmail("nobody"))}/notifications`, { body: note }), 404, "customer_not_found");
       await commonWriteErrors("POST", path, `${customerPath(stack.otherProgramId, email)}/notifications`);
+    });
+
+    exercise("recordReferral: 200, 400 referral_code_unknown / referral_self, 409 ×2, replay, the rest", async () => {
+      const codeOf = async (email: string) => {
+        const link = expect(await call("GET", C(email)), 200).json.loyaltyData.referralLink as string;
+        return new URL(link).searchParams.get("ref")!;
+      };
+      const [referrer, other] = [await customer("referrer"), await customer("referrer-other")];
+      const [code, otherCode] = [await codeOf(referrer), await codeOf(other)];
+      const email = await customer("referred");
+      const path = `${C(email)}/referral`;
+      await idempotency(path, { code }, { code: otherCode }, 200);
+      expect(await call("POST", path, { body: { code } }), 200);
+      expect(await call("POST", path, { body: { code: otherCode } }), 409, "referral_already_recorded");
+      const fresh = await customer("referral-fresh");
+      expect(await call("POST", `${C(fresh)}/referral`, { body: { code: "NOPE2345" } }), 400, "referral_code_unknown");
+      expect(await call("POST", `${C(fresh)}/referral`, { body: { code: await codeOf(fresh) } }), 400, "referral_self");
+      expect(await call("POST", `${C(fresh)}/referral`, { body: {} }), 400, "validation_failed");
+      const earned = await customer("referral-earned", 5);
+      expect(await call("POST", `${C(earned)}/referral`, { body: { code } }), 409, "referral_after_first_earn");
+      expect(await call("POST", `${C(newEmail("nobody"))}/referral`, { body: { code } }), 404, "customer_not_found");
+      await commonWriteErrors("POST", path, `${customerPath(stack.otherProgramId, email)}/referral`);
     });
 
     exercise("getMe, getMyTransactions, redeemMyReward: 200/201, 400, 404, 409, 401, replay", async () => {

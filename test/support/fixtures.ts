@@ -208,6 +208,30 @@ export const earningFlows = (): FixturePart<ProgramA & { otherProgramId: string 
   },
 });
 
+/** Program A's referral settings (lib/domain/referrals.ts): a link template, both sides' points, a minimum, a cap. */
+export const REFERRAL_SETTINGS = {
+  template: "https://shop.example.com/join?ref={code}",
+  referrer: 100,
+  referred: 50,
+  minEarn: 20,
+  cap: 2,
+  capDays: 30,
+} as const;
+
+/** REFERRAL_SETTINGS for program A, through `loyalty referral settings`. */
+export const referralSettings = (): FixturePart<ProgramA, Record<never, never>> => ({
+  key: `referralSettings ${JSON.stringify(REFERRAL_SETTINGS)}`,
+  async make({ loyalty }, { programId }) {
+    const r = REFERRAL_SETTINGS;
+    await loyalty(
+      ...["referral", "settings", "--program", programId, "--link-template", r.template],
+      ...["--referrer-points", String(r.referrer), "--referred-points", String(r.referred)],
+      ...["--min-earn", String(r.minEarn), "--cap", String(r.cap), "--cap-days", String(r.capDays)],
+    );
+    return {};
+  },
+});
+
 // ---------------------------------------------------------------------------------------------------------------
 // The specs of several test files
 

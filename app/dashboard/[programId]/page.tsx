@@ -6,6 +6,7 @@ import { Card, formatDate } from "@/components/ui";
 import { RangePicker } from "@/components/dashboard/reports/range-picker";
 import { ReportStats } from "@/components/dashboard/reports/report-stats";
 import { ReportCharts } from "@/components/dashboard/reports/report-charts";
+import { ReferralStats } from "@/components/dashboard/reports/referral-stats";
 import { ExportButton } from "@/components/dashboard/exports/export-button";
 
 export const metadata = { title: "Reports · Loyalty" };
@@ -44,6 +45,7 @@ export default async function ReportsPage(props: ProgramSearchPageProps<"range" 
         awaitingExpiry={report.awaitingExpiry}
       />
       <ReportCharts from={range.from} to={range.to} days={report.days} tiers={report.tiers} />
+      <ReferralStats programId={programId} range={range} />
       {can(staff.role, "customers.export") && (
         <Card title="Exports of the period">
           <div className="flex flex-wrap gap-3">

@@ -3,7 +3,7 @@ import type { ReportTotals } from "@/lib/staff/queries/reports";
 import { formatNumber } from "@/components/ui";
 
 /** A figure of the period with its change against the previous period of the same length. */
-function Figure({
+export function Figure({
   label,
   current,
   previous,

@@ -6,6 +6,14 @@ import { Tier } from "./tiers";
 
 /** Customers (API.md §2): the fields an integrator sets, the Customer read model, and the customer token. */
 
+/** A referral code as typed (any case, spaces around); an unknown one is 400 `referral_code_unknown`. */
+export const ReferralCode = z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters");
+
+/** POST …/customers/{email}/referral: record who referred the customer. */
+export const ReferralRequest = z
+  .strictObject({ code: ReferralCode.describe("The referrer's referral code (their `referralLink` carries it).") })
+  .meta({ id: "ReferralRequest" });
+
 export const UserPayload = z
   .strictObject({
     externalCustomerId: OptionalText,
@@ -19,6 +27,9 @@ export const UserPayload = z
       .optional(),
     emailVerified: z.boolean().optional(),
     email: Email.optional().describe("A new e-mail for the customer (renames it)."),
+    referralCode: ReferralCode.optional().describe(
+      "The referral code of the customer who referred this one; recorded only before the customer's first earn.",
+    ),
   })
   .meta({ id: "UserPayload" }) satisfies z.ZodType<UserFields>;
 export type UserPayload = z.infer<typeof UserPayload>;
@@ -46,7 +57,10 @@ export const LoyaltyData = z
     balance: z.number().int(),
     memberSince: Timestamp,
     tierStatus: z.enum(TIER_STATUSES),
-    referralLink: z.string().nullable(),
+    referralLink: z
+      .string()
+      .nullable()
+      .describe("The program's referral link template with this customer's referral code; null without a template."),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -73,7 +87,7 @@ export const Customer = z
     programId: Id,
     email: z.string(),
     origin: z.string().meta({ examples: ["API"] }),
-    referral: z.string().nullable(),
+    referral: z.string().nullable().describe("The referral code of the customer who referred this one, or null."),
     utmCampaign: z.string().nullable(),
     utmSource: z.string().nullable(),
     utmMedium: z.string().nullable(),
@@ -83,7 +97,9 @@ export const Customer = z
     rewardAvailableNotifications: z.boolean(),
     locationNotifications: z.boolean(),
     marketingNotifications: z.boolean(),
-    referralEarned: z.boolean(),
+    referralEarned: z
+      .boolean()
+      .describe("Whether this customer's referral completed (their first qualifying earn rewarded both sides)."),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     userData: UserData,

@@ -131,6 +131,24 @@ export const WEBHOOK_EVENTS = {
     }),
     "An order was refunded (in part or in full): its points were reversed across every entry it earned.",
   ),
+  "referral.completed": envelope(
+    "referral.completed",
+    z.object({
+      referralId: Id,
+      customerId: Id.describe("The customer this event is about: the referred one or the referrer (see `side`)."),
+      side: z.enum(["referred", "referrer"]),
+      referrerId: Id,
+      referredId: Id,
+      points: z
+        .number()
+        .int()
+        .describe("The referral points this side got (0 when the program gives none, or capped)."),
+      capped: z
+        .boolean()
+        .describe("The referrer was over the program's cap: the referral completed without their points."),
+    }),
+    "A referred customer's first qualifying earn completed their referral: one event for each side.",
+  ),
 } as const satisfies Record<EventType, z.ZodType>;
 
 /** The dashboard's "Send test event": posted to that one webhook only, signed like every event (lib/domain/webhooks.ts). */

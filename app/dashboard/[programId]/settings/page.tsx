@@ -6,6 +6,7 @@ import { Card, formatNumber } from "@/components/ui";
 import { DefinitionList } from "@/components/dashboard/edit-drawer";
 import { NewProgramCard } from "@/components/dashboard/settings/settings-form";
 import { SettingsDrawer } from "@/components/dashboard/settings/settings-drawer";
+import { ReferralSettingsCard } from "@/components/dashboard/settings/referral-settings-card";
 
 const months = (n: number) => `${n} month${n === 1 ? "" : "s"}`;
 const cancelWindow = (hours: number | null) =>
@@ -45,6 +46,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
           ]}
         />
       </Card>
+      <ReferralSettingsCard programId={programId} canEdit={can(staff.role, "program.manage")} />
       {can(staff.role, "programs.create") && <NewProgramCard programId={programId} />}
     </div>
   );

@@ -12,6 +12,7 @@ import { LoyaltyDataCard, NotificationPreferencesCard } from "@/components/dashb
 import { PreferencesFormCard } from "@/components/dashboard/customer/preferences-form";
 import { RedemptionsCard } from "@/components/dashboard/customer/redemptions-card";
 import { TierCard } from "@/components/dashboard/customer/tier-card";
+import { ReferralsCard } from "@/components/dashboard/customer/referrals-card";
 import { TimelineCard } from "@/components/dashboard/customer/timeline-card";
 import { UserDataCard } from "@/components/dashboard/customer/user-data-form";
 
@@ -70,6 +71,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
           </div>
           <BalanceExplainedCard explained={profile.balance} />
           <RedemptionsCard programId={programId} customerId={customerId} canCancel={allowed("rewards.redeem")} />
+          <ReferralsCard programId={programId} customerId={customerId} />
           <TimelineCard
             programId={programId}
             customerId={customerId}

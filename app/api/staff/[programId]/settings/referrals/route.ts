@@ -1,0 +1,9 @@
+import { staffWrite } from "@/lib/staff/http";
+import { ReferralSettingsForm } from "@/lib/staff/forms";
+import { updateReferralSettingsAsStaff } from "@/lib/staff/operations/referrals";
+
+/** Saves the program's referral settings; 200 with them. */
+export const PATCH = staffWrite(updateReferralSettingsAsStaff, {
+  body: ReferralSettingsForm,
+  args: (req) => [req.body],
+});

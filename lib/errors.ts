@@ -24,6 +24,7 @@ export const ERROR_CATALOGUE = {
   invalid_path: { status: 400, meaning: "a path segment has a malformed percent-encoding" },
   url_not_allowed: { status: 400, meaning: "deliveries cannot be sent to this URL" },
   invalid_callback_url: { status: 400, meaning: "the sign-in callback is not a page of this app" },
+  unknown_tier: { status: 400, meaning: "a `loyalty` item names a tier the program does not have" },
   unauthorized: { status: 401, meaning: "missing, unknown or revoked credentials" },
   forbidden: { status: 403, meaning: "the signed-in staff member's role does not allow this" },
   cross_site_request: { status: 403, meaning: "a staff write sent from another site" },
@@ -100,6 +101,9 @@ export const invalidPath = () => fail("invalid_path", "The path has a malformed 
 export const urlNotAllowed = (path: string, message: string) =>
   fail("url_not_allowed", "Deliveries cannot be sent to this URL.", [{ path, message }]);
 export const invalidCallbackUrl = () => fail("invalid_callback_url", "callbackUrl must be a page of this app.");
+/** `loyalty` batch items whose `tierStatus` names no tier of the program, each by path. */
+export const unknownTier = (errors: FieldProblem[]) =>
+  fail("unknown_tier", "A tierStatus names no tier of this program; nothing was changed.", errors);
 
 // 401, 403
 export const invalidApiKey = () => fail("unauthorized", "A valid api-key header is required.");
@@ -119,6 +123,9 @@ export const adjustmentAboveCeiling = (message: string) =>
 // 404, 405
 export const notFound = (what = "resource") => fail("not_found", `The ${what} was not found.`);
 export const customerNotFound = () => fail("customer_not_found", "No customer with this e-mail in this program.");
+/** Batch items naming customers that do not exist (or were erased), each by path. */
+export const customersNotFound = (errors: FieldProblem[]) =>
+  fail("customer_not_found", "No customer with this e-mail in this program; nothing was changed.", errors);
 export const rewardNotFound = () => fail("reward_not_found", "No such reward in this program.");
 export const couponPoolNotFound = () => fail("coupon_pool_not_found", "No such coupon pool in this program.");
 export const earningFlowNotFound = (flowKey: string) =>

@@ -25,6 +25,8 @@ export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly s
   ["programs/:programId/me", ["GET"]],
   ["programs/:programId/me/transactions", ["GET"]],
   ["programs/:programId/me/rewards/:rewardId/redeem", ["POST"]],
+  // A static segment before the parameter beside it, as Next prefers it (first match wins here).
+  ["programs/:programId/customers/token", ["GET"]],
   ["programs/:programId/customers/:email", ["GET"]],
   ["programs/:programId/customers/:email/transactions", ["GET"]],
   ["programs/:programId/customers/:email/token", ["GET"]],
@@ -34,6 +36,7 @@ export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly s
   ["programs/:programId/customers/:email/rewards/:rewardId/redeem", ["POST"]],
   ["programs/:programId/customers/:email/coupons", ["POST"]],
   ["programs/:programId/customers/:email/notifications", ["POST"]],
+  ["programs/:programId/custom-earning-flows/:flowKey/execute", ["POST"]],
 ];
 
 /** The Allow header of a route: what it exports, HEAD wherever GET is (Next derives it), and OPTIONS. */

@@ -13,3 +13,4 @@ export * as rewards from "./rewards";
 export * as coupons from "./coupons";
 export * as notifications from "./notifications";
 export * as events from "./events";
+export * as tokens from "./tokens";

@@ -11,6 +11,7 @@ import { catalogueCommands } from "./cli/catalogue-commands";
 import { deliveryCommands } from "./cli/delivery-commands";
 import { exportCommands } from "./cli/export-commands";
 import { programCommands } from "./cli/program-commands";
+import { tokenCommands } from "./cli/token-commands";
 
 /** The command table: one entry per `noun verb`, each a zod schema for its flags and a call into lib/domain. */
 const commands: Record<string, Command> = {
@@ -18,6 +19,7 @@ const commands: Record<string, Command> = {
   ...catalogueCommands,
   ...deliveryCommands,
   ...exportCommands,
+  ...tokenCommands,
 };
 
 /** `noun verb --flag value --flag=value --switch`: a flag not followed by a value is `true`. */

@@ -23,7 +23,11 @@ export function parseBatch<S extends z.ZodType>(
   const issues = result.error.issues.flatMap((issue) => {
     if (!unknownFeatureItem || issue.code !== "invalid_union" || !isFeaturePath(issue.path)) return [issue];
     const rest = unknownFeatureItem.safeParse(itemAt(issue.path[0]!));
-    const more = rest.success ? [] : rest.error.issues.map((i) => ({ ...i, path: [issue.path[0]!, ...i.path] }));
+    const more = rest.success
+      ? []
+      : rest.error.issues
+          .filter((i) => i.path[0] !== "feature")
+          .map((i) => ({ ...i, path: [issue.path[0]!, ...i.path] }));
     return [issue, ...more];
   });
   const problems = issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));

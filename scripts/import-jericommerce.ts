@@ -4,7 +4,7 @@
  * at most 1,000 items: per row, a `users` item (created or updated) and a `loyalty` item (balance, memberSince, tier).
  *
  *   LOYALTY_API_KEY=lk_live_… npm run --silent import:jericommerce -- --file customers.csv --program <id> \
- *     [--base-url http://localhost:3000] [--rows-per-batch 500] [--state customers.csv.import-state.json]
+ *     [--base-url http://localhost:3000] [--rows-per-batch 250 (at most 500)] [--state customers.csv.import-state.json]
  *
  * Safe to run again: each batch carries an Idempotency-Key made from its content (a retry within 24 h replays the
  * first answer), loyalty items SET balances (an item repeating the current state writes nothing), and a state file
@@ -23,6 +23,11 @@ import { z } from "zod";
 
 /** Two items per row, within the batch limit of 1,000 items (API.md §1). */
 const MAX_ROWS_PER_BATCH = 500;
+/**
+ * Rows per request unless told: each loyalty item is a ledger write on the locked path (tens of ms on a busy PGlite),
+ * so a smaller batch keeps every request well inside the transaction limit and the progress lines frequent.
+ */
+const DEFAULT_ROWS_PER_BATCH = 250;
 /** How often a batch refused with 429 or 503 (or not answered) is tried again, waiting Retry-After (or 2 s). */
 const MAX_ATTEMPTS = 5;
 
@@ -30,7 +35,7 @@ const Flags = z.strictObject({
   file: z.string().min(1),
   program: z.uuid(),
   "base-url": z.url().default("http://localhost:3000"),
-  "rows-per-batch": z.coerce.number().int().min(1).max(MAX_ROWS_PER_BATCH).default(MAX_ROWS_PER_BATCH),
+  "rows-per-batch": z.coerce.number().int().min(1).max(MAX_ROWS_PER_BATCH).default(DEFAULT_ROWS_PER_BATCH),
   state: z.string().min(1).optional(),
 });
 type Flags = z.output<typeof Flags>;

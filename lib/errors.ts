@@ -26,6 +26,7 @@ export const ERROR_CATALOGUE = {
   invalid_callback_url: { status: 400, meaning: "the sign-in callback is not a page of this app" },
   referral_code_unknown: { status: 400, meaning: "no live customer of this program has this referral code" },
   referral_self: { status: 400, meaning: "a customer cannot be referred by themselves (or by someone they referred)" },
+  unknown_tier: { status: 400, meaning: "a `loyalty` item names a tier the program does not have" },
   unauthorized: { status: 401, meaning: "missing, unknown or revoked credentials" },
   forbidden: { status: 403, meaning: "the signed-in staff member's role does not allow this" },
   cross_site_request: { status: 403, meaning: "a staff write sent from another site" },
@@ -131,6 +132,9 @@ export const referralSelf = (path: string, message: string) =>
   fail("referral_self", "A customer cannot be referred by themselves or by someone they referred.", [
     { path, message },
   ]);
+/** `loyalty` batch items whose `tierStatus` names no tier of the program, each by path. */
+export const unknownTier = (errors: FieldProblem[]) =>
+  fail("unknown_tier", "A tierStatus names no tier of this program; nothing was changed.", errors);
 
 // 401, 403
 export const invalidApiKey = () => fail("unauthorized", "A valid api-key header is required.");
@@ -150,6 +154,9 @@ export const adjustmentAboveCeiling = (message: string) =>
 // 404, 405
 export const notFound = (what = "resource") => fail("not_found", `The ${what} was not found.`);
 export const customerNotFound = () => fail("customer_not_found", "No customer with this e-mail in this program.");
+/** Batch items naming customers that do not exist (or were erased), each by path. */
+export const customersNotFound = (errors: FieldProblem[]) =>
+  fail("customer_not_found", "No customer with this e-mail in this program; nothing was changed.", errors);
 export const rewardNotFound = () => fail("reward_not_found", "No such reward in this program.");
 export const couponPoolNotFound = () => fail("coupon_pool_not_found", "No such coupon pool in this program.");
 export const transactionNotFound = () =>

@@ -14,6 +14,7 @@ import { programCommands } from "./cli/program-commands";
 import { redemptionCommands } from "./cli/redemption-commands";
 import { correctionCommands } from "./cli/correction-commands";
 import { referralCommands } from "./cli/referral-commands";
+import { tokenCommands } from "./cli/token-commands";
 
 /** The command table: one entry per `noun verb`, each a zod schema for its flags and a call into lib/domain. */
 const commands: Record<string, Command> = {
@@ -24,6 +25,7 @@ const commands: Record<string, Command> = {
   ...redemptionCommands,
   ...correctionCommands,
   ...referralCommands,
+  ...tokenCommands,
 };
 
 /** `noun verb --flag value --flag=value --switch`: a flag not followed by a value is `true`. */

@@ -26,6 +26,8 @@ export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly s
   ["programs/:programId/me/transactions", ["GET"]],
   ["programs/:programId/me/balance", ["GET"]],
   ["programs/:programId/me/rewards/:rewardId/redeem", ["POST"]],
+  // A static segment before the parameter beside it, as Next prefers it (first match wins here).
+  ["programs/:programId/customers/token", ["GET"]],
   ["programs/:programId/customers/:email", ["GET"]],
   ["programs/:programId/customers/:email/transactions", ["GET"]],
   ["programs/:programId/customers/:email/token", ["GET"]],
@@ -40,6 +42,7 @@ export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly s
   ["programs/:programId/customers/:email/transactions/:transactionId/reverse", ["POST"]],
   ["programs/:programId/orders/:orderId/refund", ["POST"]],
   ["programs/:programId/customers/:email/referral", ["POST"]],
+  ["programs/:programId/custom-earning-flows/:flowKey/execute", ["POST"]],
 ];
 
 /** The Allow header of a route: what it exports, HEAD wherever GET is (Next derives it), and OPTIONS. */

@@ -241,6 +241,22 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
       summary: "Change a customer's e-mail",
       value: [{ email: EMAIL, feature: "user", payload: { email: "jane@example.org" } }],
     },
+    migrate: {
+      summary: "Move a customer in from JeriCommerce: create it, then set its balance, member-since date and tier",
+      value: [
+        { email: EMAIL, feature: "users", payload: { externalCustomerId: "crm-00042", firstName: "Jane" } },
+        {
+          email: EMAIL,
+          feature: "loyalty",
+          payload: {
+            loyaltyCustomerId: "jc-7f3a9c",
+            balance: 1250,
+            memberSince: "2021-03-14T09:26:53.000Z",
+            tierStatus: "Silver",
+          },
+        },
+      ],
+    },
   },
   deleteResources: one("Erase a customer", [{ email: EMAIL, feature: "user" }]),
   increaseBalance: one("Points for an order", {
@@ -262,6 +278,7 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
     withParams: { summary: "A flow that pays per unit of `amount`", value: { params: { amount: 42.5 } } },
     fixed: { summary: "A flow with fixed points (the body may also be left out)", value: {} },
   },
+  executeCustomEarningFlow: one("JeriCommerce's shape", { customerEmail: EMAIL }),
   redeemReward: one("With metadata (the body may be left out)", { metadata: { channel: "pos", store: "Lyon" } }),
   redeemMyReward: one("With metadata (the body may be left out)", { metadata: { channel: "app" } }),
   assignCoupon: one("From a pool", { couponPoolId: POOL }),
@@ -349,6 +366,19 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
     token: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwMTkzYTViMi03YTIwIn0.c2lnbmF0dXJl",
     expiresAt: "2026-11-22T16:31:33.000Z",
   }),
+  getCustomerAccessToken: one("JeriCommerce's shape", {
+    accessToken: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwMTkzYTViMi03YTIwIn0.c2lnbmF0dXJl",
+  }),
+  executeCustomEarningFlow: {
+    daily: {
+      summary: "A flow with a daily cap: 2 more runs earn today",
+      value: { pointsAwarded: 50, remainingExecutions: 2, recurrence: "daily" },
+    },
+    once: {
+      summary: "A once-only flow, now used",
+      value: { pointsAwarded: 100, remainingExecutions: 0, recurrence: "once" },
+    },
+  },
   redeemReward: one("Redeemed", redemption),
   redeemMyReward: one("Redeemed", redemption),
   cancelRedemption: one("Cancelled: 500 points back", cancelled),

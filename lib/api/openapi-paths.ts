@@ -1,6 +1,7 @@
 import "server-only";
 import { email, idempotencyKey, operation, orderId, programId } from "./openapi-operations";
 import { customerPaths } from "./openapi-paths-customer";
+import { expiresIn, jeriCommercePaths } from "./openapi-paths-jericommerce";
 import { mePaths } from "./openapi-paths-me";
 import { redemptionPaths } from "./openapi-paths-redemptions";
 import { BODY_ERRORS, CUSTOMER_ERRORS, INTEGRATOR_ERRORS, WRITE_ERRORS } from "./openapi-problems";
@@ -23,7 +24,12 @@ export const paths: Record<string, unknown> = {
       operationId: "createOrUpdateResources",
       summary: "Create/Update resources",
       description:
-        "Creates or updates customers. The batch is validated whole and applied atomically: all items or none.",
+        "Creates or updates customers. The batch is validated whole and applied atomically: all items or none. " +
+        "`user` items (or `users`, JeriCommerce's name) create or update customers; `loyalty` items set an existing " +
+        'customer\'s balance (through one `adjust` ledger entry of the difference, reason "opening balance (migration)"; ' +
+        "none when it is already that balance), memberSince and tier (by name), as a program moving from JeriCommerce " +
+        "needs. User items apply first, so one batch can create customers and set their loyalty. A batch of user items " +
+        "without renames is one statement; one with loyalty items takes the ledger's locked path.",
       tag: "Integrations",
       parameters: [programId, idempotencyKey],
       body: { schema: "IntegrationBatch", required: true },
@@ -32,11 +38,16 @@ export const paths: Record<string, unknown> = {
         ...INTEGRATOR_ERRORS,
         ...WRITE_ERRORS,
         ...BATCH_ERRORS,
-        ["conflict", "an e-mail or externalCustomerId already belongs to another customer"],
+        ["conflict", "an e-mail, externalCustomerId or loyaltyCustomerId already belongs to another customer"],
         "referral_code_unknown",
         "referral_self",
         "referral_already_recorded",
         "referral_after_first_earn",
+        ["unknown_tier", "a `loyalty` item's tierStatus, by path (`[3].payload.tierStatus`)"],
+        [
+          "customer_not_found",
+          "a `loyalty` item names no live customer (an erased one included), by path (`[3].email`)",
+        ],
       ],
     }),
     // DELETE ignores Idempotency-Key (erasing twice is erasing once): neither the header nor its 409 apply.
@@ -85,11 +96,13 @@ export const paths: Record<string, unknown> = {
     operationId: "getCustomerToken",
     summary: "Get a customer token",
     description:
-      "A signed token (HS256 JWT) valid one hour, for a front-end widget to call the `/me` routes as this customer.",
+      "A signed token (HS256 JWT) valid `expires_in` seconds (one hour by default, at most 7 days), for a front-end " +
+      "widget to call the `/me` routes as this customer. Every token of the program is revoked at once from the " +
+      "dashboard (API keys) or the CLI (`loyalty revoke-tokens`).",
     tag: "Customers",
-    parameters: [programId, email],
+    parameters: [programId, email, expiresIn],
     success: { status: 200, description: "The token.", schema: "CustomerToken" },
-    errors: CUSTOMER_ERRORS,
+    errors: [...CUSTOMER_ERRORS, ["validation_failed", "an `expires_in` out of bounds, or an unknown query parameter"]],
   }),
   ...customerPaths,
   "/v1/programs/{programId}/tiers": operation("get", {
@@ -112,4 +125,5 @@ export const paths: Record<string, unknown> = {
   }),
   ...mePaths,
   ...redemptionPaths,
+  ...jeriCommercePaths,
 };

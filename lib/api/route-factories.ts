@@ -118,6 +118,29 @@ export const customerRead = <Q = undefined>(options: ReadOptions<Q, string> | Re
 export const meRead = <Q = undefined>(options: ReadOptions<Q, string> | ReadOptions<Q, string>["run"]) =>
   readRoute(TOKEN_CUSTOMER, options);
 
+/**
+ * The customer whose e-mail the query or body names rather than the path (the JeriCommerce aliases, API.md §3):
+ * found after the query and body are validated, as `{email}`'s customer is, and 404 `customer_not_found` alike.
+ */
+const namedCustomer = (email: (req: ApiRequest<unknown, unknown>) => string): Scope => ({
+  authenticate: byApiKey,
+  customer: async (req, database) => {
+    req.customerId = await resolveCustomerId(database, req.programId, normaliseEmail(email(req)));
+  },
+});
+/** An integrator read about the customer whose e-mail `email` takes from the validated query. */
+export const customerReadNamed = <Q>(email: (query: Q) => string, options: ReadOptions<Q, string>) =>
+  readRoute(
+    namedCustomer((req) => email(req.query as Q)),
+    options,
+  );
+/** An integrator write on the customer whose e-mail `email` takes from the validated body. */
+export const customerWriteNamed = <B, Q = undefined>(email: (body: B) => string, options: WriteOptions<B, Q, string>) =>
+  writeRoute(
+    namedCustomer((req) => email(req.body as B)),
+    options,
+  );
+
 /** An integrator write (api-key). */
 export const apiWrite = <B, Q = undefined>(options: WriteOptions<B, Q>) => writeRoute(INTEGRATOR, options);
 /** An integrator write on the customer of the `{email}` segment. */

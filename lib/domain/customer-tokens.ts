@@ -6,7 +6,9 @@ import { invalidCustomerToken, notFound } from "@/lib/errors";
 
 /** Customer tokens (HS256 JWTs) let a front-end widget call the /me routes for one customer of one program. */
 
+/** A token's lifetime when the caller names none (API.md §3), and the longest it may ask for: 7 days. */
 export const TOKEN_TTL_SECONDS = 3600;
+export const MAX_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 const AUDIENCE = "loyalty:me";
 
 /** The program's signing key, created on first use. Rotating it (setting it to null) revokes every token. */
@@ -22,17 +24,26 @@ async function programSecret(db: Db, programId: string): Promise<Uint8Array | nu
   return programSecret(db, programId);
 }
 
-export async function issueCustomerToken(db: Db, programId: string, customerId: string, now = new Date()) {
+/** A token for the customer, valid `ttlSeconds` (1 to MAX_TOKEN_TTL_SECONDS; the API's schemas bound it). */
+export async function issueCustomerToken(
+  db: Db,
+  programId: string,
+  customerId: string,
+  ttlSeconds = TOKEN_TTL_SECONDS,
+  now = new Date(),
+) {
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_TOKEN_TTL_SECONDS)
+    throw new Error(`token lifetime out of bounds: ${ttlSeconds}`);
   const secret = await programSecret(db, programId);
   if (!secret) throw notFound("program");
   const issuedAt = Math.floor(now.getTime() / 1000);
-  const expiresAt = new Date((issuedAt + TOKEN_TTL_SECONDS) * 1000);
+  const expiresAt = new Date((issuedAt + ttlSeconds) * 1000);
   const token = await new SignJWT({ pid: programId })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(customerId)
     .setAudience(AUDIENCE)
     .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + TOKEN_TTL_SECONDS)
+    .setExpirationTime(issuedAt + ttlSeconds)
     .sign(secret);
   return { token, expiresAt: expiresAt.toISOString() };
 }
@@ -54,4 +65,14 @@ export async function verifyCustomerToken(db: Db, programId: string, token: stri
     : null;
   if (!customer) throw invalidCustomerToken();
   return customer.id;
+}
+
+/**
+ * Revokes every customer token of the program at once: the signing key is dropped (the next token issued gets a new
+ * one), so no token signed before verifies any more. Returns when the key was dropped.
+ */
+export async function revokeCustomerTokens(db: Db, programId: string): Promise<{ revokedAt: string }> {
+  const updated = await db.program.updateMany({ where: { id: programId }, data: { tokenSecret: null } });
+  if (updated.count === 0) throw notFound("program");
+  return { revokedAt: new Date().toISOString() };
 }

@@ -13,9 +13,10 @@ import {
 import { conflict, uniqueOr409, type FieldProblem } from "@/lib/errors";
 import { customerJoins, customerJson } from "./sql";
 import { emitEvent, emitEvents } from "./events";
-import type { Feature } from "./vocabulary";
 import { resolveCustomerId } from "./points";
 import { recordReferral } from "./referrals";
+import { applyLoyaltyItems, type LoyaltyBatchItem, type LoyaltyWriter } from "./loyalty-items";
+import type { UserFeature } from "./vocabulary";
 
 /** A customer's own fields, each one changed only when present (the API's UserPayload is checked against this). */
 export interface UserFields {
@@ -33,9 +34,15 @@ export interface UserFields {
 /** One item of a create/update batch: the customer's e-mail (normalised) and the fields to set. */
 export interface UserBatchItem {
   email: string;
-  feature: Feature;
+  feature: UserFeature;
   payload: UserFields;
 }
+
+/** Any item of a create/update batch: a user item, or a `loyalty` item (lib/domain/loyalty-items.ts). */
+export type IntegrationBatchItem = UserBatchItem | LoyaltyBatchItem;
+export type { LoyaltyBatchItem };
+
+const isUserItem = (item: IntegrationBatchItem): item is UserBatchItem => item.feature !== "loyalty";
 
 export const GET_CUSTOMER_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
   WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL`;
@@ -152,10 +159,11 @@ async function upsert(tx: Tx, programId: string, rows: Upsert[]): Promise<{ crea
 }
 
 /** externalCustomerId clashes named by item, before writing (the unique index stays the final guard). */
-async function checkExternalIds(tx: Db, programId: string, items: UserBatchItem[]) {
+async function checkExternalIds(tx: Db, programId: string, items: IntegrationBatchItem[]) {
   const claims = new Map<string, { email: string; index: number }>();
   const problems: FieldProblem[] = [];
   items.forEach((item, index) => {
+    if (!isUserItem(item)) return;
     const ext = item.payload.externalCustomerId;
     if (ext == null) return;
     const owner = item.payload.email ?? item.email;
@@ -210,9 +218,10 @@ async function rename(tx: Tx, programId: string, from: string, to: string, index
 }
 
 /** A batch without renames as one row per e-mail: items for the same e-mail merged in order (later fields win). */
-function mergeItems(items: UserBatchItem[]): Upsert[] {
+function mergeItems(items: IntegrationBatchItem[]): Upsert[] {
   const merged = new Map<string, Upsert>();
   items.forEach((item, index) => {
+    if (!isUserItem(item)) return;
     const { email: _same, ...payload } = item.payload;
     const prev = merged.get(item.email);
     merged.set(item.email, { email: item.email, payload: { ...prev?.payload, ...payload }, index });
@@ -330,15 +339,25 @@ export async function applyUserBatchNow(
  * Items for the same e-mail merge in order (later fields win). A batch that renames customers is applied
  * item by item so each rename sees the items before it.
  */
-export async function applyUserBatch(tx: Tx, programId: string, items: UserBatchItem[]): Promise<{ created: number }> {
-  const referrals = items.flatMap(({ email, payload }, index) =>
-    payload.referralCode === undefined ? [] : [{ email: payload.email ?? email, code: payload.referralCode, index }],
+export async function applyUserBatch(
+  tx: Tx,
+  programId: string,
+  items: IntegrationBatchItem[],
+): Promise<{ created: number }> {
+  const referrals = items.flatMap((item, index) =>
+    !isUserItem(item) || item.payload.referralCode === undefined
+      ? []
+      : [{ email: item.payload.email ?? item.email, code: item.payload.referralCode, index }],
   );
   if (referrals.length === 0) return applyUsers(tx, programId, items);
   const result = await applyUsers(
     tx,
     programId,
-    items.map(({ payload: { referralCode: _code, ...payload }, ...item }) => ({ ...item, payload })),
+    items.map((item) => {
+      if (!isUserItem(item)) return item;
+      const { referralCode: _code, ...payload } = item.payload;
+      return { ...item, payload };
+    }),
   );
   // After the customers exist: a new customer can be referred in the batch that creates it.
   for (const r of referrals) {
@@ -348,15 +367,50 @@ export async function applyUserBatch(tx: Tx, programId: string, items: UserBatch
   return result;
 }
 
-async function applyUsers(tx: Tx, programId: string, items: UserBatchItem[]): Promise<{ created: number }> {
+async function applyUsers(tx: Tx, programId: string, items: IntegrationBatchItem[]): Promise<{ created: number }> {
   await checkExternalIds(tx, programId, items);
-  const renames = items.some((i) => i.payload.email !== undefined && i.payload.email !== i.email);
-  if (!renames) return upsert(tx, programId, mergeItems(items));
+  const renames = items.some((i) => isUserItem(i) && i.payload.email !== undefined && i.payload.email !== i.email);
+  if (!renames) {
+    const rows = mergeItems(items);
+    return rows.length ? upsert(tx, programId, rows) : { created: 0 };
+  }
   let created = 0;
   for (const [index, item] of items.entries()) {
+    if (!isUserItem(item)) continue;
     const { email: newEmail, ...payload } = item.payload;
     created += (await upsert(tx, programId, [{ email: item.email, payload, index }])).created;
     if (newEmail !== undefined && newEmail !== item.email) await rename(tx, programId, item.email, newEmail, index);
   }
   return { created };
+}
+
+/**
+ * Create/Update for the API in one statement (`applyUserBatchNow`), or null for the locked path: always for a batch
+ * with `loyalty` items, which change balances (ledger.ts `changeBalance`).
+ */
+export async function applyIntegrationBatchNow(
+  database: Db,
+  programId: string,
+  items: IntegrationBatchItem[],
+  slot: OutcomeSlot | null,
+): Promise<Outcome | null> {
+  if (!items.every(isUserItem)) return null;
+  return applyUserBatchNow(database, programId, items, slot);
+}
+
+/**
+ * A validated Create/Update batch in the caller's transaction, all or nothing: the user items first (so one batch can
+ * create customers and set their loyalty), then the `loyalty` items on the customers as the user items left them
+ * (a loyalty item names a customer by its e-mail after the batch's renames).
+ */
+export async function applyIntegrationBatch(
+  tx: Tx,
+  programId: string,
+  items: IntegrationBatchItem[],
+  writer: LoyaltyWriter,
+): Promise<{ created: number; entries: number }> {
+  const { created } = await applyUserBatch(tx, programId, items);
+  const loyalty = items.flatMap((item, index) => (isUserItem(item) ? [] : [{ item, index }]));
+  const { entries } = await applyLoyaltyItems(tx, programId, loyalty, writer);
+  return { created, entries };
 }

@@ -16,7 +16,7 @@ import {
 } from "@/lib/api/idempotency";
 import { requireProgram } from "./programs";
 import { recalculateIfDue } from "./tiers-engine";
-import type { CapReason } from "./vocabulary";
+import type { CapReason, FlowRecurrence } from "./vocabulary";
 
 export interface EarningFlowInput {
   programId: string;
@@ -333,4 +333,48 @@ export async function executeEarningFlowNow(
   const error = changeRefusal(result.refusal);
   if (error) throw error;
   return null;
+}
+
+export interface FlowAllowance {
+  /** Runs that would still earn points for the customer now; null when unlimited or unknowable (per-unit points). */
+  remainingExecutions: number | null;
+  recurrence: FlowRecurrence;
+}
+
+/**
+ * What is left of a flow for a customer (the JeriCommerce execute alias's answer, API.md §3): `once` allows one run
+ * that earns; the caps allow runs until their points are used, each run earning the flow's fixed points × the
+ * current tier's factor (the last one what is left). Read in the caller's transaction, after the run.
+ */
+export async function flowAllowance(
+  db: Db,
+  input: { programId: string; customerId: string; flowKey: string; now?: Date },
+): Promise<FlowAllowance> {
+  const flow = await db.earningFlow.findUnique({
+    where: { programId_key: { programId: input.programId, key: input.flowKey } },
+  });
+  if (!flow) throw earningFlowNotFound(input.flowKey);
+  const recurrence: FlowRecurrence = flow.once ? "once" : flow.capPerDay != null ? "daily" : "unlimited";
+  if (!flow.once && flow.capTotal == null && flow.capPerDay == null) return { remainingExecutions: null, recurrence };
+  const [used] = await db.$queryRawUnsafe<{ runs: number; total: number; today: number; factor: number | null }[]>(
+    `SELECT count(e.id)::int AS runs, coalesce(sum(e.points), 0)::int AS total,
+            coalesce(sum(e.points) FILTER (WHERE e."createdAt" >= date_trunc('day', $4::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::int AS today,
+            (SELECT t.factor FROM "CustomerTier" ct JOIN "Tier" t ON t.id = ct."currentTierId"
+              WHERE ct."programId" = $1::uuid AND ct."customerId" = $2::uuid) AS factor
+     FROM "LedgerEntry" e WHERE e."programId" = $1::uuid AND e."customerId" = $2::uuid AND e."earningFlowId" = $3::uuid`,
+    input.programId,
+    input.customerId,
+    flow.id,
+    (input.now ?? new Date()).toISOString(),
+  );
+  const rooms = [
+    ...(flow.capTotal != null ? [flow.capTotal - (used?.total ?? 0)] : []),
+    ...(flow.capPerDay != null ? [flow.capPerDay - (used?.today ?? 0)] : []),
+  ];
+  const room = rooms.length ? Math.min(...rooms) : null;
+  const perRun = flow.points != null ? Math.floor(flow.points * (used?.factor ?? 1) + 1e-9) : null;
+  let runs: number | null = null;
+  if (room !== null) runs = room <= 0 ? 0 : perRun !== null && perRun > 0 ? Math.ceil(room / perRun) : null;
+  if (flow.once) runs = (used?.runs ?? 0) > 0 ? 0 : Math.min(1, runs ?? 1);
+  return { remainingExecutions: runs, recurrence };
 }

@@ -21,6 +21,10 @@ export type TierStatus = (typeof TIER_STATUSES)[number];
 export const CAP_REASONS = ["once", "cap_total", "cap_per_day"] as const;
 export type CapReason = (typeof CAP_REASONS)[number];
 
+/** How often an earning flow pays a customer, as JeriCommerce's execute answer names it (earning-flows.ts `flowAllowance`). */
+export const FLOW_RECURRENCES = ["once", "daily", "unlimited"] as const;
+export type FlowRecurrence = (typeof FLOW_RECURRENCES)[number];
+
 /** Push notification categories; a customer can turn each one off. */
 export const NOTIFICATION_CATEGORIES = ["balance", "tier", "rewardAvailable", "location", "marketing"] as const;
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
@@ -69,9 +73,15 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = "webhook.test";
 export type DeliveredEventType = EventType | typeof TEST_EVENT_TYPE;
 
-/** The `feature` values of the integration batches (create/update and delete). */
-export const FEATURES = ["user"] as const;
+/**
+ * The `feature` values of the create/update batch: `user` (spec §2.6), `users` (JeriCommerce's spelling of the same
+ * item) and `loyalty` (a migrated balance, member-since date and tier: lib/domain/loyalty-items.ts).
+ */
+export const FEATURES = ["user", "users", "loyalty"] as const;
 export type Feature = (typeof FEATURES)[number];
+/** The `feature` values that name a user item (create/update and delete). */
+export const USER_FEATURES = ["user", "users"] as const;
+export type UserFeature = (typeof USER_FEATURES)[number];
 
 /**
  * A text column read back as a member of its vocabulary. The application writes only listed values, so anything

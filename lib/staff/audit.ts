@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   "apikey.create",
   "apikey.revoke",
   "apikey.update",
+  "customer_tokens.revoke",
   "reward.create",
   "reward.update",
   "coupon_pool.create",

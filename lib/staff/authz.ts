@@ -54,6 +54,8 @@ export const PERMISSIONS = {
    */
   "apikeys.read": ["owner", "manager"],
   "apikeys.manage": ["owner", "manager"],
+  /** Revoke every customer token of the program at once (the /me routes' widgets sign in again): owners only. */
+  "tokens.revoke": ["owner"],
   "audit.read": ["owner", "manager"],
   /**
    * Bulk CSV copies of customers, the ledger and redemptions: personal data leaving the system by the million, so

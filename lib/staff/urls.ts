@@ -27,6 +27,7 @@ export const staffApi = {
   programs: (programId: string) => `${api(programId)}/programs`,
   apiKeys: (programId: string) => `${api(programId)}/api-keys`,
   apiKey: (programId: string, keyId: string) => `${api(programId)}/api-keys/${keyId}`,
+  customerTokens: (programId: string) => `${api(programId)}/customer-tokens`,
   webhooks: (programId: string) => `${api(programId)}/webhooks`,
   webhook: (programId: string, webhookId: string) => `${api(programId)}/webhooks/${webhookId}`,
   webhookEvents: (programId: string, webhookId: string) => `${api(programId)}/webhooks/${webhookId}/events`,

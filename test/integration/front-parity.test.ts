@@ -190,6 +190,25 @@ describe(
       await both("notification, invalid", "POST", `${customer()}/notifications`, { headers: json, body: "{}" });
       const token = await both("token", "GET", `${customer()}/token`);
       assert.equal(token.status, 200);
+      await both("token for a day", "GET", `${customer()}/token?expires_in=86400`);
+      // `customers/token` is a static segment beside `customers/{email}`: both servers must prefer the static one.
+      const alias = await both("token alias", "GET", `${p()}/customers/token?email=<who>-1%40example.com`);
+      assert.equal(alias.status, 200);
+      await both("token alias, expires_in too long", "GET", `${p()}/customers/token?email=a%40b.co&expires_in=604801`);
+      await both("execute alias", "POST", `${p()}/custom-earning-flows/visit/execute`, {
+        headers: json,
+        body: JSON.stringify({ customerEmail: "<who>-1@example.com" }),
+      });
+      await both("loyalty item", "POST", `${p()}/integrations/api`, {
+        headers: json,
+        body: JSON.stringify([
+          {
+            email: "<who>-1@example.com",
+            feature: "loyalty",
+            payload: { balance: 5, memberSince: "2021-01-01", tierStatus: "Silver" },
+          },
+        ]),
+      });
       await both("me without a token", "GET", `${p()}/me`, { key: null });
       await both("me with a bad token", "GET", `${p()}/me/transactions`, {
         key: null,

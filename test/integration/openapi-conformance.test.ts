@@ -372,6 +372,56 @@ for (const backend of BACKENDS) {
       );
     });
 
+    exercise(
+      "JeriCommerce: loyalty items, getCustomerAccessToken, executeCustomEarningFlow and their refusals",
+      async () => {
+        const email = await customer("jc");
+        const batch = `${A()}/integrations/api`;
+        const opening = { balance: 1200, memberSince: "2021-03-14", tierStatus: "Silver" };
+        expect(await call("POST", batch, { body: [{ email, feature: "loyalty", payload: opening }] }), 201);
+        expect(
+          await call("POST", batch, {
+            body: [{ email, feature: "loyalty", payload: { ...opening, tierStatus: "Platinum" } }],
+          }),
+          400,
+          "unknown_tier",
+        );
+        expect(
+          await call("POST", batch, { body: [{ email: newEmail("nobody"), feature: "loyalty", payload: opening }] }),
+          404,
+          "customer_not_found",
+        );
+        const token = `${A()}/customers/token?email=${encodeURIComponent(email)}`;
+        expect(await call("GET", token), 200);
+        expect(await call("GET", `${token}&expires_in=604800`), 200);
+        expect(await call("GET", `${token}&expires_in=604801`), 400, "validation_failed");
+        expect(await call("GET", `${C(email)}/token?expires_in=0`), 400, "validation_failed");
+        expect(
+          await call("GET", `${A()}/customers/token?email=${encodeURIComponent(newEmail("nobody"))}`),
+          404,
+          "customer_not_found",
+        );
+        await commonReadErrors(token, `${B()}/customers/token?email=${encodeURIComponent(email)}`);
+        const execute = (key: string) => `${A()}/custom-earning-flows/${key}/execute`;
+        expect(await call("POST", execute("visit"), { body: { customerEmail: email } }), 200);
+        expect(await call("POST", execute("limited"), { body: { customerEmail: email } }), 200);
+        await idempotency(
+          execute("visit"),
+          { customerEmail: email },
+          { customerEmail: email, params: { store: 2 } },
+          200,
+        );
+        expect(await call("POST", execute("visit"), { body: { customerEmail: "nope" } }), 400, "validation_failed");
+        expect(await call("POST", execute("nope"), { body: { customerEmail: email } }), 404, "earning_flow_not_found");
+        expect(
+          await call("POST", execute("visit"), { body: { customerEmail: newEmail("nobody") } }),
+          404,
+          "customer_not_found",
+        );
+        await commonWriteErrors("POST", execute("visit"), `${B()}/custom-earning-flows/visit/execute`);
+      },
+    );
+
     exercise("redeemReward: 201, 404 reward_not_found ×3, 409 ×3, 400, replay, the rest", async () => {
       const email = await customer("redeem", 500);
       const { coffee, mug, sticker, retired, foreign } = stack.rewards;
@@ -654,6 +704,8 @@ for (const backend of BACKENDS) {
         ["POST", `${nobody}/coupons`, { couponPoolId: stack.pools.welcome }],
         ["POST", `${nobody}/notifications`, { title: "t", body: "b", category: "balance" }],
         ["POST", `${A()}/redemptions/${UNKNOWN_ID}/cancel`, { reason: "x" }],
+        ["GET", `${A()}/customers/token?email=nobody%40example.com`, undefined],
+        ["POST", `${A()}/custom-earning-flows/visit/execute`, { customerEmail: "nobody@example.com" }],
       ];
       for (const [method, path, body] of integrator) await until429(method, path, { ...limited, body }, 15);
       for (const [method, path, body] of [

@@ -1,9 +1,13 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { parseIntegrationBatch } from "@/lib/api/batch";
+import { parseDeleteBatch, parseIntegrationBatch } from "@/lib/api/batch";
 import { AppError } from "@/lib/errors";
+import type { UserFields } from "@/lib/domain/customers";
 
 const user = (email: unknown, payload: Record<string, unknown> = {}) => ({ email, feature: "user", payload });
+
+/** The payload of the first item of a parsed batch of user items. */
+const firstPayload = (input: unknown[]) => parseIntegrationBatch(input)[0]!.payload as UserFields;
 
 /** The code and sorted problem paths of a refused batch. */
 function refused(input: unknown): { code: string; status: number; paths: string[]; messages: string[] } {
@@ -25,7 +29,7 @@ describe("parseIntegrationBatch", () => {
   test("trims and lower-cases e-mails, in the item and in payload.email", () => {
     const [item] = parseIntegrationBatch([user("  Ann.Lee+X@Example.COM ", { email: " NEW@X.io" })]);
     assert.equal(item!.email, "ann.lee+x@example.com");
-    assert.equal(item!.payload.email, "new@x.io");
+    assert.equal((item!.payload as UserFields).email, "new@x.io");
   });
 
   test("keeps null (clear the field) apart from absent (leave it): only given fields are in the payload", () => {
@@ -122,7 +126,7 @@ describe("parseIntegrationBatch", () => {
 
   test("strings are trimmed, then at most 255 characters", () => {
     const name = "n".repeat(255);
-    assert.equal(parseIntegrationBatch([user("a@b.co", { lastName: `  ${name}  ` })])[0]!.payload.lastName, name);
+    assert.equal(firstPayload([user("a@b.co", { lastName: `  ${name}  ` })]).lastName, name);
     assert.deepEqual(refused([user("a@b.co", { lastName: `${name}n` })]).paths, ["[0].payload.lastName"]);
     assert.deepEqual(refused([user("a@b.co", { externalCustomerId: 7 })]).paths, ["[0].payload.externalCustomerId"]);
   });
@@ -134,19 +138,68 @@ describe("parseIntegrationBatch", () => {
     ]);
     assert.deepEqual(refused([user("a@b.co", { lastName: "\udc00" })]).paths, ["[0].payload.lastName"]);
     // A proper pair (an emoji) is fine.
-    assert.equal(
-      parseIntegrationBatch([user("a@b.co", { firstName: "Ada \u{1F600}" })])[0]!.payload.firstName,
-      "Ada \u{1F600}",
-    );
+    assert.equal(firstPayload([user("a@b.co", { firstName: "Ada \u{1F600}" })]).firstName, "Ada \u{1F600}");
   });
 
   test("phone numbers are digits with + ( ) . - and spaces; emailVerified is a boolean", () => {
     for (const phone of ["+44 20 7946 0958", "+1 (555) 123-4567", "555.123.4567", "123"]) {
-      assert.equal(parseIntegrationBatch([user("a@b.co", { phone })])[0]!.payload.phone, phone);
+      assert.equal(firstPayload([user("a@b.co", { phone })]).phone, phone);
     }
     for (const phone of ["abc", "12", "+", "555 CALL NOW", "1".repeat(40)])
       assert.deepEqual(refused([user("a@b.co", { phone })]).paths, ["[0].payload.phone"], phone);
     for (const emailVerified of ["true", 1, null])
       assert.deepEqual(refused([user("a@b.co", { emailVerified })]).paths, ["[0].payload.emailVerified"]);
+  });
+
+  test("users is the same item as user (JeriCommerce's spelling), for create/update and delete", () => {
+    const [item] = parseIntegrationBatch([{ email: "A@b.co", feature: "users", payload: { firstName: "Ada" } }]);
+    assert.deepEqual(item, { email: "a@b.co", feature: "users", payload: { firstName: "Ada" } });
+    assert.deepEqual(parseDeleteBatch([{ email: "a@b.co", feature: "users" }]), [
+      { email: "a@b.co", feature: "users" },
+    ]);
+  });
+
+  test("a loyalty item needs balance, memberSince and a tier name; loyaltyCustomerId is optional", () => {
+    const loyalty = (payload: Record<string, unknown>) => ({ email: "a@b.co", feature: "loyalty", payload });
+    const good = { balance: 1200, memberSince: "2021-03-14T09:26:53.000+01:00", tierStatus: " Gold " };
+    assert.deepEqual(parseIntegrationBatch([loyalty(good)])[0]!.payload, { ...good, tierStatus: "Gold" });
+    assert.equal(
+      (parseIntegrationBatch([loyalty({ ...good, memberSince: "2021-03-14" })])[0]!.payload as { memberSince: string })
+        .memberSince,
+      "2021-03-14",
+    );
+    assert.deepEqual(refused([loyalty({})]).paths, [
+      "[0].payload.balance",
+      "[0].payload.memberSince",
+      "[0].payload.tierStatus",
+    ]);
+    for (const balance of [-1, 1.5, "10", 2_147_483_648])
+      assert.deepEqual(refused([loyalty({ ...good, balance })]).paths, ["[0].payload.balance"], String(balance));
+    for (const memberSince of ["yesterday", "2021-13-01", "2999-01-01T00:00:00Z"])
+      assert.deepEqual(refused([loyalty({ ...good, memberSince })]).paths, ["[0].payload.memberSince"], memberSince);
+    assert.deepEqual(refused([loyalty({ ...good, firstName: "Ada" })]).paths, ["[0].payload"], "no user fields");
+    assert.deepEqual(
+      refused([user("a@b.co", { balance: 5 })]).paths,
+      ["[0].payload"],
+      "no loyalty fields on a user item",
+    );
+  });
+
+  test("an unknown feature is still reported with the item's other problems, and only loyalty cannot be deleted", () => {
+    assert.deepEqual(refused([{ email: "bad", feature: "points", payload: { x: 1 } }]).paths, [
+      "[0].email",
+      "[0].feature",
+      "[0].payload",
+    ]);
+    const r = refused([{ email: "a@b.co", feature: "coupons", payload: {} }]);
+    assert.equal(r.code, "unsupported_feature");
+    assert.ok(r.messages[0]!.includes("user, users, loyalty"), r.messages[0]);
+    assert.throws(
+      () => parseDeleteBatch([{ email: "a@b.co", feature: "loyalty" }]),
+      (err: AppError) => {
+        assert.equal(err.code, "unsupported_feature");
+        return true;
+      },
+    );
   });
 });

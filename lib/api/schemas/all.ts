@@ -15,3 +15,4 @@ export * as notifications from "./notifications";
 export * as events from "./events";
 export * as balanceExplained from "./balance-explained";
 export * as reversals from "./reversals";
+export * as tokens from "./tokens";

@@ -66,7 +66,7 @@ export const Metadata = z
  * A query parameter holding a whole number written in decimal digits. Not z.coerce.number(): Number() also reads
  * "1e2", "0x10", " 5", "" and "5.0" as integers.
  */
-const IntegerText = z
+export const IntegerText = z
   .string()
   .regex(/^[0-9]{1,10}$/, "must be a whole number in decimal digits")
   .transform(Number);

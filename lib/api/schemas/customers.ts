@@ -108,6 +108,7 @@ export const Customer = z
   })
   .meta({ id: "Customer" });
 
-export const CustomerToken = z
-  .object({ token: z.string(), expiresAt: Timestamp })
-  .meta({ id: "CustomerToken", description: "A signed token for the customer-scoped /me routes, valid one hour." });
+export const CustomerToken = z.object({ token: z.string(), expiresAt: Timestamp }).meta({
+  id: "CustomerToken",
+  description: "A signed token for the customer-scoped /me routes, valid `expires_in` seconds (one hour by default).",
+});

@@ -5,6 +5,7 @@ import { ActiveBadge, Card, Empty, formatDate, formatNumber } from "@/components
 import { ApiKeyForm } from "@/components/dashboard/api-keys/api-key-form";
 import { ApiKeyLimitsForm } from "@/components/dashboard/api-keys/api-key-limits-form";
 import { RevokeKeyButton } from "@/components/dashboard/api-keys/revoke-key-button";
+import { RevokeCustomerTokensCard } from "@/components/dashboard/api-keys/revoke-customer-tokens-card";
 
 export const metadata = { title: "API keys · Loyalty" };
 
@@ -55,6 +56,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ progra
           </ul>
         )}
       </Card>
+      {can(staff.role, "tokens.revoke") && <RevokeCustomerTokensCard programId={programId} />}
     </div>
   );
 }

@@ -1,14 +1,20 @@
 import { apiWrite } from "@/lib/api/route-factories";
 import { parseDeleteBatch, parseIntegrationBatch } from "@/lib/api/batch";
-import { applyUserBatch, applyUserBatchNow } from "@/lib/domain/customers";
+import { applyIntegrationBatch, applyIntegrationBatchNow } from "@/lib/domain/customers";
 import { deleteCustomers } from "@/lib/domain/deletion";
 
-/** Create/Update resources (spec §4.2): 201 with no body; a batch without renames in one statement. */
+/**
+ * Create/Update resources (spec §4.2): 201 with no body; a batch of user items without renames in one statement,
+ * a batch with `loyalty` items (JeriCommerce migration: balances set through the ledger) in a transaction.
+ */
 export const POST = apiWrite({
   body: parseIntegrationBatch,
-  statement: (req, database, slot) => applyUserBatchNow(database, req.programId, req.body, slot),
+  statement: (req, database, slot) => applyIntegrationBatchNow(database, req.programId, req.body, slot),
   run: async (req, tx) => {
-    await applyUserBatch(tx, req.programId, req.body);
+    await applyIntegrationBatch(tx, req.programId, req.body, {
+      actor: req.caller.actor,
+      idempotencyKey: req.idempotencyKey,
+    });
     return { status: 201 };
   },
 });

@@ -216,10 +216,8 @@ for (const backend of BACKENDS) {
       assert.equal(minute.status, 200);
       assert.equal(claims(minute.json.token).exp - claims(minute.json.token).iat, 60);
       assert.ok(Math.abs(Date.parse(minute.json.expiresAt) - Date.now() - 60_000) < 10_000, minute.json.expiresAt);
-      assert.equal(
-        claims((await call("GET", path)).json.token).exp - claims((await call("GET", path)).json.token).iat,
-        3600,
-      );
+      const hour = claims((await call("GET", path)).json.token);
+      assert.equal(hour.exp - hour.iat, 3600);
       assertProblem(await call("GET", `${path}?expires_in=${7 * DAY + 1}`), 400, "validation_failed");
     });
 

@@ -348,21 +348,24 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test("revoking every token of the program (CLI revoke-tokens) makes old tokens 401; new ones work", async () => {
-      const email = newEmail("jc-revoke");
-      assert.equal((await batch([users(email)])).status, 201);
-      const old = (await call("GET", `${A()}/customers/token?email=${encodeURIComponent(email)}`)).json.accessToken;
-      const me = (token: string) =>
-        call("GET", `${A()}/me`, { key: null, headers: { authorization: `Bearer ${token}` } });
-      assert.equal((await me(old)).status, 200);
-      // PGlite: one process at a time, so the app stops while the CLI runs; PostgreSQL: the CLI runs beside it.
-      if (backend === "pglite") await app.stopAll();
-      const revoked = await app.loyalty("revoke-tokens", "--program", app.programId);
-      assert.match(String(revoked.revokedAt), /^\d{4}-/);
-      if (backend === "pglite") await app.start();
-      assertProblem(await me(old), 401, "unauthorized");
-      const fresh = (await call("GET", `${A()}/customers/token?email=${encodeURIComponent(email)}`)).json.accessToken;
-      assert.equal((await me(fresh)).status, 200);
-    });
+    // PostgreSQL only: on PGlite the CLI needs the app stopped and restarted (one process per directory), 15–40 s
+    // for a statement the dashboard's card runs in e2e/migration.spec.ts; the domain function is the same.
+    test(
+      "revoking every token of the program (CLI revoke-tokens) makes old tokens 401; new ones work",
+      { skip: backend === "pglite" },
+      async () => {
+        const email = newEmail("jc-revoke");
+        assert.equal((await batch([users(email)])).status, 201);
+        const old = (await call("GET", `${A()}/customers/token?email=${encodeURIComponent(email)}`)).json.accessToken;
+        const me = (token: string) =>
+          call("GET", `${A()}/me`, { key: null, headers: { authorization: `Bearer ${token}` } });
+        assert.equal((await me(old)).status, 200);
+        const revoked = await app.loyalty("revoke-tokens", "--program", app.programId);
+        assert.match(String(revoked.revokedAt), /^\d{4}-/);
+        assertProblem(await me(old), 401, "unauthorized");
+        const fresh = (await call("GET", `${A()}/customers/token?email=${encodeURIComponent(email)}`)).json.accessToken;
+        assert.equal((await me(fresh)).status, 200);
+      },
+    );
   });
 }

@@ -4,7 +4,8 @@
  *
  * For each request kind it starts a fresh production server (one worker) under `node --cpu-prof`, sends the kind's
  * requests at PROFILE_CONNECTIONS connections for PROFILE_SECONDS after a warm-up, then prints:
- *   - req/s and p50/p99;
+ *   - req/s and p50/p99, and the server's CPU time (user + system, from /proc) per request: on a shared machine
+ *     the steadiest of these figures, since it does not depend on how much of the cores the server got;
  *   - the database's work per request, from pg_stat_statements: each statement's calls per request and mean time,
  *     and the commits per request (pg_stat_database), i.e. the round trips a request costs;
  *   - the V8 CPU profile of the measured seconds only, as the top functions by self time and the same grouped by
@@ -12,7 +13,8 @@
  *
  * Environment: BENCH_CUSTOMERS (customers loaded; default 100,000 as in the bench), PROFILE_SECONDS=10,
  * PROFILE_WARMUP_SECONDS=3, PROFILE_CONNECTIONS=32, PROFILE_TOP=25, PROFILE_ENV="NAME=value …" (added to the server's
- * environment, e.g. `RATE_LIMIT_STORE=memory`), PROFILE_CPU=0 (no CPU profile), BENCH_DATABASE_URL (a server of yours
+ * environment, e.g. `RATE_LIMIT_STORE=memory`), PROFILE_BARE=1 (the same load on the bare server after ours, for
+ * comparison), PROFILE_CPU=0 (no CPU profile), BENCH_DATABASE_URL (a server of yours
  * with pg_stat_statements loaded; by default a throwaway PostgreSQL 15 with it). Profiles stay in PROFILE_DIR
  * (default /tmp/loyalty-profile) for Chrome DevTools.
  */
@@ -22,7 +24,7 @@ import pg from "pg";
 import { CUSTOMERS } from "./config";
 import { installGuards, log, register, teardown } from "./lifecycle";
 import { slice, summarize, type LoadRequest } from "./load";
-import { ensureBuild, startOurs } from "./servers";
+import { ensureBuild, serverCpuSeconds, startBaseline, startOurs, type Server } from "./servers";
 import { createProgram, Workload } from "./setup";
 
 const env = process.env;
@@ -31,6 +33,7 @@ const WARMUP = Number(env.PROFILE_WARMUP_SECONDS ?? 3);
 const CONNECTIONS = Number(env.PROFILE_CONNECTIONS ?? 32);
 const TOP = Number(env.PROFILE_TOP ?? 25);
 const CPU = env.PROFILE_CPU !== "0";
+const BARE = env.PROFILE_BARE === "1";
 const DIR = env.PROFILE_DIR ?? "/tmp/loyalty-profile";
 const EXTRA_ENV = Object.fromEntries(
   (env.PROFILE_ENV ?? "")
@@ -160,6 +163,7 @@ async function main() {
   log(`${CUSTOMERS.toLocaleString("en")} customers loaded`);
   rmSync(DIR, { recursive: true, force: true });
 
+  let baseline: Server | undefined;
   for (const kind of KINDS) {
     const make = requests[kind];
     if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(requests).join(", ")}`);
@@ -176,14 +180,16 @@ async function main() {
       );
     if (statements) await sql.query("SELECT pg_stat_statements_reset()");
     const before = await commits();
+    const cpuBefore = serverCpuSeconds(ours);
     const figures = summarize(ours.baseUrl, CONNECTIONS, [await slice(ours.baseUrl, request, CONNECTIONS, SECONDS)]);
     const loaded = Date.now();
+    const cpuMs = ((serverCpuSeconds(ours) - cpuBefore) * 1000) / figures.requests;
     const n = figures.requests;
     // pg_stat_database is updated when a backend reports (at most every 500 ms and at idle): give it a moment.
     await new Promise((r) => setTimeout(r, 1200));
     const perRequest = ((await commits()) - before - 2) / n;
     console.log(
-      `\n== ${kind}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${n} requests (${figures.non2xx} non-2xx, ${figures.errors} errors) at ${CONNECTIONS} connections; ${perRequest.toFixed(2)} commits per request`,
+      `\n== ${kind}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${n} requests (${figures.non2xx} non-2xx, ${figures.errors} errors) at ${CONNECTIONS} connections; server CPU ${cpuMs.toFixed(2)} ms per request; ${perRequest.toFixed(2)} commits per request`,
     );
     if (statements) {
       const { rows } = await sql.query(
@@ -200,6 +206,15 @@ async function main() {
         );
     }
     const gap = (Date.now() - loaded) / 1000;
+    if (BARE) {
+      const bare: Server = (baseline ??= await startBaseline(dbEnv));
+      if (WARMUP > 0) await slice(bare.baseUrl, request, CONNECTIONS, WARMUP);
+      const cpu = serverCpuSeconds(bare);
+      const f = summarize(bare.baseUrl, CONNECTIONS, [await slice(bare.baseUrl, request, CONNECTIONS, SECONDS)]);
+      console.log(
+        `   bare node:http + pg, same load just after: ${f.rps.toFixed(0)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms; server CPU ${(((serverCpuSeconds(bare) - cpu) * 1000) / f.requests).toFixed(2)} ms per request`,
+      );
+    }
     await ours.child.stop();
     if (!CPU) continue;
     // The shell that ran the command has exited; the server writes its profile as it exits, a moment later.

@@ -5,3 +5,7 @@
 -- statement averaged 5 ms under 32 connections). PostgreSQL empties an unlogged table after a crash and does not
 -- replicate it to standbys: after a failover every bucket starts full, as after a restart of the in-memory store.
 ALTER TABLE "RateBucket" SET UNLOGGED;
+
+-- Tokens the last request took: 1, or a lease of several that one instance hands out to its coming requests without
+-- a statement each (lib/api/rate-limit.ts).
+ALTER TABLE "RateBucket" ADD COLUMN     "granted" INTEGER NOT NULL DEFAULT 1;

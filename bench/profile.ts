@@ -14,7 +14,9 @@
  * Environment: BENCH_CUSTOMERS (customers loaded; default 100,000 as in the bench), PROFILE_SECONDS=10,
  * PROFILE_WARMUP_SECONDS=3, PROFILE_CONNECTIONS=32, PROFILE_TOP=25, PROFILE_ENV="NAME=value …" (added to the server's
  * environment, e.g. `RATE_LIMIT_STORE=memory`), PROFILE_BARE=1 (the same load on the bare server after ours, for
- * comparison), PROFILE_CPU=0 (no CPU profile), BENCH_DATABASE_URL (a server of yours
+ * comparison), PROFILE_AGAINST=<dir> (A/B: instead of profiling, the build in <dir> — a copy of .next, dist and
+ * package.json with node_modules linked — against this one, PROFILE_ROUNDS=4 alternating slices of PROFILE_SECONDS
+ * each, req/s and CPU per request of both), PROFILE_CPU=0 (no CPU profile), BENCH_DATABASE_URL (a server of yours
  * with pg_stat_statements loaded; by default a throwaway PostgreSQL 15 with it). Profiles stay in PROFILE_DIR
  * (default /tmp/loyalty-profile) for Chrome DevTools.
  */
@@ -34,6 +36,17 @@ const CONNECTIONS = Number(env.PROFILE_CONNECTIONS ?? 32);
 const TOP = Number(env.PROFILE_TOP ?? 25);
 const CPU = env.PROFILE_CPU !== "0";
 const BARE = env.PROFILE_BARE === "1";
+const AGAINST = env.PROFILE_AGAINST?.trim() || null;
+const ROUNDS = Number(env.PROFILE_ROUNDS ?? 4);
+const METRICS_TOKEN = "profile-metrics-token-0123456789";
+
+/** The one-statement writes the server handed over to their locked path (its /metrics), by why. */
+async function handovers(server: Server): Promise<string> {
+  const res = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await res.text();
+  const lines = text.split("\n").filter((l) => l.startsWith("loyalty_statement_handovers_total{"));
+  return lines.length ? lines.map((l) => l.replace("loyalty_statement_handovers_total", "")).join(", ") : "none";
+}
 const DIR = env.PROFILE_DIR ?? "/tmp/loyalty-profile";
 const EXTRA_ENV = Object.fromEntries(
   (env.PROFILE_ENV ?? "")
@@ -130,6 +143,7 @@ async function main() {
   const database = await benchDatabase();
   const dbEnv: NodeJS.ProcessEnv = {
     ...env,
+    METRICS_TOKEN: METRICS_TOKEN,
     DATABASE_URL: database.url,
     DATABASE_POOL_SIZE: env.BENCH_POOL_SIZE ?? "10",
     NEXT_TELEMETRY_DISABLED: "1",
@@ -164,6 +178,34 @@ async function main() {
   rmSync(DIR, { recursive: true, force: true });
 
   let baseline: Server | undefined;
+  if (AGAINST) {
+    env.BENCH_OURS_COMMAND = `node ${path.join(AGAINST, "dist", "main.mjs")}`;
+    const before = await startOurs({ workers: 1, env: { ...dbEnv, ...EXTRA_ENV }, label: `before (${AGAINST})` });
+    env.BENCH_OURS_COMMAND = "node dist/main.mjs";
+    const after = await startOurs({ workers: 1, env: { ...dbEnv, ...EXTRA_ENV }, label: "this build" });
+    const servers = [before, after, ...(BARE ? [await startBaseline(dbEnv)] : [])];
+    for (const kind of KINDS) {
+      const request = requests[kind]!(work);
+      for (const server of servers) if (WARMUP > 0) await slice(server.baseUrl, request, CONNECTIONS, WARMUP);
+      const raws: Awaited<ReturnType<typeof slice>>[][] = servers.map(() => []);
+      const cpu = servers.map(() => 0);
+      for (let round = 0; round < ROUNDS; round++)
+        for (let k = 0; k < servers.length; k++) {
+          const i = (round + k) % servers.length;
+          const c0 = serverCpuSeconds(servers[i]!);
+          raws[i]!.push(await slice(servers[i]!.baseUrl, request, CONNECTIONS, SECONDS));
+          cpu[i]! += serverCpuSeconds(servers[i]!) - c0;
+        }
+      console.log(`\n== ${kind}, ${CONNECTIONS} connections, ${ROUNDS} alternating slices of ${SECONDS} s:`);
+      servers.forEach((server, i) => {
+        const f = summarize(server.baseUrl, CONNECTIONS, raws[i]!);
+        console.log(
+          `  ${server.name.padEnd(40)} ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  CPU ${((cpu[i]! * 1000) / f.requests).toFixed(3)} ms/request  (${f.non2xx} non-2xx, ${f.errors} errors)`,
+        );
+      });
+    }
+    return;
+  }
   for (const kind of KINDS) {
     const make = requests[kind];
     if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(requests).join(", ")}`);
@@ -191,6 +233,7 @@ async function main() {
     console.log(
       `\n== ${kind}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${n} requests (${figures.non2xx} non-2xx, ${figures.errors} errors) at ${CONNECTIONS} connections; server CPU ${cpuMs.toFixed(2)} ms per request; ${perRequest.toFixed(2)} commits per request`,
     );
+    console.log(`handed over to the locked path: ${await handovers(ours)}`);
     if (statements) {
       const { rows } = await sql.query(
         `SELECT calls::bigint AS calls, mean_exec_time AS mean, total_exec_time AS total, rows::bigint AS rows,

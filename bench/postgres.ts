@@ -92,6 +92,8 @@ async function throwawayServer(): Promise<BenchDatabase> {
     "-c max_connections=200",
     "-c shared_buffers=256MB",
     "-c logging_collector=off",
+    // Extra server settings, e.g. `-c shared_preload_libraries=pg_stat_statements` (bench/profile.ts sets it).
+    ...(process.env.BENCH_PG_OPTIONS?.trim() ? [process.env.BENCH_PG_OPTIONS.trim()] : []),
   ].join(" ");
   started = true;
   const start = asOwner([

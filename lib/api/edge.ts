@@ -8,6 +8,7 @@ import { CACHE_CONTROL, REQUEST_ID } from "./header-names";
 import { errorFields, log, withRequestContext } from "@/lib/ops/logger";
 import { recordRequest } from "@/lib/ops/metrics";
 import { routeOf } from "@/lib/ops/route-pattern";
+import { RESPONSE_TEXTS } from "./response-texts";
 
 /**
  * The one place for the edge that /v1 and the dashboard's JSON routes (lib/staff/http.ts) share: the request id
@@ -50,7 +51,10 @@ export const replyText = (reply: ApiReply): string | null =>
 export function replyToResponse(reply: ApiReply, headers: Headers): Response {
   const text = replyText(reply);
   if (text !== null) headers.set("content-type", "application/json");
-  return new Response(reply.status === 204 ? null : text, { status: reply.status, headers });
+  const body = reply.status === 204 ? null : text;
+  const response = new Response(body, { status: reply.status, headers });
+  if (body !== null) RESPONSE_TEXTS.set(response, body);
+  return response;
 }
 
 export async function withEdge(req: Request, work: (edge: Edge) => Promise<Response>): Promise<Response> {

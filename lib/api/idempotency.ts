@@ -2,7 +2,8 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { abortUnless } from "@/lib/db/statement";
+import { abortUnless, isLostRace } from "@/lib/db/statement";
+import { recordHandover } from "@/lib/ops/metrics";
 import { CommitUncertainError, isDatabaseUnavailable, retryRead, transactionWithRetry } from "@/lib/db/outage";
 import { idempotencyConflict, uniqueViolation } from "@/lib/errors";
 import { TX_OPTIONS } from "./edge";
@@ -243,6 +244,12 @@ SELECT CASE WHEN p.hash IS NULL THEN coalesce(CASE WHEN a.status IS NOT NULL THE
 FROM (SELECT 1) one LEFT JOIN prior p ON true LEFT JOIN answer a ON true`;
 }
 
+/**
+ * The refusals that a caller settles on its locked path rather than answering (counted: `recordHandover`). Under the
+ * locked path itself they cannot occur (it locks first and settles what is due), so the count is of hand-overs.
+ */
+const HANDED_OVER = new Set(["race", "expiry_due", "tier_due"]);
+
 export interface StatementRow {
   kind: string;
   status: number | null;
@@ -282,6 +289,8 @@ export async function runStatement(
     try {
       [row] = await statement();
     } catch (err) {
+      // The statement found that a concurrent write overtook it (lib/db/statement.ts): its caller takes the locked path.
+      if (isLostRace(err)) recordHandover("race");
       const clash = uniqueViolation(err);
       if (slot && clash?.constraint?.includes("IdempotencyRecord")) {
         const first = await winner();
@@ -309,6 +318,7 @@ export async function runStatement(
         }
         return { refusal: "race" };
       default:
+        if (HANDED_OVER.has(row.kind)) recordHandover(row.kind);
         return { refusal: row.kind };
     }
   }

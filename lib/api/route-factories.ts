@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { hotDb } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { retryRead, transactionWithRetry } from "@/lib/db/outage";
@@ -158,7 +158,7 @@ function readRoute<Q, C extends string | null>(
   return (req, ctx) =>
     withEdge(req, async (edge) => {
       const params = await ctx.params;
-      const database = await db();
+      const database = await hotDb();
       // Reads change nothing: a lost connection is retried once, authentication included (lib/db/outage.ts).
       const reply = await retryRead(async () => {
         const apiReq = newRequest<undefined, Q, C>(
@@ -185,7 +185,7 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
   return (req, ctx) =>
     withEdge(req, async (edge) => {
       const params = await ctx.params;
-      const database = await db();
+      const database = await hotDb();
       const authenticated = await retryRead(() => scope.authenticate(req, params, edge, database));
       const parsed = options.body
         ? await readJsonBody(req, options.bodyOptional ? { value: {} } : undefined)

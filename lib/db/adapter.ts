@@ -18,8 +18,13 @@ export function databaseTarget(env?: Environment): DatabaseTarget {
 /** How long a request may wait for a free pooled connection: Prisma's transaction maxWait (`TX_OPTIONS` in lib/api/edge.ts). */
 const POOL_WAIT_MS = 10_000;
 
+/** A raw statement straight on the driver's pool: its rows as node-postgres parses them. */
+export type DirectQuery = <T>(sql: string, values: readonly unknown[]) => Promise<T[]>;
+
 export interface OpenedAdapter {
   factory: SqlMigrationAwareDriverAdapterFactory;
+  /** PostgreSQL only: raw statements on the same pool without Prisma (lib/db/client.ts `hotDb`). */
+  direct?: DirectQuery;
   /** Releases the pool or closes the embedded database. */
   close(): Promise<void>;
 }
@@ -141,7 +146,11 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
     // different server connections, so a statement prepared by name on one is unknown (or another's) on the next:
     // every statement goes unnamed (parse, bind, execute in one round trip, planned each time) instead.
     const factory = new PrismaPg(pool, pgbouncer ? {} : { statementNameGenerator: preparedName });
-    return { factory, close: () => pool.end() };
+    // The same statement names as Prisma's (one text, one name), so a connection prepares each statement once.
+    const direct: DirectQuery = async <T>(sql: string, values: readonly unknown[]) =>
+      (await pool.query({ text: sql, values: [...values], ...(pgbouncer ? {} : { name: preparedName({ sql }) }) }))
+        .rows as T[];
+    return { factory, direct, close: () => pool.end() };
   }
   const { mkdir } = await import("node:fs/promises");
   const { PGlite } = await import("@electric-sql/pglite");

@@ -11,6 +11,9 @@ import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, R
  *  - Database pool (PostgreSQL): connections total, idle, and requests waiting for one (`watchPool`).
  *  - Outbox: pending deliveries and the age of the oldest, read from the database at scrape time (`watchOutbox`).
  *  - Jobs: runs by job and outcome, and their duration (`recordJobRun`, from lib/jobs/scheduler.ts).
+ *  - One-statement writes handed over to their locked path, by why (`recordHandover`, lib/api/idempotency.ts): a
+ *    concurrent write overtook the statement (`race`), points due to expire first (`expiry_due`), a tier period to
+ *    close (`tier_due`). A few per thousand writes is expected; many `race` mean one customer is written hot.
  *  - Node's process metrics (memory, CPU, event-loop lag) with the `loyalty_` prefix.
  *
  * Clustered (node:cluster): call `startMetricsAggregator()` in the primary BEFORE forking the workers. A scrape
@@ -55,6 +58,12 @@ function create() {
       help: "Time from the request reaching the route to its answer",
       labelNames,
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    handovers: new Counter({
+      name: `${PREFIX}statement_handovers_total`,
+      help: "One-statement writes handed over to their locked path (a transaction), by why",
+      labelNames: ["why"],
       registers: [registry],
     }),
     jobRuns: new Counter({
@@ -119,6 +128,11 @@ export function recordRequest(method: string, route: string, status: number, sec
   const labels = { method, route, status: String(status) };
   m.requests.inc(labels);
   m.duration.observe(labels, seconds);
+}
+
+/** A one-statement write that its locked path takes over (`why`: race, expiry_due, tier_due). */
+export function recordHandover(why: string): void {
+  metrics().handovers.inc({ why });
 }
 
 /** One run of a scheduled job: "ok", "failed" (a bug), or "unavailable" (the database was). */

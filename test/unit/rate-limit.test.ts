@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { takeSharedToken, takeToken, type RateDecision } from "@/lib/api/rate-limit";
+import { LEASE_MS, LeasedBuckets, takeSharedToken, takeToken, type RateDecision } from "@/lib/api/rate-limit";
+import type { Db } from "@/lib/db/types";
 import { memoryDatabase, type MemoryDatabase } from "../support/pglite-memory";
 
 let n = 0;
@@ -141,5 +142,83 @@ describe("takeSharedToken (the bucket as one row, by the database's clock)", () 
     const d = await take(id, 0.001, 2);
     assert.equal(d.allowed, true);
     assert.equal(d.remaining, 1);
+  });
+});
+
+/**
+ * Leases (LeasedBuckets): two instances (two lease tables) drawing on one shared bucket in PGlite. Whatever the
+ * interleaving they never let through more than the shared bucket gives, a small key keeps its exact per-request
+ * decisions, and a busy key's requests mostly cost no statement.
+ */
+describe("LeasedBuckets (a busy key's tokens taken a few at a time)", () => {
+  let database: MemoryDatabase;
+  test.before(async () => (database = await memoryDatabase()));
+  test.after(async () => database?.close());
+  /** The database with its statements counted. */
+  const counting = () => {
+    const counter = { statements: 0, db: null as unknown as Db };
+    counter.db = new Proxy(database.prisma, {
+      get(target, prop, receiver) {
+        if (prop === "$queryRawUnsafe")
+          return (...args: Parameters<typeof target.$queryRawUnsafe>) => {
+            counter.statements++;
+            return target.$queryRawUnsafe(...args);
+          };
+        return Reflect.get(target, prop, receiver);
+      },
+    }) as Db;
+    return counter;
+  };
+
+  test("a key whose burst is below 40 takes one token per request: the same decisions as the shared bucket", async () => {
+    const id = key();
+    const [a, b] = [new LeasedBuckets(), new LeasedBuckets()];
+    const c = counting();
+    const decisions: RateDecision[] = [];
+    for (let i = 0; i < 8; i++) decisions.push(await (i % 2 ? a : b).take(c.db, id, 0.001, 5));
+    assert.deepEqual(
+      decisions.map((d) => d.allowed),
+      [true, true, true, true, true, false, false, false],
+    );
+    assert.deepEqual(
+      decisions.map((d) => d.remaining),
+      [4, 3, 2, 1, 0, 0, 0, 0],
+    );
+    assert.equal(c.statements, 8, "one statement per request");
+  });
+
+  test("two instances together never let through more than the bucket's burst, and not much less", async () => {
+    const id = key();
+    const burst = 400;
+    const instances = [new LeasedBuckets(), new LeasedBuckets()];
+    const c = counting();
+    let allowed = 0;
+    // Concurrent waves alternating between the instances, far more requests than the burst; no refill (0.001/s).
+    for (let wave = 0; wave < 30; wave++) {
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => instances[(wave + i) % 2]!.take(c.db, id, 0.001, burst)),
+      );
+      for (const d of results) {
+        assert.ok(d.remaining <= burst && d.remaining >= 0);
+        if (d.allowed) allowed++;
+        else assert.ok(d.retryAfterSeconds >= 1);
+      }
+    }
+    assert.ok(allowed <= burst, `${allowed} let through, the burst is ${burst}`);
+    // Unused tokens of a lease are lost for at most LEASE_MS: at most a twentieth of the burst per instance here.
+    assert.ok(allowed >= burst - 2 * (burst / 20), `only ${allowed} of ${burst} let through`);
+    assert.ok(c.statements < 1200 / 3, `${c.statements} statements for 1,200 requests`);
+  });
+
+  test("a busy key's requests mostly cost no statement, and its lease lapses after LEASE_MS", async () => {
+    const id = key();
+    const leases = new LeasedBuckets();
+    const c = counting();
+    for (let i = 0; i < 200; i++) assert.equal((await leases.take(c.db, id, 100_000, 200_000)).allowed, true);
+    assert.ok(c.statements <= 12, `${c.statements} statements for 200 requests`);
+    const before = c.statements;
+    await new Promise((r) => setTimeout(r, LEASE_MS + 20));
+    await leases.take(c.db, id, 100_000, 200_000);
+    assert.equal(c.statements, before + 1, "a lapsed lease is not used");
   });
 });

@@ -1,0 +1,290 @@
+/**
+ * Where ours spends a request: `node --no-warnings --import tsx bench/profile.ts [get|increase|get401|...]` (comma-
+ * separated; default `get,increase`). Not a bench row: a measuring tool for the one who tunes the hot paths.
+ *
+ * For each request kind it starts a fresh production server (one worker) under `node --cpu-prof`, sends the kind's
+ * requests at PROFILE_CONNECTIONS connections for PROFILE_SECONDS after a warm-up, then prints:
+ *   - req/s and p50/p99, and the server's CPU time (user + system, from /proc) per request: on a shared machine
+ *     the steadiest of these figures, since it does not depend on how much of the cores the server got;
+ *   - the database's work per request, from pg_stat_statements: each statement's calls per request and mean time,
+ *     and the commits per request (pg_stat_database), i.e. the round trips a request costs;
+ *   - the V8 CPU profile of the measured seconds only, as the top functions by self time and the same grouped by
+ *     where the code lives (a package, Node's internals, the app's bundle).
+ *
+ * Environment: BENCH_CUSTOMERS (customers loaded; default 100,000 as in the bench), PROFILE_SECONDS=10,
+ * PROFILE_WARMUP_SECONDS=3, PROFILE_CONNECTIONS=32, PROFILE_TOP=25, PROFILE_ENV="NAME=value …" (added to the server's
+ * environment, e.g. `RATE_LIMIT_STORE=memory`), PROFILE_BARE=1 (the same load on the bare server after ours, for
+ * comparison), PROFILE_AGAINST=<dir> (A/B: instead of profiling, the build in <dir> — a copy of .next, dist and
+ * package.json with node_modules linked — against this one, PROFILE_ROUNDS=4 alternating slices of PROFILE_SECONDS
+ * each, req/s and CPU per request of both), PROFILE_CPU=0 (no CPU profile), BENCH_DATABASE_URL (a server of yours
+ * with pg_stat_statements loaded; by default a throwaway PostgreSQL 15 with it). Profiles stay in PROFILE_DIR
+ * (default /tmp/loyalty-profile) for Chrome DevTools.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { CUSTOMERS } from "./config";
+import { installGuards, log, register, teardown } from "./lifecycle";
+import { slice, summarize, type LoadRequest } from "./load";
+import { ensureBuild, serverCpuSeconds, startBaseline, startOurs, type Server } from "./servers";
+import { createProgram, Workload } from "./setup";
+
+const env = process.env;
+const SECONDS = Number(env.PROFILE_SECONDS ?? 10);
+const WARMUP = Number(env.PROFILE_WARMUP_SECONDS ?? 3);
+const CONNECTIONS = Number(env.PROFILE_CONNECTIONS ?? 32);
+const TOP = Number(env.PROFILE_TOP ?? 25);
+const CPU = env.PROFILE_CPU !== "0";
+const BARE = env.PROFILE_BARE === "1";
+const AGAINST = env.PROFILE_AGAINST?.trim() || null;
+const ROUNDS = Number(env.PROFILE_ROUNDS ?? 4);
+const METRICS_TOKEN = "profile-metrics-token-0123456789";
+
+/** The one-statement writes the server handed over to their locked path (its /metrics), by why. */
+async function handovers(server: Server): Promise<string> {
+  const res = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await res.text();
+  const lines = text.split("\n").filter((l) => l.startsWith("loyalty_statement_handovers_total{"));
+  return lines.length ? lines.map((l) => l.replace("loyalty_statement_handovers_total", "")).join(", ") : "none";
+}
+const DIR = env.PROFILE_DIR ?? "/tmp/loyalty-profile";
+const EXTRA_ENV = Object.fromEntries(
+  (env.PROFILE_ENV ?? "")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+);
+const KINDS = (process.argv[2] ?? "get,increase").split(",").map((s) => s.trim());
+/** `bench/profile.ts <file>.cpuprofile [seconds]`: only the summary of a profile taken before. */
+const SUMMARISE = process.argv[2]?.endsWith(".cpuprofile") ? process.argv[2] : null;
+
+const requests: Record<string, (work: Workload) => LoadRequest> = {
+  get: (w) => w.getCustomer(),
+  increase: (w) => w.increase(true),
+  increaseUnkeyed: (w) => w.increase(false),
+  get401: (w) => w.unauthorized(),
+};
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Where a function's code lives: a package, Node's internals, the app's bundle, or V8's own buckets. */
+function area(url: string, name: string): string {
+  if (!url) return name.startsWith("(") ? name : "(native)";
+  if (url.startsWith("node:"))
+    return url
+      .replace(/^node:(internal\/)?/, "node:")
+      .split("/")
+      .slice(0, 2)
+      .join("/");
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) {
+    const inner = /node_modules\/next\/dist\/compiled\/([^/]+)/.exec(url);
+    return inner ? `next/compiled/${inner[1]}` : pkg[1]!;
+  }
+  if (url.includes("/.next/server/chunks/")) return "app bundle (.next/server/chunks)";
+  if (url.includes("/.next/server/app/")) return "app bundle (route modules)";
+  if (url.includes("/dist/")) return "dist (front)";
+  return path.basename(url);
+}
+
+/**
+ * Self time per function and per area over the last `seconds` of the profile (the measured load and the moments
+ * after it until the server exited), idle time left out.
+ */
+function summariseProfile(file: string, seconds: number) {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const from = profile.endTime - (seconds + 0.3) * 1e6;
+  const selfFn = new Map<string, number>();
+  const selfArea = new Map<string, number>();
+  let t = profile.startTime;
+  let total = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i]!;
+    if (t < from) continue;
+    const dt = profile.timeDeltas[i + 1] ?? 0;
+    const node = byId.get(profile.samples[i]!)!;
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === "(idle)") continue;
+    const fn = `${functionName || "(anonymous)"} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ""}`.trim();
+    const a = area(url, functionName);
+    selfFn.set(fn, (selfFn.get(fn) ?? 0) + dt);
+    selfArea.set(a, (selfArea.get(a) ?? 0) + dt);
+    total += dt;
+  }
+  const top = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, TOP)
+      .map(
+        ([k, v]) => `  ${((100 * v) / total).toFixed(1).padStart(5)}%  ${(v / 1000).toFixed(0).padStart(6)} ms  ${k}`,
+      )
+      .join("\n");
+  return { total, functions: top(selfFn), areas: top(selfArea) };
+}
+
+async function main() {
+  if (SUMMARISE) {
+    const s = summariseProfile(SUMMARISE, Number(process.argv[3] ?? 1e9));
+    console.log(
+      `${(s.total / 1000).toFixed(0)} ms sampled\nby area (self time):\n${s.areas}\nby function (self time):\n${s.functions}`,
+    );
+    return;
+  }
+  installGuards(Number(env.BENCH_DEADLINE_SECONDS ?? 1800));
+  if (!env.BENCH_DATABASE_URL) env.BENCH_PG_OPTIONS ??= "-c shared_preload_libraries=pg_stat_statements";
+  const { benchDatabase } = await import("./postgres");
+  const database = await benchDatabase();
+  const dbEnv: NodeJS.ProcessEnv = {
+    ...env,
+    METRICS_TOKEN: METRICS_TOKEN,
+    DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: env.BENCH_POOL_SIZE ?? "10",
+    NEXT_TELEMETRY_DISABLED: "1",
+    LOYALTY_JOBS: "off",
+  };
+  delete dbEnv.PGLITE_DIR;
+  delete dbEnv.NODE_OPTIONS;
+  const sql = new pg.Pool({ connectionString: database.url, max: 2 });
+  sql.on("error", () => {});
+  register(
+    "profile's pg pool",
+    () => sql.end(),
+    () => {},
+  );
+  await ensureBuild(dbEnv);
+  const program = await createProgram(dbEnv);
+  let statements = true;
+  try {
+    await sql.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    await sql.query("SELECT pg_stat_statements_reset()");
+  } catch (err) {
+    statements = false;
+    log(`no pg_stat_statements (${(err as Error).message.split("\n")[0]}): commits per request only`);
+  }
+  const work = new Workload(program);
+  {
+    const loader = await startOurs({ workers: 1, env: dbEnv, label: "loader" });
+    await work.load(loader, sql);
+    await loader.child.stop();
+  }
+  log(`${CUSTOMERS.toLocaleString("en")} customers loaded`);
+  rmSync(DIR, { recursive: true, force: true });
+
+  let baseline: Server | undefined;
+  if (AGAINST) {
+    env.BENCH_OURS_COMMAND = `node ${path.join(AGAINST, "dist", "main.mjs")}`;
+    const before = await startOurs({ workers: 1, env: { ...dbEnv, ...EXTRA_ENV }, label: `before (${AGAINST})` });
+    env.BENCH_OURS_COMMAND = "node dist/main.mjs";
+    const after = await startOurs({ workers: 1, env: { ...dbEnv, ...EXTRA_ENV }, label: "this build" });
+    const servers = [before, after, ...(BARE ? [await startBaseline(dbEnv)] : [])];
+    for (const kind of KINDS) {
+      const request = requests[kind]!(work);
+      for (const server of servers) if (WARMUP > 0) await slice(server.baseUrl, request, CONNECTIONS, WARMUP);
+      const raws: Awaited<ReturnType<typeof slice>>[][] = servers.map(() => []);
+      const cpu = servers.map(() => 0);
+      for (let round = 0; round < ROUNDS; round++)
+        for (let k = 0; k < servers.length; k++) {
+          const i = (round + k) % servers.length;
+          const c0 = serverCpuSeconds(servers[i]!);
+          raws[i]!.push(await slice(servers[i]!.baseUrl, request, CONNECTIONS, SECONDS));
+          cpu[i]! += serverCpuSeconds(servers[i]!) - c0;
+        }
+      console.log(`\n== ${kind}, ${CONNECTIONS} connections, ${ROUNDS} alternating slices of ${SECONDS} s:`);
+      servers.forEach((server, i) => {
+        const f = summarize(server.baseUrl, CONNECTIONS, raws[i]!);
+        console.log(
+          `  ${server.name.padEnd(40)} ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  CPU ${((cpu[i]! * 1000) / f.requests).toFixed(3)} ms/request  (${f.non2xx} non-2xx, ${f.errors} errors)`,
+        );
+      });
+    }
+    return;
+  }
+  for (const kind of KINDS) {
+    const make = requests[kind];
+    if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(requests).join(", ")}`);
+    const dir = path.join(DIR, kind);
+    mkdirSync(dir, { recursive: true });
+    env.BENCH_OURS_COMMAND = CPU ? `node --cpu-prof --cpu-prof-dir=${dir} dist/main.mjs` : "node dist/main.mjs";
+    const ours = await startOurs({ workers: 1, env: { ...dbEnv, ...EXTRA_ENV }, label: `ours (${kind})` });
+    const request = make(work);
+    if (WARMUP > 0) await slice(ours.baseUrl, request, CONNECTIONS, WARMUP);
+    const commits = async () =>
+      Number(
+        (await sql.query(`SELECT xact_commit::bigint AS n FROM pg_stat_database WHERE datname = current_database()`))
+          .rows[0].n,
+      );
+    if (statements) await sql.query("SELECT pg_stat_statements_reset()");
+    const before = await commits();
+    const cpuBefore = serverCpuSeconds(ours);
+    const figures = summarize(ours.baseUrl, CONNECTIONS, [await slice(ours.baseUrl, request, CONNECTIONS, SECONDS)]);
+    const loaded = Date.now();
+    const cpuMs = ((serverCpuSeconds(ours) - cpuBefore) * 1000) / figures.requests;
+    const n = figures.requests;
+    // pg_stat_database is updated when a backend reports (at most every 500 ms and at idle): give it a moment.
+    await new Promise((r) => setTimeout(r, 1200));
+    const perRequest = ((await commits()) - before - 2) / n;
+    console.log(
+      `\n== ${kind}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${n} requests (${figures.non2xx} non-2xx, ${figures.errors} errors) at ${CONNECTIONS} connections; server CPU ${cpuMs.toFixed(2)} ms per request; ${perRequest.toFixed(2)} commits per request`,
+    );
+    console.log(`handed over to the locked path: ${await handovers(ours)}`);
+    if (statements) {
+      const { rows } = await sql.query(
+        `SELECT calls::bigint AS calls, mean_exec_time AS mean, total_exec_time AS total, rows::bigint AS rows,
+                regexp_replace(left(query, 110), '\\s+', ' ', 'g') AS query
+         FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND query NOT LIKE '%pg_stat%' AND calls >= $1 ORDER BY total_exec_time DESC LIMIT 12`,
+        [Math.max(1, Math.floor(n / 50))],
+      );
+      console.log("statements (calls per request, mean ms in the server):");
+      for (const r of rows)
+        console.log(
+          `  ${(Number(r.calls) / n).toFixed(2).padStart(5)}  ${Number(r.mean).toFixed(3).padStart(7)} ms  ${r.query}`,
+        );
+    }
+    const gap = (Date.now() - loaded) / 1000;
+    if (BARE) {
+      const bare: Server = (baseline ??= await startBaseline(dbEnv));
+      if (WARMUP > 0) await slice(bare.baseUrl, request, CONNECTIONS, WARMUP);
+      const cpu = serverCpuSeconds(bare);
+      const f = summarize(bare.baseUrl, CONNECTIONS, [await slice(bare.baseUrl, request, CONNECTIONS, SECONDS)]);
+      console.log(
+        `   bare node:http + pg, same load just after: ${f.rps.toFixed(0)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms; server CPU ${(((serverCpuSeconds(bare) - cpu) * 1000) / f.requests).toFixed(2)} ms per request`,
+      );
+    }
+    await ours.child.stop();
+    if (!CPU) continue;
+    // The shell that ran the command has exited; the server writes its profile as it exits, a moment later.
+    let file: string | undefined;
+    for (let i = 0; i < 100 && !file; i++) {
+      file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    if (!file) {
+      log(`no CPU profile in ${dir} (the server did not exit cleanly)`);
+      continue;
+    }
+    const s = summariseProfile(path.join(dir, file), SECONDS + gap);
+    console.log(
+      `CPU of the measured ${SECONDS} s: ${(s.total / 1000).toFixed(0)} ms sampled (${path.join(dir, file)})`,
+    );
+    console.log(`by area (self time):\n${s.areas}`);
+    console.log(`by function (self time):\n${s.functions}`);
+  }
+}
+
+main()
+  .catch((err) => {
+    console.error(`\nprofile failed: ${(err as Error)?.stack ?? err}`);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await teardown();
+    process.exit();
+  });

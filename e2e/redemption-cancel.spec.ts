@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { noHorizontalOverflow, seed, shot, signIn } from "./helpers";
 
@@ -56,6 +57,9 @@ test("support cancels a redemption from the customer page: reason required, poin
   await form.getByRole("button", { name: "Cancel redemption" }).click();
   await expect(form.getByRole("alert")).toContainText("a reason is required");
   await shot(page, "redemption-cancel-confirm-1440");
+  // The card with its confirm step open and an error shown: no serious or critical accessibility violation.
+  const axe = await new AxeBuilder({ page }).include('section[aria-label="Redemptions"]').analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 
   await form.getByLabel("Reason").fill("Order cancelled at the till");
   await form.getByRole("button", { name: "Cancel redemption" }).click();

@@ -67,6 +67,7 @@ const ACTION_WORDS: Record<string, string> = {
   "coupon.assign": "assigned a coupon",
   "notification.send": "sent a notification",
   "balance.reverse": "reversed points",
+  "redemption.cancel": "cancelled a redemption",
 };
 const titleOf = (e: TimelineEntry) => (e.kind === "staff" ? (ACTION_WORDS[e.title] ?? e.title) : e.title);
 

@@ -9,7 +9,9 @@ import { addDays, type ReportRange } from "../report-range";
  *  - active members: customers with at least one ledger entry in the period other than an expiry (an expiry is the
  *    absence of activity, written by the system);
  *  - points issued: every positive entry (earn, positive adjustments); redeemed: `redeem` and `spend` entries;
- *    expired: `expire` entries; deducted: negative adjustments;
+ *    expired: `expire` entries; deducted: negative adjustments. A `reversal` corrects what it reverses, in the period
+ *    it is written: a reversed earn (negative) lowers issued, a cancelled redemption or reversed spend (positive)
+ *    lowers redeemed, so issued − redeemed − expired − deducted = net still holds;
  *  - outstanding points (the liability) at the end of a day: the sum of the balances of the customers not erased by
  *    then, i.e. the sum of their ledger entries before that instant. The ledger is append-only and
  *    balance = sum of entries (lib/domain/ledger.ts), so it answers exactly for any past instant; the point lots
@@ -91,10 +93,12 @@ const LEDGER_DAYS_SQL = `WITH ${BOUNDS_SQL}
 ${daysAsText(
   ["issued", "redeemed", "expired", "deducted", "net"],
   `SELECT (e."createdAt" AT TIME ZONE b.tz)::date AS day,
-       coalesce(sum(e.points) FILTER (WHERE e.points > 0), 0)::float8 AS issued,
-       coalesce(sum(-e.points) FILTER (WHERE e.type IN ('redeem', 'spend')), 0)::float8 AS redeemed,
+       coalesce(sum(e.points) FILTER (WHERE e.points > 0 AND e.type <> 'reversal'), 0)::float8
+         + coalesce(sum(e.points) FILTER (WHERE e.points < 0 AND e.type = 'reversal'), 0)::float8 AS issued,
+       coalesce(sum(-e.points) FILTER (WHERE e.type IN ('redeem', 'spend')), 0)::float8
+         - coalesce(sum(e.points) FILTER (WHERE e.points > 0 AND e.type = 'reversal'), 0)::float8 AS redeemed,
        coalesce(sum(-e.points) FILTER (WHERE e.type = 'expire'), 0)::float8 AS expired,
-       coalesce(sum(-e.points) FILTER (WHERE e.points < 0 AND e.type NOT IN ('redeem', 'spend', 'expire')), 0)::float8 AS deducted,
+       coalesce(sum(-e.points) FILTER (WHERE e.points < 0 AND e.type NOT IN ('redeem', 'spend', 'expire', 'reversal')), 0)::float8 AS deducted,
        coalesce(sum(e.points), 0)::float8 AS net
 FROM "LedgerEntry" e CROSS JOIN b
 WHERE e."programId" = $1::uuid AND e."createdAt" >= b.prev_start

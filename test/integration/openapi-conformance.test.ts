@@ -311,6 +311,51 @@ for (const backend of BACKENDS) {
       },
     );
 
+    exercise("reverseTransaction, refundOrder: 200, 404 ×2, 409 ×2, 400, replay, the rest", async () => {
+      const email = await customer("reverse");
+      const order = `conf-${Math.random().toString(36).slice(2)}`;
+      const earned = expect(
+        await call("POST", `${C(email)}/balance/increase`, { body: { points: 100, orderId: order } }),
+        200,
+      ).json.transaction;
+      const path = `${C(email)}/transactions/${earned.id}/reverse`;
+      const reversal = expect(await call("POST", path, { body: { points: 10, reason: "r" } }), 200).json.transaction;
+      expect(await call("POST", path, { body: { points: 1000, reason: "r" } }), 409, "reversal_exceeds_original");
+      expect(
+        await call("POST", `${C(email)}/transactions/${reversal.id}/reverse`, { body: { reason: "r" } }),
+        409,
+        "transaction_not_reversible",
+      );
+      await idempotency(path, { points: 1, reason: "r" }, { points: 2, reason: "r" }, 200);
+      expect(
+        await call("POST", `${C(email)}/transactions/${UNKNOWN_ID}/reverse`, { body: { reason: "r" } }),
+        404,
+        "transaction_not_found",
+      );
+      expect(await call("POST", path, { body: {} }), 400, "validation_failed");
+      expect(
+        await call("POST", `${C(newEmail("nobody"))}/transactions/${earned.id}/reverse`, { body: { reason: "r" } }),
+        404,
+        "customer_not_found",
+      );
+      await commonWriteErrors(
+        "POST",
+        path,
+        `${customerPath(stack.otherProgramId, email)}/transactions/${earned.id}/reverse`,
+      );
+
+      const refund = `${A()}/orders/${order}/refund`;
+      expect(await call("POST", refund, { body: { amount: 1, total: 2, reason: "r" } }), 200);
+      await idempotency(refund, { amount: 1, total: 4, reason: "r" }, { amount: 1, total: 5, reason: "r" }, 200);
+      expect(
+        await call("POST", `${A()}/orders/none-${order}/refund`, { body: { reason: "r" } }),
+        404,
+        "order_not_found",
+      );
+      expect(await call("POST", refund, { body: { amount: 1, reason: "r" } }), 400, "validation_failed");
+      await commonWriteErrors("POST", refund, `/v1/programs/${stack.otherProgramId}/orders/${order}/refund`);
+    });
+
     exercise("listTransactions: 200 with a cursor, 400, 404 customer_not_found, 401, 404", async () => {
       const email = await customer("history", 20);
       expect(await call("POST", `${C(email)}/balance/decrease`, { body: { points: 5 } }), 200);
@@ -706,6 +751,8 @@ for (const backend of BACKENDS) {
         ["POST", `${A()}/redemptions/${UNKNOWN_ID}/cancel`, { reason: "x" }],
         ["GET", `${A()}/customers/token?email=nobody%40example.com`, undefined],
         ["POST", `${A()}/custom-earning-flows/visit/execute`, { customerEmail: "nobody@example.com" }],
+        ["POST", `${nobody}/transactions/${UNKNOWN_ID}/reverse`, { reason: "r" }],
+        ["POST", `${A()}/orders/none/refund`, { reason: "r" }],
       ];
       for (const [method, path, body] of integrator) await until429(method, path, { ...limited, body }, 15);
       for (const [method, path, body] of [

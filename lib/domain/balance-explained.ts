@@ -23,11 +23,9 @@ import { LEDGER_TYPES, memberOf, TIER_STATUSES, type LedgerType, type TierStatus
 
 /**
  * A `reversal` entry of this period that lowers its tier points: the reversal of an earn that counted in this period
- * (issue 11 item 1). SQL over the entry `e`, with `$4` the period's start. Reversals are not written yet: when the
- * reversal link lands (LedgerEntry."reversesId"), this becomes
- * `EXISTS (SELECT 1 FROM "LedgerEntry" o WHERE o.id = e."reversesId" AND o.type = 'earn' AND o."createdAt" >= $4::timestamptz)`.
+ * (lib/domain/reversals.ts). SQL over the entry `e`, with `$4` the period's start.
  */
-const REVERSES_PERIOD_EARN = "false";
+const REVERSES_PERIOD_EARN = `EXISTS (SELECT 1 FROM "LedgerEntry" o WHERE o.id = e."reversesId" AND o.type = 'earn' AND o."createdAt" >= $4::timestamptz)`;
 
 export interface TierRef {
   id: string;
@@ -138,7 +136,10 @@ WITH open AS (
          CASE WHEN e.type = 'earn' AND e.points > 0 THEN 'earned'
               WHEN e.type = 'reversal' AND ${REVERSES_PERIOD_EARN} THEN 'reversed'
               ELSE 'other' END AS class,
-         sum(e.points)::bigint AS points, count(*)::int AS entries
+         -- A reversed earn lowers tier points by the points requested, spent ones included (metadata.requested).
+         sum(CASE WHEN e.type = 'reversal' AND ${REVERSES_PERIOD_EARN}
+                  THEN -coalesce((e.metadata->>'requested')::int, -e.points) ELSE e.points END)::bigint AS points,
+         count(*)::int AS entries
   FROM "LedgerEntry" e
   WHERE e."customerId" = $2::uuid AND e."programId" = $1::uuid AND e."createdAt" >= $4::timestamptz
   GROUP BY 1, 2

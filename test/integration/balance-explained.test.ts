@@ -110,6 +110,34 @@ for (const backend of BACKENDS) {
       assert.equal(x.tier.points, customer.customerTier.currentTierPoints);
     });
 
+    test("a reversed earn of this period lowers its tier points by what was requested, spent points included", async () => {
+      const email = await newCustomer("explain-reversed");
+      const earn = await move(email, "increase", 600);
+      await move(email, "decrease", 500);
+      const res = await call("POST", `${C(email)}/transactions/${earn}/reverse`, {
+        body: { points: 400, reason: "order returned" },
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.unrecovered, 300);
+      const customer = (await call("GET", C(email))).json;
+      const x = await explained(email);
+      assert.equal(x.balance, 0);
+      assert.deepEqual(
+        [x.tier.earned, x.tier.reversed],
+        [
+          { points: 600, entries: 1 },
+          { points: 400, entries: 1 },
+        ],
+      );
+      assert.equal(x.tier.points, 200);
+      assert.equal(
+        x.tier.points,
+        customer.customerTier.currentTierPoints,
+        "the explanation agrees with the tier state",
+      );
+      assert.ok(!x.tier.notCounted.some((k) => k.type === "reversal"), "the reversal is counted, not listed apart");
+    });
+
     test("/me/balance answers the same for the token's customer; other programs and unknown customers are refused", async () => {
       const email = await newCustomer("me");
       await move(email, "increase", 40);

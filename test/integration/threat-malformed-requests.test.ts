@@ -117,7 +117,7 @@ for (const backend of BACKENDS) {
         `${A()}`,
         `${A()}/unknown`,
         `${A()}/customers`,
-        `${A()}/customers/a%40b.co/balance`,
+        `${A()}/customers/a%40b.co/balances`, // `…/balance` is a route now (the balance explained)
         `${A()}/tiers/extra`,
         `/v1/programs/${NIL_UUID}/customers/a%40b.co/x/y/z`,
       ]) {

@@ -26,7 +26,12 @@ export const eventSchemaId = (type: DeliveredEventType) =>
 
 const customerChanged = z.object({
   customerId: Id,
-  email: z.string(),
+  email: z
+    .string()
+    .optional()
+    .describe(
+      "The customer's e-mail. Absent when the customer was erased before this delivery (or its re-send): erasure removes it from every stored event.",
+    ),
   changes: z.array(z.string()).describe("The names of the fields the batch set (`email` for a rename)."),
 });
 
@@ -39,7 +44,12 @@ export const WEBHOOK_EVENTS = {
   "customer.updated": envelope(
     "customer.updated",
     customerChanged.extend({
-      previousEmail: z.string().optional().describe("The e-mail before a rename (present only then)."),
+      previousEmail: z
+        .string()
+        .optional()
+        .describe(
+          "The e-mail before a rename: present only then, and removed like `email` when the customer is erased.",
+        ),
     }),
     "A customer's fields were changed by Create/Update resources (or renamed).",
   ),

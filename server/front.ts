@@ -23,6 +23,8 @@ import { internalError } from "@/lib/api/problem";
 import { methodNotAllowed } from "@/lib/errors";
 import SECURITY_HEADERS from "@/lib/security-headers.json";
 import { RESPONSE_TEXTS } from "@/lib/api/response-texts";
+import { REQUEST_BODIES } from "@/lib/api/request-bodies";
+import { MAX_BODY_BYTES } from "@/lib/api/json-body";
 
 type RouteContext = { params: Promise<Record<string, string>> };
 type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
@@ -125,16 +127,52 @@ export function frontListener({ routes, next }: FrontOptions) {
     const handler = found.route.handlers[method];
     if (!handler) return answer(req, res, { kind: "refuse", error: methodNotAllowed(found.route.allow) });
     // The access log line and the metrics are written by the route's edge (lib/api/edge.ts), as under `next start`.
-    void dispatch(req, res, method, url, handler, found.params);
+    if (!readsInFull(req, method)) return void dispatch(req, res, method, url, handler, found.params, null);
+    void readBody(req).then((bytes) => {
+      if (bytes) void dispatch(req, res, method, url, handler, found.params, bytes);
+    });
   };
 }
 
 /**
- * The Web Request of a node:http request (the body streamed, read only if the handler reads it). A request without a
- * body gets no abort signal of ours: nothing of /v1 reads one, and a handler that never reads a body has nothing to
- * abandon (the signal cost ~2% of a GET: bench/profile.ts).
+ * Whether the front reads the request's body before calling the handler: a body whose Content-Length is within
+ * the limit (every integrator's JSON). One read into one buffer costs less than a Web stream fed from the node:http
+ * stream (bench/profile.ts). A larger or unannounced (chunked) body is streamed, so a body refused by its length is
+ * never buffered.
  */
-function webRequest(req: http.IncomingMessage, method: string, url: string, signal: AbortSignal | undefined): Request {
+function readsInFull(req: http.IncomingMessage, method: string): boolean {
+  if (method === "GET" || method === "HEAD") return false;
+  const length = req.headers["content-length"];
+  if (length === undefined || req.headers["transfer-encoding"] !== undefined) return false;
+  const n = Number(length);
+  return Number.isSafeInteger(n) && n >= 0 && n <= MAX_BODY_BYTES;
+}
+
+/** The whole body (node:http ends it at its Content-Length), or null when the client went away first. */
+function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.once("error", () => resolve(null));
+    req.once("close", () => {
+      if (!req.complete) resolve(null);
+    });
+  });
+}
+
+/**
+ * The Web Request of a node:http request: its body as the bytes the front read (`readsInFull`), or streamed, read
+ * only if the handler reads it. Only a streamed body gets an abort signal of ours: nothing of /v1 reads one, and a
+ * handler with no stream to read has nothing to abandon (the signal cost ~2% of a GET: bench/profile.ts).
+ */
+function webRequest(
+  req: http.IncomingMessage,
+  method: string,
+  url: string,
+  signal: AbortSignal | undefined,
+  bytes: Buffer | null,
+): Request {
   const proto = String(req.headers["x-forwarded-proto"] ?? "").includes("https") ? "https" : "http";
   const headers = new Headers();
   const raw = req.rawHeaders;
@@ -144,17 +182,20 @@ function webRequest(req: http.IncomingMessage, method: string, url: string, sign
     method,
     headers,
     signal,
-    body: hasBody ? bodyStream(req) : null,
+    body: bytes ?? (hasBody ? bodyStream(req) : null),
     duplex: "half",
   } as RequestInit;
+  let request: Request;
   try {
     // The Request parses the URL itself (no URL of ours first: a second parse per request).
-    return new Request(`${proto}://${req.headers.host ?? "localhost"}${url}`, init);
+    request = new Request(`${proto}://${req.headers.host ?? "localhost"}${url}`, init);
   } catch {
     // A Host header that is not a host: the route only reads the path and query. (The URL is checked before the
     // body is touched, so the same init serves.)
-    return new Request(new URL(url, `${proto}://localhost`).href, init);
+    request = new Request(new URL(url, `${proto}://localhost`).href, init);
   }
+  if (bytes) REQUEST_BODIES.set(request, bytes);
+  return request;
 }
 
 /**
@@ -202,8 +243,10 @@ async function dispatch(
   url: string,
   handler: RouteHandler,
   params: Record<string, string>,
+  bytes: Buffer | null,
 ): Promise<string | null> {
-  const aborted = method === "GET" || method === "HEAD" ? null : new AbortController();
+  // A handler may stop reading a streamed body when the client goes away; a body read in full has nothing to abandon.
+  const aborted = method === "GET" || method === "HEAD" || bytes ? null : new AbortController();
   // A body the handler did not read (refused before reading): discarded, so the connection stays usable.
   res.once("finish", () => drain(req));
   res.once("close", () => {
@@ -212,7 +255,9 @@ async function dispatch(
   });
   let response: Response;
   try {
-    response = await handler(webRequest(req, method, url, aborted?.signal), { params: Promise.resolve(params) });
+    response = await handler(webRequest(req, method, url, aborted?.signal, bytes), {
+      params: Promise.resolve(params),
+    });
   } catch (err) {
     // withEdge answers every error a route throws; this is a bug in the front or the module itself.
     const header = req.headers["x-request-id"];

@@ -1,6 +1,7 @@
 import "server-only";
 import { invalidJson, payloadTooLarge, unsupportedMediaType } from "@/lib/errors";
 import { formatPath, validationFailed } from "./problem";
+import { REQUEST_BODIES } from "./request-bodies";
 
 /**
  * The one place where a request's JSON body is read (API.md §1), for /v1 and the dashboard alike: its content
@@ -33,7 +34,9 @@ export async function readJsonBody(
   if (!isJson && (!whenEmpty || (declared !== null && declared !== 0))) throw unsupportedMediaType();
   const tooLarge = () => payloadTooLarge(MAX_BODY_BYTES);
   if (declared !== null && declared > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = req.body === null || declared === 0 ? new Uint8Array(0) : new Uint8Array(await req.arrayBuffer());
+  const bytes =
+    REQUEST_BODIES.get(req) ??
+    (req.body === null || declared === 0 ? new Uint8Array(0) : new Uint8Array(await req.arrayBuffer()));
   if (bytes.byteLength === 0 && whenEmpty) return { raw: "", value: whenEmpty.value };
   if (!isJson) throw unsupportedMediaType();
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();

@@ -10,6 +10,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
+import net from "node:net";
 import { BACKENDS, openStack, type ApiResponse, type AppInstance, type Fixtures, type Stack } from "../support/stack";
 import { fixtures, otherProgram, program } from "../support/fixtures";
 import { assertProblem, problemPaths } from "../support/assertions";
@@ -189,6 +190,39 @@ for (const backend of BACKENDS) {
       }
       const c = await app.api("GET", path);
       assert.equal(c.json.loyaltyData.balance, 0);
+    });
+
+    test("a body cut short (the client leaves before its Content-Length is sent) changes nothing; the server goes on", async () => {
+      const email = `cut.${Date.now()}@example.com`;
+      const path = `${A()}/customers/${encodeURIComponent(email)}`;
+      assert.equal(
+        (await app.api("POST", `${A()}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] })).status,
+        201,
+      );
+      const { hostname, port } = new URL(app.baseUrl);
+      const body = '{"points":5}';
+      for (const sent of [0, 5, body.length - 1]) {
+        await new Promise<void>((resolve, reject) => {
+          const socket = net.connect(Number(port), hostname, () => {
+            socket.write(
+              [
+                `POST ${path}/balance/increase HTTP/1.1`,
+                `Host: ${hostname}:${port}`,
+                `api-key: ${app.key}`,
+                "content-type: application/json",
+                `content-length: ${body.length}`,
+              ].join("\r\n") + `\r\n\r\n${body.slice(0, sent)}`,
+            );
+            setTimeout(() => socket.destroy(), 100);
+          });
+          socket.on("close", () => resolve());
+          socket.on("error", reject);
+        });
+      }
+      const c = await app.api("GET", path);
+      assert.equal(c.status, 200, "the server still answers");
+      assert.equal(c.json.loyaltyData.balance, 0, "no part of a cut body was acted on");
+      assert.equal((await app.api("POST", `${path}/balance/increase`, { body: { points: 5 } })).json.balance, 5);
     });
 
     test("the log stays quiet: no stack trace, no error line for any of the above", async () => {

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { rewardNotFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import { decreaseBalance, increaseBalance } from "@/lib/domain/points";
+import { canNameCustomer, decreaseBalance, increaseBalance } from "@/lib/domain/points";
+import { normaliseEmail } from "@/lib/domain/customers";
 import { redeemReward, redeemRewardNow } from "@/lib/domain/rewards";
 import { jsonObject, rawJson } from "./json-compose";
 import { PointsChange, PointsIncrease } from "./schemas/points";
@@ -42,7 +43,13 @@ export const balanceChange = (
   return {
     // Increase may name the order the points were earned with; decrease may not.
     body: change === increaseBalance ? PointsIncrease : PointsChange,
-    statement: (req, database, slot) => change.now(database, move(req), slot),
+    statementFindsCustomer: true,
+    statement: async (req, database, slot) => {
+      const email = normaliseEmail(req.params.email ?? "");
+      // No customer can have it: `run` looks them up and answers 404.
+      if (!canNameCustomer(email)) return null;
+      return change.now(database, { ...move(req), customerId: null, email }, slot);
+    },
     run: async (req, tx) => {
       const result = await change(tx, move(req));
       return { status: 200, rawJson: jsonObject({ balance: result.balance, transaction: rawJson(result.entryJson) }) };

@@ -84,6 +84,13 @@ export interface WriteOptions<B, Q = undefined, C extends string | null = string
     database: PrismaClient,
     slot: OutcomeSlot | null,
   ) => Promise<Outcome | null>;
+  /**
+   * The statement finds the `{email}` customer itself (from `params.email`), so the factory does not look them up
+   * first: one round trip less. It must do nothing when there is no such customer, and return null, so that `run`'s
+   * lookup answers 404 as usual. Only for a route whose one path parameter is `{email}`; `req.customerId` is then
+   * unset in `statement`.
+   */
+  statementFindsCustomer?: boolean;
 }
 
 type RouteContext = { params: Promise<Record<string, string>> };
@@ -209,7 +216,8 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
         body: parsed,
       };
       if (options.statement) {
-        await retryRead(() => resolvePath(scope, options, apiReq, database));
+        const findsCustomer = options.statementFindsCustomer && scope === INTEGRATOR_CUSTOMER && !options.params;
+        if (!findsCustomer) await retryRead(() => resolvePath(scope, options, apiReq, database));
         const done = await options.statement(apiReq, database, keyed ? outcomeSlot(keyed) : null);
         if (done) {
           if (done.replayed) edge.headers.set(IDEMPOTENT_REPLAYED, "true");

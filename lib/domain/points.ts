@@ -2,15 +2,18 @@ import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "./cursor";
 import { customerNotFound, invalidInput } from "@/lib/errors";
-import { changeBalance, changeBalanceNow, expireDueLots, type BalanceChange } from "./ledger";
+import { changeBalance, changeBalanceNow, expireDueLots, type CustomerByEmail } from "./ledger";
 import type { OutcomeSlot } from "@/lib/api/idempotency";
 import type { LedgerSource } from "./vocabulary";
 import { ledgerEntryJson } from "./sql";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 /** The live customer's id for an e-mail (already normalised), or 404 `customer_not_found`. */
+/** Whether an e-mail can name a customer at all: PostgreSQL text cannot hold NUL (a query with one fails: a 500). */
+export const canNameCustomer = (email: string) => !email.includes("\u0000");
+
 export async function resolveCustomerId(db: Db, programId: string, email: string): Promise<string> {
-  if (email.includes("\u0000")) throw customerNotFound(); // cannot be stored; PostgreSQL would reject it as a 500
+  if (!canNameCustomer(email)) throw customerNotFound();
   // Raw, not the model API: this runs before every write on a customer's e-mail, and Prisma's work for a model query
   // costs more than the lookup (bench/profile.ts); on the /v1 hot paths it goes straight to the pool (lib/db/client.ts).
   const [customer] = await db.$queryRawUnsafe<{ id: string }[]>(
@@ -36,25 +39,28 @@ export interface PointsMove {
   now?: Date;
 }
 
-const increase = (move: PointsMove): BalanceChange => ({
+/** A move on the hot path may name its customer by e-mail (ledger.ts `CustomerByEmail`). */
+type HotMove = PointsMove | CustomerByEmail<PointsMove>;
+
+const increase = <M extends HotMove>(move: M) => ({
   ...move,
-  type: move.source === "dashboard" ? "adjust" : "earn",
+  type: move.source === "dashboard" ? ("adjust" as const) : ("earn" as const),
 });
-const decrease = (move: PointsMove): BalanceChange => ({
+const decrease = <M extends HotMove>(move: M) => ({
   ...move,
   points: -move.points,
-  type: move.source === "dashboard" ? "adjust" : "spend",
+  type: move.source === "dashboard" ? ("adjust" as const) : ("spend" as const),
 });
 
 /** Increase balance: an `earn` from the API (counts towards tiers), an `adjust` from the dashboard (does not). */
 export const increaseBalance = Object.assign((tx: Tx, move: PointsMove) => changeBalance(tx, increase(move)), {
   /** The same in one statement with its idempotency record (ledger.ts `changeBalanceNow`). */
-  now: (database: Db, move: PointsMove, slot: OutcomeSlot | null) => changeBalanceNow(database, increase(move), slot),
+  now: (database: Db, move: HotMove, slot: OutcomeSlot | null) => changeBalanceNow(database, increase(move), slot),
 });
 
 /** Decrease balance: a `spend` from the API, an `adjust` from the dashboard; 409 `insufficient_balance` below zero. */
 export const decreaseBalance = Object.assign((tx: Tx, move: PointsMove) => changeBalance(tx, decrease(move)), {
-  now: (database: Db, move: PointsMove, slot: OutcomeSlot | null) => changeBalanceNow(database, decrease(move), slot),
+  now: (database: Db, move: HotMove, slot: OutcomeSlot | null) => changeBalanceNow(database, decrease(move), slot),
 });
 
 function readCursor(cursor: string): KeysetPosition {

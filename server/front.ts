@@ -163,8 +163,8 @@ function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
 
 /**
  * The Web Request of a node:http request: its body as the bytes the front read (`readsInFull`), or streamed, read
- * only if the handler reads it. Only a streamed body gets an abort signal of ours: nothing of /v1 reads one, and a
- * handler with no stream to read has nothing to abandon (the signal cost ~2% of a GET: bench/profile.ts).
+ * only if the handler reads it. Only a streamed body gets an abort signal of ours, to stop its reading when the
+ * client goes away; without a stream there is nothing to abandon (the signal cost ~2% of a GET: bench/profile.ts).
  */
 function webRequest(
   req: http.IncomingMessage,

@@ -8,10 +8,10 @@ import type { LedgerSource } from "./vocabulary";
 import { ledgerEntryJson } from "./sql";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 
-/** The live customer's id for an e-mail (already normalised), or 404 `customer_not_found`. */
 /** Whether an e-mail can name a customer at all: PostgreSQL text cannot hold NUL (a query with one fails: a 500). */
 export const canNameCustomer = (email: string) => !email.includes("\u0000");
 
+/** The live customer's id for an e-mail (already normalised), or 404 `customer_not_found`. */
 export async function resolveCustomerId(db: Db, programId: string, email: string): Promise<string> {
   if (!canNameCustomer(email)) throw customerNotFound();
   // Raw, not the model API: this runs before every write on a customer's e-mail, and Prisma's work for a model query

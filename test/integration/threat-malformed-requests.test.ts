@@ -74,6 +74,15 @@ for (const backend of BACKENDS) {
     const send = (method: string, target: string, headers: Record<string, string> = {}, body?: string) =>
       raw(app.baseUrl, method, target, headers, body);
     const A = () => `/v1/programs/${app.programId}`;
+    /** A new customer of program A (balance 0), as the path of their resource. */
+    const newCustomerPath = async (prefix: string) => {
+      const email = `${prefix}.${Date.now()}@example.com`;
+      const created = await app.api("POST", `${A()}/integrations/api`, {
+        body: [{ email, feature: "user", payload: {} }],
+      });
+      assert.equal(created.status, 201);
+      return `${A()}/customers/${encodeURIComponent(email)}`;
+    };
 
     test("a malformed percent-encoding in any path segment is 400 invalid_path, with or without an api-key", async () => {
       const targets = (bad: string) => [
@@ -172,12 +181,7 @@ for (const backend of BACKENDS) {
     });
 
     test("a body nested deeper than the limit is 400 validation_failed with its path, never a 500; nothing written", async () => {
-      const email = `deep.${Date.now()}@example.com`;
-      const path = `${A()}/customers/${encodeURIComponent(email)}`;
-      assert.equal(
-        (await app.api("POST", `${A()}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] })).status,
-        201,
-      );
+      const path = await newCustomerPath("deep");
       const nest = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
       const headers = { "api-key": app.key, "content-type": "application/json" };
       for (const depth of [100, 10_000, 200_000]) {
@@ -193,12 +197,7 @@ for (const backend of BACKENDS) {
     });
 
     test("a body cut short (the client leaves before its Content-Length is sent) changes nothing; the server goes on", async () => {
-      const email = `cut.${Date.now()}@example.com`;
-      const path = `${A()}/customers/${encodeURIComponent(email)}`;
-      assert.equal(
-        (await app.api("POST", `${A()}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] })).status,
-        201,
-      );
+      const path = await newCustomerPath("cut");
       const { hostname, port } = new URL(app.baseUrl);
       const body = '{"points":5}';
       for (const sent of [0, 5, body.length - 1]) {

@@ -129,6 +129,22 @@ function summariseProfile(file: string, seconds: number) {
   return { total, functions: top(selfFn), areas: top(selfArea) };
 }
 
+/** The statements run since the last reset: calls per request (of `n`) and mean time in the database server. */
+async function printStatements(sql: pg.Pool, n: number) {
+  const { rows } = await sql.query(
+    `SELECT calls::bigint AS calls, mean_exec_time AS mean, total_exec_time AS total, rows::bigint AS rows,
+            regexp_replace(left(query, 110), '\\s+', ' ', 'g') AS query
+     FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+       AND query NOT LIKE '%pg_stat%' AND calls >= $1 ORDER BY total_exec_time DESC LIMIT 12`,
+    [Math.max(1, Math.floor(n / 50))],
+  );
+  console.log("statements (calls per request, mean ms in the server):");
+  for (const r of rows)
+    console.log(
+      `  ${(Number(r.calls) / n).toFixed(2).padStart(5)}  ${Number(r.mean).toFixed(3).padStart(7)} ms  ${r.query}`,
+    );
+}
+
 async function main() {
   if (SUMMARISE) {
     const s = summariseProfile(SUMMARISE, Number(process.argv[3] ?? 1e9));
@@ -234,29 +250,18 @@ async function main() {
       `\n== ${kind}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${n} requests (${figures.non2xx} non-2xx, ${figures.errors} errors) at ${CONNECTIONS} connections; server CPU ${cpuMs.toFixed(2)} ms per request; ${perRequest.toFixed(2)} commits per request`,
     );
     console.log(`handed over to the locked path: ${await handovers(ours)}`);
-    if (statements) {
-      const { rows } = await sql.query(
-        `SELECT calls::bigint AS calls, mean_exec_time AS mean, total_exec_time AS total, rows::bigint AS rows,
-                regexp_replace(left(query, 110), '\\s+', ' ', 'g') AS query
-         FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-           AND query NOT LIKE '%pg_stat%' AND calls >= $1 ORDER BY total_exec_time DESC LIMIT 12`,
-        [Math.max(1, Math.floor(n / 50))],
-      );
-      console.log("statements (calls per request, mean ms in the server):");
-      for (const r of rows)
-        console.log(
-          `  ${(Number(r.calls) / n).toFixed(2).padStart(5)}  ${Number(r.mean).toFixed(3).padStart(7)} ms  ${r.query}`,
-        );
-    }
+    if (statements) await printStatements(sql, n);
     const gap = (Date.now() - loaded) / 1000;
     if (BARE) {
       const bare: Server = (baseline ??= await startBaseline(dbEnv));
       if (WARMUP > 0) await slice(bare.baseUrl, request, CONNECTIONS, WARMUP);
+      if (statements) await sql.query("SELECT pg_stat_statements_reset()");
       const cpu = serverCpuSeconds(bare);
       const f = summarize(bare.baseUrl, CONNECTIONS, [await slice(bare.baseUrl, request, CONNECTIONS, SECONDS)]);
       console.log(
         `   bare node:http + pg, same load just after: ${f.rps.toFixed(0)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms; server CPU ${(((serverCpuSeconds(bare) - cpu) * 1000) / f.requests).toFixed(2)} ms per request`,
       );
+      if (statements) await printStatements(sql, f.requests);
     }
     await ours.child.stop();
     if (!CPU) continue;

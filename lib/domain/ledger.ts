@@ -167,8 +167,11 @@ export const changeCtes = (p: ChangeSql) => `clock AS (
   ) lots
   WHERE lots.running - lots.remaining < -(${p.points})
 ), spent AS (
+  -- Only a spend consumes lots, and only the customer's own: without these two conditions a plan made when the
+  -- table was small scans every lot of the program on every earn (2.6 ms of a 3.5 ms increase at 7,000 lots).
   UPDATE "PointLot" o SET remaining = o.remaining - take.used FROM take
-  WHERE o.id = take.id AND o."programId" = ${p.programId} AND EXISTS (SELECT 1 FROM upd)
+  WHERE ${p.points} < 0 AND o.id = take.id AND o."programId" = ${p.programId} AND o."customerId" = ${p.customerId}
+    AND EXISTS (SELECT 1 FROM upd)
   RETURNING take.used
 ), ctu AS (
   UPDATE "CustomerTier" ct SET "currentTierPoints" = tier.points, "currentTierId" = tier.tier_id,

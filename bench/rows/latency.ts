@@ -1,5 +1,5 @@
 /**
- * Latency as integrators feel it: a constant arrival rate (autocannon's overallRate) for GET customer and POST
+ * Latency as integrators feel it: a constant arrival rate (an open loop, bench/load.ts atRate) for GET customer and POST
  * increase with an Idempotency-Key, p50/p99 of ours at each of BENCH_RATES, and of the bare server at the highest
  * rate as a reference for what the machine allowed. The saturation throughput is the get/increase rows' req/s.
  */

@@ -8,7 +8,7 @@ import { CACHE_CONTROL, REQUEST_ID } from "./header-names";
 import { errorFields, log, withRequestContext } from "@/lib/ops/logger";
 import { recordRequest } from "@/lib/ops/metrics";
 import { routeOf } from "@/lib/ops/route-pattern";
-import { RESPONSE_TEXTS } from "./response-texts";
+import { FRONT_REQUESTS, RESPONSE_TEXTS } from "./response-texts";
 
 /**
  * The one place for the edge that /v1 and the dashboard's JSON routes (lib/staff/http.ts) share: the request id
@@ -27,6 +27,8 @@ export interface ApiReply {
 export interface Edge {
   requestId: string;
   headers: Headers;
+  /** The production front writes this answer from its text (./response-texts.ts): its Response needs no body. */
+  bodyless: boolean;
 }
 
 /** Prisma's transaction limits for every write behind the edge (lib/db/adapter.ts sizes the pool's wait to match). */
@@ -48,11 +50,11 @@ export function parseWith<T>(schema: SchemaLike<T>) {
 export const replyText = (reply: ApiReply): string | null =>
   reply.rawJson ?? (reply.json === undefined ? null : JSON.stringify(reply.json));
 
-export function replyToResponse(reply: ApiReply, headers: Headers): Response {
+export function replyToResponse(reply: ApiReply, { headers, bodyless }: Pick<Edge, "headers" | "bodyless">): Response {
   const text = replyText(reply);
   if (text !== null) headers.set("content-type", "application/json");
   const body = reply.status === 204 ? null : text;
-  const response = new Response(body, { status: reply.status, headers });
+  const response = new Response(bodyless ? null : body, { status: reply.status, headers });
   if (body !== null) RESPONSE_TEXTS.set(response, body);
   return response;
 }
@@ -61,8 +63,9 @@ export async function withEdge(req: Request, work: (edge: Edge) => Promise<Respo
   const started = performance.now();
   const requestId = requestIdFrom(req.headers.get(REQUEST_ID));
   const headers = new Headers({ [REQUEST_ID]: requestId, [CACHE_CONTROL]: "no-store" });
+  const bodyless = FRONT_REQUESTS.has(req);
   return withRequestContext({ requestId }, async () => {
-    const res = await answer(req, work, requestId, headers);
+    const res = await answer(req, work, requestId, headers, bodyless);
     // The one place every /v1 and dashboard JSON answer passes, under `next start` and the front alike.
     const ms = performance.now() - started;
     const pathname = new URL(req.url).pathname;
@@ -78,9 +81,10 @@ async function answer(
   work: (edge: Edge) => Promise<Response>,
   requestId: string,
   headers: Headers,
+  bodyless: boolean,
 ): Promise<Response> {
   try {
-    return await work({ requestId, headers });
+    return await work({ requestId, headers, bodyless });
   } catch (err) {
     if (err instanceof AppError) return problemResponse(err, requestId, headers);
     if (isDatabaseUnavailable(err)) {

@@ -179,7 +179,7 @@ function readRoute<Q, C extends string | null>(
         await resolvePath(scope, options, apiReq, database);
         return options.run(apiReq, database);
       });
-      return replyToResponse(reply, edge.headers);
+      return replyToResponse(reply, edge);
     });
 }
 
@@ -221,20 +221,20 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
         const done = await options.statement(apiReq, database, keyed ? outcomeSlot(keyed) : null);
         if (done) {
           if (done.replayed) edge.headers.set(IDEMPOTENT_REPLAYED, "true");
-          return replyToResponse({ status: done.status, rawJson: done.body ?? undefined }, edge.headers);
+          return replyToResponse({ status: done.status, rawJson: done.body ?? undefined }, edge);
         }
       }
       const act = async (tx: Tx) => {
         await resolvePath(scope, options, apiReq, tx);
         return options.run(apiReq, tx);
       };
-      if (!keyed) return replyToResponse(await transactionWithRetry(database, act, TX_OPTIONS), edge.headers);
+      if (!keyed) return replyToResponse(await transactionWithRetry(database, act, TX_OPTIONS), edge);
       const outcome = await runIdempotently(database, keyed, async (tx) => {
         const reply = await act(tx);
         return { status: reply.status, body: replyText(reply), customerId: apiReq.customerId };
       });
       if (outcome.replayed) edge.headers.set(IDEMPOTENT_REPLAYED, "true");
-      return replyToResponse({ status: outcome.status, rawJson: outcome.body ?? undefined }, edge.headers);
+      return replyToResponse({ status: outcome.status, rawJson: outcome.body ?? undefined }, edge);
     });
 }
 

@@ -42,7 +42,7 @@ export function staffRead<A extends [] | unknown[]>(
         const staff = await requireStaff(params.programId ?? "", query.permission);
         return query(await db(), staff, ...options.args({ staff, params, url: new URL(req.url), body: undefined }));
       });
-      return replyToResponse({ status: 200, json }, edge.headers);
+      return replyToResponse({ status: 200, json }, edge);
     });
 }
 
@@ -70,6 +70,6 @@ export function staffWrite<A extends [] | unknown[], B = undefined>(
       const args = options.args({ staff, params, url: new URL(req.url), body });
       const database = await db();
       const json = await transactionWithRetry(database, (tx) => operation(tx, staff, ...args), TX_OPTIONS);
-      return replyToResponse({ status: options.status ?? 200, json }, edge.headers);
+      return replyToResponse({ status: options.status ?? 200, json }, edge);
     });
 }

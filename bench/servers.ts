@@ -157,17 +157,19 @@ export async function startNextStart(env: NodeJS.ProcessEnv): Promise<Server> {
 }
 
 /** The bare node:http + pg server with the same SQL (bench/baseline-server.ts), one process. */
-export async function startBaseline(env: NodeJS.ProcessEnv): Promise<Server> {
+export async function startBaseline(
+  env: NodeJS.ProcessEnv,
+  node = process.execPath,
+  name = "bare node:http + pg",
+): Promise<Server> {
   const port = await freePort();
-  const child = spawnChild(
-    "baseline",
-    process.execPath,
-    ["--no-warnings", "--import", "tsx", "bench/baseline-server.ts"],
-    { cwd: ROOT, env: { ...env, PORT: String(port) } },
-  );
+  const child = spawnChild("baseline", node, ["--no-warnings", "--import", "tsx", "bench/baseline-server.ts"], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port) },
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor("baseline", child, `${baseUrl}/`);
-  return { name: "bare node:http + pg", baseUrl, child };
+  return { name, baseUrl, child };
 }
 
 /** The processes of a server: its process group (spawnChild starts each in its own), shells and npm left out. */

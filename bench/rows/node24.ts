@@ -1,13 +1,15 @@
 /**
  * Node 24 against the Node running the bench: a second one-worker production server under the Node 24 binary
  * (BENCH_NODE24, or /tmp/node24/node_modules/node/bin/node from `npm install --no-save --prefix /tmp/node24 node@24`),
- * alternating with ours on GET customer and POST increase with an Idempotency-Key.
+ * alternating with ours on GET customer and POST increase with an Idempotency-Key, and with the bare server under
+ * the same Node 24: the ratio to the bare server on the runtime the README recommends.
  */
 import { execFileSync } from "node:child_process";
 import { CONNECTIONS, SECONDS, WARMUP, node24Binary } from "../config";
 import { clean, type Context } from "../context";
 import { log } from "../lifecycle";
 import { alternate, ratioOf } from "../load";
+import { startBaseline } from "../servers";
 
 export async function node24Rows(ctx: Context) {
   const binary = node24Binary();
@@ -21,14 +23,15 @@ export async function node24Rows(ctx: Context) {
   const version = execFileSync(binary, ["--version"], { encoding: "utf8" }).trim();
   ctx.results.node24 = { binary, version };
   const on24 = await ctx.another(1, {}, binary, `ours on Node ${version}`);
+  const bare24 = await startBaseline(ctx.dbEnv, binary, `bare node:http + pg on Node ${version}`);
   try {
     for (const [name, request] of [
       ["GET /customers/{email}", ctx.work.getCustomer()],
       ["POST …/balance/increase, Idempotency-Key", ctx.work.increase(true)],
     ] as const) {
-      const [o24, o20] = await alternate(
+      const [o24, o20, b24] = await alternate(
         `${name}, Node 24 vs ${process.version}`,
-        [on24, ctx.ours],
+        [on24, ctx.ours, bare24],
         request,
         CONNECTIONS,
         SECONDS,
@@ -39,14 +42,19 @@ export async function node24Rows(ctx: Context) {
         name: `${name} on Node ${version}`,
         load: String(CONNECTIONS),
         ours: o24!,
-        refs: [{ label: `Node ${process.version}`, figures: o20! }],
+        refs: [
+          { label: `ours on Node ${process.version}`, figures: o20! },
+          { label: `bare node:http + pg on Node ${version}`, figures: b24! },
+        ],
         ratio: ratioOf(o24!, o20!),
         ratioOf: process.version,
+        note: `ours ÷ bare, both on Node ${version}: ${ratioOf(o24!, b24!)?.toFixed(2) ?? "n/a"}`,
         target: "reference (no errors)",
         pass: clean(o24!),
       });
     }
   } finally {
     await on24.child.stop();
+    await bare24.child.stop();
   }
 }

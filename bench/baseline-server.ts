@@ -6,7 +6,7 @@
  *   GET  /healthz                                               a constant JSON (the bare node:http floor)
  *   GET  /v1/programs/{pid}/customers/{email}                   customerJson + customerJoins (lib/domain/sql.ts)
  *   POST /v1/programs/{pid}/integrations/api                    UPSERT_SQL + UPDATE_USER_SQL + outbox events
- *   POST /v1/programs/{pid}/customers/{email}/balance/increase  ONE statement (INCREASE_SQL below): the customer by
+ *   POST /v1/programs/{pid}/customers/{email}/balance/increase  ONE statement (./baseline-sql.ts): the customer by
  *        e-mail, the balance UPDATE, the ledger entry, its lot, the outbox event, the tier points (and upgrade), and,
  *        with an Idempotency-Key, the idempotency record holding the answer: the work of lib/domain/ledger.ts
  *        CHANGE_SQL + applyTierEarn + lib/api/idempotency.ts storeOutcome. A twin with the same key fails on the
@@ -24,9 +24,7 @@ import http from "node:http";
 import pg from "pg";
 import { customerJoins, customerJson } from "@/lib/domain/sql";
 import { UPDATE_USER_SQL, UPSERT_SQL } from "@/lib/domain/customers";
-import { ledgerEntryJson } from "@/lib/domain/sql";
-
-const MAX_BALANCE = 2_147_483_647;
+import { increaseSql } from "./baseline-sql";
 
 const GET_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
   WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL`;
@@ -44,61 +42,6 @@ const port = Number(process.env.PORT ?? 3999);
 const q = (name: string, text: string, values: unknown[], client: pg.Pool | pg.PoolClient = pool) =>
   client.query({ name, text, values });
 
-/** $1 programId, $2 e-mail, $3 points, $4 actor, $5 Idempotency-Key or null, $6 api key id, $7 request hash. */
-const increaseSql = (withProgramId: Set<string>) => {
-  const pid = (table: string, value: string) =>
-    withProgramId.has(table) ? { col: ', "programId"', val: `, ${value}` } : { col: "", val: "" };
-  const lotPid = pid("PointLot", "$1::uuid");
-  const idemPid = pid("IdempotencyRecord", "$1::uuid");
-  return `
-WITH c AS (
-  SELECT id FROM "Customer" WHERE "programId" = $1::uuid AND email = $2 AND "deletedAt" IS NULL
-), upd AS (
-  UPDATE "LoyaltyData" l SET balance = l.balance + $3, "updatedAt" = now()
-  FROM c WHERE l."customerId" = c.id AND l.balance::bigint + $3 BETWEEN 0 AND ${MAX_BALANCE}
-  RETURNING l."customerId", l.balance
-), program AS (
-  SELECT "pointsExpiryMonths" AS months FROM "Program" WHERE id = $1::uuid
-), e AS (
-  INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", source, actor, "idempotencyKey",
-                             "createdAt", "expiresAt")
-  SELECT $1::uuid, upd."customerId", 'earn', $3, upd.balance, 'api', $4, $5::text, now(),
-         CASE WHEN program.months IS NOT NULL THEN now() + make_interval(months => program.months) END
-  FROM upd CROSS JOIN program
-  RETURNING *
-), lot AS (
-  INSERT INTO "PointLot" ("customerId", "ledgerEntryId", remaining, "createdAt", "expiresAt"${lotPid.col})
-  SELECT e."customerId", e.id, e.points, e."createdAt", e."expiresAt"${lotPid.val} FROM e
-  RETURNING 1
-), event AS (
-  INSERT INTO "Event" ("programId", type, data)
-  SELECT e."programId", 'balance.changed',
-         jsonb_build_object('customerId', e."customerId", 'transactionId', e.id, 'type', e.type, 'points', e.points, 'balance', e."balanceAfter")
-  FROM e
-  RETURNING 1
-), tier AS (
-  UPDATE "CustomerTier" ct SET
-    "currentTierPoints" = LEAST(${MAX_BALANCE}, ct."currentTierPoints"::bigint + $3)::int,
-    ("currentTierId", "tierChangedAt") = (
-      SELECT coalesce(up.id, ct."currentTierId"), CASE WHEN up.id IS NULL THEN ct."tierChangedAt" ELSE now() END
-      FROM (SELECT (SELECT t.id FROM "Tier" t
-                    WHERE t."programId" = $1::uuid AND t."requiredPoints" <= ct."currentTierPoints"::bigint + $3
-                      AND t."requiredPoints" > coalesce((SELECT r."requiredPoints" FROM "Tier" r WHERE r.id = ct."currentTierId"), -1)
-                    ORDER BY t."requiredPoints" DESC LIMIT 1) AS id) up)
-  FROM e WHERE ct."customerId" = e."customerId"
-  RETURNING 1
-), answer AS (
-  SELECT e."customerId", '{"balance":' || e."balanceAfter" || ',"transaction":' || ${ledgerEntryJson("e")}::text || '}' AS body
-  FROM e
-), idem AS (
-  INSERT INTO "IdempotencyRecord" ("apiKeyId", key, "requestHash", status, body, "customerId"${idemPid.col})
-  SELECT $6::uuid, $5::text, $7, 200, answer.body, answer."customerId"${idemPid.val} FROM answer WHERE $5::text IS NOT NULL
-  RETURNING 1
-)
-SELECT answer.body, (SELECT count(*) FROM lot)::int AS lots, (SELECT count(*) FROM event)::int AS events,
-       (SELECT count(*) FROM tier)::int AS tiers, (SELECT count(*) FROM idem)::int AS records
-FROM answer`;
-};
 let INCREASE_SQL = "";
 
 const KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_MS ?? 2000);

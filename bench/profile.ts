@@ -1,5 +1,5 @@
 /**
- * Where ours spends a request: `node --no-warnings --import tsx bench/profile.ts [get|increase|get401|...]` (comma-
+ * Where ours spends a request: `node --no-warnings --import tsx bench/profile.ts [get|increase|get401|statement|...]` (comma-
  * separated; default `get,increase`). Not a bench row: a measuring tool for the one who tunes the hot paths.
  *
  * For each request kind it starts a fresh production server (one worker) under `node --cpu-prof`, sends the kind's
@@ -11,6 +11,12 @@
  *   - the V8 CPU profile of the measured seconds only, as the top functions by self time and the same grouped by
  *     where the code lives (a package, Node's internals, the app's bundle).
  *
+ * The kind `statement` sends no HTTP at all: it runs the keyed increase's one statement (lib/domain/ledger.ts
+ * CHANGE_SQL) and the bare server's (./baseline-sql.ts) straight on a pg pool of PROFILE_STATEMENT_CONNECTIONS
+ * (default 10, the app's pool), in alternating slices, and prints statements per second and PostgreSQL's CPU per statement (its
+ * processes' time from /proc: meaningful for the throwaway server on this machine). What the database costs apart
+ * from any server in front of it.
+ *
  * Environment: BENCH_CUSTOMERS (customers loaded; default 100,000 as in the bench), PROFILE_SECONDS=10,
  * PROFILE_WARMUP_SECONDS=3, PROFILE_CONNECTIONS=32, PROFILE_TOP=25, PROFILE_ENV="NAME=value …" (added to the server's
  * environment, e.g. `RATE_LIMIT_STORE=memory`), PROFILE_BARE=1 (the same load on the bare server after ours, for
@@ -20,6 +26,7 @@
  * with pg_stat_statements loaded; by default a throwaway PostgreSQL 15 with it). Profiles stay in PROFILE_DIR
  * (default /tmp/loyalty-profile) for Chrome DevTools.
  */
+import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -28,6 +35,9 @@ import { installGuards, log, register, teardown } from "./lifecycle";
 import { slice, summarize, type LoadRequest } from "./load";
 import { ensureBuild, serverCpuSeconds, startBaseline, startOurs, type Server } from "./servers";
 import { createProgram, Workload } from "./setup";
+import { increaseSql } from "./baseline-sql";
+import { CHANGE_SQL, changeArgs } from "@/lib/domain/ledger";
+import { outcomeSlot } from "@/lib/api/idempotency";
 
 const env = process.env;
 const SECONDS = Number(env.PROFILE_SECONDS ?? 10);
@@ -145,6 +155,95 @@ async function printStatements(sql: pg.Pool, n: number) {
     );
 }
 
+/** PostgreSQL's CPU seconds so far: every process named postgres on this machine. */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      total += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // the process ended while we read
+    }
+  }
+  return total;
+}
+
+/** The keyed increase as one statement, ours against the bare server's, on a pool: no HTTP (see the header). */
+async function statementsAlone(url: string, work: Workload) {
+  const connections = Number(env.PROFILE_STATEMENT_CONNECTIONS ?? 10);
+  const pool = new pg.Pool({ connectionString: url, max: connections });
+  pool.on("error", () => {});
+  try {
+    const programId = work.program.programId;
+    const { rows: keys } = await pool.query(`SELECT id FROM "ApiKey" WHERE "programId" = $1::uuid LIMIT 1`, [
+      programId,
+    ]);
+    const apiKeyId = String(keys[0].id);
+    const { rows: columns } = await pool.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.columns WHERE column_name = 'programId' AND table_schema = current_schema()`,
+    );
+    const bareSql = increaseSql(new Set(columns.map((r) => r.table_name)));
+    const email = () => work.emails[Math.floor(Math.random() * work.emails.length)]!;
+    const body = { raw: '{"points":5}', value: { points: 5 } };
+    const kinds = [
+      {
+        name: "ours (CHANGE_SQL, keyed)",
+        text: CHANGE_SQL,
+        args: () => {
+          const key = randomUUID();
+          const slot = outcomeSlot({ programId, scopeId: apiKeyId, key, method: "POST", path: "/bench", body });
+          const change = { programId, customerId: null, email: email(), points: 5, type: "earn" as const };
+          return changeArgs({ ...change, source: "api", actor: `api_key:${apiKeyId}`, idempotencyKey: key }, slot);
+        },
+      },
+      {
+        name: "bare (bench/baseline-sql.ts, keyed)",
+        text: bareSql,
+        args: () => [programId, email(), 5, `api_key:${apiKeyId}`, randomUUID(), apiKeyId, "0".repeat(64)],
+      },
+    ];
+    const totals = kinds.map(() => ({ n: 0, seconds: 0, cpu: 0 }));
+    const run = async (k: number, seconds: number) => {
+      const { name, text, args } = kinds[k]!;
+      const until = performance.now() + seconds * 1000;
+      const started = performance.now();
+      const cpu = postgresCpuSeconds();
+      let n = 0;
+      await Promise.all(
+        Array.from({ length: connections }, async () => {
+          while (performance.now() < until) {
+            await pool.query({ name: name.split(" ")[0], text, values: args() });
+            n++;
+          }
+        }),
+      );
+      return { n, seconds: (performance.now() - started) / 1000, cpu: postgresCpuSeconds() - cpu };
+    };
+    for (let k = 0; k < kinds.length; k++) await run(k, WARMUP);
+    for (let round = 0; round < ROUNDS; round++)
+      for (let i = 0; i < kinds.length; i++) {
+        const k = (round + i) % kinds.length;
+        const r = await run(k, SECONDS / ROUNDS);
+        totals[k]!.n += r.n;
+        totals[k]!.seconds += r.seconds;
+        totals[k]!.cpu += r.cpu;
+      }
+    console.log(`\n== statement alone, ${connections} connections, ${ROUNDS} alternating slices:`);
+    kinds.forEach((kind, k) => {
+      const t = totals[k]!;
+      console.log(
+        `  ${kind.name.padEnd(40)} ${(t.n / t.seconds).toFixed(0).padStart(6)} statements/s  PostgreSQL CPU ${((t.cpu * 1000) / t.n).toFixed(3)} ms/statement`,
+      );
+    });
+  } finally {
+    await pool.end();
+  }
+}
+
 async function main() {
   if (SUMMARISE) {
     const s = summariseProfile(SUMMARISE, Number(process.argv[3] ?? 1e9));
@@ -223,6 +322,10 @@ async function main() {
     return;
   }
   for (const kind of KINDS) {
+    if (kind === "statement") {
+      await statementsAlone(database.url, work);
+      continue;
+    }
     const make = requests[kind];
     if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(requests).join(", ")}`);
     const dir = path.join(DIR, kind);

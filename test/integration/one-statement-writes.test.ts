@@ -4,7 +4,8 @@
  * keyed requests act once and all answer alike (one of them as the original, the others marked replayed); the same
  * key sent with two different bodies at once acts once and the other body gets 409 `idempotency_conflict`; the same
  * holds for a coupon assignment, an earning-flow run and a reward redemption (whose unit of stock is taken only when
- * the balance pays for it); and every answer leaves balance = ledger sum = lots sum.
+ * the balance pays for it); and every answer leaves balance = ledger sum = lots sum. And an earn reads no point lot
+ * whatever plan the database picks (a generic plan once scanned the whole program's lots on every increase).
  * PostgreSQL only (PGlite serves one connection at a time, so nothing runs in parallel).
  */
 import { after, before, describe, test } from "node:test";
@@ -12,6 +13,8 @@ import assert from "node:assert/strict";
 import { customerPath, openStack, type ApiResponse, type Fixtures, type Stack } from "../support/stack";
 import { POINTS } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
+import pg from "pg";
+import { CHANGE_SQL, changeArgs } from "@/lib/domain/ledger";
 
 const SKIP = process.env.TEST_DATABASE_URL
   ? false
@@ -117,6 +120,53 @@ describe("One-statement writes under concurrency [postgres]", { skip: SKIP }, ()
     assert.equal(spends.filter((r) => r.status === 200).length, 1);
     for (const r of spends.filter((r) => r.status !== 200)) assertProblem(r, 409, "insufficient_balance");
     assert.equal((await books(email)).balance, 0);
+  });
+
+  test("an earn reads none of the program's point lots, even under a generic plan made while the table was small", async () => {
+    // Lots of other customers in the program: an earn consumes no lot, so it must not read any.
+    const others = await Promise.all(Array.from({ length: 8 }, () => newCustomer("lot-owner")));
+    for (let round = 0; round < 5; round++)
+      await Promise.all(others.map((e) => app.api("POST", `${P(e)}/balance/increase`, { body: { points: 3 } })));
+    const email = await newCustomer("earner");
+    // The statement as the hot path runs it, on a session that always plans generically and reports what it read.
+    const client = new pg.Client({ connectionString: app.env.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query("LOAD 'auto_explain'");
+      // Whatever plan the database picks must read no lot: no index may narrow the scan down for it.
+      await client.query(`SET enable_indexscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;
+        SET plan_cache_mode = force_generic_plan; SET auto_explain.log_min_duration = 0;
+        SET auto_explain.log_analyze = on; SET auto_explain.log_format = json; SET auto_explain.log_level = notice;
+        SET client_min_messages = notice`);
+      const plans: string[] = [];
+      client.on("notice", (n) => plans.push(n.message ?? ""));
+      const change = { programId: app.programId, customerId: null, email, points: 5, type: "earn" as const };
+      const rows = await client.query({
+        name: "earn",
+        text: CHANGE_SQL,
+        values: changeArgs({ ...change, source: "api", actor: "test", idempotencyKey: null }, null),
+      });
+      assert.equal(rows.rows[0]?.status, 200, "the earn went through");
+      const plan = plans.map((m) => m.slice(m.indexOf("{"))).find((m) => m.includes('"Plan"'));
+      assert.ok(plan, "auto_explain reported the plan");
+      const lotRowsRead = (node: Record<string, unknown>): number =>
+        (node["Relation Name"] === "PointLot" && String(node["Node Type"]).includes("Scan")
+          ? (Number(node["Actual Rows"] ?? 0) + Number(node["Rows Removed by Filter"] ?? 0)) *
+            Number(node["Actual Loops"] ?? 0)
+          : 0) +
+        ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce((n, child) => n + lotRowsRead(child), 0);
+      const read = lotRowsRead((JSON.parse(plan) as { Plan: Record<string, unknown> }).Plan);
+      const [counted] = await app.query<{ lots: number }>(
+        `SELECT count(*)::int AS lots FROM "PointLot" WHERE "programId" = $1::uuid`,
+        [app.programId],
+      );
+      const lots = counted?.lots ?? 0;
+      assert.ok(lots >= 40, `the program has lots (${lots})`);
+      assert.equal(read, 0, "lot rows read by the earn");
+    } finally {
+      await client.end();
+    }
+    assert.equal((await books(email)).balance, 5);
   });
 
   test("coupon assignment and an earning-flow run with one key each, in parallel: each acts once", async () => {

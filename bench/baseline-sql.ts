@@ -3,7 +3,7 @@
  * applyTierEarn and the Idempotency-Key record do, in as few steps as a hand-written server would. Its own module so
  * that bench/profile.ts can run it beside ours without a server.
  */
-import { ledgerEntryJson } from "@/lib/domain/sql";
+import { balanceChangedData, ledgerEntryJson } from "@/lib/domain/sql";
 
 const MAX_BALANCE = 2_147_483_647;
 
@@ -36,7 +36,7 @@ WITH c AS (
 ), event AS (
   INSERT INTO "Event" ("programId", type, data)
   SELECT e."programId", 'balance.changed',
-         jsonb_build_object('customerId', e."customerId", 'transactionId', e.id, 'type', e.type, 'points', e.points, 'balance', e."balanceAfter")
+         ${balanceChangedData("e")}
   FROM e
   RETURNING 1
 ), tier AS (

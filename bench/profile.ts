@@ -33,7 +33,7 @@ import pg from "pg";
 import { CUSTOMERS } from "./config";
 import { installGuards, log, register, teardown } from "./lifecycle";
 import { slice, summarize, type LoadRequest } from "./load";
-import { ensureBuild, serverCpuSeconds, startBaseline, startOurs, type Server } from "./servers";
+import { ensureBuild, processCpuSeconds, serverCpuSeconds, startBaseline, startOurs, type Server } from "./servers";
 import { createProgram, Workload } from "./setup";
 import { increaseSql } from "./baseline-sql";
 import { CHANGE_SQL, changeArgs } from "@/lib/domain/ledger";
@@ -161,10 +161,7 @@ function postgresCpuSeconds(): number {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      total += (Number(fields[11]) + Number(fields[12])) / 100;
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += processCpuSeconds(entry);
     } catch {
       // the process ended while we read
     }

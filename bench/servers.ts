@@ -203,16 +203,17 @@ export function serverRss(server: Server): { mib: number; processes: number } {
 
 /** CPU seconds (user + system) the server's process tree has used so far (the kernel's clock ticks, 100 per second). */
 export function serverCpuSeconds(server: Server): number {
-  let ticks = 0;
-  for (const { pid } of serverProcesses(server.child)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // After the comm: state is field 3, utime field 14 and stime field 15 (1-based over the whole line).
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended while we read
-    }
+  return serverProcesses(server.child).reduce((total, { pid }) => total + processCpuSeconds(pid), 0);
+}
+
+/** A process's CPU time so far (user + system) in seconds; 0 when it has ended. */
+export function processCpuSeconds(pid: number | string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the comm: state is field 3, utime field 14 and stime field 15 (1-based over the whole line).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0; // the process ended while we read
   }
-  return ticks / 100;
 }

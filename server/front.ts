@@ -163,8 +163,9 @@ function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
 
 /**
  * The Web Request of a node:http request: its body as the bytes the front read (`readsInFull`, in REQUEST_BODIES),
- * or streamed, read only if the handler reads it. Only a streamed body gets an abort signal of ours, to stop its reading when the
- * client goes away; without a stream there is nothing to abandon (the signal cost ~2% of a GET: bench/profile.ts).
+ * or streamed, read only if the handler reads it. Only a streamed body gets an abort signal of ours, to stop its
+ * reading when the client goes away; without a stream there is nothing to abandon (the signal cost ~2% of a GET:
+ * bench/profile.ts).
  */
 function webRequest(
   req: http.IncomingMessage,

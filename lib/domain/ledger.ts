@@ -11,7 +11,7 @@ import {
   type OutcomeSlot,
   type StatementRow,
 } from "@/lib/api/idempotency";
-import { ledgerEntryJson } from "./sql";
+import { balanceChangedData, ledgerEntryJson } from "./sql";
 import { recalculateIfDue } from "./tiers-engine";
 import { closeReferral } from "./referrals";
 import type { LedgerSource, LedgerType } from "./vocabulary";
@@ -182,7 +182,7 @@ export const changeCtes = (p: ChangeSql) => `clock AS (
 ), event AS (
   INSERT INTO "Event" ("programId", type, data)
   SELECT e."programId", 'balance.changed',
-         jsonb_build_object('customerId', e."customerId", 'transactionId', e.id, 'type', e.type, 'points', e.points, 'balance', e."balanceAfter")
+         ${balanceChangedData("e")}
   FROM e
   UNION ALL
   SELECT ${p.programId}, 'tier.changed',
@@ -420,7 +420,7 @@ WITH upd AS (
 ), event AS (
   INSERT INTO "Event" ("programId", type, data)
   SELECT e."programId", 'balance.changed',
-         jsonb_build_object('customerId', e."customerId", 'transactionId', e.id, 'type', e.type, 'points', e.points, 'balance', e."balanceAfter")
+         ${balanceChangedData("e")}
   FROM e
   RETURNING 1
 )

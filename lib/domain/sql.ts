@@ -94,6 +94,10 @@ export const customerJoins = `
   LEFT JOIN "Tier" t1 ON t1.id = ct."currentTierId"
   LEFT JOIN "Tier" t2 ON t2.id = ct."carryTierId"`;
 
+/** The data of a `balance.changed` event (its webhook schema: lib/api/openapi-webhooks.ts) from ledger entry alias e. */
+export const balanceChangedData = (e: string) =>
+  `jsonb_build_object('customerId', ${e}."customerId", 'transactionId', ${e}.id, 'type', ${e}.type, 'points', ${e}.points, 'balance', ${e}."balanceAfter")`;
+
 /** A ledger entry (API.md §4) from alias e. */
 export const ledgerEntryJson = (e: string) =>
   jsonObject({

@@ -1,5 +1,5 @@
 /**
- * The bare server's increase (bench/baseline-server.ts): ONE statement doing what lib/domain/ledger.ts CHANGE_SQL,
+ * The bare server's increase (bench/baseline-server.ts): ONE statement doing what lib/domain/ledger.ts changeSql,
  * applyTierEarn and the Idempotency-Key record do, in as few steps as a hand-written server would. Its own module so
  * that bench/profile.ts can run it beside ours without a server.
  */

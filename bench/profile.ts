@@ -12,7 +12,7 @@
  *     where the code lives (a package, Node's internals, the app's bundle).
  *
  * The kind `statement` sends no HTTP at all: it runs the keyed increase's one statement (lib/domain/ledger.ts
- * CHANGE_SQL) and the bare server's (./baseline-sql.ts) straight on a pg pool of PROFILE_STATEMENT_CONNECTIONS
+ * changeSql) and the bare server's (./baseline-sql.ts) straight on a pg pool of PROFILE_STATEMENT_CONNECTIONS
  * (default 10, the app's pool), in alternating slices, and prints statements per second and PostgreSQL's CPU per statement (its
  * processes' time from /proc: meaningful for the throwaway server on this machine). What the database costs apart
  * from any server in front of it.
@@ -36,7 +36,7 @@ import { slice, summarize, type LoadRequest } from "./load";
 import { ensureBuild, processCpuSeconds, serverCpuSeconds, startBaseline, startOurs, type Server } from "./servers";
 import { createProgram, Workload } from "./setup";
 import { increaseSql } from "./baseline-sql";
-import { CHANGE_SQL, changeArgs } from "@/lib/domain/ledger";
+import { changeArgs, changeSql } from "@/lib/domain/ledger";
 import { outcomeSlot } from "@/lib/api/idempotency";
 
 const env = process.env;
@@ -188,8 +188,8 @@ async function statementsAlone(url: string, work: Workload) {
     const body = { raw: '{"points":5}', value: { points: 5 } };
     const kinds = [
       {
-        name: "ours (CHANGE_SQL, keyed)",
-        text: CHANGE_SQL,
+        name: "ours (changeSql, keyed)",
+        text: changeSql({ type: "earn", points: 5 }),
         args: () => {
           const key = randomUUID();
           const slot = outcomeSlot({ programId, scopeId: apiKeyId, key, method: "POST", path: "/bench", body });

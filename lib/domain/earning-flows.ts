@@ -267,6 +267,7 @@ const RUN_SQL = keyedStatement({
     orderId: `${r.orderId}::text`,
     now: `${r.now}::timestamptz`,
     tier: `true`,
+    shape: { sign: "add", tier: true },
   })}, answer AS (
   SELECT 200 AS status, ${r.customerId}::uuid AS "customerId",
          '{"pointsEarned":' || earned.points || ',"balance":' || change.balance || ',"transaction":' || change.entry

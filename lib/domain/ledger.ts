@@ -98,45 +98,78 @@ export interface ChangeSql {
   now: string;
   /** Whether the change counts towards tiers (an earn of points). */
   tier: string;
+  /**
+   * What the change can be, known before the statement runs: `add` (points > 0) or `take` (points < 0), and
+   * whether it counts towards tiers. The statement leaves out the parts that cannot apply (lots consumed, the tier
+   * rule, the expiry and referral checks): PostgreSQL opens and locks every table and index a plan names on every
+   * execution, whether the part runs or not. A change that turns out not to fit its shape fails `change_ok`, as a
+   * race does, and takes the locked path.
+   */
+  shape: ChangeShape;
 }
 
-export const changeCtes = (p: ChangeSql) => `clock AS (
-  SELECT coalesce(${p.now}, now()) AS at
-), cur AS (
-  SELECT l.xmin AS lv, ct.xmin AS tv, l.balance, l."tierStatus", ct."currentTierId", ct."currentTierPoints", ct."recalculationDate"
-  FROM "LoyaltyData" l JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
-  WHERE l."programId" = ${p.programId} AND l."customerId" = ${p.customerId} AND EXISTS (SELECT 1 FROM go)
-), due AS (
-  SELECT CASE
+export interface ChangeShape {
+  sign: "add" | "take";
+  tier: boolean;
+}
+
+/** The shape of a change whose points and type are known (the hot path's). */
+export const shapeOf = (c: Pick<BalanceChange, "type" | "points">): ChangeShape => ({
+  sign: c.points > 0 ? "add" : "take",
+  tier: countsForTier(c),
+});
+
+export const changeCtes = (p: ChangeSql) => {
+  const adds = p.shape.sign === "add";
+  const takes = p.shape.sign === "take";
+  const tiers = p.shape.tier;
+  // What the locked path must settle first (see above): points due to expire before a spend; a tier period due to
+  // close, or a referral to complete, before an earn.
+  const dueChecks = [
+    ...(takes
+      ? [
+          `
     WHEN ${p.points} < 0 AND EXISTS (
       SELECT 1 FROM "PointLot" d, clock WHERE d."programId" = ${p.programId} AND d."customerId" = ${p.customerId}
-        AND d.remaining > 0 AND d."expiresAt" <= clock.at) THEN 'expiry_due'
+        AND d.remaining > 0 AND d."expiresAt" <= clock.at) THEN 'expiry_due'`,
+        ]
+      : []),
+    ...(tiers
+      ? [
+          `
     WHEN ${p.tier} AND cur."recalculationDate" <= (SELECT at FROM clock) THEN 'tier_due'
     WHEN ${p.tier} AND ${p.source} <> 'system' AND EXISTS (
       SELECT 1 FROM "Referral" r JOIN "Program" rp ON rp.id = r."programId"
       WHERE r."referredId" = ${p.customerId} AND r."programId" = ${p.programId} AND r."completedAt" IS NULL
-        AND ${p.points} >= rp."referralMinEarnPoints") THEN 'referral_due'
-  END AS why
+        AND ${p.points} >= rp."referralMinEarnPoints") THEN 'referral_due'`,
+        ]
+      : []),
+  ];
+  return `clock AS (
+  SELECT coalesce(${p.now}, now()) AS at
+), cur AS (
+  ${
+    tiers
+      ? `SELECT l.xmin AS lv, ct.xmin AS tv, l.balance, l."tierStatus", ct."currentTierId", ct."currentTierPoints", ct."recalculationDate"
+  FROM "LoyaltyData" l JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"`
+      : `SELECT l.xmin AS lv, l.balance FROM "LoyaltyData" l`
+  }
+  WHERE l."programId" = ${p.programId} AND l."customerId" = ${p.customerId} AND EXISTS (SELECT 1 FROM go)
+), due AS (
+  SELECT ${
+    dueChecks.length
+      ? `CASE${dueChecks.join("")}
+  END`
+      : "NULL::text"
+  } AS why
   FROM cur
-), ranked AS (
-  SELECT t.id, t."requiredPoints", row_number() OVER (ORDER BY t."requiredPoints", t.id) AS rank
-  FROM "Tier" t WHERE t."programId" = ${p.programId} AND ${p.tier}
-), tier AS (
-  -- applyEarn (tier-rules.ts): the period's points saturate at int4; the better of the current tier and the one
-  -- the points reach; the status is earned (base on the lowest tier) when the reached tier is the new one.
-  SELECT n.points,
-         CASE WHEN coalesce(r.rank, 0) > coalesce(c.rank, 0) THEN r.id ELSE cur."currentTierId" END AS tier_id,
-         CASE WHEN r.id IS NOT NULL AND r.rank >= coalesce(c.rank, 0)
-              THEN CASE WHEN r.rank <= 1 THEN 'base' ELSE 'earned' END
-              ELSE cur."tierStatus" END AS status
-  FROM cur
-  CROSS JOIN LATERAL (SELECT least(${MAX_BALANCE}, cur."currentTierPoints"::bigint + ${p.points})::int AS points) n
-  LEFT JOIN LATERAL (SELECT x.id, x.rank FROM ranked x WHERE x."requiredPoints" <= n.points ORDER BY x.rank DESC LIMIT 1) r ON true
-  LEFT JOIN ranked c ON c.id = cur."currentTierId"
-  WHERE ${p.tier}
-), upd AS (
-  UPDATE "LoyaltyData" l SET balance = l.balance + ${p.points}, "updatedAt" = now(),
-         "tierStatus" = coalesce((SELECT status FROM tier), l."tierStatus")
+), ${tiers ? `${tierCtes(p)}, ` : ""}upd AS (
+  UPDATE "LoyaltyData" l SET balance = l.balance + ${p.points}, "updatedAt" = now()${
+    tiers
+      ? `,
+         "tierStatus" = coalesce((SELECT status FROM tier), l."tierStatus")`
+      : ""
+  }
   FROM cur, due
   WHERE l."programId" = ${p.programId} AND l."customerId" = ${p.customerId} AND l.xmin = cur.lv AND due.why IS NULL
     AND l.balance::bigint + ${p.points} BETWEEN 0 AND ${MAX_BALANCE}
@@ -151,11 +184,17 @@ export const changeCtes = (p: ChangeSql) => `clock AS (
          CASE WHEN ${p.points} > 0 AND program.months IS NOT NULL THEN clock.at + make_interval(months => program.months) END
   FROM upd CROSS JOIN program CROSS JOIN clock
   RETURNING *
-), lot AS (
+), lot AS (${
+    adds
+      ? `
   INSERT INTO "PointLot" ("programId", "customerId", "ledgerEntryId", remaining, "createdAt", "expiresAt")
   SELECT e."programId", e."customerId", e.id, e.points, e."createdAt", e."expiresAt" FROM e WHERE e.points > 0
-  RETURNING 1
-), take AS (
+  RETURNING 1`
+      : ` SELECT 1 AS one WHERE false`
+  }
+), ${
+    takes
+      ? `take AS (
   -- The oldest lots first (those that expire first, then by age) until the points taken are covered; a reversal
   -- takes the reversed entry's own lot before any other.
   SELECT lots.id, least(lots.remaining, -(${p.points}) - (lots.running - lots.remaining)) AS used
@@ -173,21 +212,31 @@ export const changeCtes = (p: ChangeSql) => `clock AS (
   WHERE ${p.points} < 0 AND o.id = take.id AND o."programId" = ${p.programId} AND o."customerId" = ${p.customerId}
     AND EXISTS (SELECT 1 FROM upd)
   RETURNING take.used
-), ctu AS (
+)`
+      : `spent AS (SELECT 0 AS used WHERE false)`
+  }, ${
+    tiers
+      ? `ctu AS (
   UPDATE "CustomerTier" ct SET "currentTierPoints" = tier.points, "currentTierId" = tier.tier_id,
          "tierChangedAt" = CASE WHEN tier.tier_id IS DISTINCT FROM cur."currentTierId" THEN (SELECT at FROM clock) ELSE ct."tierChangedAt" END
   FROM tier, cur
   WHERE ct."programId" = ${p.programId} AND ct."customerId" = ${p.customerId} AND ct.xmin = cur.tv AND EXISTS (SELECT 1 FROM upd)
   RETURNING 1
-), event AS (
+)`
+      : `ctu AS (SELECT 1 AS one WHERE false)`
+  }, event AS (
   INSERT INTO "Event" ("programId", type, data)
   SELECT e."programId", 'balance.changed',
          ${balanceChangedData("e")}
-  FROM e
+  FROM e${
+    tiers
+      ? `
   UNION ALL
   SELECT ${p.programId}, 'tier.changed',
          jsonb_build_object('customerId', ${p.customerId}, 'fromTierId', cur."currentTierId", 'toTierId', tier.tier_id, 'tierStatus', tier.status)
-  FROM tier, cur WHERE tier.tier_id IS DISTINCT FROM cur."currentTierId" AND EXISTS (SELECT 1 FROM ctu)
+  FROM tier, cur WHERE tier.tier_id IS DISTINCT FROM cur."currentTierId" AND EXISTS (SELECT 1 FROM ctu)`
+      : ""
+  }
   RETURNING 1
 ), change AS (
   SELECT upd.balance, e.id AS entry_id, ${ledgerEntryJson("e")}::text AS entry FROM upd, e
@@ -203,6 +252,26 @@ export const changeCtes = (p: ChangeSql) => `clock AS (
              AND (NOT ${p.tier} OR EXISTS (SELECT 1 FROM ctu))
              AND (SELECT count(*) FROM event) >= 1
              AND (${p.points} < 0 OR (SELECT count(*) FROM lot) = 1)) AS ok
+)`;
+};
+
+/** The tier rule of an earn: the program's tiers ranked, and the tier state after the change. */
+const tierCtes = (p: ChangeSql) => `ranked AS (
+  SELECT t.id, t."requiredPoints", row_number() OVER (ORDER BY t."requiredPoints", t.id) AS rank
+  FROM "Tier" t WHERE t."programId" = ${p.programId} AND ${p.tier}
+), tier AS (
+  -- applyEarn (tier-rules.ts): the period's points saturate at int4; the better of the current tier and the one
+  -- the points reach; the status is earned (base on the lowest tier) when the reached tier is the new one.
+  SELECT n.points,
+         CASE WHEN coalesce(r.rank, 0) > coalesce(c.rank, 0) THEN r.id ELSE cur."currentTierId" END AS tier_id,
+         CASE WHEN r.id IS NOT NULL AND r.rank >= coalesce(c.rank, 0)
+              THEN CASE WHEN r.rank <= 1 THEN 'base' ELSE 'earned' END
+              ELSE cur."tierStatus" END AS status
+  FROM cur
+  CROSS JOIN LATERAL (SELECT least(${MAX_BALANCE}, cur."currentTierPoints"::bigint + ${p.points})::int AS points) n
+  LEFT JOIN LATERAL (SELECT x.id, x.rank FROM ranked x WHERE x."requiredPoints" <= n.points ORDER BY x.rank DESC LIMIT 1) r ON true
+  LEFT JOIN ranked c ON c.id = cur."currentTierId"
+  WHERE ${p.tier}
 )`;
 
 /** The parameters of a plain balance change, after the keyed statement's five. */
@@ -228,34 +297,47 @@ const CHANGE = namedParams(
 );
 
 const c = CHANGE.sql;
-/** A balance change (the routes' answer: 200 `{ balance, transaction }`) as one keyed statement. */
-export const CHANGE_SQL = keyedStatement({
-  // The customer by id, or by e-mail on the hot path (`CustomerByEmail`): none found, and the statement does nothing.
-  ctes: `who AS (
+/** A balance change of the given shape (the routes' answer: 200 `{ balance, transaction }`) as one keyed statement. */
+const changeStatement = (shape: ChangeShape) =>
+  keyedStatement({
+    // The customer by id, or by e-mail on the hot path (`CustomerByEmail`): none found, and the statement does nothing.
+    ctes: `who AS (
   SELECT coalesce(${c.customerId}::uuid, (SELECT w.id FROM "Customer" w
     WHERE w."programId" = ${c.programId}::uuid AND w.email = ${c.email}::text AND w."deletedAt" IS NULL)) AS id
 ), ${changeCtes({
-    programId: `${c.programId}::uuid`,
-    customerId: `(SELECT id FROM who)`,
-    points: `${c.points}::int`,
-    type: `${c.type}::text`,
-    reason: `${c.reason}::text`,
-    source: `${c.source}::text`,
-    actor: `${c.actor}::text`,
-    idempotencyKey: `${c.idempotencyKey}::text`,
-    metadata: `${c.metadata}::jsonb`,
-    earningFlowId: `${c.earningFlowId}::uuid`,
-    orderId: `${c.orderId}::text`,
-    reversesId: `${c.reversesId}::uuid`,
-    now: `${c.now}::timestamptz`,
-    tier: `${c.tier}::boolean`,
-  })}, answer AS (
+      programId: `${c.programId}::uuid`,
+      customerId: `(SELECT id FROM who)`,
+      points: `${c.points}::int`,
+      type: `${c.type}::text`,
+      reason: `${c.reason}::text`,
+      source: `${c.source}::text`,
+      actor: `${c.actor}::text`,
+      idempotencyKey: `${c.idempotencyKey}::text`,
+      metadata: `${c.metadata}::jsonb`,
+      earningFlowId: `${c.earningFlowId}::uuid`,
+      orderId: `${c.orderId}::text`,
+      reversesId: `${c.reversesId}::uuid`,
+      now: `${c.now}::timestamptz`,
+      tier: `${c.tier}::boolean`,
+      shape,
+    })}, answer AS (
   SELECT 200 AS status, '{"balance":' || change.balance || ',"transaction":' || change.entry || '}' AS body,
          (SELECT id FROM who) AS "customerId", change.balance, change.entry, change.entry_id
   FROM change
 ), refusal AS (SELECT why FROM change_refusal), invariant AS (SELECT ok FROM change_ok)`,
-  extras: ["balance", "entry", "entry_id"],
-});
+    extras: ["balance", "entry", "entry_id"],
+  });
+
+const CHANGE_STATEMENTS = new Map<string, string>();
+
+/** The statement of a change (`changeArgs` are its arguments): the one of its shape. */
+export const changeSql = (change: Pick<BalanceChange, "type" | "points">): string => {
+  const shape = shapeOf(change);
+  const key = `${shape.sign}:${shape.tier}`;
+  let sql = CHANGE_STATEMENTS.get(key);
+  if (!sql) CHANGE_STATEMENTS.set(key, (sql = changeStatement(shape)));
+  return sql;
+};
 
 /**
  * A change on the hot path whose customer is named by e-mail (normalised): the statement finds them itself, one
@@ -267,7 +349,7 @@ export type CustomerByEmail<T extends { customerId: string }> = Omit<T, "custome
   email: string;
 };
 
-/** The arguments of CHANGE_SQL: the slot's, then the change's. */
+/** The arguments of `changeSql`'s statement: the slot's, then the change's. */
 export const changeArgs = (change: BalanceChange | CustomerByEmail<BalanceChange>, slot: OutcomeSlot | null) => [
   ...keyedParams(slot),
   ...CHANGE.values({
@@ -325,7 +407,7 @@ async function runChange(
 ) {
   try {
     return await runStatement(database, slot, () =>
-      database.$queryRawUnsafe<StatementRow[]>(CHANGE_SQL, ...changeArgs(change, slot)),
+      database.$queryRawUnsafe<StatementRow[]>(changeSql(change), ...changeArgs(change, slot)),
     );
   } catch (err) {
     if (isLostRace(err)) return { refusal: "race" } as const;

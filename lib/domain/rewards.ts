@@ -249,6 +249,7 @@ const REDEEM_NOW_SQL = keyedStatement({
     earningFlowId: `NULL::uuid`,
     now: `NULL::timestamptz`,
     tier: `false`,
+    shape: { sign: "take", tier: false },
   })}, redeemed AS (
   INSERT INTO "Redemption" ("programId", "customerId", "rewardId", code, points, "ledgerEntryId", metadata)
   SELECT ${d.programId}::uuid, ${d.customerId}::uuid, rw.id, ${d.code}::text, rw.cost, change.entry_id, ${d.metadata}::jsonb

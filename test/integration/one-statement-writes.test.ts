@@ -14,7 +14,7 @@ import { customerPath, openStack, type ApiResponse, type Fixtures, type Stack } 
 import { POINTS } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 import pg from "pg";
-import { CHANGE_SQL, changeArgs } from "@/lib/domain/ledger";
+import { changeArgs, changeSql } from "@/lib/domain/ledger";
 
 const SKIP = process.env.TEST_DATABASE_URL
   ? false
@@ -143,7 +143,7 @@ describe("One-statement writes under concurrency [postgres]", { skip: SKIP }, ()
       const change = { programId: app.programId, customerId: null, email, points: 5, type: "earn" as const };
       const rows = await client.query({
         name: "earn",
-        text: CHANGE_SQL,
+        text: changeSql(change),
         values: changeArgs({ ...change, source: "api", actor: "test", idempotencyKey: null }, null),
       });
       assert.equal(rows.rows[0]?.status, 200, "the earn went through");

@@ -9,9 +9,14 @@
  *   POST /v1/programs/{pid}/customers/{email}/balance/increase  ONE statement (./baseline-sql.ts): the customer by
  *        e-mail, the balance UPDATE, the ledger entry, its lot, the outbox event, the tier points (and upgrade), and,
  *        with an Idempotency-Key, the idempotency record holding the answer: the work of lib/domain/ledger.ts
- *        CHANGE_SQL + applyTierEarn + lib/api/idempotency.ts storeOutcome. A twin with the same key fails on the
+ *        changeSql + applyTierEarn + lib/api/idempotency.ts storeOutcome. A twin with the same key fails on the
  *        record's unique index (the statement is atomic, so nothing of it stays) and answers with the stored outcome
  *        (or 409 when the request differs).
+ *
+ * With BASELINE_INCREASE=app the increase runs the app's own statement instead (changeSql with changeArgs: the same
+ * text, the same arguments, named prepared as the app's adapter does), and a statement that a concurrent change
+ * overtook runs again under the balance row's lock, as the app's locked path does. Ours ÷ that server is what the
+ * issue's "same SQL" ratio asks for: the framework and the app's own work, the database's being equal.
  *
  * Auth is done like the app's: SHA-256 of the api-key header, the key row looked up by hash, compared in
  * constant time, remembered for API_KEY_CACHE_MS (default 2000, the app's default). What the baseline lacks is
@@ -24,6 +29,9 @@ import http from "node:http";
 import pg from "pg";
 import { customerJoins, customerJson } from "@/lib/domain/sql";
 import { UPDATE_USER_SQL, UPSERT_SQL } from "@/lib/domain/customers";
+import { changeArgs, changeSql } from "@/lib/domain/ledger";
+import { outcomeSlot } from "@/lib/api/idempotency";
+import { isLostRace } from "@/lib/db/statement";
 import { increaseSql } from "./baseline-sql";
 
 const GET_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
@@ -43,6 +51,7 @@ const q = (name: string, text: string, values: unknown[], client: pg.Pool | pg.P
   client.query({ name, text, values });
 
 let INCREASE_SQL = "";
+const APP_STATEMENT = process.env.BASELINE_INCREASE === "app";
 
 const KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_MS ?? 2000);
 interface Caller {
@@ -137,13 +146,22 @@ async function upsertBatch(programId: string, body: unknown): Promise<number> {
   return 201;
 }
 
-async function increase(res: http.ServerResponse, caller: Caller, path: string, rawEmail: string, body: unknown) {
+async function increase(
+  res: http.ServerResponse,
+  caller: Caller,
+  path: string,
+  rawEmail: string,
+  body: unknown,
+  raw: string,
+) {
   const email = decodeURIComponent(rawEmail).trim().toLowerCase();
   const points = (body as { points?: unknown } | null)?.points;
   if (typeof points !== "number" || !Number.isInteger(points) || points < 1 || points > 1_000_000_000)
     return send(res, 400);
   const key = res.req.headers["idempotency-key"];
   if (key !== undefined && (typeof key !== "string" || key.length < 1 || key.length > 255)) return send(res, 400);
+  if (APP_STATEMENT)
+    return increaseWithAppStatement(res, caller, path, email, points, key ?? null, { raw, value: body });
   const hash = key === undefined ? null : fingerprint(path, body);
   try {
     const { rows } = await q("bench_increase", INCREASE_SQL, [
@@ -159,12 +177,55 @@ async function increase(res: http.ServerResponse, caller: Caller, path: string, 
   } catch (err) {
     // A twin with the same key committed first: the whole statement rolled back; answer as the twin did.
     if ((err as { code?: string }).code !== "23505" || key === undefined) throw err;
-    const { rows } = await q("bench_idempotency", IDEMPOTENCY_SQL, [caller.apiKeyId, key]);
-    if (!rows[0]) throw err;
-    if (rows[0].requestHash !== hash) return send(res, 409);
-    return send(res, rows[0].status, rows[0].body ?? undefined);
+    return replayTwin(res, caller, key, hash);
   }
 }
+
+async function replayTwin(res: http.ServerResponse, caller: Caller, key: string, hash: string | null) {
+  const { rows } = await q("bench_idempotency", IDEMPOTENCY_SQL, [caller.apiKeyId, key]);
+  if (!rows[0]) return send(res, 500);
+  if (rows[0].requestHash !== hash) return send(res, 409);
+  return send(res, rows[0].status, rows[0].body ?? undefined);
+}
+
+/** The increase as the app's statement (BASELINE_INCREASE=app). */
+async function increaseWithAppStatement(
+  res: http.ServerResponse,
+  caller: Caller,
+  path: string,
+  email: string,
+  points: number,
+  key: string | null,
+  body: { raw: string; value: unknown },
+) {
+  const programId = caller.programId;
+  const slot =
+    key === null ? null : outcomeSlot({ programId, scopeId: caller.apiKeyId, key, method: "POST", path, body });
+  const change = { programId, customerId: null, email, points, type: "earn" as const, source: "api" as const };
+  const args = changeArgs({ ...change, actor: `api_key:${caller.apiKeyId}`, idempotencyKey: key }, slot);
+  const text = changeSql(change);
+  const run = (client: pg.Pool | pg.PoolClient = pool) => q("bench_increase_app", text, args, client);
+  let row: { kind: string; status: number | null; body: string | null } | undefined;
+  try {
+    [row] = (await run()).rows;
+  } catch (err) {
+    if ((err as { code?: string }).code === "23505" && slot) return replayTwin(res, caller, slot.key, slot.fingerprint);
+    if (!isLostRace(err)) throw err;
+  }
+  if (!row || row.kind === "race") {
+    // Overtaken by a concurrent change: again under the balance row's lock, which nothing can overtake.
+    row = await inTransaction(async (client) => {
+      await q("bench_lock", LOCK_SQL, [programId, email], client);
+      return (await run(client)).rows[0];
+    });
+  }
+  if (row?.kind === "done" || row?.kind === "replay") return send(res, row.status!, row.body ?? undefined);
+  if (row?.kind === "conflict") return send(res, 409);
+  return send(res, row?.kind === "missing" ? 404 : 409);
+}
+
+const LOCK_SQL = `SELECT 1 FROM "LoyaltyData" l JOIN "Customer" c ON c.id = l."customerId"
+  WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL FOR UPDATE OF l`;
 
 const server = http.createServer(async (req, res) => {
   try {
@@ -183,13 +244,14 @@ const server = http.createServer(async (req, res) => {
     }
     if (req.method !== "POST") return send(res, 405);
     let body: unknown;
+    const raw = await readBody(req);
     try {
-      body = JSON.parse(await readBody(req));
+      body = JSON.parse(raw);
     } catch {
       return send(res, 400);
     }
     if (m[2]) return send(res, await upsertBatch(caller.programId, body));
-    return await increase(res, caller, url.pathname, m[3]!, body);
+    return await increase(res, caller, url.pathname, m[3]!, body, raw);
   } catch (err) {
     console.error(err);
     send(res, 500);

@@ -52,6 +52,7 @@ export class Context {
   readonly results: Results = { rows: [], memory: null, batch1000: null, couponImport: null, node24: null, notes: [] };
   private nextStartServer: Promise<Server> | null = null;
   private baselineServer: Promise<Server> | null = null;
+  private sameStatementServer: Promise<Server> | null = null;
 
   constructor(
     readonly dbEnv: NodeJS.ProcessEnv,
@@ -73,6 +74,16 @@ export class Context {
     return this.baselineServer;
   }
 
+  /** The bare server running the app's own increase statement (bench/baseline-server.ts, BASELINE_INCREASE=app). */
+  baselineSameStatement(): Promise<Server> {
+    this.sameStatementServer ??= startBaseline(
+      { ...this.dbEnv, BASELINE_INCREASE: "app" },
+      undefined,
+      "bare node:http + pg, the app's statement",
+    );
+    return this.sameStatementServer;
+  }
+
   /** Another instance of the production server (stop it when done). */
   another(workers: number | undefined, env: Record<string, string> = {}, node?: string, label?: string) {
     return startOurs({ workers, env: { ...this.dbEnv, ...env }, node, label });
@@ -80,7 +91,8 @@ export class Context {
 
   /** Stops every server of the context (before the in-process dashboard timings, which want the cores). */
   async stopServers() {
-    for (const server of [this.nextStartServer, this.baselineServer]) if (server) await (await server).child.stop();
+    for (const server of [this.nextStartServer, this.baselineServer, this.sameStatementServer])
+      if (server) await (await server).child.stop();
     await this.ours.child.stop();
   }
 

@@ -9,22 +9,33 @@ import { log } from "../lifecycle";
 import { alternate, ratioOf, type Figures, type LoadRequest } from "../load";
 import type { Server } from "../servers";
 
-/** Ours, `next start` (unless ours is `next start`) and the bare server on one request; a row with ours ÷ bare. */
+/**
+ * Ours, `next start` (unless ours is `next start`) and the bare server on one request; a row with ours ÷ bare.
+ * `sameStatement`: the bare server running the app's own statement as well, and the ratio against it (the note
+ * gives the one against the hand-written statement).
+ */
 async function threeWay(
   ctx: Context,
   family: Row["family"],
   name: string,
   request: LoadRequest,
-  options: { seconds?: number; warmup?: number; connections?: number; expectNon2xx?: boolean } = {},
+  options: {
+    seconds?: number;
+    warmup?: number;
+    connections?: number;
+    expectNon2xx?: boolean;
+    sameStatement?: boolean;
+  } = {},
 ): Promise<Row> {
   const connections = options.connections ?? CONNECTIONS;
   const servers: Server[] = [ctx.ours];
   const next = await ctx.nextStart();
   if (next) servers.push(next);
-  const same = "ours is `next start` (what npm start runs): no separate next start column";
-  if (!next && !ctx.results.notes.includes(same)) ctx.results.notes.push(same);
+  const noNext = "ours is `next start` (what npm start runs): no separate next start column";
+  if (!next && !ctx.results.notes.includes(noNext)) ctx.results.notes.push(noNext);
   const bare = await ctx.baseline();
   servers.push(bare);
+  if (options.sameStatement) servers.push(await ctx.baselineSameStatement());
   const figures = await alternate(
     name,
     servers,
@@ -34,10 +45,12 @@ async function threeWay(
     options.warmup ?? WARMUP,
   );
   const o = figures[0]!;
-  const b = figures.at(-1)!;
+  const b = figures[next ? 2 : 1]!;
+  const same = options.sameStatement ? figures.at(-1)! : null;
   const refs = [
     ...(next ? [{ label: "next start", figures: figures[1]! }] : []),
-    { label: "bare node:http + pg", figures: b },
+    { label: same ? "bare node:http + pg, hand-written statement" : "bare node:http + pg", figures: b },
+    ...(same ? [{ label: "bare node:http + pg, the app's statement", figures: same }] : []),
   ];
   return ctx.add({
     family,
@@ -45,8 +58,9 @@ async function threeWay(
     load: String(connections),
     ours: o,
     refs,
-    ratio: ratioOf(o!, b!),
-    ratioOf: "bare",
+    ratio: ratioOf(o, same ?? b),
+    ratioOf: same ? "bare, same statement" : "bare",
+    note: same ? `ours ÷ bare with the hand-written statement ${ratioOf(o, b)?.toFixed(2) ?? "n/a"}` : undefined,
   });
 }
 
@@ -129,7 +143,9 @@ export async function getRow(ctx: Context) {
 
 export async function increaseRow(ctx: Context) {
   await sameIncrease(ctx);
-  const row = await threeWay(ctx, "increase", "POST …/balance/increase, Idempotency-Key", ctx.work.increase(true));
+  const row = await threeWay(ctx, "increase", "POST …/balance/increase, Idempotency-Key", ctx.work.increase(true), {
+    sameStatement: true,
+  });
   row.target = `ours ÷ bare ≥ ${TARGETS.increaseRatio}`;
   row.pass = (row.ratio ?? 0) >= TARGETS.increaseRatio && clean(row.ours);
   againstFloor(ctx, row);

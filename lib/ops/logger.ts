@@ -21,18 +21,31 @@ const state = (holder.__loyaltyLog ??= { context: new AsyncLocalStorage<RequestC
 /** Runs `work` with `context` attached to every log line written until it settles. */
 export const withRequestContext = <T>(context: RequestContext, work: () => T): T => state.context.run(context, work);
 
-/** The process's logger, created on first use (LOG_LEVEL is read then). */
+/** How long a line may wait in the buffer before it is written. */
+const FLUSH_MS = 200;
+
+/**
+ * The process's logger, created on first use (LOG_LEVEL is read then). Lines are buffered and written together
+ * (at 4 KiB, every FLUSH_MS, and synchronously when the process exits, pino's own exit hook): one write(2) per line
+ * cost a busy server more than any other single step of a request (bench/profile.ts).
+ */
 export function log(): Logger {
-  return (state.log ??= pino({
-    level: config().LOG_LEVEL,
-    base: { pid: process.pid },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    mixin: () => {
-      const context = state.context.getStore();
-      return context ? { requestId: context.requestId } : {};
+  if (state.log) return state.log;
+  const destination = pino.destination({ dest: 1, minLength: 4096, sync: false });
+  setInterval(() => destination.flush(), FLUSH_MS).unref();
+  return (state.log = pino(
+    {
+      level: config().LOG_LEVEL,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => {
+        const context = state.context.getStore();
+        return context ? { requestId: context.requestId } : {};
+      },
     },
-  }));
+    destination,
+  ));
 }
 
 /** An error as log fields: its message on one line, and its stack (logs only). */

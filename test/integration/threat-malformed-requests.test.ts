@@ -14,6 +14,7 @@ import net from "node:net";
 import { BACKENDS, openStack, type ApiResponse, type AppInstance, type Fixtures, type Stack } from "../support/stack";
 import { fixtures, otherProgram, program } from "../support/fixtures";
 import { assertProblem, problemPaths } from "../support/assertions";
+import { waitFor } from "../support/app-process";
 
 /** One request with this exact request-target, as bytes on the wire (fetch would normalise or refuse some). */
 function raw(
@@ -231,6 +232,10 @@ for (const backend of BACKENDS) {
       await send("GET", `${A()}/customers/%E0%A4%A`);
       await send("PUT", `${A()}/tiers`);
       await send("GET", "/v1/nope");
+      // The log is buffered: a request that is logged, sent last, shows that every line written before it is out.
+      const marker = `quiet-${Date.now()}`;
+      await app.api("GET", `${A()}/tiers`, { headers: { "x-request-id": marker } });
+      await waitFor(() => app.logs().includes(marker), "the marker's access line");
       // Access lines of the earlier requests may still be arriving; a refused request writes no line of its own.
       const noise = app
         .logs()

@@ -22,7 +22,8 @@
  * environment, e.g. `RATE_LIMIT_STORE=memory`), PROFILE_BARE=1 (the same load on the bare server after ours, for
  * comparison), PROFILE_AGAINST=<dir> (A/B: instead of profiling, the build in <dir> — a copy of .next, dist and
  * package.json with node_modules linked — against this one, PROFILE_ROUNDS=4 alternating slices of PROFILE_SECONDS
- * each, req/s and CPU per request of both), PROFILE_CPU=0 (no CPU profile), BENCH_DATABASE_URL (a server of yours
+ * each, req/s and CPU per request of both; PROFILE_AGAINST_ENV="NAME=value …" goes to that server only, so
+ * PROFILE_AGAINST=. compares a setting on the same build), PROFILE_CPU=0 (no CPU profile), BENCH_DATABASE_URL (a server of yours
  * with pg_stat_statements loaded; by default a throwaway PostgreSQL 15 with it). Profiles stay in PROFILE_DIR
  * (default /tmp/loyalty-profile) for Chrome DevTools.
  */
@@ -33,7 +34,15 @@ import pg from "pg";
 import { CUSTOMERS } from "./config";
 import { installGuards, log, register, teardown } from "./lifecycle";
 import { slice, summarize, type LoadRequest } from "./load";
-import { ensureBuild, processCpuSeconds, serverCpuSeconds, startBaseline, startOurs, type Server } from "./servers";
+import {
+  ensureBuild,
+  processCpuSeconds,
+  productionCommand,
+  serverCpuSeconds,
+  startBaseline,
+  startOurs,
+  type Server,
+} from "./servers";
 import { createProgram, Workload } from "./setup";
 import { increaseSql } from "./baseline-sql";
 import { changeArgs, changeSql } from "@/lib/domain/ledger";
@@ -58,12 +67,16 @@ async function handovers(server: Server): Promise<string> {
   return lines.length ? lines.map((l) => l.replace("loyalty_statement_handovers_total", "")).join(", ") : "none";
 }
 const DIR = env.PROFILE_DIR ?? "/tmp/loyalty-profile";
-const EXTRA_ENV = Object.fromEntries(
-  (env.PROFILE_ENV ?? "")
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
-);
+const envPairs = (text = "") =>
+  Object.fromEntries(
+    text
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  );
+const EXTRA_ENV = envPairs(env.PROFILE_ENV);
+/** PROFILE_AGAINST_ENV: added to the environment of the PROFILE_AGAINST server only (A/B of a setting). */
+const AGAINST_ENV = envPairs(env.PROFILE_AGAINST_ENV);
 const KINDS = (process.argv[2] ?? "get,increase").split(",").map((s) => s.trim());
 /** `bench/profile.ts <file>.cpuprofile [seconds]`: only the summary of a profile taken before. */
 const SUMMARISE = process.argv[2]?.endsWith(".cpuprofile") ? process.argv[2] : null;
@@ -289,11 +302,19 @@ async function main() {
   log(`${CUSTOMERS.toLocaleString("en")} customers loaded`);
   rmSync(DIR, { recursive: true, force: true });
 
+  // The production command (`npm start`'s, with its node flags), with profiling flags or another build's entry.
+  const start = productionCommand();
+  const command = (nodeFlags: string, main = "dist/main.mjs") =>
+    start.replace(/^node\b/, `node${nodeFlags}`).replace("dist/main.mjs", main);
   let baseline: Server | undefined;
   if (AGAINST) {
-    env.BENCH_OURS_COMMAND = `node ${path.join(AGAINST, "dist", "main.mjs")}`;
-    const before = await startOurs({ workers: 1, env: { ...dbEnv, ...EXTRA_ENV }, label: `before (${AGAINST})` });
-    env.BENCH_OURS_COMMAND = "node dist/main.mjs";
+    env.BENCH_OURS_COMMAND = command("", path.join(AGAINST, "dist", "main.mjs"));
+    const before = await startOurs({
+      workers: 1,
+      env: { ...dbEnv, ...EXTRA_ENV, ...AGAINST_ENV },
+      label: `before (${AGAINST})`,
+    });
+    env.BENCH_OURS_COMMAND = start;
     const after = await startOurs({ workers: 1, env: { ...dbEnv, ...EXTRA_ENV }, label: "this build" });
     const servers = [before, after, ...(BARE ? [await startBaseline(dbEnv)] : [])];
     for (const kind of KINDS) {
@@ -327,7 +348,7 @@ async function main() {
     if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(requests).join(", ")}`);
     const dir = path.join(DIR, kind);
     mkdirSync(dir, { recursive: true });
-    env.BENCH_OURS_COMMAND = CPU ? `node --cpu-prof --cpu-prof-dir=${dir} dist/main.mjs` : "node dist/main.mjs";
+    env.BENCH_OURS_COMMAND = CPU ? command(` --cpu-prof --cpu-prof-dir=${dir}`) : start;
     const ours = await startOurs({ workers: 1, env: { ...dbEnv, ...EXTRA_ENV }, label: `ours (${kind})` });
     const request = make(work);
     if (WARMUP > 0) await slice(ours.baseUrl, request, CONNECTIONS, WARMUP);

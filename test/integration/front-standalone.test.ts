@@ -1,7 +1,7 @@
 /**
  * The container image's entry, without Docker (which cannot run here): the Dockerfile's build step
  * (`node scripts/standalone.mjs <dir>`) assembles the standalone directory outside the repository, so nothing can
- * resolve from the repository's node_modules, and its exact CMD (`node dist/main.mjs --migrate`) runs there against
+ * resolve from the repository's node_modules, and its exact CMD (read from the Dockerfile) runs there against
  * an empty PostgreSQL database: the migrations apply (bundled runner, schema engine WebAssembly), then the server
  * answers /v1/openapi.json, a customer written and read with an API key, a dashboard page and its static files.
  * It stops on SIGTERM with exit 0.
@@ -11,13 +11,22 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { apiClient } from "../support/api-client";
 import { childEnv, loyaltyWith, ROOT } from "../support/cli";
 import { requireBuild, waitFor } from "../support/app-process";
+
+/** The image's CMD, exec form, as the Dockerfile says: `node` and its arguments. */
+function imageCommand(): string[] {
+  const lines = readFileSync(path.join(ROOT, "Dockerfile"), "utf8").split("\n");
+  const cmd = lines.filter((l) => l.startsWith("CMD ")).at(-1);
+  const argv = cmd ? (JSON.parse(cmd.slice(4)) as string[]) : [];
+  assert.equal(argv[0], "node", `the image's CMD runs node: ${cmd}`);
+  return argv;
+}
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 
@@ -45,7 +54,7 @@ describe("The container entry on the standalone output [postgres]", { skip: !ADM
     assert.equal(assembled.status, 0, assembled.stderr + assembled.stdout);
 
     // The image's environment (Dockerfile ENV) and CMD, in the image's working directory.
-    child = spawn(process.execPath, ["dist/main.mjs", "--migrate"], {
+    child = spawn(process.execPath, imageCommand().slice(1), {
       cwd: dir,
       env: {
         PATH: process.env.PATH,

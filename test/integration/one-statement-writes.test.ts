@@ -15,6 +15,7 @@ import { POINTS } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 import pg from "pg";
 import { changeArgs, changeSql } from "@/lib/domain/ledger";
+import { isLostRace } from "@/lib/db/statement";
 
 const SKIP = process.env.TEST_DATABASE_URL
   ? false
@@ -167,6 +168,51 @@ describe("One-statement writes under concurrency [postgres]", { skip: SKIP }, ()
       await client.end();
     }
     assert.equal((await books(email)).balance, 5);
+  });
+
+  test("a change run by the statement of another shape changes nothing: the statement's own invariant stops it", async () => {
+    // Each statement leaves out what its shape cannot need (ledger.ts `shapeOf`); handed a change it was not built
+    // for, it must fail as a whole (the hot path then takes the locked path), never write a half-done change.
+    const email = await newCustomer("misshaped");
+    assert.equal((await app.api("POST", `${P(email)}/balance/increase`, { body: { points: 20 } })).status, 200);
+    const before = await books(email);
+    const cases = [
+      {
+        what: "a spend by the earn's statement",
+        built: { type: "earn", points: 5 },
+        run: { type: "spend", points: -3 },
+      },
+      {
+        what: "an earn by the spend's statement",
+        built: { type: "spend", points: -1 },
+        run: { type: "earn", points: 5 },
+      },
+      {
+        what: "an earn that counts for tiers by the statement without the tier rule",
+        built: { type: "adjust", points: 1 },
+        run: { type: "earn", points: 5 },
+      },
+    ] as const;
+    const client = new pg.Client({ connectionString: app.env.DATABASE_URL });
+    await client.connect();
+    try {
+      for (const c of cases) {
+        const change = { programId: app.programId, customerId: null, email, ...c.run };
+        const failed = await client
+          .query({
+            text: changeSql(c.built),
+            values: changeArgs({ ...change, source: "api", actor: "test", idempotencyKey: null }, null),
+          })
+          .then(
+            () => null,
+            (err: unknown) => err,
+          );
+        assert.ok(isLostRace(failed), `${c.what}: refused as a lost race (${String(failed)})`);
+        assert.deepEqual(await books(email), before, `${c.what}: nothing written`);
+      }
+    } finally {
+      await client.end();
+    }
   });
 
   test("coupon assignment and an earning-flow run with one key each, in parallel: each acts once", async () => {

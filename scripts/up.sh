@@ -66,4 +66,4 @@ ${(d.staff ?? []).map((s) => `  ${s.role.padEnd(8)} ${s.email}  password: ${s.pa
 
 echo "==> serving on http://localhost:$PORT"
 # The production server (what `npm start` runs: server/main.ts); migrations were applied above.
-PORT="$PORT" exec node dist/main.mjs
+PORT="$PORT" exec node --max-semi-space-size=32 dist/main.mjs

@@ -125,26 +125,21 @@ export const changeCtes = (p: ChangeSql) => {
   const tiers = p.shape.tier;
   // What the locked path must settle first (see above): points due to expire before a spend; a tier period due to
   // close, or a referral to complete, before an earn.
-  const dueChecks = [
-    ...(takes
-      ? [
-          `
+  const dueChecks =
+    (takes
+      ? `
     WHEN ${p.points} < 0 AND EXISTS (
       SELECT 1 FROM "PointLot" d, clock WHERE d."programId" = ${p.programId} AND d."customerId" = ${p.customerId}
-        AND d.remaining > 0 AND d."expiresAt" <= clock.at) THEN 'expiry_due'`,
-        ]
-      : []),
-    ...(tiers
-      ? [
-          `
+        AND d.remaining > 0 AND d."expiresAt" <= clock.at) THEN 'expiry_due'`
+      : "") +
+    (tiers
+      ? `
     WHEN ${p.tier} AND cur."recalculationDate" <= (SELECT at FROM clock) THEN 'tier_due'
     WHEN ${p.tier} AND ${p.source} <> 'system' AND EXISTS (
       SELECT 1 FROM "Referral" r JOIN "Program" rp ON rp.id = r."programId"
       WHERE r."referredId" = ${p.customerId} AND r."programId" = ${p.programId} AND r."completedAt" IS NULL
-        AND ${p.points} >= rp."referralMinEarnPoints") THEN 'referral_due'`,
-        ]
-      : []),
-  ];
+        AND ${p.points} >= rp."referralMinEarnPoints") THEN 'referral_due'`
+      : "");
   return `clock AS (
   SELECT coalesce(${p.now}, now()) AS at
 ), cur AS (
@@ -157,8 +152,8 @@ export const changeCtes = (p: ChangeSql) => {
   WHERE l."programId" = ${p.programId} AND l."customerId" = ${p.customerId} AND EXISTS (SELECT 1 FROM go)
 ), due AS (
   SELECT ${
-    dueChecks.length
-      ? `CASE${dueChecks.join("")}
+    dueChecks
+      ? `CASE${dueChecks}
   END`
       : "NULL::text"
   } AS why

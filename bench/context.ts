@@ -25,18 +25,23 @@ export interface Row {
   note?: string;
 }
 
+export interface MemoryResult {
+  /** The Node version the server ran on. */
+  node: string;
+  server: string;
+  requestsPerRound: number;
+  /** Requests before the reference reading (10,000 by default). */
+  firstRequests: number;
+  rssAfterFirstMiB: number;
+  rounds: { requests: number; rssMiB: number; processes: number; growth: number }[];
+  target: string;
+  pass: boolean;
+}
+
 export interface Results {
   rows: Row[];
-  memory: {
-    server: string;
-    requestsPerRound: number;
-    /** Requests before the reference reading (10,000 by default). */
-    firstRequests: number;
-    rssAfterFirstMiB: number;
-    rounds: { requests: number; rssMiB: number; processes: number; growth: number }[];
-    target: string;
-    pass: boolean;
-  } | null;
+  /** One per runtime measured: the bench's Node, then Node 24 when a binary is found. */
+  memory: MemoryResult[];
   batch1000: {
     ours: { times: number[]; median: number };
     baseline: { times: number[]; median: number };
@@ -49,7 +54,7 @@ export interface Results {
 }
 
 export class Context {
-  readonly results: Results = { rows: [], memory: null, batch1000: null, couponImport: null, node24: null, notes: [] };
+  readonly results: Results = { rows: [], memory: [], batch1000: null, couponImport: null, node24: null, notes: [] };
   private nextStartServer: Promise<Server> | null = null;
   private baselineServer: Promise<Server> | null = null;
   private sameStatementServer: Promise<Server> | null = null;

@@ -4,6 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { TARGETS } from "./config";
 import type { Results, Row } from "./context";
 import type { Figures } from "./load";
 
@@ -30,7 +31,10 @@ export function targets(results: Results) {
     getP99At300: pass(find("latency", "GET")),
     increaseP99At300: pass(find("latency", "POST")),
     batch1000: results.batch1000?.pass ?? null,
-    memory: results.memory?.pass ?? null,
+    /** The same two ratios on Node 24 (the node24 row), and RSS per runtime measured. */
+    getRatio24: pass(find("node24", "GET")),
+    increaseRatio24: pass(find("node24", "POST")),
+    memory: results.memory.map((m) => ({ node: m.node, pass: m.pass })),
   };
 }
 
@@ -53,8 +57,7 @@ export function printTable(header: Header, results: Results): string {
     lines.push(
       `one 1,000-item batch, median of 5: ours ${ms(b.ours.median)} ms, bare ${ms(b.baseline.median)} ms: ${verdict(b.pass)} (${b.target})`,
     );
-  const m = results.memory;
-  if (m)
+  for (const m of results.memory)
     lines.push(
       `RSS (${m.server}): ${m.rssAfterFirstMiB} MiB after ${n0(m.firstRequests)} requests; ${m.rounds.map((x) => `${x.rssMiB} MiB after ${n0(x.requests)} (${(100 * x.growth).toFixed(1)}%)`).join(", ")}: ${verdict(m.pass)} (${m.target})`,
     );
@@ -68,8 +71,11 @@ export function printTable(header: Header, results: Results): string {
   );
   const t = targets(results);
   const show = (x: boolean | null) => (x === null ? "not run" : x ? "PASS" : "FAIL");
+  const rss = t.memory.length ? t.memory.map((m) => `${show(m.pass)} on Node ${m.node}`).join(", ") : "not run";
   lines.push(
-    `targets: GET ÷ bare ${show(t.getRatio)}; increase ÷ bare ${show(t.increaseRatio)}; GET p99 at 300/s ${show(t.getP99At300)}; increase p99 at 300/s ${show(t.increaseP99At300)}; 1,000-item batch ${show(t.batch1000)}; RSS ${show(t.memory)}`,
+    `targets (Node ${process.version}): GET ÷ bare ${show(t.getRatio)}; increase ÷ bare ${show(t.increaseRatio)}; GET p99 at 300/s ${show(t.getP99At300)}; increase p99 at 300/s ${show(t.increaseP99At300)}; 1,000-item batch ${show(t.batch1000)}`,
+    `targets on Node 24 (node24 row): GET ÷ bare ${show(t.getRatio24)}; increase ÷ bare ${show(t.increaseRatio24)}`,
+    `RSS, every memory round within ${100 * TARGETS.rssGrowth}% of the first reading: ${rss}`,
   );
   for (const note of results.notes) lines.push(`note: ${note}`);
   return lines.join("\n");
@@ -114,8 +120,7 @@ export function markdown(header: Header, results: Results): string {
     single.push(
       `| One 1,000-item batch upsert (median of 5) | ours ${ms(b.ours.median)} ms, bare ${ms(b.baseline.median)} ms | ${b.target} | ${verdict(b.pass)} |`,
     );
-  const m = results.memory;
-  if (m)
+  for (const m of results.memory)
     single.push(
       `| RSS, ${m.server} | ${m.rssAfterFirstMiB} MiB after ${n0(m.firstRequests)} GET; ${m.rounds.map((x) => `${x.rssMiB} MiB after ${n0(x.requests)}`).join(", ")} | ${m.target} | ${verdict(m.pass)} |`,
     );

@@ -81,7 +81,8 @@ for (const backend of BACKENDS) {
         // Each try waits out the backoff of the failures before it (16 steps before the 10th), so that all ten are
         // checked: a fast round trip beats 16 ms, and a refused try is no failure.
         const earlier = failure - 1;
-        if (earlier >= BACKOFF_AFTER_FAILURES) await sleep(LADDER_STEP_MS * 2 ** (earlier - BACKOFF_AFTER_FAILURES) + 5);
+        if (earlier >= BACKOFF_AFTER_FAILURES)
+          await sleep(LADDER_STEP_MS * 2 ** (earlier - BACKOFF_AFTER_FAILURES) + 5);
         const r = await attempt(email, WRONG);
         answers.push(answer(r));
         ms.push(r.ms);

@@ -1,6 +1,7 @@
 /**
  * The bench's settings (environment variables, documented in bench/run.ts's header), its row names and its targets.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 
@@ -63,15 +64,16 @@ const EXTRA = env.BENCH_EXTRA !== "0";
 export const runs = (id: RowId) =>
   (ONLY === null || ONLY.has(id)) && (EXTRA || !["extra", "memory", "node24", "ratelimit"].includes(id));
 
-/** The Node 24 binary for the node24 row: BENCH_NODE24, or where `npm install --prefix /tmp/node24 node@24` puts it. */
-export function node24Binary(): string | null {
+/**
+ * The Node 24 binary for the node24 row and the memory row's second run, with its version: BENCH_NODE24, or where
+ * `npm install --prefix /tmp/node24 node@24` puts it; null when neither exists.
+ */
+export function node24(): { binary: string; version: string } | null {
   const given = env.BENCH_NODE24?.trim();
-  if (given) {
-    if (!existsSync(given)) throw new Error(`BENCH_NODE24=${given} does not exist`);
-    return given;
-  }
-  const auto = "/tmp/node24/node_modules/node/bin/node";
-  return existsSync(auto) ? auto : null;
+  if (given && !existsSync(given)) throw new Error(`BENCH_NODE24=${given} does not exist`);
+  const binary = given || "/tmp/node24/node_modules/node/bin/node";
+  if (!existsSync(binary)) return null;
+  return { binary, version: execFileSync(binary, ["--version"], { encoding: "utf8" }).trim() };
 }
 
 /** The issue's targets (issue 13), each checked against references measured in the same run. */

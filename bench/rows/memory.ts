@@ -8,8 +8,7 @@
  * runtime the image runs. They differ: on Node 20 about 1 KB per request survives two scavenges and is promoted (it
  * is garbage, dropped by V8's first full collection at 130-160k requests), on Node 24 almost nothing is.
  */
-import { execFileSync } from "node:child_process";
-import { CONNECTIONS, MEMORY_MAX_SECONDS, MEMORY_REQUESTS, MEMORY_ROUNDS, TARGETS, node24Binary } from "../config";
+import { CONNECTIONS, MEMORY_MAX_SECONDS, MEMORY_REQUESTS, MEMORY_ROUNDS, TARGETS, node24 } from "../config";
 import type { Context, MemoryResult } from "../context";
 import { log } from "../lifecycle";
 import { send } from "../load";
@@ -17,9 +16,8 @@ import { serverRss, startOurs } from "../servers";
 
 export async function memoryRows(ctx: Context) {
   ctx.results.memory.push(await measure(ctx, process.execPath, process.version));
-  const binary = node24Binary();
-  const version = binary && execFileSync(binary, ["--version"], { encoding: "utf8" }).trim();
-  if (binary && version && version !== process.version) ctx.results.memory.push(await measure(ctx, binary, version));
+  const on24 = node24();
+  if (on24 && on24.version !== process.version) ctx.results.memory.push(await measure(ctx, on24.binary, on24.version));
 }
 
 async function measure(ctx: Context, node: string, version: string): Promise<MemoryResult> {

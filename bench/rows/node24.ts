@@ -6,24 +6,23 @@
  * rows carry the GET and increase targets on the runtime the README recommends and the image runs; the speed-up over
  * the bench's Node is in the note.
  */
-import { execFileSync } from "node:child_process";
-import { CONNECTIONS, SECONDS, TARGETS, WARMUP, node24Binary } from "../config";
+import { CONNECTIONS, SECONDS, TARGETS, WARMUP, node24 } from "../config";
 import { clean, type Context } from "../context";
 import { log } from "../lifecycle";
 import { alternate, ratioOf } from "../load";
 import { startBaseline } from "../servers";
 
 export async function node24Rows(ctx: Context) {
-  const binary = node24Binary();
-  if (!binary) {
+  const found = node24();
+  if (!found) {
     ctx.results.notes.push(
       "node24: no Node 24 binary (set BENCH_NODE24, or `npm install --no-save --prefix /tmp/node24 node@24`): not run",
     );
     log("node24: no Node 24 binary found; skipped");
     return;
   }
-  const version = execFileSync(binary, ["--version"], { encoding: "utf8" }).trim();
-  ctx.results.node24 = { binary, version };
+  const { binary, version } = found;
+  ctx.results.node24 = found;
   const on24 = await ctx.another(1, {}, binary, `ours on Node ${version}`);
   const bare24 = await startBaseline(
     { ...ctx.dbEnv, BASELINE_INCREASE: "app" },

@@ -34,9 +34,13 @@ export function blockedUntil(state: ThrottleState | null, now: Date, policy: Thr
   if (!s) return null;
   if (s.lockedUntil) return s.lockedUntil;
   if (s.failures < BACKOFF_AFTER_FAILURES) return null;
-  const until = new Date(s.lastFailureAt.getTime() + policy.backoffBaseMs * 2 ** (s.failures - BACKOFF_AFTER_FAILURES));
+  const until = new Date(s.lastFailureAt.getTime() + backoffMs(s.failures, policy));
   return until > now ? until : null;
 }
+
+/** The wait after the last of `failures` failures: none up to the threshold, then base, 2×base, 4×base, … */
+export const backoffMs = (failures: number, policy: ThrottlePolicy): number =>
+  failures < BACKOFF_AFTER_FAILURES ? 0 : policy.backoffBaseMs * 2 ** (failures - BACKOFF_AFTER_FAILURES);
 
 /**
  * The failure count once this attempt is counted. An attempt counts as a failure from the moment it starts, so

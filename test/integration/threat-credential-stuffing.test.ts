@@ -12,7 +12,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import os from "node:os";
 import path from "node:path";
-import { BACKOFF_AFTER_FAILURES } from "@/lib/domain/sign-in-throttle-rules";
+import { backoffMs } from "@/lib/domain/sign-in-throttle-rules";
 import { createStaff } from "@/lib/domain/staff";
 import { TWO_PROGRAMS } from "../support/fixtures";
 import { BACKENDS, openStack, type AppInstance, type Fixtures, type Stack } from "../support/stack";
@@ -80,9 +80,8 @@ for (const backend of BACKENDS) {
       for (let failure = 1; failure <= 10; failure++) {
         // Each try waits out the backoff of the failures before it (16 steps before the 10th), so that all ten are
         // checked: a fast round trip beats 16 ms, and a refused try is no failure.
-        const earlier = failure - 1;
-        if (earlier >= BACKOFF_AFTER_FAILURES)
-          await sleep(LADDER_STEP_MS * 2 ** (earlier - BACKOFF_AFTER_FAILURES) + 5);
+        const wait = backoffMs(failure - 1, { backoffBaseMs: LADDER_STEP_MS, lockMs: LOCK_SECONDS * 1000 });
+        if (wait) await sleep(wait + 5);
         const r = await attempt(email, WRONG);
         answers.push(answer(r));
         ms.push(r.ms);

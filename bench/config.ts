@@ -16,6 +16,8 @@ const num = (name: string, fallback: number) => {
 };
 
 export const CUSTOMERS = num("BENCH_CUSTOMERS", 100_000);
+/** Customers given an opening balance when loaded (ledger history before the first measurement). */
+export const HISTORY = num("BENCH_HISTORY", 5_000);
 export const SECONDS = num("BENCH_SECONDS", 15);
 export const WARMUP = num("BENCH_WARMUP_SECONDS", 3);
 export const ROUNDS = Math.max(1, num("BENCH_ROUNDS", 3));

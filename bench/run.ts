@@ -27,7 +27,8 @@
  * Environment (all optional):
  *   BENCH_DATABASE_URL      use this PostgreSQL server (a bench_* database is created on it and dropped);
  *                           default: a throwaway PostgreSQL 15 server in /tmp, deleted at the end
- *   BENCH_CUSTOMERS=100000  customers loaded before measuring
+ *   BENCH_CUSTOMERS=100000  customers loaded before measuring, the first BENCH_HISTORY=5000 of them with an opening
+ *                           balance (ledger history, so the statistics taken after loading are not of an empty ledger)
  *   BENCH_SECONDS=15        measured seconds per server and row (after BENCH_WARMUP_SECONDS=3 of warm-up), taken as
  *                           BENCH_ROUNDS=3 slices in which the servers alternate
  *   BENCH_CONNECTIONS=32    connections of the saturation rows

@@ -17,15 +17,18 @@ export interface Program {
   key: string;
 }
 
+/** The program's tiers: name, required points, earning factor. */
+const TIERS = [
+  ["Bronze", 0, 1],
+  ["Silver", 1000, 1.25],
+  ["Gold", 5000, 1.5],
+] as const;
+
 /** Schema, program, tiers, API key (with a rate limit high enough never to bite). */
 export async function createProgram(dbEnv: NodeJS.ProcessEnv): Promise<Program> {
   await runCommand("db:migrate", "npm", ["run", "--silent", "db:migrate"], dbEnv);
   const { programId } = await cli(dbEnv, "program", "create", "--name", "Bench");
-  for (const [name, points, factor] of [
-    ["Bronze", 0, 1],
-    ["Silver", 1000, 1.25],
-    ["Gold", 5000, 1.5],
-  ] as const) {
+  for (const [name, points, factor] of TIERS) {
     await cli(
       dbEnv,
       "tier",
@@ -76,12 +79,7 @@ export class Workload {
       while (next < this.people.length) {
         const from = next;
         next += 1000;
-        const res = await fetch(`${server.baseUrl}${this.base}/integrations/api`, {
-          method: "POST",
-          headers: this.headers,
-          body: JSON.stringify(this.people.slice(from, from + 1000)),
-        });
-        if (res.status !== 201) throw new Error(`loading customers ${from}…: ${res.status} ${await res.text()}`);
+        await this.postBatch(server, this.people.slice(from, from + 1000), `loading customers ${from}…`);
         loaded += Math.min(1000, this.people.length - from);
         if (loaded % 10_000 === 0 || loaded === this.people.length)
           log(`  loaded ${loaded.toLocaleString("en")} customers`);
@@ -110,16 +108,25 @@ export class Workload {
       const items = this.people.slice(from, Math.min(count, from + 1000)).map((p, i) => ({
         email: p.email,
         feature: "loyalty",
-        payload: { balance: 100 + ((from + i) % 50) * 100, memberSince: "2025-01-01T00:00:00Z", tierStatus: "Bronze" },
+        payload: {
+          balance: 100 + ((from + i) % 50) * 100,
+          memberSince: "2025-01-01T00:00:00Z",
+          tierStatus: TIERS[0][0],
+        },
       }));
-      const res = await fetch(`${server.baseUrl}${this.base}/integrations/api`, {
-        method: "POST",
-        headers: this.headers,
-        body: JSON.stringify(items),
-      });
-      if (!res.ok) throw new Error(`opening balances ${from}…: ${res.status} ${(await res.text()).slice(0, 300)}`);
+      await this.postBatch(server, items, `opening balances ${from}…`);
     }
     log(`  ${count.toLocaleString("en")} opening balances (ledger history)`);
+  }
+
+  /** One Create/Update batch (POST /integrations/api); anything but its 201 stops the bench, saying what failed. */
+  private async postBatch(server: Server, items: unknown[], what: string) {
+    const res = await fetch(`${server.baseUrl}${this.base}/integrations/api`, {
+      method: "POST",
+      headers: this.headers,
+      body: JSON.stringify(items),
+    });
+    if (res.status !== 201) throw new Error(`${what}: ${res.status} ${(await res.text()).slice(0, 500)}`);
   }
 
   /** A customer the program does not have yet: a generator row with a unique e-mail and external id. */

@@ -7,6 +7,7 @@
  */
 import "server-only";
 import { installEdgeGuard } from "./lib/api/http-guard";
+import { servedByFront, setDrain } from "./lib/api/front-channels";
 
 /** Stops the start with one line for the operator. */
 function stop(message: string): never {
@@ -14,14 +15,8 @@ function stop(message: string): never {
   process.exit(1);
 }
 
-/** Set by server/main.ts before Next starts: the front answers edge verdicts itself. */
-const FRONT = Symbol.for("loyalty.front");
-/** Read by server/main.ts on shutdown: ends the scheduled jobs (the run in progress finishes) and closes the pools. */
-const DRAIN = Symbol.for("loyalty.drain");
-
 export async function registerNode() {
-  const front = (globalThis as Record<symbol, unknown>)[FRONT] === true;
-  if (!front) installEdgeGuard();
+  if (!servedByFront()) installEdgeGuard();
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   // Loaded at start, not at the first request: a cluster worker must answer the primary's metrics collection at once.
   await import("./lib/ops/metrics");
@@ -47,10 +42,10 @@ export async function registerNode() {
   }
   const { disconnectDb } = await import("./lib/db/client");
   const { startScheduler, stopScheduler } = await import("./lib/jobs/scheduler");
-  (globalThis as Record<symbol, unknown>)[DRAIN] = async () => {
+  setDrain(async () => {
     await stopScheduler();
     await disconnectDb();
-  };
+  });
   if (settings.LOYALTY_JOBS === "off") return;
   startScheduler();
 }

@@ -22,8 +22,7 @@ import { edgeAnswer, requestIdFrom } from "@/lib/api/edge-guard";
 import { internalError } from "@/lib/api/problem";
 import { methodNotAllowed } from "@/lib/errors";
 import SECURITY_HEADERS from "@/lib/security-headers.json";
-import { FRONT_REQUESTS, RESPONSE_TEXTS } from "@/lib/api/response-texts";
-import { REQUEST_BODIES } from "@/lib/api/request-bodies";
+import { FRONT_REQUESTS, REQUEST_BODIES, RESPONSE_TEXTS } from "@/lib/api/front-channels";
 import { MAX_BODY_BYTES } from "@/lib/api/json-body";
 
 type RouteContext = { params: Promise<Record<string, string>> };

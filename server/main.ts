@@ -22,12 +22,11 @@ import os from "node:os";
 import path from "node:path";
 import { loadConfig, type Config } from "@/lib/config";
 import { startMetricsAggregator } from "@/lib/ops/metrics";
+import { drain, markServedByFront } from "@/lib/api/front-channels";
 import { frontListener, loadV1Routes } from "./front";
 
 /** The app's directory: this file runs as dist/main.mjs (or server/main.ts under tsx). */
 const ROOT = path.resolve(import.meta.dirname, "..");
-const FRONT = Symbol.for("loyalty.front");
-const DRAIN = Symbol.for("loyalty.drain");
 
 const log = (level: "info" | "warn" | "error", msg: string, fields: Record<string, unknown> = {}) =>
   (level === "info" ? console.log : console.error)(JSON.stringify({ level, msg, pid: process.pid, ...fields }));
@@ -67,7 +66,7 @@ function migrate(): void {
 /** One serving process: Next prepared, the /v1 route modules loaded, the front listening. */
 async function serve(s: Config): Promise<void> {
   (process.env as Record<string, string>).NODE_ENV = "production";
-  (globalThis as Record<symbol, unknown>)[FRONT] = true;
+  markServedByFront();
   // The configuration the build was made with, as Next's own standalone server.js passes it (no next.config.mjs
   // is needed at run time, which the standalone image does not have).
   const distDir = path.join(ROOT, ".next");
@@ -122,8 +121,7 @@ async function serve(s: Config): Promise<void> {
     void closed
       .then(async () => {
         clearInterval(sweep);
-        const drain = (globalThis as Record<symbol, unknown>)[DRAIN] as (() => Promise<void>) | undefined;
-        await drain?.();
+        await drain();
         clearTimeout(force);
         log("info", "stopped");
         process.exit(0);

@@ -8,7 +8,7 @@ import { CACHE_CONTROL, REQUEST_ID } from "./header-names";
 import { errorFields, log, withRequestContext } from "@/lib/ops/logger";
 import { recordRequest } from "@/lib/ops/metrics";
 import { routeOf } from "@/lib/ops/route-pattern";
-import { FRONT_REQUESTS, RESPONSE_TEXTS } from "./response-texts";
+import { FRONT_REQUESTS, RESPONSE_TEXTS } from "./front-channels";
 
 /**
  * The one place for the edge that /v1 and the dashboard's JSON routes (lib/staff/http.ts) share: the request id
@@ -27,7 +27,7 @@ export interface ApiReply {
 export interface Edge {
   requestId: string;
   headers: Headers;
-  /** The production front writes this answer from its text (./response-texts.ts): its Response needs no body. */
+  /** The production front writes this answer from its text (./front-channels.ts): its Response needs no body. */
   bodyless: boolean;
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { invalidJson, payloadTooLarge, unsupportedMediaType } from "@/lib/errors";
 import { formatPath, validationFailed } from "./problem";
-import { REQUEST_BODIES } from "./request-bodies";
+import { REQUEST_BODIES } from "./front-channels";
 
 /**
  * The one place where a request's JSON body is read (API.md §1), for /v1 and the dashboard alike: its content

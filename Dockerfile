@@ -35,5 +35,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
 # SIGTERM: graceful shutdown within SHUTDOWN_TIMEOUT_MS (10 s by default; give `docker stop -t` a little more).
 STOPSIGNAL SIGTERM
 # Applies pending migrations, then serves with one worker per core (LOYALTY_WORKERS). Tested as is by
-# test/integration/front-standalone.test.ts. --max-semi-space-size as in `npm start` (README, Performance).
+# test/integration/front-standalone.test.ts. --max-semi-space-size as in `npm start` (bench/README.md).
 CMD ["node", "--max-semi-space-size=32", "dist/main.mjs", "--migrate"]

@@ -1,6 +1,6 @@
 /**
  * The bench's output: a table on stdout, bench/results/latest.json (everything), and bench/results/latest.md (the
- * Markdown tables the README pastes), each target with PASS or FAIL.
+ * Markdown tables bench/README.md pastes), each target with PASS or FAIL.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -81,7 +81,7 @@ export function printTable(header: Header, results: Results): string {
   return lines.join("\n");
 }
 
-/** The README's tables: saturation with references, latency at fixed rates, and the single figures. */
+/** bench/README.md's tables: saturation with references, latency at fixed rates, and the single figures. */
 export function markdown(header: Header, results: Results): string {
   const out = [`<!-- written by npm run bench: ${header.title} -->`, "", header.settings, ""];
   const saturation = results.rows.filter((r) => r.family !== "latency");

@@ -3,7 +3,7 @@
  * bench/servers.ts startOurs) against references measured in the same run, on one PostgreSQL holding 100,000
  * customers: plain `next start` of the same build, the bare node:http + pg server running the same SQL
  * (bench/baseline-server.ts), and the framework floor (a constant-JSON route handler of this app). Prints a table,
- * writes bench/results/latest.json and bench/results/latest.md (the README's tables), each target PASS or FAIL.
+ * writes bench/results/latest.json and bench/results/latest.md (bench/README.md's tables), each target PASS or FAIL.
  * A report, not a test: it exits 0 when a target is missed, non-zero only when the bench itself could not run.
  *
  * Rows (BENCH_ONLY=<comma-separated names> runs only those; the default runs all, about 15 minutes):

@@ -2,9 +2,9 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { noHorizontalOverflow, seed, shot, signIn } from "./helpers";
 
-// Coming from JeriCommerce (README): an owner revokes every customer token of the program from the API keys page.
-// A token fetched through the JeriCommerce alias works on /me before the click and is refused (401) after it; a new
-// one works. Screenshots at 1440 and 390 px; no serious or critical axe violations on the owner's page.
+// Coming from JeriCommerce (docs/integrating.md): an owner revokes every customer token of the program from the API
+// keys page. A token fetched through the JeriCommerce alias works on /me before the click and is refused (401) after
+// it; a new one works. Screenshots at 1440 and 390 px; no serious or critical axe violations on the owner's page.
 
 test("an owner revokes every customer token from the API keys page", async ({ page, browser }) => {
   const { programId, apiKey, sampleEmail } = seed();

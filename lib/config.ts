@@ -29,7 +29,7 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
 /** A development switch: "1" on, "0" off. */
 const flag = oneOf(["0", "1"]).transform((v) => v === "1");
 
-/** Every variable, its meaning (the README's environment table is generated from these descriptions), unit and default. */
+/** Every variable, its meaning (restated in docs/operating.md's environment table), unit and default. */
 export const ENV = z.object({
   // Server (npm start: server/main.ts)
   PORT: whole(1, 65_535).default(3000).describe("TCP port the server listens on."),

@@ -1,7 +1,8 @@
 /**
- * Moves a program's customers in from JeriCommerce (README "Coming from JeriCommerce"): reads a CSV of customers and
- * balances and posts it to Create/Update resources (`POST /v1/programs/{programId}/integrations/api`) in batches of
- * at most 1,000 items: per row, a `users` item (created or updated) and a `loyalty` item (balance, memberSince, tier).
+ * Moves a program's customers in from JeriCommerce (docs/integrating.md "Coming from JeriCommerce"): reads a CSV of
+ * customers and balances and posts it to Create/Update resources (`POST /v1/programs/{programId}/integrations/api`) in
+ * batches of at most 1,000 items: per row, a `users` item (created or updated) and a `loyalty` item (balance,
+ * memberSince, tier).
  *
  *   LOYALTY_API_KEY=lk_live_… npm run --silent import:jericommerce -- --file customers.csv --program <id> \
  *     [--base-url http://localhost:3000] [--rows-per-batch 250 (at most 500)] [--state customers.csv.import-state.json]

@@ -1,6 +1,7 @@
 /**
- * The loyalty program's typed /v1 client (README "Integrate"). Its types are generated from the OpenAPI document by
- * `npm run sdk:generate` (scripts/generate-sdk-types.ts); everything else is in ./client.ts, ./errors.ts, ./retry.ts.
+ * The loyalty program's typed /v1 client (docs/integrating.md "The typed client"). Its types are generated from the
+ * OpenAPI document by `npm run sdk:generate` (scripts/generate-sdk-types.ts); everything else is in ./client.ts,
+ * ./errors.ts, ./retry.ts.
  */
 export {
   createCustomerClient,

@@ -4,14 +4,14 @@
  * own request handler in the same process. The route files under app/v1 stay the one implementation: the modules
  * called here are the ones `next build` compiled (`.next/server/app/v1/**\/route.js`, listed in
  * `.next/server/app-paths-manifest.json`), so `next start` and `next dev` serve the very same code. What this layer
- * skips is Next's per-request routing machinery, which costs more than most of our routes do (README, bench).
+ * skips is Next's per-request routing machinery, which costs more than most of our routes do (bench/README.md).
  *
  * What Next adds to a /v1 answer is reproduced here and checked by test/integration/front-parity.test.ts: the edge
  * guard's verdicts (lib/api/http-guard.ts: malformed paths, unknown paths, 405 with Allow, OPTIONS, TRACE), the
  * security headers of next.config.mjs (from lib/security-headers.json, HSTS behind an https proxy), HEAD served by
  * GET without a body. Body limits, request ids and problem+json are the route factories' own. /v1 JSON is not
  * compressed (Next would gzip it when asked): compression costs more CPU than it saves on these small answers
- * (README); a reverse proxy may compress if wanted.
+ * (bench/README.md); a reverse proxy may compress if wanted.
  */
 import "server-only";
 import type http from "node:http";

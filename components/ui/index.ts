@@ -1,4 +1,4 @@
-// The dashboard's shared look (STYLE.md "Dashboard"): import from "@/components/ui".
+// The dashboard's shared look (docs/style.md "Dashboard"): import from "@/components/ui".
 export { ActiveBadge, Badge, Card, CardList, Empty, Stat, type Tone } from "./card";
 export {
   Field,

@@ -10,10 +10,10 @@ import SECURITY_HEADERS from "@/lib/security-headers.json";
  * percent-encoding (500 text/plain), an unknown path (its HTML 404 page), a method the route module does not
  * export (a bare 405), and TRACE, which the fetch API cannot represent (500 and a stack trace).
  *
- * Pure functions of (method, path): lib/api/http-guard.ts applies them on the node:http server before Next runs
- * (Next 16's proxy.ts could see all but TRACE, but cost about a third of the floor's throughput: README), and a front
- * server of our own can call them the same way. `V1_ROUTES` mirrors app/v1; test/unit/edge-guard.test.ts
- * checks it against the route files' exports so the two cannot drift.
+ * Pure functions of (method, path): lib/api/http-guard.ts applies them on the node:http server before Next runs (Next
+ * 16's proxy.ts could see all but TRACE, but cost about a third of the floor's throughput: bench/README.md), and a
+ * front server of our own can call them the same way. `V1_ROUTES` mirrors app/v1; test/unit/edge-guard.test.ts checks
+ * it against the route files' exports so the two cannot drift.
  */
 
 /** Each /v1 route: its path under /v1 (`:name` is one non-empty segment) and the methods its route file exports. */

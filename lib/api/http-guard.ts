@@ -4,12 +4,12 @@ import { edgeAnswer, isV1Path, judgeV1, requestIdFrom, type EdgeVerdict } from "
 import { methodNotAllowed } from "@/lib/errors";
 
 /**
- * The one place where edge-guard's verdicts are applied: on the node:http server itself, before Next sees the
- * request. Next cannot be asked to do it: it answers a malformed percent-encoding, an unknown /v1 path and an
- * unexported method before any of our code runs, and for TRACE (a method the fetch API forbids) it cannot even
- * build a Request, so neither proxy.ts nor a route ever sees one and Next answers 500 with a stack trace.
- * Here the cost on the hot path is a prefix test and a match against a few patterns (see the README's bench
- * figures); proxy.ts would cost Next's whole middleware pipeline on every /v1 request.
+ * The one place where edge-guard's verdicts are applied: on the node:http server itself, before Next sees the request.
+ * Next cannot be asked to do it: it answers a malformed percent-encoding, an unknown /v1 path and an unexported method
+ * before any of our code runs, and for TRACE (a method the fetch API forbids) it cannot even build a Request, so
+ * neither proxy.ts nor a route ever sees one and Next answers 500 with a stack trace. Here the cost on the hot path is
+ * a prefix test and a match against a few patterns (see the figures in bench/README.md); proxy.ts would cost Next's
+ * whole middleware pipeline on every /v1 request.
  *
  * The other forbidden methods never reach a request handler: node:http answers TRACK with 400 (its parser does
  * not know it) and closes the socket of a CONNECT when no "connect" listener exists.

@@ -1,6 +1,6 @@
 /**
  * The one place where a response body is put together from JSON text the database already serialised (a ledger
- * entry, a list) and plain values, so that no route joins strings into JSON (STYLE.md "Route handlers"). The
+ * entry, a list) and plain values, so that no route joins strings into JSON (docs/style.md "Route handlers"). The
  * text of a part is kept byte for byte; everything else goes through JSON.stringify.
  */
 

@@ -4,8 +4,8 @@ import { flowKey, idempotencyKey, operation, programId } from "./openapi-operati
 import { CUSTOMER_ERRORS, WRITE_ERRORS } from "./openapi-problems";
 
 /**
- * The JeriCommerce aliases (API.md §3, README "Coming from JeriCommerce"; part of ./openapi-paths.ts): the paths and
- * shapes that vendor's integrations call, over the same domain functions as the operations they alias.
+ * The JeriCommerce aliases (API.md §3, docs/integrating.md "Coming from JeriCommerce"; part of ./openapi-paths.ts): the
+ * paths and shapes that vendor's integrations call, over the same domain functions as the operations they alias.
  */
 
 /** `expires_in` of both token operations (lib/api/schemas/tokens.ts). */

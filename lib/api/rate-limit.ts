@@ -4,8 +4,8 @@ import { loadConfig } from "@/lib/config";
 import { databaseTarget } from "@/lib/db/adapter";
 
 /**
- * The one place for the rate limits' token buckets (README "Security and operations", API.md §1): a bucket of
- * `burst` tokens per API key (or customer on /me), refilled at `perSecond`; a request takes one token.
+ * The one place for the rate limits' token buckets (docs/operating.md "Security and operations", API.md §1): a bucket
+ * of `burst` tokens per API key (or customer on /me), refilled at `perSecond`; a request takes one token.
  *
  * Where the buckets live:
  *  - "database" (the default with a PostgreSQL server): one row per bucket in "RateBucket", refilled and taken

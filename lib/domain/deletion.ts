@@ -3,10 +3,10 @@ import type { Tx } from "@/lib/db/types";
 import { emitEvents } from "./events";
 
 /**
- * The one place that erases customers (right to erasure; README "Security and operations"): their personal data
- * and every free text sent for them, in one transaction, and makes them absent to every read. Their ledger,
- * redemptions and coupons stay, with amounts, types and timestamps, keyed by an id that no longer leads to a
- * person, so program totals stay true. Unknown or already deleted e-mails are ignored, so a retry is harmless.
+ * The one place that erases customers (right to erasure; docs/operating.md "Security and operations"): their personal
+ * data and every free text sent for them, in one transaction, and makes them absent to every read. Their ledger,
+ * redemptions and coupons stay, with amounts, types and timestamps, keyed by an id that no longer leads to a person, so
+ * program totals stay true. Unknown or already deleted e-mails are ignored, so a retry is harmless.
  */
 
 /** One statement for the whole ledger of the erased customers ($1: their ids as a JSON array). */

@@ -14,13 +14,13 @@ import { getCustomerJsonById } from "./customers";
 import { linkTemplateProblem, normaliseReferralCode, referralLink } from "./referral-rules";
 
 /**
- * The one place for referrals (README "Referrals"). Every customer has a referral code (Customer.referralCode, given
- * by the database at insert: migration `referrals`); `loyaltyData.referralLink` is the program's link template with
- * it. A referral is recorded for a customer before their first earn (`recordReferral`: the batch's
- * `payload.referralCode` or POST …/customers/{email}/referral); the customer's `referral` field then holds the
- * referrer's code. Their first qualifying earn completes it (`closeReferral`, called by ledger.ts `changeBalance`
- * in the earn's transaction; the one-statement path hands such earns over as `referral_due`): both sides get the
- * program's points as `earn` entries with reason "referral", once, and `referralEarned` becomes true.
+ * The one place for referrals (docs/integrating.md "Referrals"). Every customer has a referral code
+ * (Customer.referralCode, given by the database at insert: migration `referrals`); `loyaltyData.referralLink` is the
+ * program's link template with it. A referral is recorded for a customer before their first earn (`recordReferral`: the
+ * batch's `payload.referralCode` or POST …/customers/{email}/referral); the customer's `referral` field then holds the
+ * referrer's code. Their first qualifying earn completes it (`closeReferral`, called by ledger.ts `changeBalance` in
+ * the earn's transaction; the one-statement path hands such earns over as `referral_due`): both sides get the program's
+ * points as `earn` entries with reason "referral", once, and `referralEarned` becomes true.
  *
  * Policies: a qualifying earn is an `earn` of at least the program's minimum points from the API, the dashboard's
  * API-equivalent paths or an earning flow; the system's own earns (the referral points) never qualify, so they never

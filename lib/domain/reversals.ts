@@ -20,7 +20,7 @@ import type { LedgerSource } from "./vocabulary";
  * API, the dashboard, the CLI and `refundOrder`. Always on the locked path (ledger.ts `changeBalance` in the caller's
  * transaction, after the customer's row lock): corrections are rare, correctness first.
  *
- * Policy (README "Reversals and refunds"):
+ * Policy (docs/integrating.md "Corrections: reversals, refunds and cancelled redemptions"):
  * - Reversible: positive `earn` and `adjust` entries (points come off the balance), and `spend` and negative
  *   `adjust` entries (the points come back as a new lot). Redemptions are cancelled, not reversed; expiries,
  *   reversals and redemptions are refused with `transaction_not_reversible`.

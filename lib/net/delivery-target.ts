@@ -9,7 +9,7 @@ import { addressAllowed, classifyAddress } from "./address-policy";
 
 /**
  * The one place where outbound delivery URLs (webhooks, push endpoint) are checked and connected to, against
- * server-side request forgery (README "Security and operations"):
+ * server-side request forgery (docs/operating.md "Security and operations"):
  *  - at configuration: https only, and the host must not be, or resolve to, an address
  *    that lib/net/address-policy.ts refuses (a name that does not resolve yet is accepted: delivery checks again);
  *  - at delivery: the name is resolved again right before connecting, every answer is checked, and the socket

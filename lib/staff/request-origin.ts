@@ -51,7 +51,7 @@ export function isHttps(headers: HeaderSource): boolean {
  * The client's address, for per-address sign-in throttling. Behind N trusted proxies: the Nth entry from the
  * right of X-Forwarded-For (the address the outermost trusted proxy saw). Without: Next.js puts the socket's
  * address in X-Forwarded-For only when the request brought none, so a client that sends its own header names its
- * own key — per-address throttling is then best-effort and per-account throttling is what holds (README).
+ * own key — per-address throttling is then best-effort and per-account throttling is what holds (docs/operating.md).
  */
 export function clientAddress(headers: HeaderSource): string {
   const forwarded = (header(headers, "x-forwarded-for") ?? "")

@@ -16,6 +16,6 @@ const revoke: Command = {
 export const tokenCommands: Record<string, Command> = {
   /** Revokes every customer token of the program at once (its signing key is dropped). */
   "tokens revoke": revoke,
-  /** The same, by the name the migration guide uses (README "Coming from JeriCommerce"). */
+  /** The same, by the name the migration guide uses (docs/integrating.md "Coming from JeriCommerce"). */
   "revoke-tokens": revoke,
 };

@@ -1,5 +1,6 @@
 /**
- * The operator's endpoints over HTTP against the built app (README "Operations"), on PGlite and PostgreSQL:
+ * The operator's endpoints over HTTP against the built app (docs/operating.md "Health, readiness, metrics and logs"),
+ * on PGlite and PostgreSQL:
  *  - GET /healthz: 200 {status:"ok"} while the process runs, whether or not the database does.
  *  - GET /readyz: 200 when the database answers and every migration of prisma/migrations is applied; 503
  *    problem+json `service_unavailable` when the database is unreachable or a migration is missing.

@@ -1,6 +1,6 @@
 /**
- * Referrals (README "Referrals", lib/domain/referrals.ts) over HTTP against the built app, on PGlite and (with
- * TEST_DATABASE_URL) PostgreSQL:
+ * Referrals (docs/integrating.md "Referrals", lib/domain/referrals.ts) over HTTP against the built app, on PGlite and
+ * (with TEST_DATABASE_URL) PostgreSQL:
  *   every customer's referral code and `loyaltyData.referralLink` (the program's template with the code);
  *   a referral recorded by `payload.referralCode` in Create/Update resources or POST …/customers/{email}/referral;
  *   each refusal code (nothing written), idempotent replay, another program's key or code;

@@ -1,7 +1,7 @@
 /**
- * Every table that holds program data carries `programId` (NOT NULL), so the data can be sharded by program (README
- * "Sharding by program"): a model added without it fails here unless it is listed below with the reason it is not
- * program data. Read from prisma/schema.prisma, the source of the migrations.
+ * Every table that holds program data carries `programId` (NOT NULL), so the data can be sharded by program
+ * (docs/operating.md "Sharding by program"): a model added without it fails here unless it is listed below with the
+ * reason it is not program data. Read from prisma/schema.prisma, the source of the migrations.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -4,7 +4,7 @@ import { WriteButton } from "../write-button";
 
 /**
  * Revokes every customer token of the program at once (owners), after a confirmation: for a leaked token, or when
- * moving a program in from another vendor (README "Coming from JeriCommerce").
+ * moving a program in from another vendor (docs/integrating.md "Coming from JeriCommerce").
  */
 export function RevokeCustomerTokensCard({ programId }: { programId: string }) {
   return (

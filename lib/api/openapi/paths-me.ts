@@ -1,9 +1,9 @@
 import "server-only";
-import { bearer, idempotencyKey, operation, pageParameters, programId, rewardId } from "./openapi-operations";
-import { ME_ERRORS, WRITE_ERRORS } from "./openapi-problems";
-import { BALANCE_EXPLAINED, REDEEM_ERRORS } from "./openapi-paths-customer";
+import { bearer, idempotencyKey, operation, pageParameters, programId, rewardId } from "./operations";
+import { ME_ERRORS, WRITE_ERRORS } from "./problems";
+import { BALANCE_EXPLAINED, REDEEM_ERRORS } from "./paths-customer";
 
-/** The customer-token (/me) operations (part of ./openapi-paths.ts). */
+/** The customer-token (/me) operations (part of ./paths.ts). */
 
 export const mePaths: Record<string, unknown> = {
   "/v1/programs/{programId}/me": operation("get", {

@@ -1,12 +1,12 @@
 import "server-only";
-import { DEFAULT_PAGE_SIZE, MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from "./schemas/common";
-import { IDEMPOTENCY_KEY } from "./header-names";
-import { EXAMPLE_IDS, REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from "./openapi-examples";
-import { successHeaders } from "./openapi-headers";
-import { problems, type ErrorSpec } from "./openapi-problems";
+import { DEFAULT_PAGE_SIZE, MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from "../schemas/common";
+import { IDEMPOTENCY_KEY } from "../header-names";
+import { EXAMPLE_IDS, REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from "./examples";
+import { successHeaders } from "./headers";
+import { problems, type ErrorSpec } from "./problems";
 
 /**
- * The building blocks of the document's operations (./openapi-paths*.ts): parameters, and `operation`, which adds
+ * The building blocks of the document's operations (./paths*.ts): parameters, and `operation`, which adds
  * what every operation has (its tag, the success headers, the examples by operationId, the error responses).
  */
 
@@ -123,7 +123,7 @@ export interface OperationSpec {
   errors: readonly ErrorSpec[];
 }
 
-/** One operation, keyed by its method, with its examples (from ./openapi-examples.ts) and headers. */
+/** One operation, keyed by its method, with its examples (from ./examples.ts) and headers. */
 export function operation(method: "get" | "post" | "delete", spec: OperationSpec) {
   const { operationId, success } = spec;
   const requestExamples = REQUEST_EXAMPLES[operationId];

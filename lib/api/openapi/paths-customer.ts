@@ -9,10 +9,10 @@ import {
   programId,
   rewardId,
   transactionId,
-} from "./openapi-operations";
-import { CUSTOMER_ERRORS, WRITE_ERRORS, type ErrorSpec } from "./openapi-problems";
+} from "./operations";
+import { CUSTOMER_ERRORS, WRITE_ERRORS, type ErrorSpec } from "./problems";
 
-/** The integrator's operations on the customer of the `{email}` segment (part of ./openapi-paths.ts). */
+/** The integrator's operations on the customer of the `{email}` segment (part of ./paths.ts). */
 
 const BALANCE_LIMIT = ["balance_limit", `at most ${MAX_BALANCE.toLocaleString("en-US")} points`] as const;
 

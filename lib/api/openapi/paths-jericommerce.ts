@@ -1,10 +1,10 @@
 import "server-only";
 import { MAX_TOKEN_TTL_SECONDS, TOKEN_TTL_SECONDS } from "@/lib/domain/customer-tokens";
-import { flowKey, idempotencyKey, operation, programId } from "./openapi-operations";
-import { CUSTOMER_ERRORS, WRITE_ERRORS } from "./openapi-problems";
+import { flowKey, idempotencyKey, operation, programId } from "./operations";
+import { CUSTOMER_ERRORS, WRITE_ERRORS } from "./problems";
 
 /**
- * The JeriCommerce aliases (API.md §3, README "Coming from JeriCommerce"; part of ./openapi-paths.ts): the paths and
+ * The JeriCommerce aliases (API.md §3, README "Coming from JeriCommerce"; part of ./paths.ts): the paths and
  * shapes that vendor's integrations call, over the same domain functions as the operations they alias.
  */
 

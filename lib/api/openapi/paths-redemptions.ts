@@ -1,8 +1,8 @@
 import "server-only";
-import { idempotencyKey, operation, programId } from "./openapi-operations";
-import { INTEGRATOR_ERRORS, WRITE_ERRORS } from "./openapi-problems";
+import { idempotencyKey, operation, programId } from "./operations";
+import { INTEGRATOR_ERRORS, WRITE_ERRORS } from "./problems";
 
-/** The integrator's operations on a redemption by its id (part of ./openapi-paths.ts). */
+/** The integrator's operations on a redemption by its id (part of ./paths.ts). */
 
 export const redemptionId = {
   name: "redemptionId",

@@ -1,16 +1,16 @@
 import "server-only";
-import { email, idempotencyKey, operation, orderId, programId } from "./openapi-operations";
-import { customerPaths } from "./openapi-paths-customer";
-import { expiresIn, jeriCommercePaths } from "./openapi-paths-jericommerce";
-import { mePaths } from "./openapi-paths-me";
-import { redemptionPaths } from "./openapi-paths-redemptions";
-import { BODY_ERRORS, CUSTOMER_ERRORS, INTEGRATOR_ERRORS, WRITE_ERRORS } from "./openapi-problems";
+import { email, idempotencyKey, operation, orderId, programId } from "./operations";
+import { customerPaths } from "./paths-customer";
+import { expiresIn, jeriCommercePaths } from "./paths-jericommerce";
+import { mePaths } from "./paths-me";
+import { redemptionPaths } from "./paths-redemptions";
+import { BODY_ERRORS, CUSTOMER_ERRORS, INTEGRATOR_ERRORS, WRITE_ERRORS } from "./problems";
 
 /**
- * The one place where the /v1 operations are listed for the OpenAPI document (lib/api/openapi.ts): one entry per
+ * The one place where the /v1 operations are listed for the OpenAPI document (lib/api/openapi/document.ts): one entry per
  * route file export under app/v1 (test/unit/openapi-routes.test.ts keeps the two in step), here and in
- * ./openapi-paths-customer.ts and ./openapi-paths-me.ts. Request and response bodies reference the zod schemas by
- * their `.meta({ id })`; error responses come from the catalogue, examples from ./openapi-examples.ts.
+ * ./paths-customer.ts and ./paths-me.ts. Request and response bodies reference the zod schemas by
+ * their `.meta({ id })`; error responses come from the catalogue, examples from ./examples.ts.
  */
 
 const BATCH_ERRORS = [

@@ -78,10 +78,34 @@ ${routes.map((r) => `  [${JSON.stringify(r.pattern)}, ${JSON.stringify(r.methods
 `;
 }
 
+/** `programs/[programId]/me/balance` → `programsProgramIdMeBalance`. */
+const identifier = (folder: string) =>
+  folder
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1)))
+    .join("");
+
+/** The operations of every documented route, by the document's path, for lib/api/openapi/paths.ts. */
+function operationTable(routes: V1RouteFolder[]): string {
+  const documented = routes.filter((r) => r.documented);
+  return `${HEADER}import type { RouteOperations } from "./operation";
+${documented.map((r) => `import * as ${identifier(r.folder)} from "@/app/v1/${r.folder}/openapi";`).join("\n")}
+
+/** Each documented /v1 route's path in the document, and the operations its openapi.ts declares. */
+export const V1_OPERATIONS: readonly (readonly [path: string, operations: RouteOperations])[] = [
+${documented.map((r) => `  [${JSON.stringify(`/v1/${r.pattern.replace(/:(\w+)/g, "{$1}")}`)}, ${identifier(r.folder)}],`).join("\n")}
+];
+`;
+}
+
 /** The generated modules: their path in the repository and their text, formatted as the repository formats code. */
 export async function v1RouteModules(): Promise<{ file: string; text: string }[]> {
   const routes = v1RouteFolders();
-  const modules = [{ file: "lib/api/v1-routes.generated.ts", text: routeTable(routes) }];
+  const modules = [
+    { file: "lib/api/v1-routes.generated.ts", text: routeTable(routes) },
+    { file: "lib/api/openapi/v1-operations.generated.ts", text: operationTable(routes) },
+  ];
   return Promise.all(
     modules.map(async ({ file, text }) => {
       const filepath = path.join(ROOT, file);

@@ -10,19 +10,32 @@ import { V1_OPERATIONS } from "./v1-operations.generated";
  * the operations they alias first. Request and response bodies reference the zod schemas by their `.meta({ id })`;
  * error responses come from the catalogue, examples from ./examples.ts.
  */
-const isAlias = (operations: RouteOperations) => METHODS.some((method) => operations[method]?.aliasOf);
+
+/** A route's operations by method, in METHODS order. */
+const declared = (operations: RouteOperations) =>
+  METHODS.flatMap((method) => {
+    const spec = operations[method];
+    return spec ? [{ method, spec }] : [];
+  });
+
+const isAlias = (operations: RouteOperations) => declared(operations).some(({ spec }) => spec.aliasOf);
+
+/** The documented routes in the document's order. */
+const ORDERED = [...V1_OPERATIONS.filter(([, o]) => !isAlias(o)), ...V1_OPERATIONS.filter(([, o]) => isAlias(o))];
 
 export const paths: Record<string, unknown> = Object.fromEntries(
-  [...V1_OPERATIONS.filter(([, o]) => !isAlias(o)), ...V1_OPERATIONS.filter(([, o]) => isAlias(o))].map(
-    ([path, operations]) => [
-      path,
-      Object.assign(
-        {},
-        ...METHODS.flatMap((method) => {
-          const spec = operations[method];
-          return spec ? [operation(method.toLowerCase() as Lowercase<typeof method>, spec)] : [];
-        }),
+  ORDERED.map(([path, operations]) => [
+    path,
+    Object.assign(
+      {},
+      ...declared(operations).map(({ method, spec }) =>
+        operation(method.toLowerCase() as Lowercase<typeof method>, spec),
       ),
-    ],
-  ),
+    ),
+  ]),
+);
+
+/** Each operation's method, path and summary, in the document's order: the list of endpoints a page shows. */
+export const ENDPOINTS: readonly { method: string; path: string; summary: string }[] = ORDERED.flatMap(
+  ([path, operations]) => declared(operations).map(({ method, spec }) => ({ method, path, summary: spec.summary })),
 );

@@ -1,49 +1,5 @@
 import Link from "next/link";
-
-const endpoints = [
-  { method: "POST", path: "/v1/programs/{programId}/integrations/api", what: "Create or update customers in a batch" },
-  { method: "DELETE", path: "/v1/programs/{programId}/integrations/api", what: "Erase customers' personal data" },
-  { method: "GET", path: "/v1/programs/{programId}/customers/{email}", what: "Read a customer by e-mail" },
-  { method: "POST", path: "/v1/programs/{programId}/customers/{email}/balance/increase", what: "Add points" },
-  { method: "POST", path: "/v1/programs/{programId}/customers/{email}/balance/decrease", what: "Spend points" },
-  { method: "GET", path: "/v1/programs/{programId}/customers/{email}/transactions", what: "Points history" },
-  { method: "GET", path: "/v1/programs/{programId}/customers/{email}/balance", what: "The balance explained" },
-  {
-    method: "POST",
-    path: "/v1/programs/{programId}/customers/{email}/earning-flows/{flowKey}",
-    what: "Run a custom earning flow",
-  },
-  {
-    method: "POST",
-    path: "/v1/programs/{programId}/customers/{email}/rewards/{rewardId}/redeem",
-    what: "Redeem a reward",
-  },
-  { method: "POST", path: "/v1/programs/{programId}/customers/{email}/coupons", what: "Assign a coupon" },
-  {
-    method: "POST",
-    path: "/v1/programs/{programId}/customers/{email}/notifications",
-    what: "Send a push notification",
-  },
-  { method: "GET", path: "/v1/programs/{programId}/customers/{email}/token", what: "Get a customer token for /me" },
-  { method: "GET", path: "/v1/programs/{programId}/tiers", what: "Tiers" },
-  { method: "GET", path: "/v1/programs/{programId}/rewards", what: "Active rewards" },
-  { method: "GET", path: "/v1/programs/{programId}/me", what: "The token's customer (Bearer)" },
-  {
-    method: "GET",
-    path: "/v1/programs/{programId}/me/transactions",
-    what: "The token's customer's points history (Bearer)",
-  },
-  {
-    method: "GET",
-    path: "/v1/programs/{programId}/me/balance",
-    what: "The token's customer's balance explained (Bearer)",
-  },
-  {
-    method: "POST",
-    path: "/v1/programs/{programId}/me/rewards/{rewardId}/redeem",
-    what: "The token's customer redeems a reward (Bearer)",
-  },
-];
+import { ENDPOINTS } from "@/lib/api/openapi/paths";
 
 export default function Home() {
   return (
@@ -79,11 +35,11 @@ export default function Home() {
           Endpoints
         </h2>
         <ul className="mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
-          {endpoints.map((e) => (
+          {ENDPOINTS.map((e) => (
             <li key={e.path + e.method} className="flex flex-col gap-1 px-4 py-3 sm:flex-row sm:items-center sm:gap-4">
               <span className="w-16 shrink-0 font-mono text-sm font-semibold text-indigo-700">{e.method}</span>
               <code className="font-mono text-sm break-all">{e.path}</code>
-              <span className="text-sm text-slate-600 sm:ml-auto">{e.what}</span>
+              <span className="text-sm text-slate-600 sm:ml-auto">{e.summary}</span>
             </li>
           ))}
         </ul>

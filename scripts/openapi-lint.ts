@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openApiDocument } from "@/lib/api/openapi";
+import { openApiDocument } from "@/lib/api/openapi/document";
 
 const LINTED_ORIGIN = "https://loyalty.invalid";
 

@@ -1,10 +1,10 @@
 /**
  * The one place for reading /v1/openapi.json for the reference pages: the shapes of the document this app
- * generates (lib/api/openapi.ts), `$ref`s to its components, schema anchors, and a schema's limits in words.
+ * generates (lib/api/openapi/document.ts), `$ref`s to its components, schema anchors, and a schema's limits in words.
  * Everything beyond paths and schemas (tags, examples, headers, webhooks) is optional: the reference shows what
  * the document has.
  */
-import { openApiDocument } from "@/lib/api/openapi";
+import { openApiDocument } from "@/lib/api/openapi/document";
 
 export type Schema = {
   $ref?: string;

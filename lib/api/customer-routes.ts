@@ -1,29 +1,20 @@
 import "server-only";
 import { z } from "zod";
 import { rewardNotFound } from "@/lib/errors";
-import { isUuid } from "@/lib/ids";
 import { canNameCustomer, decreaseBalance, increaseBalance } from "@/lib/domain/points";
 import { normaliseEmail } from "@/lib/domain/customers";
 import { redeemReward, redeemRewardNow } from "@/lib/domain/rewards";
 import { jsonObject, rawJson } from "./json-compose";
+import { uuidParam } from "./path-params";
 import { PointsChange, PointsIncrease } from "./schemas/points";
 import { RedeemRequest } from "./schemas/rewards";
-import type { CustomerRequest, PathParam, WriteOptions } from "./route-factories";
+import type { CustomerRequest, WriteOptions } from "./route-factories";
 
 /**
  * The one place for the customer routes that exist twice: increase and decrease balance differ only in the
  * domain function, and redeeming a reward is the same for an integrator (`customers/{email}/…`) and for the
  * customer of a token (`me/…`). Each route file names which one it is.
  */
-
-/** The `{rewardId}` path segment; a malformed id is simply an unknown reward. */
-export const rewardIdParam: PathParam = {
-  schema: z
-    .string()
-    .refine((id) => isUuid(id))
-    .transform((id) => id.toLowerCase()),
-  orElse: rewardNotFound,
-};
 
 /**
  * A balance change by the integrator: 200 with the new balance and the ledger entry written. One statement with its
@@ -62,7 +53,7 @@ export const balanceChange = (
  * One statement with its idempotency record (`statement`); `run` is the locked path for the rare requests it hands over.
  */
 export const redemption: WriteOptions<z.output<typeof RedeemRequest>, undefined, string> = {
-  params: { rewardId: rewardIdParam },
+  params: { rewardId: uuidParam(rewardNotFound) },
   body: RedeemRequest,
   bodyOptional: true,
   statement: (req, database, slot) =>

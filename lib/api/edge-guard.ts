@@ -2,6 +2,7 @@ import "server-only";
 import { AppError, invalidPath, methodNotAllowed, notFound } from "@/lib/errors";
 import { problemJson } from "./problem";
 import SECURITY_HEADERS from "@/lib/security-headers.json";
+import { V1_ROUTES } from "./v1-routes.generated";
 
 /**
  * The one place that decides, from the method and the raw path alone, whether a /v1 request can reach a route
@@ -10,40 +11,11 @@ import SECURITY_HEADERS from "@/lib/security-headers.json";
  * percent-encoding (500 text/plain), an unknown path (its HTML 404 page), a method the route module does not
  * export (a bare 405), and TRACE, which the fetch API cannot represent (500 and a stack trace).
  *
- * Pure functions of (method, path): lib/api/http-guard.ts applies them on the node:http server before Next runs (Next
- * 16's proxy.ts could see all but TRACE, but cost about a third of the floor's throughput: bench/README.md), and a
- * front server of our own can call them the same way. `V1_ROUTES` mirrors app/v1; test/unit/edge-guard.test.ts checks
- * it against the route files' exports so the two cannot drift.
+ * Pure functions of (method, path): lib/api/http-guard.ts applies them on the node:http server before Next runs
+ * (Next 16's proxy.ts could see all but TRACE, but cost about a third of the floor's throughput: bench/README.md), and a front
+ * server of our own can call them the same way. The route table is generated from app/v1's folders
+ * (./v1-routes.generated.ts), so it cannot drift from the routes Next serves.
  */
-
-/** Each /v1 route: its path under /v1 (`:name` is one non-empty segment) and the methods its route file exports. */
-export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly string[]])[] = [
-  ["openapi.json", ["GET"]],
-  ["programs/:programId/tiers", ["GET"]],
-  ["programs/:programId/rewards", ["GET"]],
-  ["programs/:programId/integrations/api", ["POST", "DELETE"]],
-  ["programs/:programId/me", ["GET"]],
-  ["programs/:programId/me/transactions", ["GET"]],
-  ["programs/:programId/me/balance", ["GET"]],
-  ["programs/:programId/me/rewards/:rewardId/redeem", ["POST"]],
-  // A static segment before the parameter beside it, as Next prefers it (first match wins here).
-  ["programs/:programId/customers/token", ["GET"]],
-  ["programs/:programId/customers/:email", ["GET"]],
-  ["programs/:programId/customers/:email/transactions", ["GET"]],
-  ["programs/:programId/customers/:email/token", ["GET"]],
-  ["programs/:programId/customers/:email/balance", ["GET"]],
-  ["programs/:programId/customers/:email/balance/increase", ["POST"]],
-  ["programs/:programId/customers/:email/balance/decrease", ["POST"]],
-  ["programs/:programId/customers/:email/earning-flows/:flowKey", ["POST"]],
-  ["programs/:programId/customers/:email/rewards/:rewardId/redeem", ["POST"]],
-  ["programs/:programId/customers/:email/coupons", ["POST"]],
-  ["programs/:programId/customers/:email/notifications", ["POST"]],
-  ["programs/:programId/redemptions/:redemptionId/cancel", ["POST"]],
-  ["programs/:programId/customers/:email/transactions/:transactionId/reverse", ["POST"]],
-  ["programs/:programId/orders/:orderId/refund", ["POST"]],
-  ["programs/:programId/customers/:email/referral", ["POST"]],
-  ["programs/:programId/custom-earning-flows/:flowKey/execute", ["POST"]],
-];
 
 /** The Allow header of a route: what it exports, HEAD wherever GET is (Next derives it), and OPTIONS. */
 const allowOf = (methods: readonly string[]) =>

@@ -1,6 +1,6 @@
 /**
  * The names of the response headers the /v1 edge sets, in one place: the code that sets each one and the OpenAPI
- * document that declares it (lib/api/openapi-headers.ts) both read them from here, so the two cannot drift.
+ * document that declares it (lib/api/openapi/headers.ts) both read them from here, so the two cannot drift.
  */
 
 /** Every answer: the caller's sane `x-request-id`, else a new UUID (lib/api/edge.ts, edge-guard.ts). */

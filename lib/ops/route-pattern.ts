@@ -1,10 +1,11 @@
 import "server-only";
-import { isV1Path, V1_ROUTES } from "@/lib/api/edge-guard";
+import { isV1Path } from "@/lib/api/edge-guard";
+import { V1_ROUTES } from "@/lib/api/v1-routes.generated";
 
 /**
  * The route of a request path as a pattern, for metrics labels and access lines: a raw path (an email, a UUID)
- * would make one time series per customer. /v1 paths match lib/api/edge-guard.ts's table (the same one the edge
- * uses to refuse unknown paths) and give OpenAPI's form, `/v1/programs/{programId}/customers/{email}`, and the
+ * would make one time series per customer. /v1 paths match the route table generated from app/v1 (the one the edge
+ * guard uses to refuse unknown paths) and give OpenAPI's form, `/v1/programs/{programId}/customers/{email}`, and the
  * program id; other paths (the dashboard's JSON routes) keep their fixed segments and replace ids with `{id}`.
  */
 

@@ -44,7 +44,7 @@ import { rawRequest } from "../support/raw-http";
 /**
  * Known departures of the document from the server, each with why it is not fixed here. `operation` and `status`
  * may be "*" (every operation, every status); `what` is the validator's wording, exactly. Empty: the document
- * (lib/api/openapi*.ts) declares everything the server answers. Add an entry only with an issue that owns it.
+ * (lib/api/openapi/*.ts) declares everything the server answers. Add an entry only with an issue that owns it.
  */
 const KNOWN_GAPS: readonly { operation: string; status: string; what: string; why: string }[] = [];
 

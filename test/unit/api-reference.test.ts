@@ -7,7 +7,7 @@ import { OperationSection } from "@/components/api-reference/operation-section";
 import { errorCodes, examplesOf, groupByTag, responseHeaders } from "@/components/api-reference/sections";
 
 // The API reference renders what the document has: a hand-written document with tags, examples, headers,
-// error-code enums and webhooks (the shapes lib/api/openapi.ts writes), and one without any of them.
+// error-code enums and webhooks (the shapes lib/api/openapi/document.ts writes), and one without any of them.
 
 const PROBLEM = { $ref: "#/components/schemas/Problem", properties: { code: { enum: ["not_found", "rate_limited"] } } };
 const doc: Doc = {

@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { judgeV1, requestIdFrom, V1_ROUTES, type EdgeVerdict } from "@/lib/api/edge-guard";
+import { judgeV1, requestIdFrom, type EdgeVerdict } from "@/lib/api/edge-guard";
+import { V1_ROUTES } from "@/lib/api/v1-routes.generated";
 import { canonicalJson, requestFingerprint } from "@/lib/api/idempotency";
 import { pathBeyondDepth } from "@/lib/api/json-body";
 import { PageQuery } from "@/lib/api/schemas/common";

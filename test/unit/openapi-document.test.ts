@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openApiDocument } from "@/lib/api/openapi";
+import { openApiDocument } from "@/lib/api/openapi/document";
 import * as H from "@/lib/api/header-names";
 import { MAX_BODY_BYTES } from "@/lib/api/json-body";
 import {

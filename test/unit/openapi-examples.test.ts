@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { openApiDocument } from "@/lib/api/openapi";
+import { openApiDocument } from "@/lib/api/openapi/document";
 
 /**
  * Every example in the OpenAPI document (request bodies, responses, webhooks, parameters and headers) is valid

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openApiDocument } from "@/lib/api/openapi";
-import { problems } from "@/lib/api/openapi-problems";
+import { openApiDocument } from "@/lib/api/openapi/document";
+import { problems } from "@/lib/api/openapi/problems";
 import { ERROR_CATALOGUE, statusOf, type ErrorCode } from "@/lib/errors";
 import { v1RouteFiles } from "../support/v1-route-files";
 

@@ -1,15 +1,15 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { openApiDocument } from "@/lib/api/openapi";
-import { DATA } from "@/lib/api/openapi-webhooks";
+import { openApiDocument } from "@/lib/api/openapi/document";
+import { DATA } from "@/lib/api/openapi/webhooks";
 import { eventSchemaId, PushNotification, TestEvent, WEBHOOK_EVENTS } from "@/lib/api/schemas/events";
 import { EVENT_TYPES, TEST_EVENT_TYPE } from "@/lib/domain/vocabulary";
 import { describedEvent } from "../support/webhook-events";
 
 /**
  * Webhooks describe themselves (issue 11 item 7): every event type the outbox sends (EVENT_TYPES) has a zod schema
- * (WEBHOOK_EVENTS, lib/api/schemas/events.ts) and an example (DATA, lib/api/openapi-webhooks.ts); the document's
+ * (WEBHOOK_EVENTS, lib/api/schemas/events.ts) and an example (DATA, lib/api/openapi/webhooks.ts); the document's
  * `webhooks` entry for it is generated from that schema, and its example parses with it, no field more or less.
  * Real deliveries are checked against the same schemas in test/integration/webhooks.test.ts.
  */

@@ -1,5 +1,5 @@
 import { withEdge } from "@/lib/api/edge";
-import { openApiDocument } from "@/lib/api/openapi";
+import { openApiDocument } from "@/lib/api/openapi/document";
 import { appOrigin } from "@/lib/staff/request-origin";
 
 /**

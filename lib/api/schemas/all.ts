@@ -1,6 +1,6 @@
 /**
  * The one list of the /v1 schema modules. Importing it registers every schema with an id in zod's global
- * registry; lib/api/openapi.ts builds the document's components from these modules' own schemas: a new resource module goes here.
+ * registry; lib/api/openapi/document.ts builds the document's components from these modules' own schemas: a new resource module goes here.
  * Everything else imports the resource module it needs directly.
  */
 export * as customers from "./customers";

@@ -6,7 +6,7 @@ import { Id, Timestamp } from "./common";
 /**
  * The webhook bodies the outbox sends (lib/jobs/outbox.ts): one envelope per event, `data` as the domain writes it
  * (lib/domain/*: emitEvent calls; balance.changed in lib/domain/ledger.ts), and the push endpoint's notification.
- * The document's `webhooks` section is built from these (lib/api/openapi-webhooks.ts).
+ * The document's `webhooks` section is built from these (lib/api/openapi/webhooks.ts).
  */
 
 const envelope = <T extends DeliveredEventType, D extends z.ZodType>(type: T, data: D, description: string) =>

@@ -1,22 +1,14 @@
-import { z } from "zod";
 import { apiWrite } from "@/lib/api/route-factories";
+import { uuidParam } from "@/lib/api/path-params";
 import { jsonObject, rawJson } from "@/lib/api/json-compose";
 import { CancelRedemptionRequest } from "@/lib/api/schemas/rewards";
 import { cancelRedemption } from "@/lib/domain/redemption-cancel";
 import { redemptionNotFound } from "@/lib/errors";
-import { isUuid } from "@/lib/ids";
 
 /** Cancel a redemption within the program's window: points and stock back, code void, once. 200. */
 export const POST = apiWrite({
-  // A malformed id is simply an unknown redemption.
   params: {
-    redemptionId: {
-      schema: z
-        .string()
-        .refine((id) => isUuid(id))
-        .transform((id) => id.toLowerCase()),
-      orElse: redemptionNotFound,
-    },
+    redemptionId: uuidParam(redemptionNotFound),
   },
   body: CancelRedemptionRequest,
   run: async (req, tx) => {

@@ -1,21 +1,14 @@
-import { z } from "zod";
 import { customerWrite } from "@/lib/api/route-factories";
+import { uuidParam } from "@/lib/api/path-params";
 import { jsonObject, rawJson } from "@/lib/api/json-compose";
 import { ReversalRequest } from "@/lib/api/schemas/reversals";
 import { transactionNotFound } from "@/lib/errors";
-import { isUuid } from "@/lib/ids";
 import { reverseEntry } from "@/lib/domain/reversals";
 
 /** Reverse (part of) a ledger entry of the customer: a `reversal` entry linked to it. 200. Locked path only. */
 export const POST = customerWrite({
   params: {
-    transactionId: {
-      schema: z
-        .string()
-        .refine((id) => isUuid(id))
-        .transform((id) => id.toLowerCase()),
-      orElse: transactionNotFound,
-    },
+    transactionId: uuidParam(transactionNotFound),
   },
   body: ReversalRequest,
   run: async (req, tx) => {

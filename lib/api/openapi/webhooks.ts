@@ -1,8 +1,8 @@
 import "server-only";
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from "@/lib/domain/vocabulary";
 import { DELIVERY_HEADER, SIGNATURE_HEADER } from "@/lib/domain/webhooks";
-import { eventSchemaId } from "./schemas/events";
-import { EXAMPLE_IDS, type Examples } from "./openapi-examples";
+import { eventSchemaId } from "../schemas/events";
+import { EXAMPLE_IDS, type Examples } from "./examples";
 
 /**
  * The document's `webhooks` (OpenAPI 3.1): one entry per event type the outbox sends (EVENT_TYPES), the dashboard's

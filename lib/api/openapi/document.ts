@@ -1,16 +1,17 @@
 import "server-only";
 import { z } from "zod";
 import { configuredOrigin } from "@/lib/config";
-import * as schemaModules from "./schemas/all";
-import { HEADER_COMPONENTS } from "./openapi-headers";
-import { TAGS } from "./openapi-operations";
-import { paths } from "./openapi-paths";
-import { webhooks } from "./openapi-webhooks";
+import * as schemaModules from "../schemas/all";
+import { HEADER_COMPONENTS } from "./headers";
+import { TAGS } from "./operation";
+import { paths } from "./paths";
+import { webhooks } from "./webhooks";
 
 /**
  * The one place where the OpenAPI 3.1 document is assembled: its components are the zod schemas the routes
  * validate with (every schema with a `.meta({ id })` in lib/api/schemas/*), its operations come from
- * ./openapi-paths.ts, its headers from ./openapi-headers.ts, its webhooks from ./openapi-webhooks.ts.
+ * the openapi.ts beside each route file under app/v1 (collected by ./paths.ts), its headers from ./headers.ts, its
+ * webhooks from ./webhooks.ts.
  */
 
 /** The origin a document built outside a request names (the lint, tests): NEXTAUTH_URL's, else a local one. */

@@ -1,5 +1,5 @@
 import "server-only";
-import * as H from "./header-names";
+import * as H from "../header-names";
 
 /**
  * The one place where the document's response headers are declared (`components.headers`), by the names the code

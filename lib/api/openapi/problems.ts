@@ -1,7 +1,7 @@
 import "server-only";
 import { ERROR_CATALOGUE, statusOf, type ErrorCode } from "@/lib/errors";
-import { problemHeaders } from "./openapi-headers";
-import { TITLES } from "./problem";
+import { problemHeaders } from "./headers";
+import { TITLES } from "../problem";
 
 /**
  * The one place where the OpenAPI document's error responses are written: an operation lists the codes it can

@@ -1,6 +1,6 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { Tx } from "@/lib/db/types";
+import type { Db, Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
 import { recalculate, reverseEarn, type TierState } from "./tier-rules";
 import { rankedTiers, tiersColumn, type RankedTier } from "./tier-ranking";
@@ -21,9 +21,9 @@ export interface LoadedTierState {
 }
 
 /** A customer's tier state with what the tier rules need besides it, in one round trip; null without a tier row. */
-export async function loadTierState(tx: Tx, programId: string, customerId: string): Promise<LoadedTierState | null> {
+export async function loadTierState(db: Db, programId: string, customerId: string): Promise<LoadedTierState | null> {
   // The state's columns as stored: tierStatus is text, read back through its vocabulary below.
-  const rows = await tx.$queryRawUnsafe<
+  const rows = await db.$queryRawUnsafe<
     (Omit<TierState, "tierStatus"> & { tierStatus: string; periodMonths: number; tiers: RankedTier[] | string })[]
   >(
     `SELECT ct."currentTierId", ct."carryTierId", ct."currentTierPoints", ct."carryTierPoints", ct."tierChangedAt",

@@ -3,6 +3,7 @@
  * and the one way a query loads the tiers for those rules. The order is tier-rules.ts `sortTiers` (requiredPoints,
  * ties by id); a uuid's order in PostgreSQL is its text's, so both sides rank alike.
  */
+import type { Db } from "@/lib/db/types";
 import { sortTiers, type TierDef } from "./tier-rules";
 
 /** A tier with the name a page or an answer shows beside it. */
@@ -28,3 +29,12 @@ export const tiersColumn = (programId: string) =>
 /** The tiers of a `tiersColumn`, lowest first (drivers hand json back parsed or as text). */
 export const rankedTiers = (column: RankedTier[] | string): RankedTier[] =>
   sortTiers(typeof column === "string" ? (JSON.parse(column) as RankedTier[]) : column);
+
+/** The program's tiers, lowest first, when no customer state is read with them. */
+export async function loadTiers(db: Db, programId: string): Promise<RankedTier[]> {
+  const [row] = await db.$queryRawUnsafe<{ tiers: RankedTier[] | string }[]>(
+    `SELECT ${tiersColumn("$1::uuid")} AS tiers`,
+    programId,
+  );
+  return rankedTiers(row?.tiers ?? []);
+}

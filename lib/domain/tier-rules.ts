@@ -1,7 +1,7 @@
 /**
  * Every tier decision of API.md §4, as pure functions over a customer's tier state: the earn, the period close,
- * the re-evaluation after the program's tiers change, a reversed earn, and the tier projected at the period's end.
- * The database code loads the state (tiers-engine.ts `loadTierState`), calls a rule and writes its result. Two
+ * the re-evaluation after the program's tiers change, a reversed earn, the tier projected at the period's end and
+ * the tier a migration sets. The database code loads the state (tiers-engine.ts `loadTierState`), calls a rule and writes its result. Two
  * rules also have an SQL twin, for one-statement writes; a property test runs each twin against its rule:
  *  - `applyEarn`: ledger.ts `tierCtes` (test/unit/tier-rules-sql.test.ts),
  *  - `reevaluate`: tiers.ts `REEVALUATE_SQL` (test/unit/tier-rules-sql.test.ts).
@@ -100,6 +100,18 @@ export function recalculate(state: TierState, tiers: TierDef[], periodMonths: nu
  */
 export function tierAtClose<T extends TierDef>(sorted: readonly T[], periodPoints: number): T | null {
   return tierForPoints(sorted, periodPoints) ?? sorted[0] ?? null;
+}
+
+/**
+ * The tier a migration sets (API.md §3 `loyalty` items, as the former system knew it): held as a carried tier until
+ * the period ends, when the points earned here decide; `base` on the lowest tier, which carries nothing.
+ */
+export function migratedTier(
+  sorted: readonly TierDef[],
+  tierId: string,
+): { currentTierId: string; carryTierId: string | null; tierStatus: TierStatus } {
+  const lowest = sorted[0]?.id === tierId;
+  return { currentTierId: tierId, carryTierId: lowest ? null : tierId, tierStatus: lowest ? "base" : "carried" };
 }
 
 /**

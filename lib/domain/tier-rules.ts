@@ -70,6 +70,13 @@ export function applyEarn(state: TierState, tiers: TierDef[], points: number, no
 }
 
 /**
+ * Whether the customer's period has ended by `now` and must be closed before anything else counts. The hot path's
+ * statement checks the same in SQL (ledger.ts `changeCtes`, `tier_due`) and hands such an earn to the locked path.
+ */
+export const periodEnded = (state: Pick<TierState, "recalculationDate">, now: Date) =>
+  state.recalculationDate !== null && state.recalculationDate.getTime() <= now.getTime();
+
+/**
  * Closes every period that ended at or before `now`: the period's points become the carry points and
  * the tier they reached the carry tier; the customer keeps the better of the carry tier and the base tier
  * (the program's lowest, which every customer is created on); downgrades happen only here.
@@ -77,7 +84,7 @@ export function applyEarn(state: TierState, tiers: TierDef[], points: number, no
 export function recalculate(state: TierState, tiers: TierDef[], periodMonths: number, now: Date): TierState {
   const sorted = sortTiers(tiers);
   let next = state;
-  while (next.recalculationDate && next.recalculationDate.getTime() <= now.getTime()) {
+  while (periodEnded(next, now)) {
     const carry = tierForPoints(sorted, next.currentTierPoints);
     const currentTierId = tierAtClose(sorted, next.currentTierPoints)?.id ?? null;
     next = {

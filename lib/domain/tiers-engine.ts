@@ -2,7 +2,7 @@ import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
-import { recalculate, reverseEarn, type TierState } from "./tier-rules";
+import { periodEnded, recalculate, reverseEarn, type TierState } from "./tier-rules";
 import { rankedTiers, tiersColumn, type RankedTier } from "./tier-ranking";
 import { memberOf, TIER_STATUSES } from "./vocabulary";
 
@@ -80,19 +80,15 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
 /** Closes the customer's period if it has ended (the scheduled job may not have reached it yet). */
 export async function recalculateIfDue(tx: Tx, programId: string, customerId: string, now = new Date()) {
   const loaded = await loadTierState(tx, programId, customerId);
-  if (!loaded?.state.recalculationDate || loaded.state.recalculationDate.getTime() > now.getTime()) return;
+  if (!loaded || !periodEnded(loaded.state, now)) return;
   await saveRecalculated(tx, programId, customerId, loaded, now);
 }
 
-/** Saves the customer's tier state after the period close of API.md §4 at `now`. */
-function saveRecalculated(tx: Tx, programId: string, customerId: string, loaded: LoadedTierState, now: Date) {
-  return save(
-    tx,
-    programId,
-    customerId,
-    loaded.state,
-    recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now),
-  );
+/** Saves the customer's tier state after the period close of API.md §4 at `now`, and answers it. */
+async function saveRecalculated(tx: Tx, programId: string, customerId: string, loaded: LoadedTierState, now: Date) {
+  const closed = recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now);
+  await save(tx, programId, customerId, loaded.state, closed);
+  return closed;
 }
 
 /**
@@ -106,10 +102,11 @@ export async function reverseEarnTierPoints(
   earn: { createdAt: Date; points: number },
   now: Date,
 ): Promise<number> {
-  await recalculateIfDue(tx, programId, customerId, now);
   const loaded = await loadTierState(tx, programId, customerId);
   if (!loaded) return 0;
-  const before = loaded.state;
+  const before = periodEnded(loaded.state, now)
+    ? await saveRecalculated(tx, programId, customerId, loaded, now)
+    : loaded.state;
   const { state, removed } = reverseEarn(before, loaded.tiers, loaded.periodMonths, earn.createdAt, earn.points);
   if (removed <= 0) return 0;
   await tx.$executeRawUnsafe(

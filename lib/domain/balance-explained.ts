@@ -2,6 +2,7 @@ import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { customerNotFound } from "@/lib/errors";
 import { addMonths, recalculate, type TierState } from "./tier-rules";
+import { rankedTiers, tiersColumn, type RankedTier } from "./tier-ranking";
 import { EXPIRY_CHART_MONTHS, EXPIRY_WINDOWS_DAYS, MAX_LISTED_LOTS } from "./balance-explained-limits";
 import { tierProgress } from "./tier-progress";
 import { LEDGER_TYPES, memberOf, TIER_STATUSES, type LedgerType, type TierStatus } from "./vocabulary";
@@ -89,15 +90,13 @@ interface StateRow {
   recalculationDate: Date | string | null;
   customerCreatedAt: Date | string;
   periodMonths: number;
-  tiers: TierRef[] | string;
+  tiers: RankedTier[] | string;
 }
 
 const STATE_SQL = `
 SELECT l.balance, l."tierStatus", ct."currentTierId", ct."carryTierId", ct."currentTierPoints", ct."carryTierPoints",
        ct."tierChangedAt", ct."recalculationDate", c."createdAt" AS "customerCreatedAt", p."tierPeriodMonths" AS "periodMonths",
-       (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'requiredPoints', t."requiredPoints", 'factor', t.factor)
-                                 ORDER BY t."requiredPoints", t.id), '[]')
-          FROM "Tier" t WHERE t."programId" = p.id) AS tiers
+       ${tiersColumn("p.id")} AS tiers
 FROM "Customer" c
   JOIN "LoyaltyData" l ON l."programId" = c."programId" AND l."customerId" = c.id
   JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id
@@ -195,8 +194,7 @@ export async function explainBalance(db: Db, programId: string, customerId: stri
 async function readExplained(db: Db, programId: string, customerId: string, now: Date) {
   const [row] = await db.$queryRawUnsafe<StateRow[]>(STATE_SQL, programId, customerId);
   if (!row) return null;
-  const tiers: TierRef[] = typeof row.tiers === "string" ? JSON.parse(row.tiers) : row.tiers;
-  const rules = tiers.map((t) => ({ ...t, factor: 1 }));
+  const tiers = rankedTiers(row.tiers);
   const stored: TierState = {
     currentTierId: row.currentTierId,
     carryTierId: row.carryTierId,
@@ -207,14 +205,14 @@ async function readExplained(db: Db, programId: string, customerId: string, now:
     tierStatus: memberOf(TIER_STATUSES, row.tierStatus),
   };
   // As of now: a period that ended is closed (in memory only), as the next earn or the tier job would close it.
-  const state = recalculate(stored, rules, row.periodMonths, now);
+  const state = recalculate(stored, tiers, row.periodMonths, now);
   const end = state.recalculationDate;
   const created = new Date(row.customerCreatedAt);
   // The period started a period length before its end, or when the customer was created (its first period).
   const startGuess = end ? addMonths(end, -row.periodMonths) : created;
   const start = startGuess.getTime() < created.getTime() ? created : startGuess;
   // What the period's close at its end would leave: the tier the customer holds next period if nothing else is earned.
-  const projected = end ? recalculate(state, rules, row.periodMonths, end).currentTierId : state.currentTierId;
+  const projected = end ? recalculate(state, tiers, row.periodMonths, end).currentTierId : state.currentTierId;
   const progress = tierProgress(tiers, state.currentTierId, state.currentTierPoints);
 
   const [explained] = await db.$queryRawUnsafe<{ body: string }[]>(

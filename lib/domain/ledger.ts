@@ -12,6 +12,7 @@ import {
   type StatementRow,
 } from "@/lib/api/idempotency";
 import { balanceChangedData, ledgerEntryJson } from "./sql";
+import { tierRank } from "./tier-ranking";
 import { recalculateIfDue } from "./tiers-engine";
 import { closeReferral } from "./referrals";
 import type { LedgerSource, LedgerType } from "./vocabulary";
@@ -250,9 +251,13 @@ export const changeCtes = (p: ChangeSql) => {
 )`;
 };
 
-/** The tier rule of an earn: the program's tiers ranked, and the tier state after the change. */
+/**
+ * The tier rule of an earn, the SQL twin of tier-rules.ts `applyEarn` (the statement decides in one round trip):
+ * the program's tiers ranked, and the tier state after the change. test/unit/tier-rules-sql.test.ts runs both on
+ * generated cases.
+ */
 const tierCtes = (p: ChangeSql) => `ranked AS (
-  SELECT t.id, t."requiredPoints", row_number() OVER (ORDER BY t."requiredPoints", t.id) AS rank
+  SELECT t.id, t."requiredPoints", ${tierRank("t")} AS rank
   FROM "Tier" t WHERE t."programId" = ${p.programId} AND ${p.tier}
 ), tier AS (
   -- applyEarn (tier-rules.ts): the period's points saturate at int4; the better of the current tier and the one

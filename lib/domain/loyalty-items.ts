@@ -3,7 +3,8 @@ import type { Tx } from "@/lib/db/types";
 import { conflict, customersNotFound, uniqueOr409, unknownTier, type FieldProblem } from "@/lib/errors";
 import { emitEvents } from "./events";
 import { changeBalance, expireDueLots } from "./ledger";
-import { sortTiers } from "./tier-rules";
+import { migratedTier } from "./tier-rules";
+import { loadTiers, type RankedTier } from "./tier-ranking";
 import type { EventType, TierStatus } from "./vocabulary";
 
 /**
@@ -12,7 +13,8 @@ import type { EventType, TierStatus } from "./vocabulary";
  * of the difference (reason OPENING_BALANCE_REASON) on the locked path of ledger.ts, so balance = sum of entries =
  * sum of lots ≥ 0 still holds; an item that repeats the current state writes nothing. Points due to expire are expired
  * first, so the balance set is the balance the customer then has. The tier is held as a carried tier (API.md §4:
- * tierStatus `carried`, or `base` for the lowest tier) until the period ends, when the points earned here decide.
+ * tierStatus `carried`, or `base` for the lowest tier) until the period ends, when the points earned here decide
+ * (tier-rules.ts `migratedTier`).
  */
 
 export const OPENING_BALANCE_REASON = "opening balance (migration)";
@@ -41,14 +43,8 @@ export interface LoyaltyWriter {
   now?: Date;
 }
 
-interface TierRow {
-  id: string;
-  name: string;
-  requiredPoints: number;
-}
-
 /** A tier by name: exactly, else the one tier whose name matches ignoring case. */
-function tierNamed(tiers: TierRow[], name: string): TierRow | null {
+function tierNamed(tiers: RankedTier[], name: string): RankedTier | null {
   const exact = tiers.find((t) => t.name === name);
   if (exact) return exact;
   const folded = tiers.filter((t) => t.name.toLowerCase() === name.toLowerCase());
@@ -73,12 +69,7 @@ async function resolveTargets(
   programId: string,
   items: { item: LoyaltyBatchItem; index: number }[],
 ): Promise<Target[]> {
-  const tiers = sortTiers(
-    await tx.tier.findMany({
-      where: { programId },
-      select: { id: true, name: true, requiredPoints: true, factor: true },
-    }),
-  ) as (TierRow & { factor: number })[];
+  const tiers = await loadTiers(tx, programId);
   const names = tiers.map((t) => t.name).join(", ");
   const tierProblems: FieldProblem[] = [];
   for (const { item, index } of items) {
@@ -109,8 +100,7 @@ async function resolveTargets(
   const byCustomer = new Map<string, Target>();
   for (const { item, index } of items) {
     const customerId = idOf.get(item.email)!;
-    const tier = tierNamed(tiers, item.payload.tierStatus)!;
-    const lowest = tiers[0]!.id === tier.id;
+    const held = migratedTier(tiers, tierNamed(tiers, item.payload.tierStatus)!.id);
     byCustomer.set(customerId, {
       customerId,
       email: item.email,
@@ -118,9 +108,9 @@ async function resolveTargets(
       balance: item.payload.balance,
       memberSince: new Date(item.payload.memberSince),
       loyaltyCustomerId: item.payload.loyaltyCustomerId ?? byCustomer.get(customerId)?.loyaltyCustomerId,
-      tierId: tier.id,
-      carryTierId: lowest ? null : tier.id,
-      tierStatus: lowest ? "base" : "carried",
+      tierId: held.currentTierId,
+      carryTierId: held.carryTierId,
+      tierStatus: held.tierStatus,
     });
   }
   const targets = [...byCustomer.values()].sort((a, b) => (a.customerId < b.customerId ? -1 : 1));

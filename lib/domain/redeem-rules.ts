@@ -1,6 +1,7 @@
 import "server-only";
 import type { Tx } from "@/lib/db/types";
 import { rewardLimitReached, rewardTierRequired } from "@/lib/errors";
+import { tierRank } from "./tier-ranking";
 
 /**
  * The one place for a reward's per-customer rules (Reward.perCustomerLimit, Reward.minTierId): who may redeem it,
@@ -12,7 +13,7 @@ import { rewardLimitReached, rewardTierRequired } from "@/lib/errors";
  *   read after the customer's balance row is locked (the lock every balance change takes first), so two concurrent
  *   redemptions by one customer are counted one after the other and cannot both pass.
  * - Minimum tier: the customer's current tier must rank at or above the reward's tier, ranks being the order of
- *   tier-rules.ts `sortTiers` (requiredPoints, then id). A customer without a tier is below every tier.
+ *   tier-ranking.ts `tierRank` (requiredPoints, then id). A customer without a tier is below every tier.
  */
 
 export interface RedeemRules {
@@ -28,7 +29,7 @@ export const REDEEM_RULES_SQL = `
 WITH locked AS (
   SELECT "customerId" FROM "LoyaltyData" WHERE "customerId" = $1::uuid FOR UPDATE
 ), ranked AS (
-  SELECT t.id, t.name, row_number() OVER (ORDER BY t."requiredPoints", t.id) AS rank
+  SELECT t.id, t.name, ${tierRank("t")} AS rank
   FROM "Tier" t WHERE t."programId" = $3::uuid
 )
 SELECT (SELECT count(*)::int FROM "Redemption" r, locked
@@ -65,7 +66,7 @@ export async function checkRedeemRules(
  * lim and "minTierId"); `why` is null when the customer may redeem, else the error code with its detail after a ":".
  */
 export const redeemRulesCtes = (p: { programId: string; customerId: string }) => `rules_ranked AS (
-  SELECT t.id, t.name, row_number() OVER (ORDER BY t."requiredPoints", t.id) AS rank
+  SELECT t.id, t.name, ${tierRank("t")} AS rank
   FROM "Tier" t WHERE t."programId" = ${p.programId} AND EXISTS (SELECT 1 FROM rw WHERE rw."minTierId" IS NOT NULL)
 ), rules_seen AS (
   SELECT (SELECT count(*)::int FROM "Redemption" x

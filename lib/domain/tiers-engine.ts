@@ -1,31 +1,33 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { Tx } from "@/lib/db/types";
+import type { Db, Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
-import { recalculate, type TierDef, type TierState } from "./tier-rules";
+import { periodEnded, recalculate, reverseEarn, type TierState } from "./tier-rules";
+import { rankedTiers, tiersColumn, type RankedTier } from "./tier-ranking";
 import { memberOf, TIER_STATUSES } from "./vocabulary";
 
 /**
- * Applies the pure tier rules (tier-rules.ts) to the database: the period close. Callers hold the customer's
- * LoyaltyData row lock (every balance change takes it first), so reading, deciding in TypeScript and writing is safe
- * here. The earn rule (`applyEarn`) runs inside the balance change's statement, in SQL (ledger.ts `changeCtes`).
+ * Applies the pure tier rules (tier-rules.ts) to the database: the period close and a reversed earn. Callers hold
+ * the customer's LoyaltyData row lock (every balance change takes it first), so reading, deciding in TypeScript and
+ * writing is safe here. The earn rule (`applyEarn`) runs inside the balance change's statement, in its SQL twin
+ * (ledger.ts `tierCtes`).
  */
 
-interface Loaded {
+export interface LoadedTierState {
   state: TierState;
-  tiers: TierDef[];
+  /** The program's tiers, lowest first. */
+  tiers: RankedTier[];
   periodMonths: number;
 }
 
-async function load(tx: Tx, programId: string, customerId: string): Promise<Loaded | null> {
+/** A customer's tier state with what the tier rules need besides it, in one round trip; null without a tier row. */
+export async function loadTierState(db: Db, programId: string, customerId: string): Promise<LoadedTierState | null> {
   // The state's columns as stored: tierStatus is text, read back through its vocabulary below.
-  const rows = await tx.$queryRawUnsafe<
-    (Omit<TierState, "tierStatus"> & { tierStatus: string; periodMonths: number; tiers: TierDef[] })[]
+  const rows = await db.$queryRawUnsafe<
+    (Omit<TierState, "tierStatus"> & { tierStatus: string; periodMonths: number; tiers: RankedTier[] | string })[]
   >(
     `SELECT ct."currentTierId", ct."carryTierId", ct."currentTierPoints", ct."carryTierPoints", ct."tierChangedAt",
-            ct."recalculationDate", l."tierStatus", p."tierPeriodMonths" AS "periodMonths",
-            (SELECT coalesce(json_agg(json_build_object('id', t.id, 'requiredPoints', t."requiredPoints", 'factor', t.factor)), '[]')
-               FROM "Tier" t WHERE t."programId" = p.id) AS tiers
+            ct."recalculationDate", l."tierStatus", p."tierPeriodMonths" AS "periodMonths", ${tiersColumn("p.id")} AS tiers
      FROM "CustomerTier" ct JOIN "LoyaltyData" l ON l."programId" = ct."programId" AND l."customerId" = ct."customerId"
        JOIN "Program" p ON p.id = ct."programId"
      WHERE ct."programId" = $1::uuid AND ct."customerId" = $2::uuid`,
@@ -45,7 +47,7 @@ async function load(tx: Tx, programId: string, customerId: string): Promise<Load
       recalculationDate: date(r.recalculationDate),
       tierStatus: memberOf(TIER_STATUSES, r.tierStatus),
     },
-    tiers: typeof r.tiers === "string" ? JSON.parse(r.tiers) : r.tiers,
+    tiers: rankedTiers(r.tiers),
     periodMonths: r.periodMonths,
   };
 }
@@ -77,20 +79,52 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
 
 /** Closes the customer's period if it has ended (the scheduled job may not have reached it yet). */
 export async function recalculateIfDue(tx: Tx, programId: string, customerId: string, now = new Date()) {
-  const loaded = await load(tx, programId, customerId);
-  if (!loaded?.state.recalculationDate || loaded.state.recalculationDate.getTime() > now.getTime()) return;
+  const loaded = await loadTierState(tx, programId, customerId);
+  if (!loaded || !periodEnded(loaded.state, now)) return;
   await saveRecalculated(tx, programId, customerId, loaded, now);
 }
 
-/** Saves the customer's tier state after the period close of API.md §4 at `now`. */
-function saveRecalculated(tx: Tx, programId: string, customerId: string, loaded: Loaded, now: Date) {
-  return save(
-    tx,
+/** Saves the customer's tier state after the period close of API.md §4 at `now`, and answers it. */
+async function saveRecalculated(tx: Tx, programId: string, customerId: string, loaded: LoadedTierState, now: Date) {
+  const closed = recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now);
+  await save(tx, programId, customerId, loaded.state, closed);
+  return closed;
+}
+
+/**
+ * Lowers the customer's tier points for a reversed earn (tier-rules.ts `reverseEarn`) after closing any period that
+ * has ended by `now`. Returns the tier points removed.
+ */
+export async function reverseEarnTierPoints(
+  tx: Tx,
+  programId: string,
+  customerId: string,
+  earn: { createdAt: Date; points: number },
+  now: Date,
+): Promise<number> {
+  const loaded = await loadTierState(tx, programId, customerId);
+  if (!loaded) return 0;
+  const before = periodEnded(loaded.state, now)
+    ? await saveRecalculated(tx, programId, customerId, loaded, now)
+    : loaded.state;
+  const { state, removed } = reverseEarn(before, loaded.tiers, loaded.periodMonths, earn.createdAt, earn.points);
+  if (removed <= 0) return 0;
+  await tx.$executeRawUnsafe(
+    `UPDATE "CustomerTier" SET "currentTierPoints" = $3, "carryTierPoints" = $4
+     WHERE "programId" = $1::uuid AND "customerId" = $2::uuid`,
     programId,
     customerId,
-    loaded.state,
-    recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now),
+    state.currentTierPoints,
+    state.carryTierPoints,
   );
+  if (state.tierStatus !== before.tierStatus)
+    await tx.$executeRawUnsafe(
+      `UPDATE "LoyaltyData" SET "tierStatus" = $3 WHERE "programId" = $1::uuid AND "customerId" = $2::uuid`,
+      programId,
+      customerId,
+      state.tierStatus,
+    );
+  return removed;
 }
 
 /**
@@ -119,7 +153,7 @@ export async function recalculateDueTiers(
           options.programId ?? null,
         );
         for (const { customerId, programId } of due) {
-          const loaded = await load(tx, programId, customerId);
+          const loaded = await loadTierState(tx, programId, customerId);
           if (loaded) await saveRecalculated(tx, programId, customerId, loaded, now);
         }
         return due.length;

@@ -4,6 +4,7 @@ import { requireRow } from "@/lib/db/require-row";
 import { conflict, notFound, uniqueOr409 } from "@/lib/errors";
 import { requireProgram } from "./programs";
 import { jsonObject, tierFields } from "./sql";
+import { tierRank } from "./tier-ranking";
 
 export interface TierInput {
   programId: string;
@@ -36,13 +37,10 @@ export async function listTiersJson(db: Db, programId: string): Promise<string> 
 /**
  * Re-evaluates the tier of every customer of the program after its tiers changed (a threshold edited, a tier
  * removed), in the caller's transaction, so no customer is ever left on a removed tier or on one its points no
- * longer reach. The rule is API.md §4's state, recomputed against the new tiers: a customer holds the best of
- *  - the tier its points of the current period reach (`currentTierPoints`: "earned"),
- *  - the tier its points of the last period reach (`carryTierPoints`: "carried"; this is also its new carry tier),
- *  - the base tier (the lowest, which every customer holds at least: "base").
- * So a lowered threshold upgrades at once whoever now reaches it, and a raised threshold or a removed tier moves
- * its holders to the best tier they still qualify for. Customers whose tier is unchanged are not written. Each
- * customer whose current tier changes gets a `tier.changed` event, as an earn would give it.
+ * longer reach. The SQL twin of tier-rules.ts `reevaluate` (the rule), so that a program of any size is one
+ * statement rather than a read and a write per customer; test/unit/tier-rules-sql.test.ts runs both on generated
+ * cases. Customers whose tier is unchanged are not written. Each customer whose current tier changes gets a
+ * `tier.changed` event, as an earn would give it.
  *
  * `without` leaves a tier out of the evaluation (the tier being removed: its holders move before it goes).
  * Concurrency: every balance row of the program is locked first (the lock every balance change takes before it
@@ -53,8 +51,8 @@ WITH locked AS (
   SELECT l."customerId", l."tierStatus" FROM "LoyaltyData" l JOIN "Customer" c ON c.id = l."customerId"
   WHERE c."programId" = $1::uuid ORDER BY l."customerId" FOR UPDATE OF l
 ), ranked AS (
-  SELECT id, "requiredPoints", row_number() OVER (ORDER BY "requiredPoints", id) AS rank
-  FROM "Tier" WHERE "programId" = $1::uuid AND id IS DISTINCT FROM $3::uuid
+  SELECT t.id, t."requiredPoints", ${tierRank("t")} AS rank
+  FROM "Tier" t WHERE t."programId" = $1::uuid AND t.id IS DISTINCT FROM $3::uuid
 ), state AS (
   SELECT ct."customerId", ct."currentTierId" AS "fromTierId", ct."carryTierId" AS "fromCarryId", locked."tierStatus" AS "fromStatus",
          (SELECT r.id FROM ranked r WHERE r."requiredPoints" <= ct."currentTierPoints" ORDER BY r.rank DESC LIMIT 1) AS earned,

@@ -3,11 +3,12 @@ import { db } from "@/lib/db/client";
 
 import { normaliseEmail } from "@/lib/domain/customers";
 import { resolveCustomerId } from "@/lib/domain/points";
-import { refundOrder, reverseEntry } from "@/lib/domain/reversals";
+import { refundOrder } from "@/lib/domain/refunds";
+import { reverseEntry } from "@/lib/domain/reversals";
 import { Int, Uuid, type Command } from "./command";
 
 /**
- * CLI corrections (lib/domain/reversals.ts, the same functions as the API and the dashboard): reverse a ledger
+ * CLI corrections (lib/domain/reversals.ts and refunds.ts, the same functions as the API and the dashboard): reverse a ledger
  * entry, refund an order. Written to the ledger with source `system` and actor `cli`.
  */
 const Reason = z.string().trim().min(1).max(255);

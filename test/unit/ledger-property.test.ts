@@ -28,7 +28,8 @@ import { decreaseBalance, expireDuePoints, increaseBalance } from "@/lib/domain/
 import { createProgram, updateProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
-import { planRefund, refundOrder, reverseEntry } from "@/lib/domain/reversals";
+import { planRefund, refundOrder } from "@/lib/domain/refunds";
+import { reverseEntry } from "@/lib/domain/reversals";
 import { memoryDatabase, type MemoryDatabase } from "../support/pglite-memory";
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);

@@ -1,15 +1,20 @@
 /**
  * The pure tier rules of API.md §4 (lib/domain/tier-rules.ts), by example: which tier points reach, the immediate
  * upgrade on earning, the period close at recalculationDate (carry tier and points, downgrades only there, several
- * missed periods at once) and calendar-month arithmetic.
+ * missed periods at once), the projection, the re-evaluation after tiers change, a reversed earn, a migrated tier and
+ * calendar-month arithmetic.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   addMonths,
   applyEarn,
+  migratedTier,
   recalculate,
+  reevaluate,
+  reverseEarn,
   sortTiers,
+  tierAtClose,
   tierForPoints,
   type TierDef,
   type TierState,
@@ -241,6 +246,90 @@ describe("recalculate", () => {
     assert.equal(r.carryTierId, null, "50 points reach no tier");
     assert.equal(r.carryTierPoints, 50);
     assert.equal(r.tierStatus, "base");
+  });
+});
+
+describe("tierAtClose (the projection)", () => {
+  test("is the tier the period's points reach, at least the base tier, null without tiers", () => {
+    assert.equal(tierAtClose(SORTED, 4999)?.id, "silver");
+    assert.equal(tierAtClose(sortTiers([{ id: "club", requiredPoints: 100, factor: 1 }]), 10)?.id, "club");
+    assert.equal(tierAtClose([], 10), null);
+  });
+});
+
+describe("reevaluate", () => {
+  const NOW = at("2026-06-01T00:00:00.000Z");
+
+  test("a lowered threshold upgrades at once whoever now reaches it, as earned", () => {
+    const lowered = TIERS.map((t) => (t.id === "gold" ? { ...t, requiredPoints: 1100 } : t));
+    const s = reevaluate(
+      fresh({ currentTierId: "silver", currentTierPoints: 1200, tierStatus: "earned" }),
+      lowered,
+      NOW,
+    );
+    assert.equal(s.currentTierId, "gold");
+    assert.equal(s.tierStatus, "earned");
+    assert.equal(s.tierChangedAt, NOW);
+  });
+
+  test("a removed tier moves its holders to the best they still qualify for: the carry tier, as carried", () => {
+    const withoutGold = TIERS.filter((t) => t.id !== "gold");
+    const held = fresh({ currentTierId: "gold", carryTierId: "gold", carryTierPoints: 6000, currentTierPoints: 10 });
+    const s = reevaluate({ ...held, tierStatus: "carried" }, withoutGold, NOW);
+    assert.equal(s.currentTierId, "silver");
+    assert.equal(s.carryTierId, "silver");
+    assert.equal(s.tierStatus, "carried");
+  });
+
+  test("an unchanged tier keeps tierChangedAt; the lowest tier is base", () => {
+    const s = reevaluate(fresh({ currentTierPoints: 10 }), TIERS, NOW);
+    assert.equal(s.currentTierId, "bronze");
+    assert.equal(s.tierStatus, "base");
+    assert.equal(s.tierChangedAt, JOINED);
+  });
+});
+
+describe("reverseEarn", () => {
+  const EARNED_NOW = at("2026-06-01T00:00:00.000Z"); // within the period Jan 15 2026 – Jan 15 2027
+  const EARNED_BEFORE = at("2025-06-01T00:00:00.000Z"); // the previous period
+  const EARNED_LONG_AGO = at("2024-06-01T00:00:00.000Z");
+
+  test("takes the points off the current period; below the current tier, earned becomes carried", () => {
+    const s = fresh({ currentTierId: "silver", currentTierPoints: 1200, tierStatus: "earned" });
+    const r = reverseEarn(s, TIERS, 12, EARNED_NOW, 300);
+    assert.equal(r.removed, 300);
+    assert.equal(r.state.currentTierPoints, 900);
+    assert.equal(r.state.currentTierId, "silver", "the tier changes only at the period close");
+    assert.equal(r.state.tierStatus, "carried");
+  });
+
+  test("never below 0; on the lowest tier the status stays base", () => {
+    const r = reverseEarn(fresh({ currentTierPoints: 40 }), TIERS, 12, EARNED_NOW, 100);
+    assert.equal(r.removed, 40);
+    assert.equal(r.state.currentTierPoints, 0);
+    assert.equal(r.state.tierStatus, "base");
+  });
+
+  test("an earn of the previous period lowers the carry points only; older periods nothing", () => {
+    const s = fresh({ currentTierId: "silver", carryTierId: "silver", carryTierPoints: 1500, tierStatus: "carried" });
+    const r = reverseEarn(s, TIERS, 12, EARNED_BEFORE, 600);
+    assert.deepEqual(r, { state: { ...s, carryTierPoints: 900 }, removed: 600 });
+    assert.deepEqual(reverseEarn(s, TIERS, 12, EARNED_LONG_AGO, 600), { state: s, removed: 0 });
+  });
+});
+
+describe("migratedTier", () => {
+  test("a migrated tier is carried; the lowest is base and carries nothing", () => {
+    assert.deepEqual(migratedTier(SORTED, "silver"), {
+      currentTierId: "silver",
+      carryTierId: "silver",
+      tierStatus: "carried",
+    });
+    assert.deepEqual(migratedTier(SORTED, "bronze"), {
+      currentTierId: "bronze",
+      carryTierId: null,
+      tierStatus: "base",
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Id, MAX_POINTS, storableText } from "./common";
 import { Transaction } from "./points";
 
-/** Reversals of ledger entries and refunds of orders (lib/domain/reversals.ts). */
+/** Reversals of ledger entries and refunds of orders (lib/domain/reversals.ts, refunds.ts). */
 
 const Reason = storableText(z.string().trim().min(1).max(255)).describe(
   "Why: kept on the reversal entries (shown in the points history and the dashboard).",

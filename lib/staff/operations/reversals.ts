@@ -4,7 +4,8 @@ import { requireCustomer } from "@/lib/domain/customer-lookup";
 import { aboveCeiling } from "@/lib/domain/adjustment-ceilings";
 import { programAdjustCeilings } from "@/lib/domain/programs";
 import { leftToReverse, loadOriginal, reverseEntry } from "@/lib/domain/reversals";
-import { sortTiers, tierForPoints } from "@/lib/domain/tier-rules";
+import { tierAtClose } from "@/lib/domain/tier-rules";
+import { loadTierState } from "@/lib/domain/tiers-engine";
 import type { Tx } from "@/lib/db/types";
 import { audited } from "../audit";
 import { staffOperation } from "../authz";
@@ -61,20 +62,9 @@ export const reverseForCustomer = staffOperation(
 
 /** The tier the customer's current period points would keep at recalculation (API.md §4): at least the lowest. */
 async function projectedTier(tx: Tx, programId: string, customerId: string) {
-  const [row] = await tx.$queryRawUnsafe<
-    { points: number; tiers: { id: string; name: string; requiredPoints: number; factor: number }[] | string }[]
-  >(
-    `SELECT ct."currentTierPoints" AS points,
-            (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'requiredPoints', t."requiredPoints", 'factor', t.factor)), '[]')
-               FROM "Tier" t WHERE t."programId" = ct."programId") AS tiers
-     FROM "CustomerTier" ct WHERE ct."programId" = $1::uuid AND ct."customerId" = $2::uuid`,
-    programId,
-    customerId,
-  );
-  if (!row) return null;
-  const tiers = typeof row.tiers === "string" ? JSON.parse(row.tiers) : row.tiers;
-  const sorted = sortTiers(tiers);
-  const tier = tierForPoints(sorted, row.points) ?? sorted[0] ?? null;
-  const name = tiers.find((t: { id: string }) => t.id === tier?.id)?.name ?? null;
-  return name === null ? null : { name: name as string, periodPoints: row.points };
+  const loaded = await loadTierState(tx, programId, customerId);
+  if (!loaded) return null;
+  const points = loaded.state.currentTierPoints;
+  const tier = tierAtClose(loaded.tiers, points);
+  return tier === null ? null : { name: tier.name, periodPoints: points };
 }

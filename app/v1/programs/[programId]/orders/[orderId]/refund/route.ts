@@ -3,7 +3,7 @@ import { jsonObject, rawJson } from "@/lib/api/json-compose";
 import { OrderId } from "@/lib/api/schemas/points";
 import { RefundRequest } from "@/lib/api/schemas/reversals";
 import { orderNotFound } from "@/lib/errors";
-import { refundOrder } from "@/lib/domain/reversals";
+import { refundOrder } from "@/lib/domain/refunds";
 
 /**
  * Refund an order: reverses the points it earned, across every entry of that order, in full or in proportion to

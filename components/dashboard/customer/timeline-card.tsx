@@ -4,7 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { staffFetch, useStaffForm } from "@/lib/staff/client";
 import { NoteForm, TIMELINE_KINDS, type TimelineKind } from "@/lib/staff/forms";
-import type { TimelineEntry, TimelinePage } from "@/lib/staff/queries/customers";
+import type { TimelineEntry, TimelinePage } from "@/lib/staff/queries/customers/timeline";
 import { queryKeys, staffApi } from "@/lib/staff/urls";
 import {
   Badge,

@@ -2,7 +2,7 @@ import { notFound } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { isUuid } from "@/lib/ids";
 import { can, requirePage } from "@/lib/staff/authz";
-import { customerProfile } from "@/lib/staff/queries/customers";
+import { customerProfile } from "@/lib/staff/queries/customers/page";
 import { programAdjustCeilings } from "@/lib/domain/programs";
 import { ceilingFor, ceilingRule } from "@/lib/domain/adjustment-ceilings";
 import { BalanceExplainedCard } from "@/components/dashboard/customer/balance-explained-card";

@@ -1,7 +1,8 @@
 import { db } from "@/lib/db/client";
 import { getProgram } from "@/lib/domain/programs";
 import { timeZones } from "@/lib/domain/time-zones";
-import { can, requirePage } from "@/lib/staff/authz";
+import { can } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { Card, formatNumber } from "@/components/ui";
 import { DefinitionList } from "@/components/dashboard/edit-drawer";
 import { NewProgramCard } from "@/components/dashboard/settings/settings-form";

@@ -18,7 +18,7 @@
  *    one transaction.
  *  - Server action: `const staff = await requireStaff(programId, operation.permission)`, then
  *    `(await db()).$transaction((tx) => operation(tx, staff, input))`.
- *  - Form schemas shared by the browser (inline errors) and the server live in lib/staff/forms.ts; in a client
+ *  - Form schemas shared by the browser (inline errors) and the server live in lib/staff/forms/<resource>.ts; in a client
  *    component, `useStaffWrite({ schema, method, url, success, invalidate })` from lib/staff/client.ts validates,
  *    sends, shows field errors and toasts, invalidates react-query caches and refreshes the page.
  *  - Navigation: add the page to NAV in lib/staff/nav.ts with the permission it needs.

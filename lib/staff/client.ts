@@ -6,7 +6,7 @@ import { useRef, useState } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { formValues, type FormValues } from "./form-data";
-import { fieldErrors } from "./forms";
+import { fieldErrors } from "./forms/field-errors";
 
 /** A problem+json answer from /api/staff, with the field errors by path for inline display. */
 export class StaffApiError extends Error {

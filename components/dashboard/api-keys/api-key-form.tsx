@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
 import { useStaffForm } from "@/lib/staff/client";
-import { ApiKeyForm as ApiKeySchema } from "@/lib/staff/forms";
+import { ApiKeyForm as ApiKeySchema } from "@/lib/staff/forms/api-keys";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, ShownOnce } from "@/components/ui";
 import { CardForm } from "../card-form";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { CouponPoolForm as CouponPoolSchema } from "@/lib/staff/forms";
+import { CouponPoolForm as CouponPoolSchema } from "@/lib/staff/forms/coupons";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField } from "@/components/ui";
 import { CardForm } from "../card-form";

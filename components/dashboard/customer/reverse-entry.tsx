@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
-import { reversalWithin } from "@/lib/staff/forms";
+import { reversalWithin } from "@/lib/staff/forms/reversals";
 import type { TimelineEntry } from "@/lib/staff/queries/customers/timeline";
 import { staffApi } from "@/lib/staff/urls";
 import { FormError, InputField, buttonClass, formatNumber } from "@/components/ui";

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { FlowParam } from "@/lib/domain/flow-params";
 import { useStaffForm, useStaffWrite } from "@/lib/staff/client";
-import { EarningFlowActive, EarningFlowEdit } from "@/lib/staff/forms";
+import { EarningFlowActive, EarningFlowEdit } from "@/lib/staff/forms/earning-flows";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, buttonClass, checkboxClass, secondaryButtonClass } from "@/components/ui";
 import { EditDrawer } from "../edit-drawer";

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
-import { EarningFlowForm as EarningFlowSchema } from "@/lib/staff/forms";
+import { EarningFlowForm as EarningFlowSchema } from "@/lib/staff/forms/earning-flows";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, checkboxClass } from "@/components/ui";
 import { CardForm } from "../card-form";

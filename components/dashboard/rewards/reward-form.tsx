@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { RewardForm as RewardSchema } from "@/lib/staff/forms";
+import { RewardForm as RewardSchema } from "@/lib/staff/forms/rewards";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField } from "@/components/ui";
 import { CardForm } from "../card-form";

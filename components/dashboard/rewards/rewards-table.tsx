@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm, useStaffWrite } from "@/lib/staff/client";
-import { RewardUpdate as RewardUpdateSchema } from "@/lib/staff/forms";
+import { RewardUpdate as RewardUpdateSchema } from "@/lib/staff/forms/rewards";
 import { staffApi } from "@/lib/staff/urls";
 import {
   ActiveBadge,

@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { ReferralSettingsForm } from "@/lib/staff/forms";
+import { ReferralSettingsForm } from "@/lib/staff/forms/program";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, buttonClass } from "@/components/ui";
 import { EditDrawer } from "../edit-drawer";

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useStaffForm } from "@/lib/staff/client";
-import { MAX_CANCEL_HOURS, NewProgramForm, ProgramSettingsForm } from "@/lib/staff/forms";
+import { MAX_CANCEL_HOURS, NewProgramForm, ProgramSettingsForm } from "@/lib/staff/forms/program";
 import { dashboardPages, staffApi } from "@/lib/staff/urls";
 import { Field, InputField, buttonClass, inputClass } from "@/components/ui";
 import { CardForm } from "../card-form";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { StaffForm as StaffSchema } from "@/lib/staff/forms";
+import { StaffForm as StaffSchema } from "@/lib/staff/forms/staff";
 import { staffApi } from "@/lib/staff/urls";
 import { Field, InputField, inputClass } from "@/components/ui";
 import { CardForm } from "../card-form";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm, useStaffWrite } from "@/lib/staff/client";
-import { TierUpdate } from "@/lib/staff/forms";
+import { TierUpdate } from "@/lib/staff/forms/tiers";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, buttonClass, dangerButtonClass } from "@/components/ui";
 import { EditDrawer } from "../edit-drawer";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { TierForm as TierSchema } from "@/lib/staff/forms";
+import { TierForm as TierSchema } from "@/lib/staff/forms/tiers";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField } from "@/components/ui";
 import { CardForm } from "../card-form";

@@ -6,7 +6,7 @@ import { createStaff } from "@/lib/domain/staff";
 import { revokeAllStaffSessions } from "@/lib/domain/staff-sessions";
 import { audited } from "../audit";
 import { staffOperation, type StaffContext } from "../authz";
-import type { StaffDisabledForm, StaffForm, StaffRoleForm } from "../forms";
+import type { StaffDisabledForm, StaffForm, StaffRoleForm } from "../forms/staff";
 
 /**
  * Staff management (`staff.manage`, owners only). The account's `disabledAt` is account-wide, so it may only be

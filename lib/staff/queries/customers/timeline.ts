@@ -3,7 +3,7 @@ import { join, query, raw, sql, type Sql } from "@/lib/db/sql";
 import { isoSql, type Db } from "@/lib/db/types";
 import { requireCustomer } from "@/lib/domain/customer-lookup";
 import { decodeCursor, encodeCursor } from "@/lib/domain/cursor";
-import { TIMELINE_KINDS, type TimelineKind } from "../../forms";
+import { TIMELINE_KINDS, type TimelineKind } from "../../forms/customers";
 import { staffQuery } from "../../authz";
 
 /** One entry of the customer page's timeline. `by` is the staff member who did it, when one did. */

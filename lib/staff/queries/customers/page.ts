@@ -7,8 +7,10 @@ import { getCustomerJsonById } from "@/lib/domain/customers";
 import { findCustomer, requireCustomer } from "@/lib/domain/customer-lookup";
 import { listTransactionsJson } from "@/lib/domain/points";
 import { findBalanceExplained } from "@/lib/domain/balance-explained";
+import { customerReferrals } from "@/lib/domain/referrals";
 import { staffQuery } from "../../authz";
 import { programTiers } from "../catalogue";
+import { customerRedemptions } from "../redemptions";
 import { customerTimeline } from "./timeline";
 
 /** The dashboard's reads of one customer's page: the profile and its points history. */
@@ -25,7 +27,7 @@ export const customerTransactions = staffQuery(
 /** Everything the customer page shows, in parallel; null when the id names no live customer of the program. */
 export async function customerProfile(db: Db, programId: string, customerId: string) {
   if (!(await findCustomer(db, programId, customerId))) return null;
-  const [customerJson, tiers, timeline, rewards, pools, balance] = await Promise.all([
+  const [customerJson, tiers, timeline, rewards, pools, balance, redemptions, referrals] = await Promise.all([
     getCustomerJsonById(db, programId, customerId),
     programTiers(db, programId),
     customerTimeline(db, programId, customerId),
@@ -36,6 +38,8 @@ export async function customerProfile(db: Db, programId: string, customerId: str
     }),
     db.couponPool.findMany({ where: { programId }, orderBy: { name: "asc" }, select: { id: true, name: true } }),
     findBalanceExplained(db, programId, customerId),
+    customerRedemptions(db, programId, customerId),
+    customerReferrals(db, programId, customerId),
   ]);
   // Deleted between the two reads: as missing as before them.
   if (!customerJson || !balance) return null;
@@ -46,5 +50,7 @@ export async function customerProfile(db: Db, programId: string, customerId: str
     rewards,
     pools,
     balance,
+    redemptions,
+    referrals,
   };
 }

@@ -71,8 +71,13 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
             <LoyaltyDataCard customer={customer} />
           </div>
           <BalanceExplainedCard explained={profile.balance} />
-          <RedemptionsCard programId={programId} customerId={customerId} canCancel={allowed("rewards.redeem")} />
-          <ReferralsCard programId={programId} customerId={customerId} />
+          <RedemptionsCard
+            programId={programId}
+            customerId={customerId}
+            rows={profile.redemptions}
+            canCancel={allowed("rewards.redeem")}
+          />
+          <ReferralsCard programId={programId} referrals={profile.referrals} />
           <TimelineCard
             programId={programId}
             customerId={customerId}

@@ -1,4 +1,5 @@
 import "server-only";
+import { query, sql } from "@/lib/db/sql";
 import type { Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, notFound } from "@/lib/errors";
@@ -17,9 +18,9 @@ import type { StaffDisabledForm, StaffForm, StaffRoleForm } from "../forms/staff
 
 async function lockPrograms(tx: Tx, programIds: string[]) {
   const ids = [...new Set(programIds)].sort();
-  await tx.$queryRawUnsafe(
-    `SELECT id FROM "Program" WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid) ORDER BY id FOR UPDATE`,
-    JSON.stringify(ids),
+  await query(
+    tx,
+    sql`SELECT id FROM "Program" WHERE id IN (SELECT (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::uuid) ORDER BY id FOR UPDATE`,
   );
 }
 

@@ -32,6 +32,24 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // Components take their data from their page: a page (or route) reads the database, a component renders props.
+    files: ["components/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/db/*", "@/lib/staff/queries/*", "@/lib/staff/operations/*"],
+              allowTypeImports: true,
+              message: "Read the data in the page and pass it as props (a component does not query the database).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   globalIgnores([
     ".next/**",
     "out/**",

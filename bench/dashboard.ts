@@ -6,7 +6,8 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { createProgram } from "@/lib/domain/programs";
 import { createTier } from "@/lib/domain/tiers";
-import { customerProfile, searchCustomers } from "@/lib/staff/queries/customers";
+import { customerProfile } from "@/lib/staff/queries/customers/page";
+import { searchCustomers } from "@/lib/staff/queries/customers/search";
 
 const FIRST = [
   "olivia",

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { membershipsOf } from "@/lib/domain/staff";
-import { sessionStaffId } from "@/lib/staff/authz";
+import { sessionStaffId } from "@/lib/staff/session";
 import { dashboardPages } from "@/lib/staff/urls";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 

@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/dashboard/sign-in-form";
-import { sessionStaffId } from "@/lib/staff/authz";
+import { sessionStaffId } from "@/lib/staff/session";
 
 export const metadata = { title: "Sign in · Loyalty" };
 

@@ -4,11 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { staffFetch } from "@/lib/staff/client";
-import type { CustomerRow, MatchKind } from "@/lib/staff/queries/customers";
+import type { CustomerRow, MatchKind } from "@/lib/staff/queries/customers/search";
 import { dashboardPages, queryKeys, staffApi } from "@/lib/staff/urls";
 import { formatNumber } from "@/components/ui";
 
-/** How a result matched, in words (lib/staff/queries/customers.ts MATCH_RANKS). */
+/** How a result matched, in words (lib/staff/queries/customers/search.ts MATCH_RANKS). */
 const MATCH_LABELS: Record<MatchKind, string> = {
   email_exact: "e-mail",
   external_id_exact: "external id",

@@ -20,7 +20,7 @@ const DayRange = z
 
 /** What each export's query string may hold. */
 export const EXPORT_FILTERS = {
-  /** The customers list's filter (lib/staff/queries/customers.ts `searchCustomers`): its search text and tier. */
+  /** The customers list's filter (lib/staff/queries/customers/search.ts `searchCustomers`): its search text and tier. */
   customers: z.strictObject({
     q: optional(z.string().max(320, { error: "must be at most 320 characters" })),
     tier: optional(z.uuid({ error: "must be a tier id" })),

@@ -2,10 +2,11 @@ import "server-only";
 import type { Pool } from "pg";
 import { config } from "@/lib/config";
 import { databaseTarget } from "@/lib/db/adapter";
+import type { Sql } from "@/lib/db/sql";
 import type { CsvCell } from "./csv-options";
 
 /** Runs one SELECT of an export's batch and returns its rows by column name. */
-export type RowReader = (sql: string, params: readonly unknown[]) => Promise<Record<string, CsvCell>[]>;
+export type RowReader = (statement: Sql) => Promise<Record<string, CsvCell>[]>;
 
 /**
  * On PostgreSQL, exports read their batches through a small pg pool of their own rather than Prisma's raw queries.
@@ -40,9 +41,9 @@ async function exportPool(url: string): Promise<Pool> {
 export function pgRowReader(): RowReader | null {
   const target = databaseTarget();
   if (target.kind !== "postgres") return null;
-  return async (sql, params) => {
+  return async (statement) => {
     const p = await (pool ??= exportPool(target.url));
-    const result = await p.query<Record<string, CsvCell>>(sql, params as unknown[]);
+    const result = await p.query<Record<string, CsvCell>>(statement.text, [...statement.values]);
     return result.rows;
   };
 }

@@ -1,6 +1,7 @@
 import "server-only";
+import { join, query, raw, sql, type Sql } from "@/lib/db/sql";
 import { isoSql, type Db } from "@/lib/db/types";
-import { SEARCH_LIMIT, searchCustomers } from "@/lib/staff/queries/customers";
+import { SEARCH_LIMIT, searchCustomers } from "@/lib/staff/queries/customers/search";
 import { couponPoolNotFound, notFound } from "@/lib/errors";
 import type { CsvCell } from "./csv-options";
 import { pgRowReader, type RowReader } from "./pg-rows";
@@ -30,53 +31,48 @@ export interface ExportSource {
 interface Query {
   header: readonly string[];
   /** SELECT list producing the header's columns by name, plus `cursor` (the row's keyset as text). */
-  select: string;
-  from: string;
+  select: Sql;
+  from: Sql;
   /** What the up-front count reads, when it can skip the joins that only add columns (default: `from`). */
-  countFrom?: string;
-  where: string[];
-  params: unknown[];
-  order: string;
-  /** The conditions for rows after the cursor `$n` (text). */
-  after: (n: number) => string;
+  countFrom?: Sql;
+  where: Sql[];
+  order: Sql;
+  /** The conditions for rows after `cursor` (the `cursor` column of the last row read). */
+  after: (cursor: string) => Sql;
 }
 
 /** (createdAt, id) keysets: `createdAt >= …` first, so the index range starts at the cursor instead of being filtered. */
-const byTimeThenId = (table: string) => ({
-  cursorSql: `${isoSql(`${table}."createdAt"`, "us")} || '|' || ${table}.id::text`,
-  order: `${table}."createdAt", ${table}.id`,
-  after: (n: number) =>
-    `${table}."createdAt" >= split_part($${n}, '|', 1)::timestamptz AND (${table}."createdAt", ${table}.id) > (split_part($${n}, '|', 1)::timestamptz, split_part($${n}, '|', 2)::uuid)`,
-});
+const byTimeThenId = (table: "e" | "r" | "a") => {
+  const [createdAt, id] = [raw(`${table}."createdAt"`), raw(`${table}.id`)];
+  return {
+    cursorSql: raw(`${isoSql(`${table}."createdAt"`, "us")} || '|' || ${table}.id::text`),
+    order: sql`${createdAt}, ${id}`,
+    after: (cursor: string) =>
+      sql`${createdAt} >= split_part(${cursor}, '|', 1)::timestamptz AND (${createdAt}, ${id}) > (split_part(${cursor}, '|', 1)::timestamptz, split_part(${cursor}, '|', 2)::uuid)`,
+  };
+};
 
 /** Prisma's raw query: PGlite's reader (on PostgreSQL exports read through lib/exports/pg-rows.ts). */
 const prismaRows =
   (db: Db): RowReader =>
-  (sql, params) =>
-    db.$queryRawUnsafe<Record<string, CsvCell>[]>(sql, ...params);
+  (statement) =>
+    query<Record<string, CsvCell>>(db, statement);
 
 function sourceOf(db: Db, q: Query): ExportSource {
   const read = pgRowReader() ?? prismaRows(db);
   return {
     header: q.header,
     async count() {
-      const [row] = await db.$queryRawUnsafe<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM ${q.countFrom ?? q.from} WHERE ${q.where.join(" AND ")}`,
-        ...q.params,
+      const [row] = await query<{ n: number }>(
+        db,
+        sql`SELECT count(*)::int AS n FROM ${q.countFrom ?? q.from} WHERE ${join(q.where, " AND ")}`,
       );
       return Number(row?.n ?? 0);
     },
     async batch(cursor, limit) {
-      const params = [...q.params];
-      const where = [...q.where];
-      if (cursor !== null) {
-        params.push(cursor);
-        where.push(q.after(params.length));
-      }
-      params.push(limit);
+      const where = cursor === null ? q.where : [...q.where, q.after(cursor)];
       const rows = await read(
-        `SELECT ${q.select} FROM ${q.from} WHERE ${where.join(" AND ")} ORDER BY ${q.order} LIMIT $${params.length}`,
-        params,
+        sql`SELECT ${q.select} FROM ${q.from} WHERE ${join(where, " AND ")} ORDER BY ${q.order} LIMIT ${limit}`,
       );
       const last = rows.at(-1);
       return {
@@ -89,31 +85,22 @@ function sourceOf(db: Db, q: Query): ExportSource {
 
 /** Days (YYYY-MM-DD, the program's time zone, both included) as instants [from, to), with the program's zone. */
 async function dayBounds(db: Db, programId: string, range: { from?: string; to?: string }) {
-  const [row] = await db.$queryRawUnsafe<{ from: Date | null; to: Date | null }[]>(
-    `SELECT ($2::date)::timestamp AT TIME ZONE p."timeZone" AS "from",
-            ($3::date + 1)::timestamp AT TIME ZONE p."timeZone" AS "to"
-     FROM "Program" p WHERE p.id = $1::uuid`,
-    programId,
-    range.from ?? null,
-    range.to ?? null,
+  const [row] = await query<{ from: Date | null; to: Date | null }>(
+    db,
+    sql`SELECT (${range.from ?? null}::date)::timestamp AT TIME ZONE p."timeZone" AS "from",
+            (${range.to ?? null}::date + 1)::timestamp AT TIME ZONE p."timeZone" AS "to"
+     FROM "Program" p WHERE p.id = ${programId}::uuid`,
   );
   if (!row) throw notFound("program");
   return { from: row.from?.toISOString() ?? null, to: row.to?.toISOString() ?? null };
 }
 
 /** Adds `column >= from` and `column < to` for the bounds that are set. */
-function withinDays(q: Query, column: string, bounds: { from: string | null; to: string | null }): Query {
+function withinDays(q: Query, column: Sql, bounds: { from: string | null; to: string | null }): Query {
   const where = [...q.where];
-  const params = [...q.params];
-  if (bounds.from) {
-    params.push(bounds.from);
-    where.push(`${column} >= $${params.length}::timestamptz`);
-  }
-  if (bounds.to) {
-    params.push(bounds.to);
-    where.push(`${column} < $${params.length}::timestamptz`);
-  }
-  return { ...q, where, params };
+  if (bounds.from) where.push(sql`${column} >= ${bounds.from}::timestamptz`);
+  if (bounds.to) where.push(sql`${column} < ${bounds.to}::timestamptz`);
+  return { ...q, where };
 }
 
 /**
@@ -157,31 +144,23 @@ const CUSTOMER_COLUMNS = [
 ] as const;
 
 function customersQuery(db: Db, programId: string, tierId: string | null, ids: string[] | null): ExportSource {
-  const params: unknown[] = [programId];
-  const where = [`c."programId" = $1::uuid`, `c."deletedAt" IS NULL`, `c.email IS NOT NULL`];
-  if (ids) {
-    params.push(ids);
-    where.push(`c.id = ANY($${params.length}::uuid[])`);
-  }
-  if (tierId) {
-    params.push(tierId);
-    where.push(`ct."currentTierId" = $${params.length}::uuid`);
-  }
+  const where = [sql`c."programId" = ${programId}::uuid`, sql`c."deletedAt" IS NULL`, sql`c.email IS NOT NULL`];
+  if (ids) where.push(sql`c.id = ANY(${ids}::uuid[])`);
+  if (tierId) where.push(sql`ct."currentTierId" = ${tierId}::uuid`);
   return sourceOf(db, {
     header: CUSTOMER_COLUMNS,
-    select: `c.id, c.email, u."firstName", u."lastName", u.phone, u."externalCustomerId", l.balance, t.name AS tier,
-             c.language, ${isoSql('c."createdAt"')} AS "createdAt", c.email AS cursor`,
-    from: `"Customer" c
+    select: sql`c.id, c.email, u."firstName", u."lastName", u.phone, u."externalCustomerId", l.balance, t.name AS tier,
+             c.language, ${raw(isoSql('c."createdAt"'))} AS "createdAt", c.email AS cursor`,
+    from: sql`"Customer" c
        JOIN "UserData" u ON u."customerId" = c.id
        JOIN "LoyaltyData" l ON l."programId" = c."programId" AND l."customerId" = c.id
        JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id
        LEFT JOIN "Tier" t ON t.id = ct."currentTierId"`,
-    countFrom: `"Customer" c JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id`,
+    countFrom: sql`"Customer" c JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id`,
     where,
-    params,
     // Byte-wise, as the list's e-mail sort, so the text_pattern_ops index serves the prefix and the order.
-    order: `c.email USING ~<~`,
-    after: (n) => `c.email ~>~ $${n}`,
+    order: sql`c.email USING ~<~`,
+    after: (cursor) => sql`c.email ~>~ ${cursor}`,
   });
 }
 
@@ -205,17 +184,16 @@ export async function ledgerExport(db: Db, programId: string, filter: ExportFilt
           "reason",
           "expiresAt",
         ],
-        select: `e.id, ${isoSql('e."createdAt"')} AS "createdAt", e."customerId", c.email, e.type, e.points, e."balanceAfter",
-                 e.source, e.actor, e.reason, ${isoSql('e."expiresAt"')} AS "expiresAt", ${keyset.cursorSql} AS cursor`,
-        from: `"LedgerEntry" e JOIN "Customer" c ON c.id = e."customerId"`,
+        select: sql`e.id, ${raw(isoSql('e."createdAt"'))} AS "createdAt", e."customerId", c.email, e.type, e.points, e."balanceAfter",
+                 e.source, e.actor, e.reason, ${raw(isoSql('e."expiresAt"'))} AS "expiresAt", ${keyset.cursorSql} AS cursor`,
+        from: sql`"LedgerEntry" e JOIN "Customer" c ON c.id = e."customerId"`,
         // Every entry has its customer (a foreign key): the count needs no join.
-        countFrom: `"LedgerEntry" e`,
-        where: [`e."programId" = $1::uuid`],
-        params: [programId],
+        countFrom: sql`"LedgerEntry" e`,
+        where: [sql`e."programId" = ${programId}::uuid`],
         order: keyset.order,
         after: keyset.after,
       },
-      'e."createdAt"',
+      sql`e."createdAt"`,
       await dayBounds(db, programId, filter),
     ),
   );
@@ -240,17 +218,16 @@ export async function redemptionsExport(db: Db, programId: string, filter: Expor
           "transactionId",
           "cancelledAt",
         ],
-        select: `r.id, ${isoSql('r."createdAt"')} AS "createdAt", r.code, r."rewardId", w.name AS reward, r.points,
-                 r."customerId", c.email, r."ledgerEntryId" AS "transactionId", ${isoSql('r."cancelledAt"')} AS "cancelledAt",
+        select: sql`r.id, ${raw(isoSql('r."createdAt"'))} AS "createdAt", r.code, r."rewardId", w.name AS reward, r.points,
+                 r."customerId", c.email, r."ledgerEntryId" AS "transactionId", ${raw(isoSql('r."cancelledAt"'))} AS "cancelledAt",
                  ${keyset.cursorSql} AS cursor`,
-        from: `"Redemption" r JOIN "Reward" w ON w.id = r."rewardId" JOIN "Customer" c ON c.id = r."customerId"`,
-        countFrom: `"Redemption" r`,
-        where: [`r."programId" = $1::uuid`],
-        params: [programId],
+        from: sql`"Redemption" r JOIN "Reward" w ON w.id = r."rewardId" JOIN "Customer" c ON c.id = r."customerId"`,
+        countFrom: sql`"Redemption" r`,
+        where: [sql`r."programId" = ${programId}::uuid`],
         order: keyset.order,
         after: keyset.after,
       },
-      'r."createdAt"',
+      sql`r."createdAt"`,
       await dayBounds(db, programId, filter),
     ),
   );
@@ -262,46 +239,37 @@ export async function couponCodesExport(db: Db, programId: string, filter: Expor
   if (!pool) throw couponPoolNotFound();
   return sourceOf(db, {
     header: ["code", "status", "customerId", "email", "assignedAt", "expiresAt", "createdAt"],
-    select: `co.code,
+    select: sql`co.code,
              CASE WHEN co."customerId" IS NULL THEN 'free' WHEN co."expiresAt" <= now() THEN 'expired' ELSE 'assigned' END AS status,
-             co."customerId", c.email, ${isoSql('co."assignedAt"')} AS "assignedAt", ${isoSql('co."expiresAt"')} AS "expiresAt",
-             ${isoSql('co."createdAt"')} AS "createdAt", co.code AS cursor`,
-    from: `"Coupon" co LEFT JOIN "Customer" c ON c.id = co."customerId"`,
-    where: [`co."poolId" = $1::uuid`],
-    params: [pool.id],
+             co."customerId", c.email, ${raw(isoSql('co."assignedAt"'))} AS "assignedAt", ${raw(isoSql('co."expiresAt"'))} AS "expiresAt",
+             ${raw(isoSql('co."createdAt"'))} AS "createdAt", co.code AS cursor`,
+    from: sql`"Coupon" co LEFT JOIN "Customer" c ON c.id = co."customerId"`,
+    where: [sql`co."poolId" = ${pool.id}::uuid`],
     // The (poolId, code) unique index, byte-wise.
-    order: `co.code USING ~<~`,
-    after: (n) => `co.code ~>~ $${n}`,
+    order: sql`co.code USING ~<~`,
+    after: (cursor) => sql`co.code ~>~ ${cursor}`,
   });
 }
 
 /** The program's audit log of the days `from`–`to`, oldest first, filtered like the audit page (action, staff). */
 export async function auditLogExport(db: Db, programId: string, filter: ExportFilter<"audit-log">) {
   const keyset = byTimeThenId("a");
-  const where = [`a."programId" = $1::uuid`];
-  const params: unknown[] = [programId];
-  if (filter.action) {
-    params.push(filter.action);
-    where.push(`a.action = $${params.length}`);
-  }
-  if (filter.staff?.trim()) {
-    params.push(filter.staff.trim().toLowerCase());
-    where.push(`a."staffEmail" = $${params.length}`);
-  }
+  const where = [sql`a."programId" = ${programId}::uuid`];
+  if (filter.action) where.push(sql`a.action = ${filter.action}`);
+  if (filter.staff?.trim()) where.push(sql`a."staffEmail" = ${filter.staff.trim().toLowerCase()}`);
   return sourceOf(
     db,
     withinDays(
       {
         header: ["id", "createdAt", "staffEmail", "action", "entityType", "entityId", "before", "after"],
-        select: `a.id, ${isoSql('a."createdAt"')} AS "createdAt", a."staffEmail", a.action, a."entityType", a."entityId",
+        select: sql`a.id, ${raw(isoSql('a."createdAt"'))} AS "createdAt", a."staffEmail", a.action, a."entityType", a."entityId",
                  a.before::text AS before, a.after::text AS after, ${keyset.cursorSql} AS cursor`,
-        from: `"AuditLog" a`,
+        from: sql`"AuditLog" a`,
         where,
-        params,
         order: keyset.order,
         after: keyset.after,
       },
-      'a."createdAt"',
+      sql`a."createdAt"`,
       await dayBounds(db, programId, filter),
     ),
   );

@@ -1,5 +1,6 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { execute, query, raw, sql } from "@/lib/db/sql";
 import { isoSql } from "@/lib/db/types";
 import type { DeliveryKind } from "@/lib/domain/vocabulary";
 import { DELIVERY_HEADER, EVENT_BODY_SQL, signature, SIGNATURE_HEADER } from "@/lib/domain/webhooks";
@@ -31,22 +32,23 @@ export function backoffMs(attempts: number): number {
  */
 export async function fanOutEvents(prisma: PrismaClient, batch = 500): Promise<number> {
   return prisma.$transaction(async (tx) => {
-    const events = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT id FROM "Event" WHERE "fannedOutAt" IS NULL ORDER BY "createdAt", id LIMIT ${batch} FOR UPDATE SKIP LOCKED`,
+    const events = await query<{ id: string }>(
+      tx,
+      sql`SELECT id FROM "Event" WHERE "fannedOutAt" IS NULL ORDER BY "createdAt", id LIMIT ${batch} FOR UPDATE SKIP LOCKED`,
     );
     if (events.length === 0) return 0;
     const ids = JSON.stringify(events.map((e) => e.id));
-    await tx.$executeRawUnsafe(
-      `INSERT INTO "Delivery" ("programId", kind, "eventId", "webhookId", url)
+    await execute(
+      tx,
+      sql`INSERT INTO "Delivery" ("programId", kind, "eventId", "webhookId", url)
        SELECT e."programId", 'webhook', e.id, w.id, w.url
        FROM "Event" e JOIN "Webhook" w ON w."programId" = e."programId" AND w.active
          AND (cardinality(w."eventTypes") = 0 OR e.type = ANY (w."eventTypes"))
-       WHERE e.id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
-      ids,
+       WHERE e.id IN (SELECT (jsonb_array_elements_text(${ids}::jsonb))::uuid)`,
     );
-    await tx.$executeRawUnsafe(
-      `UPDATE "Event" SET "fannedOutAt" = now() WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
-      ids,
+    await execute(
+      tx,
+      sql`UPDATE "Event" SET "fannedOutAt" = now() WHERE id IN (SELECT (jsonb_array_elements_text(${ids}::jsonb))::uuid)`,
     );
     return events.length;
   });
@@ -72,12 +74,13 @@ interface Claimed {
  * changed or removed, never receives what is still queued for its old address.
  */
 async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
-  return prisma.$queryRawUnsafe<Claimed[]>(
-    `WITH due AS (
+  return query<Claimed>(
+    prisma,
+    sql`WITH due AS (
        SELECT id FROM "Delivery" WHERE status = 'pending' AND "nextAttemptAt" <= now()
        ORDER BY "nextAttemptAt" LIMIT ${batch} FOR UPDATE SKIP LOCKED
      ), leased AS (
-       UPDATE "Delivery" d SET attempts = d.attempts + 1, "nextAttemptAt" = now() + interval '${LEASE_MS} milliseconds'
+       UPDATE "Delivery" d SET attempts = d.attempts + 1, "nextAttemptAt" = now() + make_interval(secs => ${LEASE_MS / 1000}::float8)
        FROM due WHERE d.id = due.id
        RETURNING d.*
      )
@@ -86,11 +89,11 @@ async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
             CASE WHEN l.kind = 'webhook' THEN w.secret ELSE p."pushSecret" END AS secret,
             CASE WHEN l.kind = 'webhook' AND w."previousSecretExpiresAt" > now() THEN w."previousSecret" END
               AS "previousSecret",
-            CASE WHEN l.kind = 'webhook' THEN ${EVENT_BODY_SQL}
+            CASE WHEN l.kind = 'webhook' THEN ${raw(EVENT_BODY_SQL)}
             ELSE
               json_build_object('id', n.id, 'type', 'notification', 'programId', n."programId", 'customerId', n."customerId",
                                 'loyaltyCustomerId', ld."loyaltyCustomerId", 'title', n.title, 'body', n.body, 'category', n.category,
-                                'data', n.data, 'createdAt', ${isoSql('n."createdAt"')})::text
+                                'data', n.data, 'createdAt', ${raw(isoSql('n."createdAt"'))})::text
             END AS body
      FROM leased l
        LEFT JOIN "Webhook" w ON w.id = l."webhookId"

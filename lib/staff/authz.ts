@@ -2,7 +2,8 @@
  * Staff authorisation: the one place that decides what a signed-in staff member may read or change.
  *
  * Building a dashboard page or write on top of it (e.g. rewards, coupon pools, earning flows, webhooks, staff):
- *  - Page / data loader (server component): `const staff = await requirePage(programId, "program.read")`
+ *  - Page / data loader (server component): `const staff = await requirePage(programId, "program.read")` (the
+ *    session's side, lib/staff/session.ts)
  *    — signed out → /signin, not a member → 404, role without the permission → the program's /forbidden page;
  *    then its data from lib/staff/queries/<resource>.ts.
  *  - The write itself (lib/staff/operations/<resource>.ts):
@@ -17,7 +18,7 @@
  *    one transaction.
  *  - Server action: `const staff = await requireStaff(programId, operation.permission)`, then
  *    `(await db()).$transaction((tx) => operation(tx, staff, input))`.
- *  - Form schemas shared by the browser (inline errors) and the server live in lib/staff/forms.ts; in a client
+ *  - Form schemas shared by the browser (inline errors) and the server live in lib/staff/forms/<resource>.ts; in a client
  *    component, `useStaffWrite({ schema, method, url, success, invalidate })` from lib/staff/client.ts validates,
  *    sends, shows field errors and toasts, invalidates react-query caches and refreshes the page.
  *  - Navigation: add the page to NAV in lib/staff/nav.ts with the permission it needs.
@@ -28,12 +29,9 @@
  * a disabled account takes effect at the next request.
  */
 import "server-only";
-import { notFound, redirect } from "next/navigation";
-import { cache } from "react";
-import { db } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/types";
 import { memberOf, ROLES, type Role } from "@/lib/domain/vocabulary";
-import { forbidden, signInRequired } from "@/lib/errors";
+import { forbidden } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 
 /** Role → permissions. viewer reads; support also serves customers; manager also configures; owner also manages staff. */
@@ -101,42 +99,6 @@ export async function resolveStaff(database: Db, staffId: string, programId: str
     programName: membership.program.name,
     role: memberOf(ROLES, membership.role),
   };
-}
-
-/** The signed-in staff member's id from the session cookie, or null. */
-export async function sessionStaffId(): Promise<string | null> {
-  // Loaded on first use: code that only resolves contexts (the CLI, tests) never starts next-auth.
-  const [{ getServerSession }, { authOptions }] = await Promise.all([import("next-auth"), import("./auth")]);
-  const session = (await getServerSession(authOptions)) as { staffId?: string } | null;
-  return session?.staffId ?? null;
-}
-
-/** The session's staff member in a program: looked up once per server render (layout and page share it). */
-const current = cache(async (programId: string): Promise<{ staffId: string | null; staff: StaffContext | null }> => {
-  const staffId = await sessionStaffId();
-  return { staffId, staff: staffId ? await resolveStaff(await db(), staffId, programId) : null };
-});
-
-/** For route handlers, server actions and operations: the context, or a 401/403 problem. */
-export async function requireStaff(programId: string, permission: Permission): Promise<StaffContext> {
-  const { staffId, staff } = await current(programId);
-  if (!staffId) throw signInRequired();
-  // Not a member of this program: answered like a missing permission, without saying whether it exists.
-  if (!staff) throw forbidden("You do not have access to this program.");
-  authorize(staff, permission);
-  return staff;
-}
-
-/**
- * For pages: the context when allowed; sign-in when signed out; not found for a program the staff member
- * does not belong to; the program's forbidden page when the role lacks the permission.
- */
-export async function requirePage(programId: string, permission: Permission): Promise<StaffContext> {
-  const { staffId, staff } = await current(programId);
-  if (!staffId) redirect("/signin");
-  if (!staff) notFound();
-  if (!can(staff.role, permission)) redirect(`/dashboard/${programId}/forbidden`);
-  return staff;
 }
 
 /** Throws 403 unless the role holds the permission. Operations call it first, whoever called them. */

@@ -6,7 +6,7 @@ import { useRef, useState } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { formValues, type FormValues } from "./form-data";
-import { fieldErrors } from "./forms";
+import { fieldErrors } from "./forms/field-errors";
 
 /** A problem+json answer from /api/staff, with the field errors by path for inline display. */
 export class StaffApiError extends Error {
@@ -112,14 +112,34 @@ export function useStaffWrite<S extends z.ZodType, T = unknown>(options: StaffWr
   return { submit, errors, pending: mutation.isPending };
 }
 
+/** A field of the schema's input, by the name the form submits it under. */
+type FieldName<S extends z.ZodType> = Extract<keyof z.input<S>, string>;
+
+/** What an input needs of its field: the name it submits, the saved value it starts from, the error it shows. */
+export interface BoundField {
+  name: string;
+  defaultValue?: string | number;
+  error?: string;
+}
+
+/** A saved value as an input's starting text: nothing (null, undefined) is an empty input. */
+const startingValue = (value: unknown): string | number =>
+  value === null || value === undefined ? "" : typeof value === "number" ? value : String(value);
+
 /**
  * A form that makes one write: `read` turns the submitted form into the schema's input. `clear` says whether the
  * form empties once the server has saved the write ("saved", the default) or never (its fields show the saved
  * values). It never empties before the server has answered, nor when the server refuses (a 409, an expired
- * session, a 400): the input stays for the staff member to correct and send again. Spread `form` on the <form>.
+ * session, a 400): the input stays for the staff member to correct and send again. Spread `form` on the <form>,
+ * and `field(name)` on each input: its name, its starting value (from `values`, an edit form's saved values) and
+ * its error, so a field is named once.
  */
 export function useStaffForm<S extends z.ZodType, T = unknown>(
-  options: StaffWrite<S, T> & { read: (form: FormValues) => z.input<S>; clear?: "saved" | "never" },
+  options: StaffWrite<S, T> & {
+    read: (form: FormValues) => z.input<S>;
+    clear?: "saved" | "never";
+    values?: { [K in FieldName<S>]?: unknown };
+  },
 ) {
   const ref = useRef<HTMLFormElement>(null);
   const clear = options.clear ?? "saved";
@@ -134,5 +154,10 @@ export function useStaffForm<S extends z.ZodType, T = unknown>(
     event.preventDefault();
     write.submit(options.read(formValues(event.currentTarget)));
   };
-  return { ...write, form: { ref, onSubmit } };
+  const field = (name: FieldName<S>): BoundField => ({
+    name,
+    error: write.errors[name],
+    ...(options.values ? { defaultValue: startingValue(options.values[name]) } : {}),
+  });
+  return { ...write, form: { ref, onSubmit }, field };
 }

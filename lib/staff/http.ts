@@ -4,7 +4,8 @@ import { retryRead, transactionWithRetry } from "@/lib/db/outage";
 import { parseWith, replyToResponse, TX_OPTIONS, withEdge, type SchemaLike } from "@/lib/api/edge";
 import { readJsonBody } from "@/lib/api/json-body";
 import { crossSiteRequest } from "@/lib/errors";
-import { requireStaff, type StaffContext, type StaffOperation, type StaffQuery } from "./authz";
+import { type StaffContext, type StaffOperation, type StaffQuery } from "./authz";
+import { requireStaff } from "./session";
 import { appOrigin } from "./request-origin";
 
 /**

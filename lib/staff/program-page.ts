@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { requirePage, type Permission } from "./authz";
+import { type Permission } from "./authz";
+import { requirePage } from "./session";
 import { firstParams } from "./search-params";
 
 /** What Next passes a program's dashboard page that reads its query string (filters, keyset cursors). */

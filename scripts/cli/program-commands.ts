@@ -9,7 +9,7 @@ import { createTier } from "@/lib/domain/tiers";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { ROLES, type Role } from "@/lib/domain/vocabulary";
 import { isTimeZone } from "@/lib/domain/time-zones";
-import { MAX_CANCEL_HOURS } from "@/lib/staff/forms";
+import { MAX_CANCEL_HOURS } from "@/lib/staff/forms/program";
 import { seedDemo } from "../seed/demo";
 import { dateOrNow, Int, Name, Now, Password, Uuid, type Command } from "./command";
 

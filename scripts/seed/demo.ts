@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { execute, sql } from "@/lib/db/sql";
 import { createApiKey } from "@/lib/domain/api-keys";
 import { applyUserBatch, type UserBatchItem } from "@/lib/domain/customers";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
@@ -133,14 +134,14 @@ async function demoActivity(prisma: PrismaClient, programId: string) {
   const rand = mulberry32(7);
   const day = 86_400_000;
   const now = Date.now();
-  await prisma.$executeRawUnsafe(
-    `UPDATE "Customer" c SET "createdAt" = now() - (random() * interval '60 days') WHERE "programId" = $1::uuid`,
-    programId,
+  await execute(
+    prisma,
+    sql`UPDATE "Customer" c SET "createdAt" = now() - (random() * interval '60 days') WHERE "programId" = ${programId}::uuid`,
   );
-  await prisma.$executeRawUnsafe(
-    `UPDATE "LoyaltyData" l SET "memberSince" = c."createdAt", "createdAt" = c."createdAt" FROM "Customer" c
-     WHERE c.id = l."customerId" AND l."programId" = $1::uuid AND c."programId" = $1::uuid`,
-    programId,
+  await execute(
+    prisma,
+    sql`UPDATE "LoyaltyData" l SET "memberSince" = c."createdAt", "createdAt" = c."createdAt" FROM "Customer" c
+     WHERE c.id = l."customerId" AND l."programId" = ${programId}::uuid AND c."programId" = ${programId}::uuid`,
   );
   const mug = await createReward(prisma, {
     programId,

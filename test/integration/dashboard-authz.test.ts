@@ -20,14 +20,11 @@ import { createReward, redeemReward } from "@/lib/domain/rewards";
 import { createStaff } from "@/lib/domain/staff";
 import { ROLES, type Role } from "@/lib/domain/vocabulary";
 import { can, resolveStaff, type StaffContext } from "@/lib/staff/authz";
-import {
-  BalanceAdjustment,
-  CouponImportChunk,
-  EarningFlowForm,
-  MAX_CODES_PER_CHUNK,
-  RewardForm,
-  UserDataEdit,
-} from "@/lib/staff/forms";
+import { CouponImportChunk, MAX_CODES_PER_CHUNK } from "@/lib/staff/forms/coupons";
+import { UserDataEdit } from "@/lib/staff/forms/customers";
+import { EarningFlowForm } from "@/lib/staff/forms/earning-flows";
+import { BalanceAdjustment } from "@/lib/staff/forms/points";
+import { RewardForm } from "@/lib/staff/forms/rewards";
 import {
   adjustBalance,
   assignCouponToCustomer,

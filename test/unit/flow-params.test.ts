@@ -16,7 +16,7 @@ import {
   storedFlowParams,
   type FlowParam,
 } from "@/lib/domain/flow-params";
-import { EarningFlowForm } from "@/lib/staff/forms";
+import { EarningFlowForm } from "@/lib/staff/forms/earning-flows";
 
 const amount: FlowParam = { name: "amount", type: "number", min: 1, max: 500, required: true };
 const items: FlowParam = { name: "items", type: "number", min: 1, max: 50, required: false };

@@ -1,10 +1,12 @@
 /**
- * The dashboard's form schemas (lib/staff/forms.ts) where they guard against stored scripts: image URLs of rewards and
+ * The dashboard's form schemas (lib/staff/forms/) where they guard against stored scripts: image URLs of rewards and
  * tiers are http(s) only (the same ImageUrl rule as the CLI's --image), and API key rate limits stay within bounds.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { ApiKeyForm, RewardForm, TierForm } from "@/lib/staff/forms";
+import { ApiKeyForm } from "@/lib/staff/forms/api-keys";
+import { RewardForm } from "@/lib/staff/forms/rewards";
+import { TierForm } from "@/lib/staff/forms/tiers";
 import { ImageUrl } from "@/lib/api/schemas/common";
 
 const HOSTILE = [

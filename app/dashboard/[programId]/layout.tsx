@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { membershipsOf } from "@/lib/domain/staff";
-import { requirePage } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { navLinks } from "@/lib/staff/nav";
 import { Providers } from "@/components/providers";
 import { Sidebar } from "@/components/dashboard/sidebar";

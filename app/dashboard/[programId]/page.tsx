@@ -2,6 +2,7 @@ import { openProgramSearchPage, type ProgramSearchPageProps } from "@/lib/staff/
 import { can } from "@/lib/staff/authz";
 import { resolveRange } from "@/lib/staff/report-range";
 import { cachedReport } from "@/lib/staff/queries/reports";
+import { referralReport } from "@/lib/staff/queries/reports-referrals";
 import { Card, formatDate } from "@/components/ui";
 import { RangePicker } from "@/components/dashboard/reports/range-picker";
 import { ReportStats } from "@/components/dashboard/reports/report-stats";
@@ -19,7 +20,10 @@ export default async function ReportsPage(props: ProgramSearchPageProps<"range" 
     select: { timeZone: true },
   });
   const range = resolveRange(search, timeZone);
-  const report = await cachedReport(database, programId, range);
+  const [report, referrals] = await Promise.all([
+    cachedReport(database, programId, range),
+    referralReport(database, programId, range),
+  ]);
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -45,7 +49,7 @@ export default async function ReportsPage(props: ProgramSearchPageProps<"range" 
         awaitingExpiry={report.awaitingExpiry}
       />
       <ReportCharts from={range.from} to={range.to} days={report.days} tiers={report.tiers} />
-      <ReferralStats programId={programId} range={range} />
+      <ReferralStats current={referrals.current} previous={referrals.previous} />
       {can(staff.role, "customers.export") && (
         <Card title="Exports of the period">
           <div className="flex flex-wrap gap-3">

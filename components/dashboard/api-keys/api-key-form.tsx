@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
 import { useStaffForm } from "@/lib/staff/client";
-import { ApiKeyForm as ApiKeySchema } from "@/lib/staff/forms";
+import { ApiKeyForm as ApiKeySchema } from "@/lib/staff/forms/api-keys";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, ShownOnce } from "@/components/ui";
 import { CardForm } from "../card-form";
@@ -25,7 +25,7 @@ export function ApiKeyForm({ programId }: { programId: string }) {
       rateLimitBurst: f.optionalNumber("rateLimitBurst") ?? undefined,
     }),
   });
-  const errors = create.errors;
+  const { field } = create;
   return (
     <CardForm
       title="New API key"
@@ -36,21 +36,13 @@ export function ApiKeyForm({ programId }: { programId: string }) {
       footer={created && <ShownOnce what="key" value={created.key} testId="new-api-key" />}
     >
       <div className="min-w-56 flex-1">
-        <InputField
-          label="Name (who uses it)"
-          error={errors.name}
-          id="key-name"
-          name="name"
-          required
-          placeholder="Web shop"
-        />
+        <InputField label="Name (who uses it)" id="key-name" {...field("name")} required placeholder="Web shop" />
       </div>
       <div className="w-40">
         <InputField
           label="Requests per second"
-          error={errors.rateLimitPerSec}
           id="key-rate"
-          name="rateLimitPerSec"
+          {...field("rateLimitPerSec")}
           type="number"
           min={1}
           max={RATE_LIMIT.maxPerSec}
@@ -61,9 +53,8 @@ export function ApiKeyForm({ programId }: { programId: string }) {
       <div className="w-40">
         <InputField
           label="Burst (at once)"
-          error={errors.rateLimitBurst}
           id="key-burst"
-          name="rateLimitBurst"
+          {...field("rateLimitBurst")}
           type="number"
           min={1}
           max={RATE_LIMIT.maxBurst}

@@ -2,7 +2,7 @@
 
 import { RATE_LIMIT } from "@/lib/domain/api-key-limits";
 import { useStaffForm } from "@/lib/staff/client";
-import { ApiKeyLimits } from "@/lib/staff/forms";
+import { ApiKeyLimits } from "@/lib/staff/forms/api-keys";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, buttonClass } from "@/components/ui";
 

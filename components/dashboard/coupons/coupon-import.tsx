@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { StaffApiError, staffFetch } from "@/lib/staff/client";
-import { MAX_CODES_PER_CHUNK, parseCouponCsv } from "@/lib/staff/forms";
+import { MAX_CODES_PER_CHUNK, parseCouponCsv } from "@/lib/staff/forms/coupons";
 import { staffApi } from "@/lib/staff/urls";
 import { Card, Field, buttonClass, formatNumber, inputClass } from "@/components/ui";
 

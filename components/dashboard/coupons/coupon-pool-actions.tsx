@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm, useStaffWrite } from "@/lib/staff/client";
-import { CouponPoolUpdate } from "@/lib/staff/forms";
+import { CouponPoolUpdate } from "@/lib/staff/forms/coupons";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, buttonClass, secondaryButtonClass } from "@/components/ui";
 import { EditDrawer } from "../edit-drawer";

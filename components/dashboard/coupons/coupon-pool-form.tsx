@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { CouponPoolForm as CouponPoolSchema } from "@/lib/staff/forms";
+import { CouponPoolForm as CouponPoolSchema } from "@/lib/staff/forms/coupons";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField } from "@/components/ui";
 import { CardForm } from "../card-form";
@@ -15,7 +15,7 @@ export function CouponPoolForm({ programId }: { programId: string }) {
     success: "Coupon pool created",
     read: (f) => ({ name: f.text("name"), validDays: f.optionalNumber("validDays") }),
   });
-  const errors = create.errors;
+  const { field } = create;
   return (
     <CardForm
       title="New coupon pool"
@@ -27,15 +27,14 @@ export function CouponPoolForm({ programId }: { programId: string }) {
       className="flex flex-wrap items-start gap-3"
     >
       <div className="min-w-56 flex-1">
-        <InputField label="Name" error={errors.name} id="pool-name" name="name" required placeholder="Summer 10% off" />
+        <InputField label="Name" id="pool-name" {...field("name")} required placeholder="Summer 10% off" />
       </div>
       <div className="w-44">
         <InputField
           label="Valid for (days)"
-          error={errors.validDays}
           hint="Empty: no expiry"
           id="pool-valid-days"
-          name="validDays"
+          {...field("validDays")}
           type="number"
           inputMode="numeric"
           min={1}

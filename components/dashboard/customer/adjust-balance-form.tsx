@@ -2,7 +2,7 @@
 
 import { useMemo } from "react";
 import { useStaffForm } from "@/lib/staff/client";
-import { balanceAdjustmentWithin } from "@/lib/staff/forms";
+import { balanceAdjustmentWithin } from "@/lib/staff/forms/points";
 import { staffApi } from "@/lib/staff/urls";
 import { Field, FormError, InputField, buttonClass, inputClass } from "@/components/ui";
 import { customerQueries } from "./profile";

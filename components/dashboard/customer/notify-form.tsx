@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { NotificationForm } from "@/lib/staff/forms";
+import { NotificationForm } from "@/lib/staff/forms/notifications";
 import { staffApi } from "@/lib/staff/urls";
 import { Field, InputField, inputClass, secondaryButtonClass } from "@/components/ui";
 import { customerQueries } from "./profile";

@@ -1,7 +1,8 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { CouponForm, RedeemForm } from "@/lib/staff/forms";
+import { CouponForm } from "@/lib/staff/forms/coupons";
+import { RedeemForm } from "@/lib/staff/forms/rewards";
 import { staffApi } from "@/lib/staff/urls";
 import { Field, formatNumber, inputClass, secondaryButtonClass } from "@/components/ui";
 import { customerQueries, type CustomerProfile } from "./profile";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { PreferencesForm } from "@/lib/staff/forms";
+import { PreferencesForm } from "@/lib/staff/forms/customers";
 import { staffApi } from "@/lib/staff/urls";
 import { Card, FormError, InputField, buttonClass, checkboxClass } from "@/components/ui";
 import { NOTIFICATION_FLAGS } from "./loyalty-data-card";

@@ -1,4 +1,4 @@
-import type { customerProfile } from "@/lib/staff/queries/customers";
+import type { customerProfile } from "@/lib/staff/queries/customers/page";
 import { queryKeys } from "@/lib/staff/urls";
 
 /** The customer page's data (one load, in the page) as its cards receive it. Types only cross to the browser. */

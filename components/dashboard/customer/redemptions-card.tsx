@@ -1,23 +1,23 @@
-import { db } from "@/lib/db/client";
-import { customerRedemptions } from "@/lib/staff/queries/redemptions";
+import type { RedemptionRow } from "@/lib/staff/queries/redemptions";
 import { Card } from "@/components/ui";
 import { RedemptionsTable } from "./redemptions-table";
 
 /**
  * The customer page's Redemptions card: the customer's latest redemptions with code, reward, points and status, and
- * (for staff who may redeem) a Cancel button on those the program's cancel window still allows. A server component:
- * it loads its own rows, so a cancel or a redemption elsewhere on the page shows here once the page refreshes.
+ * (for staff who may redeem) a Cancel button on those the program's cancel window still allows. The page loads the
+ * rows with the rest of the profile, so a cancel or a redemption elsewhere on the page shows here once it refreshes.
  */
-export async function RedemptionsCard({
+export function RedemptionsCard({
   programId,
   customerId,
+  rows,
   canCancel,
 }: {
   programId: string;
   customerId: string;
+  rows: RedemptionRow[];
   canCancel: boolean;
 }) {
-  const rows = await customerRedemptions(await db(), programId, customerId);
   return (
     <Card title="Redemptions">
       <RedemptionsTable programId={programId} customerId={customerId} rows={rows} canCancel={canCancel} />

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useStaffWrite } from "@/lib/staff/client";
-import { CancelRedemptionForm } from "@/lib/staff/forms";
+import { CancelRedemptionForm } from "@/lib/staff/forms/rewards";
 import type { RedemptionRow } from "@/lib/staff/queries/redemptions";
 import { staffApi } from "@/lib/staff/urls";
 import {

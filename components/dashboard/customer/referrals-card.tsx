@@ -1,8 +1,8 @@
 import Link from "next/link";
-import { db } from "@/lib/db/client";
-import { customerReferrals, type ReferralRow } from "@/lib/domain/referrals";
+import type { ReferralRow } from "@/lib/domain/referrals";
 import { dashboardPages } from "@/lib/staff/urls";
 import { Badge, Card, ResponsiveCard, Table, formatDate, formatNumber } from "@/components/ui";
+import type { CustomerProfile } from "./profile";
 
 /** A customer of a referral: a link to their page, or "erased customer" once their personal data is gone. */
 function Who({ programId, row }: { programId: string; row: ReferralRow }) {
@@ -20,11 +20,16 @@ function Status({ row }: { row: ReferralRow }) {
 }
 
 /**
- * The customer page's "Referrals" card (a server component, it loads its own rows): who referred this customer, with
- * which code and whether it completed, and the customers they referred (the 50 newest) with the points it earned them.
+ * The customer page's "Referrals" card: who referred this customer, with which code and whether it completed, and
+ * the customers they referred (the 50 newest) with the points it earned them.
  */
-export async function ReferralsCard({ programId, customerId }: { programId: string; customerId: string }) {
-  const r = await customerReferrals(await db(), programId, customerId);
+export function ReferralsCard({
+  programId,
+  referrals: r,
+}: {
+  programId: string;
+  referrals: CustomerProfile["referrals"];
+}) {
   return (
     <Card title="Referrals">
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">

@@ -2,8 +2,8 @@
 
 import { useMemo, useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
-import { reversalWithin } from "@/lib/staff/forms";
-import type { TimelineEntry } from "@/lib/staff/queries/customers";
+import { reversalWithin } from "@/lib/staff/forms/reversals";
+import type { TimelineEntry } from "@/lib/staff/queries/customers/timeline";
 import { staffApi } from "@/lib/staff/urls";
 import { FormError, InputField, buttonClass, formatNumber } from "@/components/ui";
 import { EditDrawer } from "../edit-drawer";

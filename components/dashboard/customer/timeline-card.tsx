@@ -3,8 +3,8 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { staffFetch, useStaffForm } from "@/lib/staff/client";
-import { NoteForm, TIMELINE_KINDS, type TimelineKind } from "@/lib/staff/forms";
-import type { TimelineEntry, TimelinePage } from "@/lib/staff/queries/customers";
+import { NoteForm, TIMELINE_KINDS, type TimelineKind } from "@/lib/staff/forms/customers";
+import type { TimelineEntry, TimelinePage } from "@/lib/staff/queries/customers/timeline";
 import { queryKeys, staffApi } from "@/lib/staff/urls";
 import {
   Badge,

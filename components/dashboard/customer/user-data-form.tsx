@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { UserDataEdit } from "@/lib/staff/forms";
+import { UserDataEdit } from "@/lib/staff/forms/customers";
 import { staffApi } from "@/lib/staff/urls";
 import { Card, FormError, InputField, buttonClass } from "@/components/ui";
 import { customerQueries, type CustomerData } from "./profile";

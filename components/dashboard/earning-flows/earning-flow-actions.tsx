@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { FlowParam } from "@/lib/domain/flow-params";
 import { useStaffForm, useStaffWrite } from "@/lib/staff/client";
-import { EarningFlowActive, EarningFlowEdit } from "@/lib/staff/forms";
+import { EarningFlowActive, EarningFlowEdit } from "@/lib/staff/forms/earning-flows";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, buttonClass, checkboxClass, secondaryButtonClass } from "@/components/ui";
 import { EditDrawer } from "../edit-drawer";
@@ -58,6 +58,7 @@ function EarningFlowEditForm({ programId, flow, onSaved }: { programId: string; 
     schema: EarningFlowEdit,
     method: "PATCH",
     url: staffApi.earningFlow(programId, flow.id),
+    values: flow,
     success: `"${flow.key}" saved`,
     clear: "never",
     onSuccess: onSaved,
@@ -75,14 +76,14 @@ function EarningFlowEditForm({ programId, flow, onSaved }: { programId: string; 
       };
     },
   });
-  const errors = save.errors;
+  const { errors, field } = save;
   const whole = { type: "number", inputMode: "numeric", min: 1, step: 1 } as const;
   return (
     <form {...save.form} aria-label={`Edit ${flow.key}`} noValidate className="space-y-4">
       <p className="text-sm text-slate-700">
         Key <span className="font-mono font-medium">{flow.key}</span> (integrators call the flow by it, so it stays).
       </p>
-      <InputField label="Name" error={errors.name} id="edit-flow-name" name="name" defaultValue={flow.name ?? ""} />
+      <InputField label="Name" id="edit-flow-name" {...field("name")} />
       <fieldset>
         <legend className="block text-sm font-medium text-slate-800">Points earned</legend>
         <div className="mt-2 flex flex-wrap gap-4 text-sm">
@@ -102,14 +103,7 @@ function EarningFlowEditForm({ programId, flow, onSaved }: { programId: string; 
         </div>
       </fieldset>
       {mode === "fixed" ? (
-        <InputField
-          label="Points"
-          error={errors.points}
-          id="edit-flow-points"
-          name="points"
-          defaultValue={flow.points ?? ""}
-          {...whole}
-        />
+        <InputField label="Points" id="edit-flow-points" {...field("points")} {...whole} />
       ) : (
         <>
           <InputField
@@ -125,11 +119,9 @@ function EarningFlowEditForm({ programId, flow, onSaved }: { programId: string; 
           />
           <InputField
             label="Param"
-            error={errors.param}
             id="edit-flow-param"
-            name="param"
+            {...field("param")}
             className="font-mono"
-            defaultValue={flow.param ?? ""}
             autoCapitalize="none"
             spellCheck={false}
           />
@@ -139,19 +131,15 @@ function EarningFlowEditForm({ programId, flow, onSaved }: { programId: string; 
       <InputField
         label="Cap per day"
         hint="Points per customer per UTC day; empty: none"
-        error={errors.capPerDay}
         id="edit-flow-cap-day"
-        name="capPerDay"
-        defaultValue={flow.capPerDay ?? ""}
+        {...field("capPerDay")}
         {...whole}
       />
       <InputField
         label="Cap in total"
         hint="Points per customer, ever; empty: none"
-        error={errors.capTotal}
         id="edit-flow-cap-total"
-        name="capTotal"
-        defaultValue={flow.capTotal ?? ""}
+        {...field("capTotal")}
         {...whole}
       />
       <div className="flex items-center gap-2 text-sm">

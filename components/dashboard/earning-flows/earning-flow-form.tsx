@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
-import { EarningFlowForm as EarningFlowSchema } from "@/lib/staff/forms";
+import { EarningFlowForm as EarningFlowSchema } from "@/lib/staff/forms/earning-flows";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, checkboxClass } from "@/components/ui";
 import { CardForm } from "../card-form";
@@ -36,7 +36,7 @@ export function EarningFlowForm({ programId }: { programId: string }) {
       };
     },
   });
-  const errors = create.errors;
+  const { errors, field } = create;
   return (
     <CardForm
       title="New earning flow"
@@ -49,17 +49,16 @@ export function EarningFlowForm({ programId }: { programId: string }) {
     >
       <InputField
         label="Key"
-        error={errors.key}
         hint="Used by the API, e.g. purchase"
         id="flow-key"
-        name="key"
+        {...field("key")}
         required
         className="font-mono"
         placeholder="purchase"
         autoCapitalize="none"
         spellCheck={false}
       />
-      <InputField label="Name" error={errors.name} id="flow-name" name="name" placeholder="Purchase in store" />
+      <InputField label="Name" id="flow-name" {...field("name")} placeholder="Purchase in store" />
       <fieldset className="sm:col-span-2">
         <legend className="block text-sm font-medium text-slate-800">Points earned</legend>
         <div className="mt-2 flex flex-wrap gap-4 text-sm">
@@ -90,9 +89,8 @@ export function EarningFlowForm({ programId }: { programId: string }) {
       {mode === "fixed" ? (
         <InputField
           label="Points"
-          error={errors.points}
           id="flow-points"
-          name="points"
+          {...field("points")}
           type="number"
           inputMode="numeric"
           min={1}
@@ -113,10 +111,9 @@ export function EarningFlowForm({ programId }: { programId: string }) {
           />
           <InputField
             label="Param"
-            error={errors.param}
             hint="A numeric param of the run, e.g. amount"
             id="flow-param"
-            name="param"
+            {...field("param")}
             className="font-mono"
             placeholder="amount"
             autoCapitalize="none"
@@ -127,10 +124,9 @@ export function EarningFlowForm({ programId }: { programId: string }) {
       <FlowParamsFieldset rows={paramRows} errors={errors} />
       <InputField
         label="Cap per day"
-        error={errors.capPerDay}
         hint="Points per customer per UTC day"
         id="flow-cap-day"
-        name="capPerDay"
+        {...field("capPerDay")}
         type="number"
         inputMode="numeric"
         min={1}
@@ -138,10 +134,9 @@ export function EarningFlowForm({ programId }: { programId: string }) {
       />
       <InputField
         label="Cap in total"
-        error={errors.capTotal}
         hint="Points per customer, ever"
         id="flow-cap-total"
-        name="capTotal"
+        {...field("capTotal")}
         type="number"
         inputMode="numeric"
         min={1}

@@ -1,11 +1,8 @@
-import { db } from "@/lib/db/client";
-import type { ReportRange } from "@/lib/staff/report-range";
-import { referralReport } from "@/lib/staff/queries/reports-referrals";
+import type { ReferralTotals } from "@/lib/staff/queries/reports-referrals";
 import { Figure } from "./report-stats";
 
-/** The reports' referral figures of the period (a server component: it loads them), each against the previous period. */
-export async function ReferralStats({ programId, range }: { programId: string; range: ReportRange }) {
-  const { current, previous } = await referralReport(await db(), programId, range);
+/** The reports' referral figures of the period, each against the previous period. */
+export function ReferralStats({ current, previous }: { current: ReferralTotals; previous: ReferralTotals }) {
   return (
     <section aria-label="Referrals of the period" className="space-y-2">
       <h2 className="text-lg font-semibold">Referrals</h2>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { RewardForm as RewardSchema } from "@/lib/staff/forms";
+import { RewardForm as RewardSchema } from "@/lib/staff/forms/rewards";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField } from "@/components/ui";
 import { CardForm } from "../card-form";
@@ -21,7 +21,7 @@ export function RewardForm({ programId }: { programId: string }) {
       stock: f.optionalNumber("stock"),
     }),
   });
-  const errors = create.errors;
+  const { field } = create;
   return (
     <CardForm
       title="New reward"
@@ -32,12 +32,11 @@ export function RewardForm({ programId }: { programId: string }) {
       noValidate
       className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
     >
-      <InputField label="Name" error={errors.name} id="reward-name" name="name" required placeholder="Free coffee" />
+      <InputField label="Name" id="reward-name" {...field("name")} required placeholder="Free coffee" />
       <InputField
         label="Cost in points"
-        error={errors.costPoints}
         id="reward-cost"
-        name="costPoints"
+        {...field("costPoints")}
         type="number"
         inputMode="numeric"
         min={1}
@@ -46,29 +45,20 @@ export function RewardForm({ programId }: { programId: string }) {
       />
       <InputField
         label="Stock"
-        error={errors.stock}
         hint="Leave empty for unlimited"
         id="reward-stock"
-        name="stock"
+        {...field("stock")}
         type="number"
         inputMode="numeric"
         min={0}
         step={1}
       />
-      <InputField
-        label="Image URL"
-        error={errors.image}
-        id="reward-image"
-        name="image"
-        type="url"
-        placeholder="https://…"
-      />
+      <InputField label="Image URL" id="reward-image" {...field("image")} type="url" placeholder="https://…" />
       <div className="sm:col-span-2 lg:col-span-4">
         <InputField
           label="Description"
-          error={errors.description}
           id="reward-description"
-          name="description"
+          {...field("description")}
           placeholder="What the customer gets"
         />
       </div>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm, useStaffWrite } from "@/lib/staff/client";
-import { RewardUpdate as RewardUpdateSchema } from "@/lib/staff/forms";
+import { RewardUpdate as RewardUpdateSchema } from "@/lib/staff/forms/rewards";
 import { staffApi } from "@/lib/staff/urls";
 import {
   ActiveBadge,
@@ -137,6 +137,7 @@ function RewardEditForm({
     schema: RewardUpdateSchema,
     method: "PATCH",
     url: staffApi.reward(programId, reward.id),
+    values: reward,
     success: "Reward saved",
     clear: "never",
     onSuccess: onSaved,
@@ -151,53 +152,21 @@ function RewardEditForm({
       active: f.checked("active"),
     }),
   });
-  const errors = save.errors;
+  const { errors, field } = save;
   const whole = { type: "number", inputMode: "numeric", step: 1 } as const;
   return (
     <form {...save.form} aria-label={`Edit ${reward.name}`} noValidate className="space-y-4">
-      <InputField label="Name" error={errors.name} id="edit-reward-name" name="name" defaultValue={reward.name} />
-      <InputField
-        label="Description"
-        error={errors.description}
-        id="edit-reward-description"
-        name="description"
-        defaultValue={reward.description ?? ""}
-      />
-      <InputField
-        label="Image URL"
-        error={errors.image}
-        id="edit-reward-image"
-        name="image"
-        type="url"
-        defaultValue={reward.image ?? ""}
-      />
-      <InputField
-        label="Cost in points"
-        error={errors.costPoints}
-        id="edit-reward-cost"
-        name="costPoints"
-        min={1}
-        defaultValue={reward.costPoints}
-        {...whole}
-      />
-      <InputField
-        label="Stock"
-        hint="Empty: unlimited"
-        error={errors.stock}
-        id="edit-reward-stock"
-        name="stock"
-        min={0}
-        defaultValue={reward.stock ?? ""}
-        {...whole}
-      />
+      <InputField label="Name" id="edit-reward-name" {...field("name")} />
+      <InputField label="Description" id="edit-reward-description" {...field("description")} />
+      <InputField label="Image URL" id="edit-reward-image" {...field("image")} type="url" />
+      <InputField label="Cost in points" id="edit-reward-cost" {...field("costPoints")} min={1} {...whole} />
+      <InputField label="Stock" hint="Empty: unlimited" id="edit-reward-stock" {...field("stock")} min={0} {...whole} />
       <InputField
         label="Redemptions per customer"
         hint="Empty: no limit"
-        error={errors.perCustomerLimit}
         id="edit-reward-limit"
-        name="perCustomerLimit"
+        {...field("perCustomerLimit")}
         min={1}
-        defaultValue={reward.perCustomerLimit ?? ""}
         {...whole}
       />
       <Field label="Minimum tier" htmlFor="edit-reward-tier" error={errors.minTierId}>

@@ -1,14 +1,20 @@
-import { db } from "@/lib/db/client";
-import { getReferralSettings } from "@/lib/domain/referrals";
+import type { ReferralSettings } from "@/lib/domain/referrals";
 import { Card, formatNumber } from "@/components/ui";
 import { DefinitionList } from "@/components/dashboard/edit-drawer";
 import { ReferralSettingsDrawer } from "./referral-settings-form";
 
 const points = (n: number) => (n === 0 ? "none" : `${formatNumber(n)} point${n === 1 ? "" : "s"}`);
 
-/** The settings page's "Referrals" card (a server component): the referral settings; managers and owners edit them. */
-export async function ReferralSettingsCard({ programId, canEdit }: { programId: string; canEdit: boolean }) {
-  const settings = await getReferralSettings(await db(), programId);
+/** The settings page's "Referrals" card: the referral settings; managers and owners edit them. */
+export function ReferralSettingsCard({
+  programId,
+  settings,
+  canEdit,
+}: {
+  programId: string;
+  settings: ReferralSettings;
+  canEdit: boolean;
+}) {
   return (
     <Card title="Referrals" actions={canEdit && <ReferralSettingsDrawer programId={programId} settings={settings} />}>
       <DefinitionList

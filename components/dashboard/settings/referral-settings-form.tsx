@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { ReferralSettingsForm } from "@/lib/staff/forms";
+import { ReferralSettingsForm } from "@/lib/staff/forms/program";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, buttonClass } from "@/components/ui";
 import { EditDrawer } from "../edit-drawer";
@@ -30,6 +30,7 @@ function ReferralSettingsEditForm({
     schema: ReferralSettingsForm,
     method: "PATCH",
     url: staffApi.referralSettings(programId),
+    values: settings,
     success: "Referral settings saved",
     clear: "never",
     onSuccess: onSaved,
@@ -42,63 +43,51 @@ function ReferralSettingsEditForm({
       referralCapDays: f.number("referralCapDays"),
     }),
   });
-  const errors = save.errors;
+  const { field } = save;
   const whole = { type: "number", inputMode: "numeric", step: 1 } as const;
   return (
     <form {...save.form} aria-label="Referral settings" noValidate className="space-y-4">
       <InputField
         label="Referral link"
         hint="An http(s) URL with {code} where the customer's referral code goes. Empty: no links."
-        error={errors.referralLinkTemplate}
         id="referral-template"
-        name="referralLinkTemplate"
-        defaultValue={settings.referralLinkTemplate ?? ""}
+        {...field("referralLinkTemplate")}
         placeholder="https://shop.example.com/join?ref={code}"
       />
       <InputField
         label="Points for the referrer"
-        error={errors.referralReferrerPoints}
         id="referral-referrer-points"
-        name="referralReferrerPoints"
-        defaultValue={settings.referralReferrerPoints}
+        {...field("referralReferrerPoints")}
         min={0}
         {...whole}
       />
       <InputField
         label="Points for the referred customer"
-        error={errors.referralReferredPoints}
         id="referral-referred-points"
-        name="referralReferredPoints"
-        defaultValue={settings.referralReferredPoints}
+        {...field("referralReferredPoints")}
         min={0}
         {...whole}
       />
       <InputField
         label="Qualifying earn (minimum points)"
         hint="The referred customer's first earn of at least this many points completes the referral"
-        error={errors.referralMinEarnPoints}
         id="referral-min-earn"
-        name="referralMinEarnPoints"
-        defaultValue={settings.referralMinEarnPoints}
+        {...field("referralMinEarnPoints")}
         min={1}
         {...whole}
       />
       <InputField
         label="Rewarded referrals per referrer"
         hint="Empty: no cap. Over it the referral still completes; the referrer gets no points."
-        error={errors.referralCapCount}
         id="referral-cap-count"
-        name="referralCapCount"
-        defaultValue={settings.referralCapCount ?? ""}
+        {...field("referralCapCount")}
         min={1}
         {...whole}
       />
       <InputField
         label="Cap period (days)"
-        error={errors.referralCapDays}
         id="referral-cap-days"
-        name="referralCapDays"
-        defaultValue={settings.referralCapDays}
+        {...field("referralCapDays")}
         min={1}
         max={3650}
         {...whole}

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useStaffForm } from "@/lib/staff/client";
-import { MAX_CANCEL_HOURS, NewProgramForm, ProgramSettingsForm } from "@/lib/staff/forms";
+import { MAX_CANCEL_HOURS, NewProgramForm, ProgramSettingsForm } from "@/lib/staff/forms/program";
 import { dashboardPages, staffApi } from "@/lib/staff/urls";
 import { Field, InputField, buttonClass, inputClass } from "@/components/ui";
 import { CardForm } from "../card-form";
@@ -33,6 +33,7 @@ export function SettingsForm({
     schema: ProgramSettingsForm,
     method: "PATCH",
     url: staffApi.settings(programId),
+    values: settings,
     success: "Settings saved",
     clear: "never",
     onSuccess: onSaved,
@@ -46,28 +47,24 @@ export function SettingsForm({
       redemptionCancelHours: f.optionalNumber("redemptionCancelHours"),
     }),
   });
-  const errors = save.errors;
+  const { errors, field } = save;
   const months = { type: "number", inputMode: "numeric", min: 1, max: 120, step: 1 } as const;
   const points = { type: "number", inputMode: "numeric", min: 0, step: 1 } as const;
   return (
     <form {...save.form} aria-label="Program settings" noValidate className="space-y-4">
-      <InputField label="Name" error={errors.name} id="settings-name" name="name" defaultValue={settings.name} />
+      <InputField label="Name" id="settings-name" {...field("name")} />
       <InputField
         label="Points expire after (months)"
         hint="Empty: points never expire"
-        error={errors.pointsExpiryMonths}
         id="settings-expiry"
-        name="pointsExpiryMonths"
-        defaultValue={settings.pointsExpiryMonths ?? ""}
+        {...field("pointsExpiryMonths")}
         {...months}
       />
       <InputField
         label="Tier period (months)"
         hint="Tiers are recalculated at the end of each period"
-        error={errors.tierPeriodMonths}
         id="settings-period"
-        name="tierPeriodMonths"
-        defaultValue={settings.tierPeriodMonths}
+        {...field("tierPeriodMonths")}
         {...months}
       />
       <Field label="Time zone" htmlFor="settings-zone" hint="The days reports count in" error={errors.timeZone}>
@@ -82,28 +79,22 @@ export function SettingsForm({
       <InputField
         label="Largest adjustment by support (points)"
         hint="Empty: no ceiling"
-        error={errors.adjustCeilingSupport}
         id="settings-ceiling-support"
-        name="adjustCeilingSupport"
-        defaultValue={settings.adjustCeilingSupport ?? ""}
+        {...field("adjustCeilingSupport")}
         {...points}
       />
       <InputField
         label="Largest adjustment by managers (points)"
         hint="Empty: no ceiling. Owners have none."
-        error={errors.adjustCeilingManager}
         id="settings-ceiling-manager"
-        name="adjustCeilingManager"
-        defaultValue={settings.adjustCeilingManager ?? ""}
+        {...field("adjustCeilingManager")}
         {...points}
       />
       <InputField
         label="Redemptions may be cancelled for (hours)"
         hint="After each redemption. 0: never; empty: at any time."
-        error={errors.redemptionCancelHours}
         id="settings-cancel-hours"
-        name="redemptionCancelHours"
-        defaultValue={settings.redemptionCancelHours ?? ""}
+        {...field("redemptionCancelHours")}
         type="number"
         inputMode="numeric"
         min={0}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { StaffForm as StaffSchema } from "@/lib/staff/forms";
+import { StaffForm as StaffSchema } from "@/lib/staff/forms/staff";
 import { staffApi } from "@/lib/staff/urls";
 import { Field, InputField, inputClass } from "@/components/ui";
 import { CardForm } from "../card-form";
@@ -21,7 +21,7 @@ export function StaffForm({ programId }: { programId: string }) {
       role: f.text("role") as StaffRole,
     }),
   });
-  const errors = create.errors;
+  const { errors, field } = create;
   return (
     <CardForm
       title="Add a staff member"
@@ -31,14 +31,13 @@ export function StaffForm({ programId }: { programId: string }) {
       submitIn="sm:col-span-2 lg:col-span-4"
       className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
     >
-      <InputField label="E-mail" error={errors.email} id="staff-email" name="email" type="email" autoComplete="off" />
-      <InputField label="Name" error={errors.name} id="staff-name" name="name" autoComplete="off" />
+      <InputField label="E-mail" id="staff-email" {...field("email")} type="email" autoComplete="off" />
+      <InputField label="Name" id="staff-name" {...field("name")} autoComplete="off" />
       <InputField
         label="Initial password"
-        error={errors.password}
         hint="At least 12 characters; share it privately."
         id="staff-password"
-        name="password"
+        {...field("password")}
         type="password"
         autoComplete="new-password"
       />

@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { StaffRoleForm as StaffRoleSchema } from "@/lib/staff/forms";
+import { StaffRoleForm as StaffRoleSchema } from "@/lib/staff/forms/staff";
 import { staffApi } from "@/lib/staff/urls";
 import { dangerButtonClass, inputClass, secondaryButtonClass } from "@/components/ui";
 import { WriteButton } from "../write-button";

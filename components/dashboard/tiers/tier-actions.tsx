@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm, useStaffWrite } from "@/lib/staff/client";
-import { TierUpdate } from "@/lib/staff/forms";
+import { TierUpdate } from "@/lib/staff/forms/tiers";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, buttonClass, dangerButtonClass } from "@/components/ui";
 import { EditDrawer } from "../edit-drawer";
@@ -51,6 +51,7 @@ function TierEditForm({ programId, tier, onSaved }: { programId: string; tier: T
     schema: TierUpdate,
     method: "PATCH",
     url: staffApi.tier(programId, tier.id),
+    values: tier,
     success: (data) => `Tier saved${moved(data)}`,
     clear: "never",
     onSuccess: onSaved,
@@ -62,47 +63,23 @@ function TierEditForm({ programId, tier, onSaved }: { programId: string; tier: T
       image: f.text("image") || null,
     }),
   });
-  const errors = save.errors;
+  const { field } = save;
   return (
     <form {...save.form} aria-label={`Edit ${tier.name}`} noValidate className="space-y-4">
-      <InputField label="Name" error={errors.name} id="edit-tier-name" name="name" defaultValue={tier.name} />
+      <InputField label="Name" id="edit-tier-name" {...field("name")} />
       <InputField
         label="Required points"
         hint="Changing it re-evaluates every customer's tier at once"
-        error={errors.requiredPoints}
         id="edit-tier-points"
-        name="requiredPoints"
+        {...field("requiredPoints")}
         type="number"
         inputMode="numeric"
         min={0}
         step={1}
-        defaultValue={tier.requiredPoints}
       />
-      <InputField
-        label="Points factor"
-        error={errors.factor}
-        id="edit-tier-factor"
-        name="factor"
-        type="number"
-        min={0}
-        step={0.05}
-        defaultValue={tier.factor}
-      />
-      <InputField
-        label="Image URL"
-        error={errors.image}
-        id="edit-tier-image"
-        name="image"
-        type="url"
-        defaultValue={tier.image ?? ""}
-      />
-      <InputField
-        label="Content"
-        error={errors.content}
-        id="edit-tier-content"
-        name="content"
-        defaultValue={tier.content ?? ""}
-      />
+      <InputField label="Points factor" id="edit-tier-factor" {...field("factor")} type="number" min={0} step={0.05} />
+      <InputField label="Image URL" id="edit-tier-image" {...field("image")} type="url" />
+      <InputField label="Content" id="edit-tier-content" {...field("content")} />
       <button type="submit" className={buttonClass} disabled={save.pending}>
         Save tier
       </button>

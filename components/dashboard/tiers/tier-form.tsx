@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { TierForm as TierSchema } from "@/lib/staff/forms";
+import { TierForm as TierSchema } from "@/lib/staff/forms/tiers";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField } from "@/components/ui";
 import { CardForm } from "../card-form";
@@ -22,7 +22,7 @@ export function TierForm({ programId }: { programId: string }) {
       image: f.text("image") || null,
     }),
   });
-  const errors = create.errors;
+  const { errors, field } = create;
   return (
     <CardForm
       title="New tier"
@@ -32,12 +32,11 @@ export function TierForm({ programId }: { programId: string }) {
       submitIn=""
       className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
     >
-      <InputField label="Name" error={errors.name} id="tier-name" name="name" required />
+      <InputField label="Name" id="tier-name" {...field("name")} required />
       <InputField
         label="Required points"
-        error={errors.requiredPoints}
         id="tier-points"
-        name="requiredPoints"
+        {...field("requiredPoints")}
         type="number"
         min={0}
         step={1}
@@ -54,13 +53,12 @@ export function TierForm({ programId }: { programId: string }) {
         defaultValue={1}
         required
       />
-      <InputField label="Image URL" error={errors.image} id="tier-image" name="image" type="url" />
+      <InputField label="Image URL" id="tier-image" {...field("image")} type="url" />
       <div className="sm:col-span-2 lg:col-span-4">
         <InputField
           label="Content"
-          error={errors.content}
           id="tier-content"
-          name="content"
+          {...field("content")}
           placeholder="What members of this tier get"
         />
       </div>

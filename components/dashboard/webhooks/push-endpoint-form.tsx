@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
-import { PushEndpointForm as PushEndpointSchema } from "@/lib/staff/forms";
+import { PushEndpointForm as PushEndpointSchema } from "@/lib/staff/forms/webhooks";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, ShownOnce, buttonClass, secondaryButtonClass } from "@/components/ui";
 

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
-import { WebhookForm as WebhookSchema, type WebhookForm as WebhookInput } from "@/lib/staff/forms";
+import { WebhookForm as WebhookSchema, type WebhookForm as WebhookInput } from "@/lib/staff/forms/webhooks";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, ShownOnce } from "@/components/ui";
 import { CardForm } from "../card-form";

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { ROTATION_OVERLAP_HOURS } from "@/lib/domain/webhook-rotation";
 import { useStaffForm } from "@/lib/staff/client";
-import { WebhookRotation, WebhookSubscriptions } from "@/lib/staff/forms";
+import { WebhookRotation, WebhookSubscriptions } from "@/lib/staff/forms/webhooks";
 import { staffApi } from "@/lib/staff/urls";
 import { Field, ShownOnce, buttonClass, inputClass, secondaryButtonClass } from "@/components/ui";
 import { EventTypeChoices } from "./event-type-choices";

@@ -8,7 +8,8 @@ import { EXPORT_FILTERS, EXPORT_KINDS, EXPORT_ROWS_HEADER, type ExportKind } fro
 import { exportSource } from "@/lib/exports/sources";
 import { csvByteStream, type ExportOutcome } from "@/lib/exports/stream";
 import { audited } from "../audit";
-import { requireStaff, type StaffContext } from "../authz";
+import { type StaffContext } from "../authz";
+import { requireStaff } from "../session";
 import { EXPORT_PERMISSIONS } from "./permissions";
 
 /**

@@ -4,7 +4,7 @@ import { conflict, notFound } from "@/lib/errors";
 import { createApiKey, revokeApiKey, setApiKeyLimits } from "@/lib/domain/api-keys";
 import { audited } from "../audit";
 import { staffOperation } from "../authz";
-import type { ApiKeyForm, ApiKeyLimits } from "../forms";
+import type { ApiKeyForm, ApiKeyLimits } from "../forms/api-keys";
 
 /** The staff writes on the program's API keys (`apikeys.manage`). A key's secret is shown once and never audited. */
 

@@ -7,15 +7,10 @@ import { createCouponPool, importCoupons, updateCouponPool } from "@/lib/domain/
 import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { audited, auditedUpdate } from "../audit";
 import { staffOperation } from "../authz";
-import type {
-  CouponImportChunk,
-  CouponPoolForm,
-  CouponPoolUpdate,
-  EarningFlowForm,
-  RewardForm,
-  RewardUpdate,
-  TierForm,
-} from "../forms";
+import type { CouponImportChunk, CouponPoolForm, CouponPoolUpdate } from "../forms/coupons";
+import type { EarningFlowForm } from "../forms/earning-flows";
+import type { RewardForm, RewardUpdate } from "../forms/rewards";
+import type { TierForm } from "../forms/tiers";
 
 /**
  * The staff writes on the program's catalogue: tiers, rewards, coupon pools (and their codes), earning flows.

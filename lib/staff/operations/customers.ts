@@ -12,21 +12,17 @@ import { aboveCeiling } from "@/lib/domain/adjustment-ceilings";
 import { programAdjustCeilings } from "@/lib/domain/programs";
 import { audited, auditedUpdate } from "../audit";
 import { staffOperation, type StaffContext } from "../authz";
-import type {
-  BalanceAdjustment,
-  CouponForm,
-  NoteForm,
-  NotificationForm,
-  PreferencesForm,
-  RedeemForm,
-  UserDataEdit,
-} from "../forms";
+import type { CouponForm } from "../forms/coupons";
+import type { NoteForm, PreferencesForm, UserDataEdit } from "../forms/customers";
+import type { NotificationForm } from "../forms/notifications";
+import type { BalanceAdjustment } from "../forms/points";
+import type { RedeemForm } from "../forms/rewards";
 
 /**
  * The staff writes on one customer of the program: edit, adjust the balance, redeem, assign a coupon, notify,
  * delete. Each states its permission once (`staffOperation`), finds the customer with `requireCustomer` (another
  * program's customer is a 404), acts through the same domain function as the API, and audits in the same
- * transaction. Inputs are already validated with the schemas of lib/staff/forms.ts.
+ * transaction. Inputs are already validated with the schemas of lib/staff/forms/.
  */
 
 /** Who the ledger says made a dashboard change. */

@@ -2,7 +2,7 @@ import "server-only";
 import { requireEarningFlow, setEarningFlowActive, updateEarningFlow } from "@/lib/domain/earning-flows";
 import { auditedUpdate } from "../audit";
 import { staffOperation } from "../authz";
-import type { EarningFlowActive, EarningFlowEdit } from "../forms";
+import type { EarningFlowActive, EarningFlowEdit } from "../forms/earning-flows";
 
 /** The staff edits of a program's earning flows (managers and owners), audited before → after. */
 

@@ -2,7 +2,7 @@ import "server-only";
 import { createProgramWithOwner, getProgram, updateProgram } from "@/lib/domain/programs";
 import { audited, auditedUpdate } from "../audit";
 import { staffOperation } from "../authz";
-import type { NewProgramForm, ProgramSettingsForm } from "../forms";
+import type { NewProgramForm, ProgramSettingsForm } from "../forms/program";
 
 /** The program settings page's writes: the settings (managers and owners) and a new program (owners). */
 

@@ -2,7 +2,7 @@ import "server-only";
 import { cancelRedemption } from "@/lib/domain/redemption-cancel";
 import { audited } from "../audit";
 import { staffOperation } from "../authz";
-import type { CancelRedemptionForm } from "../forms";
+import type { CancelRedemptionForm } from "../forms/rewards";
 
 /**
  * The staff writes on a redemption: cancelling it from the customer page, with the same domain function as the API

@@ -2,7 +2,7 @@ import "server-only";
 import { getReferralSettings, updateReferralSettings } from "@/lib/domain/referrals";
 import { auditedUpdate } from "../audit";
 import { staffOperation } from "../authz";
-import type { ReferralSettingsForm } from "../forms";
+import type { ReferralSettingsForm } from "../forms/program";
 
 /** The settings page's "Referrals" card: the program's referral settings (managers and owners), audited. */
 export const updateReferralSettingsAsStaff = staffOperation(

@@ -9,7 +9,7 @@ import { loadTierState } from "@/lib/domain/tiers-engine";
 import type { Tx } from "@/lib/db/types";
 import { audited } from "../audit";
 import { staffOperation } from "../authz";
-import type { ReversalForm } from "../forms";
+import type { ReversalForm } from "../forms/reversals";
 
 /**
  * A reversal from the customer's timeline: the same domain function as the API (lib/domain/reversals.ts), within

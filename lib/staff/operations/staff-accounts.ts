@@ -1,4 +1,5 @@
 import "server-only";
+import { query, sql } from "@/lib/db/sql";
 import type { Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, notFound } from "@/lib/errors";
@@ -6,7 +7,7 @@ import { createStaff } from "@/lib/domain/staff";
 import { revokeAllStaffSessions } from "@/lib/domain/staff-sessions";
 import { audited } from "../audit";
 import { staffOperation, type StaffContext } from "../authz";
-import type { StaffDisabledForm, StaffForm, StaffRoleForm } from "../forms";
+import type { StaffDisabledForm, StaffForm, StaffRoleForm } from "../forms/staff";
 
 /**
  * Staff management (`staff.manage`, owners only). The account's `disabledAt` is account-wide, so it may only be
@@ -17,9 +18,9 @@ import type { StaffDisabledForm, StaffForm, StaffRoleForm } from "../forms";
 
 async function lockPrograms(tx: Tx, programIds: string[]) {
   const ids = [...new Set(programIds)].sort();
-  await tx.$queryRawUnsafe(
-    `SELECT id FROM "Program" WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid) ORDER BY id FOR UPDATE`,
-    JSON.stringify(ids),
+  await query(
+    tx,
+    sql`SELECT id FROM "Program" WHERE id IN (SELECT (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::uuid) ORDER BY id FOR UPDATE`,
   );
 }
 

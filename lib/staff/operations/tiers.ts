@@ -2,7 +2,7 @@ import "server-only";
 import { removeTier, requireTier, updateTier } from "@/lib/domain/tiers";
 import { audited, auditedUpdate } from "../audit";
 import { staffOperation } from "../authz";
-import type { TierUpdate } from "../forms";
+import type { TierUpdate } from "../forms/tiers";
 
 /**
  * The staff edits of a program's tiers (managers and owners). A new threshold or a removal re-evaluates the

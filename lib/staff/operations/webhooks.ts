@@ -12,7 +12,13 @@ import {
 } from "@/lib/domain/webhooks";
 import { audited, auditedUpdate } from "../audit";
 import { staffOperation } from "../authz";
-import type { PushEndpointForm, WebhookForm, WebhookRotation, WebhookSubscriptions, WebhookUpdate } from "../forms";
+import type {
+  PushEndpointForm,
+  WebhookForm,
+  WebhookRotation,
+  WebhookSubscriptions,
+  WebhookUpdate,
+} from "../forms/webhooks";
 
 /**
  * The staff writes on where the program's events go: webhooks, the push endpoint, re-sending a delivery

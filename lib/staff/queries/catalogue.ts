@@ -1,5 +1,6 @@
 import "server-only";
 import { findRow } from "@/lib/db/require-row";
+import { join, query, raw, sql } from "@/lib/db/sql";
 import type { Db } from "@/lib/db/types";
 
 /** The dashboard's reads of the program's catalogue: tiers, rewards, coupon pools, earning flows. */
@@ -43,12 +44,12 @@ export interface CouponPoolRow {
 
 /** The coupon pools page: each pool with its codes counted (served by the (poolId, customerId) index). */
 export async function couponPools(db: Db, programId: string): Promise<CouponPoolRow[]> {
-  const rows = await db.$queryRawUnsafe<Omit<CouponPoolRow, "assigned">[]>(
-    `SELECT p.id, p.name, p."validDays", p.active,
+  const rows = await query<Omit<CouponPoolRow, "assigned">>(
+    db,
+    sql`SELECT p.id, p.name, p."validDays", p.active,
             (SELECT count(*) FROM "Coupon" c WHERE c."programId" = p."programId" AND c."poolId" = p.id)::int AS total,
             (SELECT count(*) FROM "Coupon" c WHERE c."programId" = p."programId" AND c."poolId" = p.id AND c."customerId" IS NULL)::int AS free
-     FROM "CouponPool" p WHERE p."programId" = $1::uuid ORDER BY p.name`,
-    programId,
+     FROM "CouponPool" p WHERE p."programId" = ${programId}::uuid ORDER BY p.name`,
   );
   return rows.map((r) => ({
     ...r,
@@ -77,6 +78,9 @@ export interface CouponCodeRow {
 
 export const COUPON_CODES_PAGE = 50;
 
+const CODE_STATUS = raw(`CASE WHEN c."customerId" IS NULL THEN 'available'
+  WHEN c."expiresAt" IS NOT NULL AND c."expiresAt" <= now() THEN 'expired' ELSE 'assigned' END`);
+
 /**
  * One page of a pool's codes in code order (keyset: the codes after `after`, served by the (poolId, code) unique
  * index), optionally only those starting with `prefix` (case-sensitive, as codes are) or in one status, with the
@@ -87,21 +91,17 @@ export async function couponCodes(
   poolId: string,
   filters: { prefix?: string; status?: CouponCodeStatus; after?: string },
 ): Promise<{ rows: CouponCodeRow[]; next: string | null }> {
-  const rows = await db.$queryRawUnsafe<CouponCodeRow[]>(
-    `SELECT c.code, cu.email, c."assignedAt", c."expiresAt",
-            CASE WHEN c."customerId" IS NULL THEN 'available'
-                 WHEN c."expiresAt" IS NOT NULL AND c."expiresAt" <= now() THEN 'expired' ELSE 'assigned' END AS status
+  const where = [sql`c."poolId" = ${poolId}::uuid`];
+  if (filters.prefix)
+    where.push(sql`c.code >= ${filters.prefix}::text AND starts_with(c.code, ${filters.prefix}::text)`);
+  if (filters.after) where.push(sql`c.code > ${filters.after}::text`);
+  if (filters.status) where.push(sql`${CODE_STATUS} = ${filters.status}::text`);
+  const rows = await query<CouponCodeRow>(
+    db,
+    sql`SELECT c.code, cu.email, c."assignedAt", c."expiresAt", ${CODE_STATUS} AS status
      FROM "Coupon" c LEFT JOIN "Customer" cu ON cu.id = c."customerId"
-     WHERE c."poolId" = $1::uuid
-       AND ($2::text IS NULL OR (c.code >= $2::text AND starts_with(c.code, $2::text)))
-       AND ($3::text IS NULL OR c.code > $3::text)
-       AND ($4::text IS NULL OR $4::text = CASE WHEN c."customerId" IS NULL THEN 'available'
-                 WHEN c."expiresAt" IS NOT NULL AND c."expiresAt" <= now() THEN 'expired' ELSE 'assigned' END)
+     WHERE ${join(where, " AND ")}
      ORDER BY c.code LIMIT ${COUPON_CODES_PAGE + 1}`,
-    poolId,
-    filters.prefix || null,
-    filters.after || null,
-    filters.status ?? null,
   );
   const page = rows.slice(0, COUPON_CODES_PAGE);
   return { rows: page, next: rows.length > COUPON_CODES_PAGE ? page.at(-1)!.code : null };

@@ -1,4 +1,5 @@
 import "server-only";
+import { query, raw, sql } from "@/lib/db/sql";
 import { isoSql, type Db } from "@/lib/db/types";
 import { memberOf, REDEMPTION_STATUSES, type RedemptionStatus } from "@/lib/domain/vocabulary";
 
@@ -24,22 +25,22 @@ export const RECENT_REDEMPTIONS = 10;
  * The customer's latest redemptions (the (customerId, createdAt) index), each with whether the program's cancel
  * window (lib/domain/redemption-cancel.ts) still allows cancelling it, by the database's clock.
  */
-const RECENT_SQL = `
-SELECT r.id, r.code, w.name AS reward, r.points, ${isoSql('r."createdAt"')} AS "createdAt",
-       ${isoSql('r."cancelledAt"')} AS "cancelledAt", r."cancelReason",
+const recent = (programId: string, customerId: string) => sql`
+SELECT r.id, r.code, w.name AS reward, r.points, ${raw(isoSql('r."createdAt"'))} AS "createdAt",
+       ${raw(isoSql('r."cancelledAt"'))} AS "cancelledAt", r."cancelReason",
        CASE WHEN r."cancelledAt" IS NOT NULL OR p."redemptionCancelHours" = 0 THEN 'no'
             WHEN p."redemptionCancelHours" IS NULL THEN 'always'
             WHEN now() < r."createdAt" + make_interval(hours => p."redemptionCancelHours") THEN 'until'
             ELSE 'no' END AS cancellable,
-       ${isoSql('(r."createdAt" + make_interval(hours => coalesce(p."redemptionCancelHours", 0)))')} AS until
+       ${raw(isoSql('(r."createdAt" + make_interval(hours => coalesce(p."redemptionCancelHours", 0)))'))} AS until
 FROM "Redemption" r JOIN "Reward" w ON w.id = r."rewardId" JOIN "Program" p ON p.id = r."programId"
-WHERE r."customerId" = $1::uuid AND r."programId" = $2::uuid
-ORDER BY r."createdAt" DESC, r.id DESC LIMIT $3`;
+WHERE r."customerId" = ${customerId}::uuid AND r."programId" = ${programId}::uuid
+ORDER BY r."createdAt" DESC, r.id DESC LIMIT ${RECENT_REDEMPTIONS}`;
 
 export async function customerRedemptions(db: Db, programId: string, customerId: string): Promise<RedemptionRow[]> {
-  const rows = await db.$queryRawUnsafe<
-    (Omit<RedemptionRow, "cancellableUntil" | "status"> & { cancellable: "no" | "always" | "until"; until: string })[]
-  >(RECENT_SQL, customerId, programId, RECENT_REDEMPTIONS);
+  const rows = await query<
+    Omit<RedemptionRow, "cancellableUntil" | "status"> & { cancellable: "no" | "always" | "until"; until: string }
+  >(db, recent(programId, customerId));
   return rows.map(({ cancellable, until, ...r }) => ({
     ...r,
     points: Number(r.points),

@@ -1,4 +1,5 @@
 import "server-only";
+import { query, sql } from "@/lib/db/sql";
 import type { Db } from "@/lib/db/types";
 import type { ReportRange } from "../report-range";
 
@@ -17,23 +18,23 @@ export interface ReferralTotals {
   points: number;
 }
 
-const REFERRALS_SQL = `
+const referralsSql = (programId: string, range: ReportRange) => sql`
 WITH b AS (
-  SELECT ($2::date)::timestamp AT TIME ZONE p."timeZone" AS prev_start, ($3::date)::timestamp AT TIME ZONE p."timeZone" AS start,
-         ($4::date + 1)::timestamp AT TIME ZONE p."timeZone" AS "end"
-  FROM "Program" p WHERE p.id = $1::uuid
+  SELECT (${range.previous.from}::date)::timestamp AT TIME ZONE p."timeZone" AS prev_start, (${range.from}::date)::timestamp AT TIME ZONE p."timeZone" AS start,
+         (${range.to}::date + 1)::timestamp AT TIME ZONE p."timeZone" AS "end"
+  FROM "Program" p WHERE p.id = ${programId}::uuid
 ), made AS (
   SELECT count(*) FILTER (WHERE r."createdAt" >= b.start)::int AS current,
          count(*) FILTER (WHERE r."createdAt" < b.start)::int AS previous
   FROM "Referral" r CROSS JOIN b
-  WHERE r."programId" = $1::uuid AND r."createdAt" >= b.prev_start AND r."createdAt" < b."end"
+  WHERE r."programId" = ${programId}::uuid AND r."createdAt" >= b.prev_start AND r."createdAt" < b."end"
 ), done AS (
   SELECT count(*) FILTER (WHERE r."completedAt" >= b.start)::int AS current,
          count(*) FILTER (WHERE r."completedAt" < b.start)::int AS previous,
          coalesce(sum(r."referrerPoints" + r."referredPoints") FILTER (WHERE r."completedAt" >= b.start), 0)::float8 AS points_current,
          coalesce(sum(r."referrerPoints" + r."referredPoints") FILTER (WHERE r."completedAt" < b.start), 0)::float8 AS points_previous
   FROM "Referral" r CROSS JOIN b
-  WHERE r."programId" = $1::uuid AND r."completedAt" >= b.prev_start AND r."completedAt" < b."end"
+  WHERE r."programId" = ${programId}::uuid AND r."completedAt" >= b.prev_start AND r."completedAt" < b."end"
 )
 SELECT made.current AS made_current, made.previous AS made_previous, done.current AS done_current,
        done.previous AS done_previous, done.points_current, done.points_previous
@@ -45,13 +46,7 @@ export async function referralReport(
   programId: string,
   range: ReportRange,
 ): Promise<{ current: ReferralTotals; previous: ReferralTotals }> {
-  const [row] = await db.$queryRawUnsafe<Record<string, number>[]>(
-    REFERRALS_SQL,
-    programId,
-    range.previous.from,
-    range.from,
-    range.to,
-  );
+  const [row] = await query<Record<string, number>>(db, referralsSql(programId, range));
   const n = (key: string) => Number(row?.[key] ?? 0);
   return {
     current: { made: n("made_current"), completed: n("done_current"), points: n("points_current") },

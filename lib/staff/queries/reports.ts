@@ -1,4 +1,5 @@
 import "server-only";
+import { query, raw, sql, type Sql } from "@/lib/db/sql";
 import type { Db } from "@/lib/db/types";
 import { addDays, type ReportRange } from "../report-range";
 
@@ -72,27 +73,36 @@ export interface Report {
   awaitingExpiry: number;
 }
 
-/** The bounds as instants: $2 previous period's first day, $3 the period's first day, $4 its last day. */
-const BOUNDS_SQL = `
-  p AS (SELECT "timeZone" AS tz FROM "Program" WHERE id = $1::uuid),
-  b AS (SELECT p.tz, ($2::date)::timestamp AT TIME ZONE p.tz AS prev_start, ($3::date)::timestamp AT TIME ZONE p.tz AS start,
-               ($4::date + 1)::timestamp AT TIME ZONE p.tz AS "end" FROM p)`;
+/** The program and the days a report reads: the previous period's first day, the period's first and last days. */
+interface Bounds {
+  programId: string;
+  previousFrom: string;
+  from: string;
+  to: string;
+}
+
+/** The bounds as instants, in the program's time zone. */
+const bounds = (q: Bounds) => sql`
+  p AS (SELECT "timeZone" AS tz FROM "Program" WHERE id = ${q.programId}::uuid),
+  b AS (SELECT p.tz, (${q.previousFrom}::date)::timestamp AT TIME ZONE p.tz AS prev_start, (${q.from}::date)::timestamp AT TIME ZONE p.tz AS start,
+               (${q.to}::date + 1)::timestamp AT TIME ZONE p.tz AS "end" FROM p)`;
 
 /** A timestamp's day in the program's zone (a date: cheaper per row than text); null before the previous period. */
-const localDay = (column: string) => `CASE WHEN ${column} >= b.prev_start THEN (${column} AT TIME ZONE b.tz)::date END`;
+const localDay = (column: string) =>
+  raw(`CASE WHEN ${column} >= b.prev_start THEN (${column} AT TIME ZONE b.tz)::date END`);
 
 /** Grouped rows with their day as YYYY-MM-DD text, formatted once per day rather than once per row. */
-const daysAsText = (columns: string[], grouped: string) =>
-  `SELECT to_char(g.day, 'YYYY-MM-DD') AS day, ${columns.map((c) => `g.${c}`).join(", ")} FROM (${grouped}) g`;
+const daysAsText = (columns: string[], grouped: Sql) =>
+  sql`SELECT to_char(g.day, 'YYYY-MM-DD') AS day, ${raw(columns.map((c) => `g.${c}`).join(", "))} FROM (${grouped}) g`;
 
 /**
  * The program's ledger since the previous period's start, per day in the program's zone — the days after the period
  * too, up to now: the liability is counted back from the present.
  */
-const LEDGER_DAYS_SQL = `WITH ${BOUNDS_SQL}
+const ledgerDaysSql = (q: Bounds) => sql`WITH ${bounds(q)}
 ${daysAsText(
   ["issued", "redeemed", "expired", "deducted", "net"],
-  `SELECT (e."createdAt" AT TIME ZONE b.tz)::date AS day,
+  sql`SELECT (e."createdAt" AT TIME ZONE b.tz)::date AS day,
        coalesce(sum(e.points) FILTER (WHERE e.points > 0 AND e.type <> 'reversal'), 0)::float8
          + coalesce(sum(e.points) FILTER (WHERE e.points < 0 AND e.type = 'reversal'), 0)::float8 AS issued,
        coalesce(sum(-e.points) FILTER (WHERE e.type IN ('redeem', 'spend')), 0)::float8
@@ -101,7 +111,7 @@ ${daysAsText(
        coalesce(sum(-e.points) FILTER (WHERE e.points < 0 AND e.type NOT IN ('redeem', 'spend', 'expire', 'reversal')), 0)::float8 AS deducted,
        coalesce(sum(e.points), 0)::float8 AS net
 FROM "LedgerEntry" e CROSS JOIN b
-WHERE e."programId" = $1::uuid AND e."createdAt" >= b.prev_start
+WHERE e."programId" = ${q.programId}::uuid AND e."createdAt" >= b.prev_start
 GROUP BY 1`,
 )}`;
 
@@ -109,12 +119,12 @@ GROUP BY 1`,
  * Current balances: of the customers not erased (day null), and of those erased since the previous period's start
  * by the day they were erased (alive, so counted, at the end of every day before it).
  */
-const BALANCES_SQL = `WITH ${BOUNDS_SQL}
+const balancesSql = (q: Bounds) => sql`WITH ${bounds(q)}
 ${daysAsText(
   ["balance"],
-  `SELECT ${localDay('c."deletedAt"')} AS day, coalesce(sum(l.balance), 0)::float8 AS balance
+  sql`SELECT ${localDay('c."deletedAt"')} AS day, coalesce(sum(l.balance), 0)::float8 AS balance
 FROM "Customer" c CROSS JOIN b JOIN "LoyaltyData" l ON l."customerId" = c.id
-WHERE c."programId" = $1::uuid AND (c."deletedAt" IS NULL OR c."deletedAt" >= b.prev_start)
+WHERE c."programId" = ${q.programId}::uuid AND (c."deletedAt" IS NULL OR c."deletedAt" >= b.prev_start)
 GROUP BY 1`,
 )}`;
 
@@ -122,55 +132,55 @@ GROUP BY 1`,
  * Entries written after their customer's erasure (the expiry job's), since the previous period's start: by the
  * entry's day and the erasure's (null: before the previous period). Few rows: erased customers only.
  */
-const AFTER_ERASURE_SQL = `WITH ${BOUNDS_SQL}
+const afterErasureSql = (q: Bounds) => sql`WITH ${bounds(q)}
 SELECT to_char(g.day, 'YYYY-MM-DD') AS day, to_char(g.erased, 'YYYY-MM-DD') AS erased, g.points FROM (
 SELECT (e."createdAt" AT TIME ZONE b.tz)::date AS day, ${localDay('c."deletedAt"')} AS erased, sum(e.points)::float8 AS points
 FROM "Customer" c CROSS JOIN b
   JOIN "LedgerEntry" e ON e."customerId" = c.id AND e."createdAt" > c."deletedAt" AND e."createdAt" >= b.prev_start
-WHERE c."programId" = $1::uuid AND c."deletedAt" IS NOT NULL
+WHERE c."programId" = ${q.programId}::uuid AND c."deletedAt" IS NOT NULL
 GROUP BY 1, 2) g`;
 
-const ACTIVE_SQL = `WITH ${BOUNDS_SQL}
+const activeSql = (q: Bounds) => sql`WITH ${bounds(q)}
 SELECT count(DISTINCT e."customerId") FILTER (WHERE e."createdAt" >= b.start)::int AS current,
        count(DISTINCT e."customerId") FILTER (WHERE e."createdAt" < b.start)::int AS previous
 FROM "LedgerEntry" e CROSS JOIN b
-WHERE e."programId" = $1::uuid AND e."createdAt" >= b.prev_start AND e."createdAt" < b."end" AND e.type <> 'expire'`;
+WHERE e."programId" = ${q.programId}::uuid AND e."createdAt" >= b.prev_start AND e."createdAt" < b."end" AND e.type <> 'expire'`;
 
-const MEMBERS_SQL = `WITH ${BOUNDS_SQL}
+const membersSql = (q: Bounds) => sql`WITH ${bounds(q)}
 SELECT count(*) FILTER (WHERE c."createdAt" < b."end" AND (c."deletedAt" IS NULL OR c."deletedAt" >= b."end"))::int AS current,
        count(*) FILTER (WHERE c."createdAt" < b.start AND (c."deletedAt" IS NULL OR c."deletedAt" >= b.start))::int AS previous
-FROM "Customer" c CROSS JOIN b WHERE c."programId" = $1::uuid`;
+FROM "Customer" c CROSS JOIN b WHERE c."programId" = ${q.programId}::uuid`;
 
-const NEW_MEMBERS_SQL = `WITH ${BOUNDS_SQL}
+const newMembersSql = (q: Bounds) => sql`WITH ${bounds(q)}
 ${daysAsText(
   ["n"],
-  `SELECT ${localDay('c."createdAt"')} AS day, count(*)::int AS n
+  sql`SELECT ${localDay('c."createdAt"')} AS day, count(*)::int AS n
 FROM "Customer" c CROSS JOIN b
-WHERE c."programId" = $1::uuid AND c."createdAt" >= b.prev_start AND c."createdAt" < b."end"
+WHERE c."programId" = ${q.programId}::uuid AND c."createdAt" >= b.prev_start AND c."createdAt" < b."end"
 GROUP BY 1`,
 )}`;
 
 /** Lots of live customers: due in the next 30 days, and already past expiry but not yet expired by the job. */
-const EXPIRING_SQL = `
+const expiringSql = (q: Bounds) => sql`
 SELECT coalesce(sum(l.remaining) FILTER (WHERE l."expiresAt" > now()), 0)::float8 AS next30,
        coalesce(sum(l.remaining) FILTER (WHERE l."expiresAt" <= now()), 0)::float8 AS overdue
 FROM "PointLot" l JOIN "Customer" c ON c.id = l."customerId"
 WHERE l."expiresAt" <= now() + interval '30 days' AND l.remaining > 0
-  AND c."programId" = $1::uuid AND c."deletedAt" IS NULL`;
+  AND c."programId" = ${q.programId}::uuid AND c."deletedAt" IS NULL`;
 
 /** Every tier of the program with its live members (0 included), then those with no tier. */
-const TIERS_SQL = `
+const tiersSql = (q: Bounds) => sql`
 SELECT * FROM (
 SELECT t.name, t."requiredPoints", count(c.id)::int AS customers
 FROM "Tier" t
   LEFT JOIN "CustomerTier" ct ON ct."currentTierId" = t.id
   LEFT JOIN "Customer" c ON c.id = ct."customerId" AND c."deletedAt" IS NULL
-WHERE t."programId" = $1::uuid
+WHERE t."programId" = ${q.programId}::uuid
 GROUP BY t.id, t.name, t."requiredPoints"
 UNION ALL
 SELECT 'No tier', NULL, count(*)::int
 FROM "CustomerTier" ct JOIN "Customer" c ON c.id = ct."customerId"
-WHERE c."programId" = $1::uuid AND c."deletedAt" IS NULL AND ct."currentTierId" IS NULL
+WHERE c."programId" = ${q.programId}::uuid AND c."deletedAt" IS NULL AND ct."currentTierId" IS NULL
 ) tiers ORDER BY "requiredPoints" NULLS FIRST, name`;
 
 type DayRow = { day: string; issued: number; redeemed: number; expired: number; deducted: number; net: number };
@@ -179,17 +189,17 @@ const rate = (redeemed: number, issued: number) => (issued > 0 ? redeemed / issu
 
 /** The report of `range` for the program, in its time zone. */
 export async function programReport(db: Db, programId: string, range: ReportRange): Promise<Report> {
-  const bounds = [programId, range.previous.from, range.from, range.to] as const;
+  const q: Bounds = { programId, previousFrom: range.previous.from, from: range.from, to: range.to };
   const [program, ledger, balances, afterErasure, active, members, newMembers, expiring, tiers] = await Promise.all([
     db.program.findUniqueOrThrow({ where: { id: programId }, select: { timeZone: true } }),
-    db.$queryRawUnsafe<DayRow[]>(LEDGER_DAYS_SQL, ...bounds),
-    db.$queryRawUnsafe<{ day: string | null; balance: number }[]>(BALANCES_SQL, ...bounds),
-    db.$queryRawUnsafe<{ day: string; erased: string | null; points: number }[]>(AFTER_ERASURE_SQL, ...bounds),
-    db.$queryRawUnsafe<{ current: number; previous: number }[]>(ACTIVE_SQL, ...bounds),
-    db.$queryRawUnsafe<{ current: number; previous: number }[]>(MEMBERS_SQL, ...bounds),
-    db.$queryRawUnsafe<{ day: string | null; n: number }[]>(NEW_MEMBERS_SQL, ...bounds),
-    db.$queryRawUnsafe<{ next30: number; overdue: number }[]>(EXPIRING_SQL, programId),
-    db.$queryRawUnsafe<ReportTier[]>(TIERS_SQL, programId),
+    query<DayRow>(db, ledgerDaysSql(q)),
+    query<{ day: string | null; balance: number }>(db, balancesSql(q)),
+    query<{ day: string; erased: string | null; points: number }>(db, afterErasureSql(q)),
+    query<{ current: number; previous: number }>(db, activeSql(q)),
+    query<{ current: number; previous: number }>(db, membersSql(q)),
+    query<{ day: string | null; n: number }>(db, newMembersSql(q)),
+    query<{ next30: number; overdue: number }>(db, expiringSql(q)),
+    query<ReportTier>(db, tiersSql(q)),
   ]);
   const byDay = new Map(ledger.map((r) => [r.day, r]));
   const erasedBalanceByDay = new Map(balances.map((r) => [r.day, Number(r.balance)]));

@@ -1,4 +1,5 @@
 import "server-only";
+import { query, raw, sql } from "@/lib/db/sql";
 import type { Db } from "@/lib/db/types";
 import { EVENT_BODY_SQL } from "@/lib/domain/webhooks";
 import { keysetPage, NEWEST_FIRST, olderThan } from "./keyset";
@@ -97,9 +98,9 @@ export async function deliveryWithPayload(db: Db, programId: string, deliveryId:
   });
   if (!delivery) return null;
   const [row] = delivery.eventId
-    ? await db.$queryRawUnsafe<{ body: string }[]>(
-        `SELECT ${EVENT_BODY_SQL} AS body FROM "Event" e WHERE e.id = $1::uuid`,
-        delivery.eventId,
+    ? await query<{ body: string }>(
+        db,
+        sql`SELECT ${raw(EVENT_BODY_SQL)} AS body FROM "Event" e WHERE e.id = ${delivery.eventId}::uuid`,
       )
     : [];
   return { ...delivery, eventType: delivery.event?.type ?? null, payload: row?.body ?? null };

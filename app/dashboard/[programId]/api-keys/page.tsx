@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
-import { can, requirePage } from "@/lib/staff/authz";
+import { can } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { apiKeys } from "@/lib/staff/queries/api-keys";
 import { ActiveBadge, Card, Empty, formatDate, formatNumber } from "@/components/ui";
 import { ApiKeyForm } from "@/components/dashboard/api-keys/api-key-form";

@@ -1,4 +1,4 @@
-import { requirePage } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { ApiReference } from "@/components/api-reference/api-reference";
 
 export const metadata = { title: "API reference · Loyalty" };

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { db } from "@/lib/db/client";
-import { can, requirePage } from "@/lib/staff/authz";
+import { can } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { couponPools } from "@/lib/staff/queries/catalogue";
 import { dashboardPages } from "@/lib/staff/urls";
 import { ActiveBadge, Card, Table, formatNumber, type Column } from "@/components/ui";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { openProgramSearchPage, type ProgramSearchPageProps } from "@/lib/staff/program-page";
 import { isUuid } from "@/lib/ids";
-import { CUSTOMER_SORTS, SEARCH_LIMIT, searchCustomers, type CustomerSort } from "@/lib/staff/queries/customers";
+import { CUSTOMER_SORTS, SEARCH_LIMIT, searchCustomers, type CustomerSort } from "@/lib/staff/queries/customers/search";
 import { programTiers } from "@/lib/staff/queries/catalogue";
 import { PageExport } from "@/components/dashboard/exports/page-exports";
 import { dashboardPages } from "@/lib/staff/urls";

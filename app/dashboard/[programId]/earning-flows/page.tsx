@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
-import { can, requirePage } from "@/lib/staff/authz";
+import { can } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { earningFlows } from "@/lib/staff/queries/catalogue";
 import { ActiveBadge, Card, Table, formatNumber, type Column } from "@/components/ui";
 import { EarningFlowForm } from "@/components/dashboard/earning-flows/earning-flow-form";

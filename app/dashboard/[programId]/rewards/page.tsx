@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
-import { can, requirePage } from "@/lib/staff/authz";
+import { can } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { programRewards, programTiers } from "@/lib/staff/queries/catalogue";
 import { Card, Empty } from "@/components/ui";
 import { RewardForm } from "@/components/dashboard/rewards/reward-form";

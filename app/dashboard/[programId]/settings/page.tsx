@@ -1,7 +1,9 @@
 import { db } from "@/lib/db/client";
 import { getProgram } from "@/lib/domain/programs";
+import { getReferralSettings } from "@/lib/domain/referrals";
 import { timeZones } from "@/lib/domain/time-zones";
-import { can, requirePage } from "@/lib/staff/authz";
+import { can } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { Card, formatNumber } from "@/components/ui";
 import { DefinitionList } from "@/components/dashboard/edit-drawer";
 import { NewProgramCard } from "@/components/dashboard/settings/settings-form";
@@ -17,7 +19,11 @@ const ceiling = (n: number | null) => (n === null ? "no ceiling" : `${formatNumb
 export default async function SettingsPage({ params }: { params: Promise<{ programId: string }> }) {
   const { programId } = await params;
   const staff = await requirePage(programId, "program.read");
-  const settings = await getProgram(await db(), programId);
+  const database = await db();
+  const [settings, referralSettings] = await Promise.all([
+    getProgram(database, programId),
+    getReferralSettings(database, programId),
+  ]);
   const { id: _id, ...data } = settings;
   return (
     <div className="space-y-4">
@@ -46,7 +52,11 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
           ]}
         />
       </Card>
-      <ReferralSettingsCard programId={programId} canEdit={can(staff.role, "program.manage")} />
+      <ReferralSettingsCard
+        programId={programId}
+        settings={referralSettings}
+        canEdit={can(staff.role, "program.manage")}
+      />
       {can(staff.role, "programs.create") && <NewProgramCard programId={programId} />}
     </div>
   );

@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
-import { can, requirePage } from "@/lib/staff/authz";
+import { can } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { staffMembers } from "@/lib/staff/queries/staff-accounts";
 import { ActiveBadge, Badge, Card, Table } from "@/components/ui";
 import { StaffForm } from "@/components/dashboard/staff/staff-form";

@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
-import { requirePage, can } from "@/lib/staff/authz";
+import { can } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { programTiers } from "@/lib/staff/queries/catalogue";
 import { Card, Table, formatNumber } from "@/components/ui";
 import { TierForm } from "@/components/dashboard/tiers/tier-form";

@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { CouponPoolForm } from "@/lib/staff/forms";
+import { CouponPoolForm } from "@/lib/staff/forms/coupons";
 import { createCouponPoolAsStaff } from "@/lib/staff/operations/catalogue";
 
 /** Creates a coupon pool; 201. */

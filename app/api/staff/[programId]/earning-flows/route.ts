@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { EarningFlowForm } from "@/lib/staff/forms";
+import { EarningFlowForm } from "@/lib/staff/forms/earning-flows";
 import { createEarningFlowAsStaff } from "@/lib/staff/operations/catalogue";
 
 /** Creates an earning flow; 201. */

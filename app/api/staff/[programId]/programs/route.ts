@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { NewProgramForm } from "@/lib/staff/forms";
+import { NewProgramForm } from "@/lib/staff/forms/program";
 import { createProgramAsStaff } from "@/lib/staff/operations/program-settings";
 
 /** Creates a program owned by the caller (an owner of this program); 201 with its id. */

@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { RewardForm } from "@/lib/staff/forms";
+import { RewardForm } from "@/lib/staff/forms/rewards";
 import { createRewardAsStaff } from "@/lib/staff/operations/catalogue";
 
 /** Creates a reward; 201. */

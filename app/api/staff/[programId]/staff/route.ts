@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { StaffForm } from "@/lib/staff/forms";
+import { StaffForm } from "@/lib/staff/forms/staff";
 import { createStaffAsStaff } from "@/lib/staff/operations/staff-accounts";
 
 /** Creates a staff account with a role in the program; 201. */

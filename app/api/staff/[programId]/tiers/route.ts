@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { TierForm } from "@/lib/staff/forms";
+import { TierForm } from "@/lib/staff/forms/tiers";
 import { createTierAsStaff } from "@/lib/staff/operations/catalogue";
 
 /** Creates a tier; 201. */

@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { WebhookForm } from "@/lib/staff/forms";
+import { WebhookForm } from "@/lib/staff/forms/webhooks";
 import { createWebhookAsStaff } from "@/lib/staff/operations/webhooks";
 
 /** Creates a webhook; 201 with its signing secret, shown this once. */

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { memberOf } from "@/lib/domain/vocabulary";
-import { requirePage } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { firstParams } from "@/lib/staff/search-params";
 import {
   COUPON_CODE_STATUSES,

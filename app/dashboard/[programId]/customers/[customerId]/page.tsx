@@ -1,8 +1,9 @@
 import { notFound } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { isUuid } from "@/lib/ids";
-import { can, requirePage } from "@/lib/staff/authz";
-import { customerProfile } from "@/lib/staff/queries/customers";
+import { can } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
+import { customerProfile } from "@/lib/staff/queries/customers/page";
 import { programAdjustCeilings } from "@/lib/domain/programs";
 import { ceilingFor, ceilingRule } from "@/lib/domain/adjustment-ceilings";
 import { BalanceExplainedCard } from "@/components/dashboard/customer/balance-explained-card";
@@ -70,8 +71,13 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
             <LoyaltyDataCard customer={customer} />
           </div>
           <BalanceExplainedCard explained={profile.balance} />
-          <RedemptionsCard programId={programId} customerId={customerId} canCancel={allowed("rewards.redeem")} />
-          <ReferralsCard programId={programId} customerId={customerId} />
+          <RedemptionsCard
+            programId={programId}
+            customerId={customerId}
+            rows={profile.redemptions}
+            canCancel={allowed("rewards.redeem")}
+          />
+          <ReferralsCard programId={programId} referrals={profile.referrals} />
           <TimelineCard
             programId={programId}
             customerId={customerId}

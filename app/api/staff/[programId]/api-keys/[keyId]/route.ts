@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { ApiKeyLimits } from "@/lib/staff/forms";
+import { ApiKeyLimits } from "@/lib/staff/forms/api-keys";
 import { revokeApiKeyAsStaff, setApiKeyLimitsAsStaff } from "@/lib/staff/operations/api-keys";
 
 /** Changes a key's rate and burst; 200 with the new limits. */

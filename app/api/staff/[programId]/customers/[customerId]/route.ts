@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { UserDataEdit } from "@/lib/staff/forms";
+import { UserDataEdit } from "@/lib/staff/forms/customers";
 import { deleteCustomer, updateCustomer } from "@/lib/staff/operations/customers";
 
 /** PATCH edits the customer's user data (200 with it); DELETE erases the customer (200). */

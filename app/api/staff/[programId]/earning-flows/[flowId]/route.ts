@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { EarningFlowEdit } from "@/lib/staff/forms";
+import { EarningFlowEdit } from "@/lib/staff/forms/earning-flows";
 import { updateEarningFlowAsStaff } from "@/lib/staff/operations/earning-flows";
 
 /** Redefines an earning flow (everything but its key); 200 with the flow. */

@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { ReferralSettingsForm } from "@/lib/staff/forms";
+import { ReferralSettingsForm } from "@/lib/staff/forms/program";
 import { updateReferralSettingsAsStaff } from "@/lib/staff/operations/referrals";
 
 /** Saves the program's referral settings; 200 with them. */

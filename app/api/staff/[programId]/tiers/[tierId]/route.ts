@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { TierUpdate } from "@/lib/staff/forms";
+import { TierUpdate } from "@/lib/staff/forms/tiers";
 import { removeTierAsStaff, updateTierAsStaff } from "@/lib/staff/operations/tiers";
 
 /** Changes a tier (a new threshold re-evaluates the program's customers); 200 with the tier. */

@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { WebhookUpdate } from "@/lib/staff/forms";
+import { WebhookUpdate } from "@/lib/staff/forms/webhooks";
 import { setWebhookActiveAsStaff } from "@/lib/staff/operations/webhooks";
 
 /** Enables or disables a webhook; 200. */

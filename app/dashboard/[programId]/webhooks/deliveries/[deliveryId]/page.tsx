@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { isUuid } from "@/lib/ids";
-import { requirePage } from "@/lib/staff/authz";
+import { requirePage } from "@/lib/staff/session";
 import { deliveryWithPayload } from "@/lib/staff/queries/webhooks";
 import { dashboardPages } from "@/lib/staff/urls";
 import { DELIVERY_HEADER, SIGNATURE_HEADER } from "@/lib/domain/webhooks";

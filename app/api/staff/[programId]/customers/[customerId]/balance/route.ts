@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { BalanceAdjustment } from "@/lib/staff/forms";
+import { BalanceAdjustment } from "@/lib/staff/forms/points";
 import { adjustBalance } from "@/lib/staff/operations/customers";
 
 /** Adds or takes points by hand, with a reason; 200 with the new balance and its ledger entry. */

@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { CouponForm } from "@/lib/staff/forms";
+import { CouponForm } from "@/lib/staff/forms/coupons";
 import { assignCouponToCustomer } from "@/lib/staff/operations/customers";
 
 /** Assigns the customer a free code of a pool; 201 with the coupon. */

@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { NoteForm } from "@/lib/staff/forms";
+import { NoteForm } from "@/lib/staff/forms/customers";
 import { addNote } from "@/lib/staff/operations/customers";
 
 /** POST adds an internal note on the customer (201 with it); never sent to the customer. */

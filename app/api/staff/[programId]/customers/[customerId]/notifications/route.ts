@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { NotificationForm } from "@/lib/staff/forms";
+import { NotificationForm } from "@/lib/staff/forms/notifications";
 import { notifyCustomer } from "@/lib/staff/operations/customers";
 
 /** Sends the customer a push notification; 202 (stored; the outbox worker delivers it). */

@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { RedeemForm } from "@/lib/staff/forms";
+import { RedeemForm } from "@/lib/staff/forms/rewards";
 import { redeemForCustomer } from "@/lib/staff/operations/customers";
 
 /** Redeems a reward for the customer; 201 with the redemption. */

@@ -1,5 +1,5 @@
 import { staffRead } from "@/lib/staff/http";
-import { customerTimelinePage } from "@/lib/staff/queries/customers";
+import { customerTimelinePage } from "@/lib/staff/queries/customers/timeline";
 
 /** One page (25 entries, newest first) of the customer's timeline; `?cursor=` from the previous page, `?kind=` (repeatable) narrows it. 200. */
 export const GET = staffRead(customerTimelinePage, {

@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { StaffDisabledForm } from "@/lib/staff/forms";
+import { StaffDisabledForm } from "@/lib/staff/forms/staff";
 import { setStaffDisabledAsStaff } from "@/lib/staff/operations/staff-accounts";
 
 /** Disables or re-enables a staff account; 200. */

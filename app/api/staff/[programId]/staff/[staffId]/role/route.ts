@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { StaffRoleForm } from "@/lib/staff/forms";
+import { StaffRoleForm } from "@/lib/staff/forms/staff";
 import { changeRoleAsStaff } from "@/lib/staff/operations/staff-accounts";
 
 /** Changes a staff member's role in the program; 200. */

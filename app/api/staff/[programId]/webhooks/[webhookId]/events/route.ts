@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { WebhookSubscriptions } from "@/lib/staff/forms";
+import { WebhookSubscriptions } from "@/lib/staff/forms/webhooks";
 import { setWebhookSubscriptionsAsStaff } from "@/lib/staff/operations/webhooks";
 
 /** Sets the event types a webhook receives (empty: all); 200 with the stored list. */

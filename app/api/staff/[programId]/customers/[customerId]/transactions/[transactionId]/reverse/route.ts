@@ -1,5 +1,5 @@
 import { staffWrite } from "@/lib/staff/http";
-import { ReversalForm } from "@/lib/staff/forms";
+import { ReversalForm } from "@/lib/staff/forms/reversals";
 import { reverseForCustomer } from "@/lib/staff/operations/reversals";
 
 /** Reverses (part of) a ledger entry of the customer, with a reason; 200 with the outcome and the projected tier. */

@@ -1,0 +1,56 @@
+import "server-only";
+import type { z } from "zod";
+import type { Customer } from "@/lib/api/schemas/customers";
+import type { TransactionPage } from "@/lib/api/schemas/points";
+import type { Db } from "@/lib/db/types";
+import { getCustomerJsonById } from "@/lib/domain/customers";
+import { findCustomer, requireCustomer } from "@/lib/domain/customer-lookup";
+import { listTransactionsJson } from "@/lib/domain/points";
+import { findBalanceExplained } from "@/lib/domain/balance-explained";
+import { customerReferrals } from "@/lib/domain/referrals";
+import { staffQuery } from "../../authz";
+import { programTiers } from "../catalogue";
+import { customerRedemptions } from "../redemptions";
+import { customerTimeline } from "./timeline";
+
+/** The dashboard's reads of one customer's page: the profile and its points history. */
+
+/** One page (20 entries, newest first) of a customer's points history, after `cursor` (from the previous page). */
+export const customerTransactions = staffQuery(
+  "customers.read",
+  async (db, staff, customerId: string, cursor: string | null) => {
+    const customer = await requireCustomer(db, staff.programId, customerId);
+    return JSON.parse(await listTransactionsJson(db, customer.id, 20, cursor)) as z.infer<typeof TransactionPage>;
+  },
+);
+
+/** Everything the customer page shows, in parallel; null when the id names no live customer of the program. */
+export async function customerProfile(db: Db, programId: string, customerId: string) {
+  if (!(await findCustomer(db, programId, customerId))) return null;
+  const [customerJson, tiers, timeline, rewards, pools, balance, redemptions, referrals] = await Promise.all([
+    getCustomerJsonById(db, programId, customerId),
+    programTiers(db, programId),
+    customerTimeline(db, programId, customerId),
+    db.reward.findMany({
+      where: { programId, active: true },
+      orderBy: { costPoints: "asc" },
+      select: { id: true, name: true, costPoints: true, stock: true },
+    }),
+    db.couponPool.findMany({ where: { programId }, orderBy: { name: "asc" }, select: { id: true, name: true } }),
+    findBalanceExplained(db, programId, customerId),
+    customerRedemptions(db, programId, customerId),
+    customerReferrals(db, programId, customerId),
+  ]);
+  // Deleted between the two reads: as missing as before them.
+  if (!customerJson || !balance) return null;
+  return {
+    customer: JSON.parse(customerJson) as z.infer<typeof Customer>,
+    tiers,
+    timeline,
+    rewards,
+    pools,
+    balance,
+    redemptions,
+    referrals,
+  };
+}

@@ -1,0 +1,48 @@
+import "server-only";
+import { getServerSession } from "next-auth";
+import { notFound, redirect } from "next/navigation";
+import { cache } from "react";
+import { db } from "@/lib/db/client";
+import { signInRequired, forbidden } from "@/lib/errors";
+import { authOptions } from "./auth";
+import { authorize, can, resolveStaff, type Permission, type StaffContext } from "./authz";
+
+/**
+ * The signed-in staff member of a request: the session cookie (lib/staff/auth.ts) resolved to a context in the
+ * program (lib/staff/authz.ts) and checked against a permission. Apart from authz.ts, so that code which only
+ * resolves contexts and checks roles (operations, the CLI, tests) does not load next-auth or its secret.
+ */
+
+/** The signed-in staff member's id from the session cookie, or null. */
+export async function sessionStaffId(): Promise<string | null> {
+  const session = (await getServerSession(authOptions)) as { staffId?: string } | null;
+  return session?.staffId ?? null;
+}
+
+/** The session's staff member in a program: looked up once per server render (layout and page share it). */
+const current = cache(async (programId: string): Promise<{ staffId: string | null; staff: StaffContext | null }> => {
+  const staffId = await sessionStaffId();
+  return { staffId, staff: staffId ? await resolveStaff(await db(), staffId, programId) : null };
+});
+
+/** For route handlers, server actions and operations: the context, or a 401/403 problem. */
+export async function requireStaff(programId: string, permission: Permission): Promise<StaffContext> {
+  const { staffId, staff } = await current(programId);
+  if (!staffId) throw signInRequired();
+  // Not a member of this program: answered like a missing permission, without saying whether it exists.
+  if (!staff) throw forbidden("You do not have access to this program.");
+  authorize(staff, permission);
+  return staff;
+}
+
+/**
+ * For pages: the context when allowed; sign-in when signed out; not found for a program the staff member
+ * does not belong to; the program's forbidden page when the role lacks the permission.
+ */
+export async function requirePage(programId: string, permission: Permission): Promise<StaffContext> {
+  const { staffId, staff } = await current(programId);
+  if (!staffId) redirect("/signin");
+  if (!staff) notFound();
+  if (!can(staff.role, permission)) redirect(`/dashboard/${programId}/forbidden`);
+  return staff;
+}

@@ -1,6 +1,7 @@
 import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
+import { programClock } from "./clock";
 import { namedParams } from "@/lib/db/statement";
 import {
   KEYED_PARAM_COUNT,
@@ -113,8 +114,8 @@ const ASSIGN_SQL = `
 WITH next AS (
   SELECT id FROM "Coupon" WHERE "programId" = $3::uuid AND "poolId" = $1::uuid AND "customerId" IS NULL LIMIT 1 FOR UPDATE SKIP LOCKED
 )
-UPDATE "Coupon" c SET "customerId" = $2::uuid, "assignedAt" = now(),
-  "expiresAt" = CASE WHEN p."validDays" IS NULL THEN NULL ELSE now() + make_interval(days => p."validDays") END
+UPDATE "Coupon" c SET "customerId" = $2::uuid, "assignedAt" = $4::timestamptz,
+  "expiresAt" = CASE WHEN p."validDays" IS NULL THEN NULL ELSE $4::timestamptz + make_interval(days => p."validDays") END
 FROM next, "CouponPool" p
 WHERE c.id = next.id AND p.id = c."poolId"
 RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expiresAt"')} AS "expiresAt"`;
@@ -131,6 +132,7 @@ export async function assignCoupon(tx: Tx, input: { programId: string; customerI
     input.couponPoolId,
     input.customerId,
     input.programId,
+    programClock(input.programId).now().toISOString(),
   );
   if (!coupon) throw couponPoolEmpty();
   await emitEvent(tx, input.programId, "coupon.assigned", {
@@ -146,7 +148,7 @@ export async function assignCoupon(tx: Tx, input: { programId: string; customerI
   };
 }
 
-const ASSIGN = namedParams(["programId", "poolId", "customerId"] as const, KEYED_PARAM_COUNT + 1);
+const ASSIGN = namedParams(["programId", "poolId", "customerId", "now"] as const, KEYED_PARAM_COUNT + 1);
 const a = ASSIGN.sql;
 const jsonText = (expr: string) => `coalesce(to_json(${expr})::text, 'null')`;
 
@@ -163,8 +165,8 @@ const ASSIGN_NOW_SQL = keyedStatement({
   WHERE k."programId" = ${a.programId}::uuid AND k."poolId" = (SELECT id FROM pool WHERE active) AND k."customerId" IS NULL
   LIMIT 1 FOR UPDATE SKIP LOCKED
 ), assigned AS (
-  UPDATE "Coupon" c SET "customerId" = ${a.customerId}::uuid, "assignedAt" = now(),
-    "expiresAt" = CASE WHEN pool."validDays" IS NULL THEN NULL ELSE now() + make_interval(days => pool."validDays") END
+  UPDATE "Coupon" c SET "customerId" = ${a.customerId}::uuid, "assignedAt" = ${a.now}::timestamptz,
+    "expiresAt" = CASE WHEN pool."validDays" IS NULL THEN NULL ELSE ${a.now}::timestamptz + make_interval(days => pool."validDays") END
   FROM next, pool
   WHERE c.id = next.id AND c."programId" = ${a.programId}::uuid
   RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expiresAt"')} AS "expiresAt"
@@ -199,7 +201,12 @@ export async function assignCouponNow(
     database.$queryRawUnsafe<StatementRow[]>(
       ASSIGN_NOW_SQL,
       ...keyedParams(slot),
-      ...ASSIGN.values({ programId: input.programId, poolId: input.couponPoolId, customerId: input.customerId }),
+      ...ASSIGN.values({
+        programId: input.programId,
+        poolId: input.couponPoolId,
+        customerId: input.customerId,
+        now: programClock(input.programId).now().toISOString(),
+      }),
     ),
   );
   if ("outcome" in result) return result.outcome;

@@ -13,6 +13,7 @@ import {
 import { conflict, uniqueOr409, type FieldProblem } from "@/lib/errors";
 import { customerJoins, customerJson } from "./sql";
 import { emitEvent, emitEvents } from "./events";
+import { programClock } from "./clock";
 import { resolveCustomerId } from "./points";
 import { recordReferral } from "./referrals";
 import { applyLoyaltyItems, type LoyaltyBatchItem, type LoyaltyWriter } from "./loyalty-items";
@@ -81,24 +82,24 @@ WITH input AS (
          (SELECT t.id FROM "Tier" t WHERE t."programId" = p.id ORDER BY t."requiredPoints", t."createdAt", t.id LIMIT 1) AS base_tier
   FROM "Program" p WHERE p.id = $1::uuid
 ), c AS (
-  INSERT INTO "Customer" ("programId", email, "updatedAt")
-  SELECT $1::uuid, i.email, now() FROM input i ORDER BY i.email
-  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = now()
+  INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt")
+  SELECT $1::uuid, i.email, $3::timestamptz, $3::timestamptz FROM input i ORDER BY i.email
+  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = $3::timestamptz
   RETURNING id, email, (xmax = 0) AS inserted
 ), new_user AS (
-  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "updatedAt")
+  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "createdAt", "updatedAt")
   SELECT c.id, $1::uuid, i.payload->>'externalCustomerId', i.payload->>'firstName', i.payload->>'lastName',
-         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), now()
+         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), $3::timestamptz, $3::timestamptz
   FROM c JOIN input i USING (email) WHERE c.inserted
   RETURNING 1
 ), new_loyalty AS (
-  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "updatedAt")
-  SELECT $1::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', now() FROM c WHERE c.inserted
+  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "memberSince", "createdAt", "updatedAt")
+  SELECT $1::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', $3::timestamptz, $3::timestamptz, $3::timestamptz FROM c WHERE c.inserted
   RETURNING 1
 ), new_tier AS (
   INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "tierChangedAt", "recalculationDate")
-  SELECT $1::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE now() END,
-         now() + make_interval(months => p."tierPeriodMonths")
+  SELECT $1::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE $3::timestamptz END,
+         $3::timestamptz + make_interval(months => p."tierPeriodMonths")
   FROM c CROSS JOIN program p WHERE c.inserted
   RETURNING 1
 )
@@ -117,7 +118,7 @@ export const UPDATE_USER_SQL = `
 UPDATE "UserData" u SET
   ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n  ")},
   "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
-  "updatedAt" = now()
+  "updatedAt" = $2::timestamptz
 FROM jsonb_to_recordset($1::jsonb) AS i("customerId" uuid, payload jsonb)
 WHERE u."customerId" = i."customerId"`;
 
@@ -128,7 +129,7 @@ interface Upsert {
   index: number;
 }
 
-async function upsert(tx: Tx, programId: string, rows: Upsert[]): Promise<{ created: number }> {
+async function upsert(tx: Tx, programId: string, rows: Upsert[], now: Date): Promise<{ created: number }> {
   const input = JSON.stringify(rows.map((r) => ({ email: r.email, payload: r.payload })));
   const payloadOf = new Map(rows.map((r) => [r.email, r.payload]));
   const upserted = await uniqueOr409(
@@ -137,11 +138,12 @@ async function upsert(tx: Tx, programId: string, rows: Upsert[]): Promise<{ crea
         UPSERT_SQL,
         programId,
         input,
+        now.toISOString(),
       );
       const updates = upserted
         .filter((c) => !c.inserted && Object.keys(payloadOf.get(c.email) ?? {}).length > 0)
         .map((c) => ({ customerId: c.id, payload: payloadOf.get(c.email) }));
-      if (updates.length > 0) await tx.$executeRawUnsafe(UPDATE_USER_SQL, JSON.stringify(updates));
+      if (updates.length > 0) await tx.$executeRawUnsafe(UPDATE_USER_SQL, JSON.stringify(updates), now.toISOString());
       return upserted;
     },
     () => conflict("An externalCustomerId in this batch already belongs to another customer of the program."),
@@ -229,7 +231,7 @@ function mergeItems(items: IntegrationBatchItem[]): Upsert[] {
   return [...merged.values()];
 }
 
-const BATCH = namedParams(["programId", "items"] as const, KEYED_PARAM_COUNT + 1);
+const BATCH = namedParams(["programId", "items", "now"] as const, KEYED_PARAM_COUNT + 1);
 const b = BATCH.sql;
 
 /**
@@ -249,24 +251,25 @@ const BATCH_SQL = keyedStatement({
          (SELECT t.id FROM "Tier" t WHERE t."programId" = p.id ORDER BY t."requiredPoints", t."createdAt", t.id LIMIT 1) AS base_tier
   FROM "Program" p WHERE p.id = ${b.programId}::uuid
 ), c AS (
-  INSERT INTO "Customer" ("programId", email, "updatedAt")
-  SELECT ${b.programId}::uuid, i.email, now() FROM input i ORDER BY i.email
-  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = now()
+  INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt")
+  SELECT ${b.programId}::uuid, i.email, ${b.now}::timestamptz, ${b.now}::timestamptz FROM input i ORDER BY i.email
+  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = ${b.now}::timestamptz
   RETURNING id, email, (xmax = 0) AS inserted
 ), new_user AS (
-  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "updatedAt")
+  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "createdAt", "updatedAt")
   SELECT c.id, ${b.programId}::uuid, i.payload->>'externalCustomerId', i.payload->>'firstName', i.payload->>'lastName',
-         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), now()
+         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), ${b.now}::timestamptz, ${b.now}::timestamptz
   FROM c JOIN input i USING (email) WHERE c.inserted
   RETURNING 1
 ), new_loyalty AS (
-  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "updatedAt")
-  SELECT ${b.programId}::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', now() FROM c WHERE c.inserted
+  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "memberSince", "createdAt", "updatedAt")
+  SELECT ${b.programId}::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', ${b.now}::timestamptz, ${b.now}::timestamptz,
+         ${b.now}::timestamptz FROM c WHERE c.inserted
   RETURNING 1
 ), new_tier AS (
   INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "tierChangedAt", "recalculationDate")
-  SELECT ${b.programId}::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE now() END,
-         now() + make_interval(months => p."tierPeriodMonths")
+  SELECT ${b.programId}::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE ${b.now}::timestamptz END,
+         ${b.now}::timestamptz + make_interval(months => p."tierPeriodMonths")
   FROM c CROSS JOIN program p WHERE c.inserted
   RETURNING 1
 ), changed AS (
@@ -275,7 +278,7 @@ const BATCH_SQL = keyedStatement({
   UPDATE "UserData" u SET
     ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n    ")},
     "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
-    "updatedAt" = now()
+    "updatedAt" = ${b.now}::timestamptz
   FROM changed i
   WHERE u."programId" = ${b.programId}::uuid AND u."customerId" = i.id
   RETURNING 1
@@ -321,7 +324,7 @@ export async function applyUserBatchNow(
           database.$queryRawUnsafe<StatementRow[]>(
             BATCH_SQL,
             ...keyedParams(slot),
-            ...BATCH.values({ programId, items: input }),
+            ...BATCH.values({ programId, items: input, now: programClock(programId).now().toISOString() }),
           ),
         ),
       () => conflict("An externalCustomerId in this batch already belongs to another customer of the program."),
@@ -369,16 +372,17 @@ export async function applyUserBatch(
 
 async function applyUsers(tx: Tx, programId: string, items: IntegrationBatchItem[]): Promise<{ created: number }> {
   await checkExternalIds(tx, programId, items);
+  const now = programClock(programId).now();
   const renames = items.some((i) => isUserItem(i) && i.payload.email !== undefined && i.payload.email !== i.email);
   if (!renames) {
     const rows = mergeItems(items);
-    return rows.length ? upsert(tx, programId, rows) : { created: 0 };
+    return rows.length ? upsert(tx, programId, rows, now) : { created: 0 };
   }
   let created = 0;
   for (const [index, item] of items.entries()) {
     if (!isUserItem(item)) continue;
     const { email: newEmail, ...payload } = item.payload;
-    created += (await upsert(tx, programId, [{ email: item.email, payload, index }])).created;
+    created += (await upsert(tx, programId, [{ email: item.email, payload, index }], now)).created;
     if (newEmail !== undefined && newEmail !== item.email) await rename(tx, programId, item.email, newEmail, index);
   }
   return { created };

@@ -15,6 +15,7 @@ import {
   type StatementRow,
 } from "@/lib/api/idempotency";
 import { requireProgram } from "./programs";
+import { programClock } from "./clock";
 import { recalculateIfDue } from "./tiers-engine";
 import type { CapReason, FlowRecurrence } from "./vocabulary";
 
@@ -140,11 +141,12 @@ export async function executeEarningFlow(
   },
 ): Promise<EarningOutcome> {
   const { flow, run, base } = await loadRun(tx, input);
+  const now = input.now ?? programClock(input.programId).now();
 
   // The balance row lock serialises this customer's runs, so the caps below see every earlier run.
   await lockBalance(tx, input.programId, input.customerId);
   // The factor is the tier's after any period that has ended is closed.
-  await recalculateIfDue(tx, input.programId, input.customerId, input.now);
+  await recalculateIfDue(tx, input.programId, input.customerId, now);
   const [locked] = await tx.$queryRawUnsafe<{ balance: number; factor: number | null }[]>(
     `SELECT l.balance, t.factor FROM "LoyaltyData" l
        JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
@@ -164,7 +166,7 @@ export async function executeEarningFlow(
        FROM "LedgerEntry" WHERE "customerId" = $1::uuid AND "earningFlowId" = $2::uuid`,
       input.customerId,
       flow.id,
-      (input.now ?? new Date()).toISOString(),
+      now.toISOString(),
     );
     const limits: [CapReason, number][] = [];
     if (flow.once) limits.push(["once", (used?.runs ?? 0) > 0 ? 0 : points]);
@@ -191,7 +193,7 @@ export async function executeEarningFlow(
     idempotencyKey: input.idempotencyKey,
     earningFlowId: flow.id,
     orderId: input.orderId ?? null,
-    now: input.now,
+    now,
   });
   return { pointsEarned: points, balance: result.balance, transactionJson: result.entryJson, capped };
 }
@@ -225,7 +227,7 @@ const r = RUN.sql;
  */
 const RUN_SQL = keyedStatement({
   ctes: `run_clock AS (
-  SELECT coalesce(${r.now}::timestamptz, now()) AS at
+  SELECT ${r.now}::timestamptz AS at
 ), state AS (
   SELECT l.balance, t.factor, ct."recalculationDate" <= (SELECT at FROM run_clock) AS tier_due
   FROM "LoyaltyData" l JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
@@ -321,7 +323,7 @@ export async function executeEarningFlowNow(
           actor: input.actor,
           idempotencyKey: input.idempotencyKey ?? null,
           metadata: JSON.stringify({ flowKey: flow.key, params: run.values }),
-          now: input.now?.toISOString() ?? null,
+          now: (input.now ?? programClock(input.programId).now()).toISOString(),
           orderId: input.orderId ?? null,
         }),
       ),
@@ -366,7 +368,7 @@ export async function flowAllowance(
     input.programId,
     input.customerId,
     flow.id,
-    (input.now ?? new Date()).toISOString(),
+    (input.now ?? programClock(input.programId).now()).toISOString(),
   );
   const rooms = [
     ...(flow.capTotal != null ? [flow.capTotal - (used?.total ?? 0)] : []),

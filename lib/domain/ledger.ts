@@ -14,6 +14,7 @@ import {
 import { balanceChangedData, ledgerEntryJson } from "./sql";
 import { recalculateIfDue } from "./tiers-engine";
 import { closeReferral } from "./referrals";
+import { programClock } from "./clock";
 import type { LedgerSource, LedgerType } from "./vocabulary";
 
 /**
@@ -43,7 +44,7 @@ export interface BalanceChange {
   orderId?: string | null;
   /** On a `reversal`: the entry it reverses (lib/domain/reversals.ts); its lot is consumed first. */
   reversesId?: string | null;
-  /** The clock, for jobs and tests that replay time; the database's now() when absent. */
+  /** The business time of the change (clock.ts); the program's clock, read once, when absent. */
   now?: Date;
 }
 
@@ -141,7 +142,7 @@ export const changeCtes = (p: ChangeSql) => {
         AND ${p.points} >= rp."referralMinEarnPoints") THEN 'referral_due'`
       : "");
   return `clock AS (
-  SELECT coalesce(${p.now}, now()) AS at
+  SELECT ${p.now} AS at
 ), cur AS (
   ${
     tiers
@@ -159,7 +160,7 @@ export const changeCtes = (p: ChangeSql) => {
   } AS why
   FROM cur
 ), ${tiers ? `${tierCtes(p)}, ` : ""}upd AS (
-  UPDATE "LoyaltyData" l SET balance = l.balance + ${p.points}, "updatedAt" = now()${
+  UPDATE "LoyaltyData" l SET balance = l.balance + ${p.points}, "updatedAt" = ${p.now}${
     tiers
       ? `,
          "tierStatus" = coalesce((SELECT status FROM tier), l."tierStatus")`
@@ -359,7 +360,7 @@ export const changeArgs = (change: BalanceChange | CustomerByEmail<BalanceChange
     idempotencyKey: change.idempotencyKey ?? null,
     metadata: change.metadata == null ? null : JSON.stringify(change.metadata),
     earningFlowId: change.earningFlowId ?? null,
-    now: change.now?.toISOString() ?? null,
+    now: (change.now ?? programClock(change.programId).now()).toISOString(),
     tier: countsForTier(change),
     orderId: change.orderId ?? null,
     reversesId: change.reversesId ?? null,
@@ -416,8 +417,10 @@ async function runChange(
  * points before a spend, an ended tier period before an earn), then runs the same statement, which now cannot be
  * overtaken; a qualifying earn of a referred customer also completes their referral.
  */
-export async function changeBalance(tx: Tx, change: BalanceChange): Promise<BalanceResult> {
-  checkPoints(change);
+export async function changeBalance(tx: Tx, request: BalanceChange): Promise<BalanceResult> {
+  checkPoints(request);
+  // One time for the whole change: its expiry, its tier period, its referral and its entry.
+  const change = { ...request, now: request.now ?? programClock(request.programId).now() };
   await lockBalance(tx, change.programId, change.customerId);
   // A spend never draws on points that have expired, even when the expiry job has not run yet.
   if (change.points < 0) await expireDueLots(tx, change.programId, change.customerId, change.now);
@@ -450,7 +453,7 @@ export async function lockBalance(tx: Tx, programId: string, customerId: string)
  * Turns the customer's lots that expired by `now` into one `expire` entry and returns the points expired.
  * Called before every spend on the locked path and by the expiry job, in a transaction.
  */
-export async function expireDueLots(tx: Tx, programId: string, customerId: string, now = new Date()): Promise<number> {
+export async function expireDueLots(tx: Tx, programId: string, customerId: string, now: Date): Promise<number> {
   const dueSql = `"programId" = $1::uuid AND "customerId" = $2::uuid AND remaining > 0 AND "expiresAt" <= $3::timestamptz`;
   const due = await tx.$queryRawUnsafe<{ n: number }[]>(
     `SELECT count(*)::int AS n FROM "PointLot" WHERE ${dueSql}`,
@@ -487,7 +490,7 @@ export async function expireDueLots(tx: Tx, programId: string, customerId: strin
 /** The `expire` entry of points whose lots expireDueLots has already zeroed (so no lot is consumed here). */
 const EXPIRE_SQL = `
 WITH upd AS (
-  UPDATE "LoyaltyData" SET balance = balance + $3, "updatedAt" = now()
+  UPDATE "LoyaltyData" SET balance = balance + $3, "updatedAt" = $4::timestamptz
   WHERE "programId" = $1::uuid AND "customerId" = $2::uuid AND balance + $3 >= 0
   RETURNING balance
 ), e AS (

@@ -6,6 +6,7 @@ import { changeBalance, changeBalanceNow, expireDueLots, type CustomerByEmail } 
 import type { OutcomeSlot } from "@/lib/api/idempotency";
 import type { LedgerSource } from "./vocabulary";
 import { ledgerEntryJson } from "./sql";
+import { sweepClock } from "./clock";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 /** Whether an e-mail can name a customer at all: PostgreSQL text cannot hold NUL (a query with one fails: a 500). */
@@ -102,7 +103,7 @@ export async function expireDuePoints(
   prisma: PrismaClient,
   options: { programId?: string; now?: Date; batchSize?: number } = {},
 ): Promise<{ customers: number; points: number }> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? sweepClock(options.programId).now();
   const batchSize = options.batchSize ?? 200;
   let customers = 0;
   let points = 0;

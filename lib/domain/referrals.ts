@@ -10,6 +10,7 @@ import {
 import { changeBalance, lockBalance, type BalanceChange } from "./ledger";
 import { emitEvents } from "./events";
 import { requireProgram } from "./programs";
+import { programClock } from "./clock";
 import { getCustomerJsonById } from "./customers";
 import { linkTemplateProblem, normaliseReferralCode, referralLink } from "./referral-rules";
 
@@ -93,11 +94,13 @@ export async function recordReferral(
   );
   if (!referrer) throw referralCodeUnknown(path);
   if (referrer.id === referredId) throw referralSelf(path, "is the customer's own code");
+  const now = programClock(programId).now();
   for (const id of [referrer.id, referredId].sort()) await lockBalance(tx, programId, id);
   await tx.$executeRawUnsafe(
-    `UPDATE "LoyaltyData" SET "updatedAt" = now() WHERE "programId" = $1::uuid AND "customerId" = $2::uuid`,
+    `UPDATE "LoyaltyData" SET "updatedAt" = $3::timestamptz WHERE "programId" = $1::uuid AND "customerId" = $2::uuid`,
     programId,
     referredId,
+    now.toISOString(),
   );
   const [existing] = await tx.$queryRawUnsafe<{ referrerId: string }[]>(
     `SELECT "referrerId" FROM "Referral" WHERE "referredId" = $1::uuid`,
@@ -114,8 +117,8 @@ export async function recordReferral(
   );
   if (state?.earned) throw referralAfterFirstEarn(path);
   if (state?.loop) throw referralSelf(path, "belongs to a customer this customer referred");
-  await tx.referral.create({ data: { programId, referrerId: referrer.id, referredId, code: given } });
-  await tx.customer.update({ where: { id: referredId }, data: { referral: given } });
+  await tx.referral.create({ data: { programId, referrerId: referrer.id, referredId, code: given, createdAt: now } });
+  await tx.customer.update({ where: { id: referredId }, data: { referral: given, updatedAt: now } });
   return { recorded: true };
 }
 
@@ -149,11 +152,11 @@ FROM "Referral" r JOIN "Program" p ON p.id = r."programId" JOIN "Customer" c ON 
 WHERE r."programId" = $1::uuid AND r."referredId" = $2::uuid AND r."completedAt" IS NULL
 FOR UPDATE OF r`;
 
-/** Rewarded referrals of a referrer in the cap's window ending at $3 (or now). */
+/** Rewarded referrals of a referrer in the cap's window ending at $3. */
 const REWARDED_IN_WINDOW_SQL = `
 SELECT count(*)::int AS n FROM "Referral"
 WHERE "programId" = $1::uuid AND "referrerId" = $2::uuid AND NOT capped
-  AND "completedAt" > coalesce($3::timestamptz, now()) - make_interval(days => $4::int)`;
+  AND "completedAt" > $3::timestamptz - make_interval(days => $4::int)`;
 
 /**
  * The first half of a referral's completion, on the locked path before a qualifying earn's statement (ledger.ts
@@ -170,6 +173,7 @@ export async function closeReferral(tx: Tx, change: BalanceChange): Promise<{ re
   if (change.source === "system") return null;
   const [open] = await tx.$queryRawUnsafe<OpenReferral[]>(OPEN_REFERRAL_SQL, change.programId, change.customerId);
   if (!open || change.points < open.referralMinEarnPoints) return null;
+  const now = change.now ?? programClock(change.programId).now();
   let capped = false;
   if (open.referrerLive) {
     await lockBalance(tx, change.programId, open.referrerId);
@@ -178,7 +182,7 @@ export async function closeReferral(tx: Tx, change: BalanceChange): Promise<{ re
         REWARDED_IN_WINDOW_SQL,
         change.programId,
         open.referrerId,
-        change.now?.toISOString() ?? null,
+        now.toISOString(),
         open.referralCapDays,
       );
       capped = (rewarded?.n ?? 0) >= open.referralCapCount;
@@ -187,10 +191,10 @@ export async function closeReferral(tx: Tx, change: BalanceChange): Promise<{ re
   const referrerPoints = open.referrerLive && !capped ? open.referralReferrerPoints : 0;
   const referredPoints = open.referralReferredPoints;
   await tx.$executeRawUnsafe(
-    `UPDATE "Referral" SET "completedAt" = coalesce($2::timestamptz, now()), capped = $3, "referrerPoints" = $4, "referredPoints" = $5
+    `UPDATE "Referral" SET "completedAt" = $2::timestamptz, capped = $3, "referrerPoints" = $4, "referredPoints" = $5
      WHERE id = $1::uuid`,
     open.id,
-    change.now?.toISOString() ?? null,
+    now.toISOString(),
     capped,
     referrerPoints,
     referredPoints,
@@ -205,10 +209,10 @@ export async function closeReferral(tx: Tx, change: BalanceChange): Promise<{ re
       actor: "system",
       reason: REFERRAL_REASON,
       metadata: { referralId: open.id },
-      now: change.now,
+      now,
     });
   const reward = async () => {
-    await tx.customer.update({ where: { id: open.referredId }, data: { referralEarned: true } });
+    await tx.customer.update({ where: { id: open.referredId }, data: { referralEarned: true, updatedAt: now } });
     if (referredPoints > 0) await award(open.referredId, referredPoints);
     if (referrerPoints > 0) await award(open.referrerId, referrerPoints);
     const common = { referralId: open.id, referrerId: open.referrerId, referredId: open.referredId };

@@ -10,6 +10,7 @@ import {
 import { isUuid } from "@/lib/ids";
 import { changeBalance, expireDueLots, lockBalance, MAX_BALANCE } from "./ledger";
 import { emitEvents } from "./events";
+import { programClock } from "./clock";
 import { ledgerEntryJson } from "./sql";
 import { addMonths, sortTiers, tierForPoints, type TierDef } from "./tier-rules";
 import { recalculateIfDue } from "./tiers-engine";
@@ -103,7 +104,7 @@ export const leftToReverse = (o: { points: number; reversed: number }) => Math.m
  */
 export async function reverseEntry(tx: Tx, input: ReverseInput): Promise<ReversalOutcome> {
   const { programId, customerId } = input;
-  const now = input.now ?? new Date();
+  const now = input.now ?? programClock(programId).now();
   await lockBalance(tx, programId, customerId);
   const original = await loadOriginal(tx, programId, customerId, input.transactionId);
   if (!REVERSIBLE(original)) throw transactionNotReversible(original.type);
@@ -186,7 +187,7 @@ async function recordNothingTaken(
        RETURNING *
      ), touch AS (
        -- The hot path reads lots and balance from one snapshot guarded by this row's version: bump it.
-       UPDATE "LoyaltyData" SET "updatedAt" = now() WHERE "programId" = $1::uuid AND "customerId" = $2::uuid RETURNING 1
+       UPDATE "LoyaltyData" SET "updatedAt" = $11::timestamptz WHERE "programId" = $1::uuid AND "customerId" = $2::uuid RETURNING 1
      )
      SELECT e.id::text AS id, ${ledgerEntryJson("e")}::text AS entry FROM e`,
     change.programId,
@@ -339,6 +340,8 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
       { path: input.amount == null ? "amount" : "total", message: "give amount and total together" },
     ]);
   const share = input.amount == null ? 1 : input.amount / input.total!;
+  // One time for the whole refund: every reversal it makes and its own row.
+  const now = input.now ?? programClock(programId).now();
   await tx.$queryRawUnsafe(
     `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0))) l`,
     programId,
@@ -371,7 +374,7 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
       source: input.source,
       actor: input.actor,
       idempotencyKey: input.idempotencyKey,
-      now: input.now,
+      now,
     });
     transactions.push(outcome.entryJson);
     pointsReversed += points;
@@ -382,7 +385,7 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
   const [refund] = await tx.$queryRawUnsafe<{ id: string }[]>(
     `INSERT INTO "OrderRefund" ("programId", "orderId", amount, total, share, "pointsReversed", unrecovered, reason, actor,
                                 "idempotencyKey", "createdAt")
-     VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, coalesce($11::timestamptz, now())) RETURNING id::text`,
+     VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::timestamptz) RETURNING id::text`,
     programId,
     orderId,
     input.amount ?? null,
@@ -393,7 +396,7 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
     input.reason,
     input.actor,
     input.idempotencyKey ?? null,
-    input.now?.toISOString() ?? null,
+    now.toISOString(),
   );
   await emitEvents(tx, programId, [
     {

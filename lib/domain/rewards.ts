@@ -17,6 +17,7 @@ import { emitEvent } from "./events";
 import { changeBalance, changeCtes, changeRefusal } from "./ledger";
 import { checkRedeemRules, redeemRuleRefusal, redeemRulesCtes } from "./redeem-rules";
 import { requireProgram } from "./programs";
+import { programClock } from "./clock";
 import { jsonObject } from "./sql";
 import { isoSql } from "@/lib/db/types";
 
@@ -134,12 +135,14 @@ export async function redeemReward(
     minTierId: true,
   });
   if (!reward.active) throw rewardInactive();
+  const now = programClock(input.programId).now();
   // Only a limited reward takes a unit, with a conditional UPDATE that never goes below zero. An unlimited one
   // is not written at all, so its redemptions do not queue on one row.
   if (reward.stock !== null) {
     const taken = await tx.$executeRawUnsafe(
-      `UPDATE "Reward" SET stock = stock - 1, "updatedAt" = now() WHERE id = $1::uuid AND active AND stock > 0`,
+      `UPDATE "Reward" SET stock = stock - 1, "updatedAt" = $2::timestamptz WHERE id = $1::uuid AND active AND stock > 0`,
       input.rewardId,
+      now.toISOString(),
     );
     if (taken === 0) throw rewardOutOfStock();
   }
@@ -156,9 +159,11 @@ export async function redeemReward(
     reason: `reward: ${taken.name}`,
     metadata: { ...(input.metadata ?? {}), rewardId: input.rewardId }, // ours last: an integrator key named rewardId cannot override it
     idempotencyKey: input.idempotencyKey,
+    now,
   });
   const redemption = await tx.redemption.create({
     data: {
+      createdAt: now,
       programId: input.programId,
       customerId: input.customerId,
       rewardId: input.rewardId,
@@ -195,7 +200,17 @@ export async function redeemReward(
 }
 
 const REDEEM = namedParams(
-  ["programId", "customerId", "rewardId", "code", "actor", "metadata", "ledgerMetadata", "idempotencyKey"] as const,
+  [
+    "programId",
+    "customerId",
+    "rewardId",
+    "code",
+    "actor",
+    "metadata",
+    "ledgerMetadata",
+    "idempotencyKey",
+    "now",
+  ] as const,
   KEYED_PARAM_COUNT + 1,
 );
 const d = REDEEM.sql;
@@ -226,12 +241,12 @@ const REDEEM_NOW_SQL = keyedStatement({
               WHEN l.balance < rw.cost THEN 'insufficient_balance'
               WHEN EXISTS (SELECT 1 FROM "PointLot" o
                            WHERE o."programId" = ${d.programId}::uuid AND o."customerId" = ${d.customerId}::uuid
-                             AND o.remaining > 0 AND o."expiresAt" <= now()) THEN 'expiry_due'
+                             AND o.remaining > 0 AND o."expiresAt" <= ${d.now}::timestamptz) THEN 'expiry_due'
          END AS why
   FROM rw CROSS JOIN rules
   LEFT JOIN "LoyaltyData" l ON l."programId" = ${d.programId}::uuid AND l."customerId" = ${d.customerId}::uuid
 ), taken AS (
-  UPDATE "Reward" r SET stock = r.stock - 1, "updatedAt" = now()
+  UPDATE "Reward" r SET stock = r.stock - 1, "updatedAt" = ${d.now}::timestamptz
   FROM gate
   WHERE r."programId" = ${d.programId}::uuid AND r.id = ${d.rewardId}::uuid AND r.active AND r.stock > 0 AND gate.why IS NULL
   RETURNING 1
@@ -247,12 +262,13 @@ const REDEEM_NOW_SQL = keyedStatement({
     idempotencyKey: `${d.idempotencyKey}::text`,
     metadata: `${d.ledgerMetadata}::jsonb`,
     earningFlowId: `NULL::uuid`,
-    now: `NULL::timestamptz`,
+    now: `${d.now}::timestamptz`,
     tier: `false`,
     shape: { sign: "take", tier: false },
   })}, redeemed AS (
-  INSERT INTO "Redemption" ("programId", "customerId", "rewardId", code, points, "ledgerEntryId", metadata)
-  SELECT ${d.programId}::uuid, ${d.customerId}::uuid, rw.id, ${d.code}::text, rw.cost, change.entry_id, ${d.metadata}::jsonb
+  INSERT INTO "Redemption" ("programId", "customerId", "rewardId", code, points, "ledgerEntryId", metadata, "createdAt")
+  SELECT ${d.programId}::uuid, ${d.customerId}::uuid, rw.id, ${d.code}::text, rw.cost, change.entry_id, ${d.metadata}::jsonb,
+         ${d.now}::timestamptz
   FROM change, rw
   RETURNING id, "rewardId", "customerId", code, points, metadata, ${isoSql('"createdAt"')} AS "createdAt"
 ), redeemed_event AS (
@@ -318,6 +334,7 @@ export async function redeemRewardNow(
           // As redeemReward: ours last, so an integrator key named rewardId cannot override it.
           ledgerMetadata: JSON.stringify({ ...(input.metadata ?? {}), rewardId: input.rewardId }),
           idempotencyKey: input.idempotencyKey ?? null,
+          now: programClock(input.programId).now().toISOString(),
         }),
       ),
     );

@@ -2,6 +2,7 @@ import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
+import { sweepClock } from "./clock";
 import { recalculate, type TierDef, type TierState } from "./tier-rules";
 import { memberOf, TIER_STATUSES } from "./vocabulary";
 
@@ -76,7 +77,7 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
 }
 
 /** Closes the customer's period if it has ended (the scheduled job may not have reached it yet). */
-export async function recalculateIfDue(tx: Tx, programId: string, customerId: string, now = new Date()) {
+export async function recalculateIfDue(tx: Tx, programId: string, customerId: string, now: Date) {
   const loaded = await load(tx, programId, customerId);
   if (!loaded?.state.recalculationDate || loaded.state.recalculationDate.getTime() > now.getTime()) return;
   await saveRecalculated(tx, programId, customerId, loaded, now);
@@ -102,7 +103,7 @@ export async function recalculateDueTiers(
   prisma: PrismaClient,
   options: { programId?: string; now?: Date; batchSize?: number } = {},
 ): Promise<{ recalculated: number }> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? sweepClock(options.programId).now();
   const batchSize = options.batchSize ?? 500;
   let recalculated = 0;
   for (;;) {

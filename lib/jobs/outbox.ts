@@ -4,6 +4,7 @@ import { isoSql } from "@/lib/db/types";
 import type { DeliveryKind } from "@/lib/domain/vocabulary";
 import { DELIVERY_HEADER, EVENT_BODY_SQL, signature, SIGNATURE_HEADER } from "@/lib/domain/webhooks";
 import { postDelivery } from "@/lib/net/delivery-target";
+import { realTime, realTimeMs } from "@/lib/domain/real-time";
 import { config } from "@/lib/config";
 import { log } from "@/lib/ops/logger";
 
@@ -45,8 +46,9 @@ export async function fanOutEvents(prisma: PrismaClient, batch = 500): Promise<n
       ids,
     );
     await tx.$executeRawUnsafe(
-      `UPDATE "Event" SET "fannedOutAt" = now() WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+      `UPDATE "Event" SET "fannedOutAt" = $2::timestamptz WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
       ids,
+      realTime().toISOString(),
     );
     return events.length;
   });
@@ -74,17 +76,17 @@ interface Claimed {
 async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
   return prisma.$queryRawUnsafe<Claimed[]>(
     `WITH due AS (
-       SELECT id FROM "Delivery" WHERE status = 'pending' AND "nextAttemptAt" <= now()
+       SELECT id FROM "Delivery" WHERE status = 'pending' AND "nextAttemptAt" <= $1::timestamptz
        ORDER BY "nextAttemptAt" LIMIT ${batch} FOR UPDATE SKIP LOCKED
      ), leased AS (
-       UPDATE "Delivery" d SET attempts = d.attempts + 1, "nextAttemptAt" = now() + interval '${LEASE_MS} milliseconds'
+       UPDATE "Delivery" d SET attempts = d.attempts + 1, "nextAttemptAt" = $1::timestamptz + interval '${LEASE_MS} milliseconds'
        FROM due WHERE d.id = due.id
        RETURNING d.*
      )
      SELECT l.id, l.kind, l.attempts, l."createdAt", l."notificationId",
             CASE WHEN l.kind = 'webhook' THEN (CASE WHEN w.active THEN w.url END) ELSE p."pushEndpointUrl" END AS url,
             CASE WHEN l.kind = 'webhook' THEN w.secret ELSE p."pushSecret" END AS secret,
-            CASE WHEN l.kind = 'webhook' AND w."previousSecretExpiresAt" > now() THEN w."previousSecret" END
+            CASE WHEN l.kind = 'webhook' AND w."previousSecretExpiresAt" > $1::timestamptz THEN w."previousSecret" END
               AS "previousSecret",
             CASE WHEN l.kind = 'webhook' THEN ${EVENT_BODY_SQL}
             ELSE
@@ -98,6 +100,7 @@ async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
        LEFT JOIN "Notification" n ON n.id = l."notificationId"
        LEFT JOIN "LoyaltyData" ld ON ld."programId" = n."programId" AND ld."customerId" = n."customerId"
        LEFT JOIN "Program" p ON p.id = l."programId"`,
+    realTime().toISOString(),
   );
 }
 
@@ -123,7 +126,7 @@ export async function deliverDue(prisma: PrismaClient, batch = 50): Promise<{ at
     claimed.map(async (d) => {
       if (!d.url || !d.secret) return cancel(prisma, d);
       const result = await send({ ...d, url: d.url });
-      const now = Date.now();
+      const now = realTimeMs();
       const expired = now - new Date(d.createdAt).getTime() > giveUpAfterMs();
       const status = result.ok ? "delivered" : expired ? "failed" : "pending";
       if (result.ok) delivered++;
@@ -177,7 +180,7 @@ async function cancel(prisma: PrismaClient, d: Claimed) {
  */
 export async function runOutbox(prisma: PrismaClient, options: { batch?: number; budgetMs?: number } = {}) {
   const batch = options.batch ?? 50;
-  const deadline = Date.now() + (options.budgetMs ?? 20_000);
+  const deadline = realTimeMs() + (options.budgetMs ?? 20_000);
   let planned = 0;
   for (let n = await fanOutEvents(prisma); n > 0; n = await fanOutEvents(prisma)) planned += n;
   let attempted = 0;
@@ -186,7 +189,7 @@ export async function runOutbox(prisma: PrismaClient, options: { batch?: number;
     const sent = await deliverDue(prisma, batch);
     attempted += sent.attempted;
     delivered += sent.delivered;
-    if (sent.attempted < batch || Date.now() > deadline) break;
+    if (sent.attempted < batch || realTimeMs() > deadline) break;
   }
   return { planned, attempted, delivered };
 }

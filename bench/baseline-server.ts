@@ -29,7 +29,7 @@ import http from "node:http";
 import pg from "pg";
 import { customerJoins, customerJson } from "@/lib/domain/sql";
 import { UPDATE_USER_SQL, UPSERT_SQL } from "@/lib/domain/customers";
-import { changeArgs, changeSql } from "@/lib/domain/ledger";
+import { changeArgs, changeSql } from "@/lib/api/one-statement";
 import { outcomeSlot } from "@/lib/api/idempotency";
 import { isLostRace } from "@/lib/db/statement";
 import { increaseSql } from "./baseline-sql";

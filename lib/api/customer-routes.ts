@@ -4,7 +4,8 @@ import { rewardNotFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { canNameCustomer, decreaseBalance, increaseBalance } from "@/lib/domain/points";
 import { normaliseEmail } from "@/lib/domain/customers";
-import { redeemReward, redeemRewardNow } from "@/lib/domain/rewards";
+import { redeemReward } from "@/lib/domain/rewards";
+import { changeBalanceInOneStatement, redeemRewardInOneStatement } from "./one-statement";
 import { jsonObject, rawJson } from "./json-compose";
 import { PointsChange, PointsIncrease } from "./schemas/points";
 import { RedeemRequest } from "./schemas/rewards";
@@ -48,7 +49,7 @@ export const balanceChange = (
       const email = normaliseEmail(req.params.email ?? "");
       // No customer can have it: `run` looks them up and answers 404.
       if (!canNameCustomer(email)) return null;
-      return change.now(database, { ...move(req), customerId: null, email }, slot);
+      return changeBalanceInOneStatement(database, change.change({ ...move(req), customerId: null, email }), slot);
     },
     run: async (req, tx) => {
       const result = await change(tx, move(req));
@@ -66,7 +67,7 @@ export const redemption: WriteOptions<z.output<typeof RedeemRequest>, undefined,
   body: RedeemRequest,
   bodyOptional: true,
   statement: (req, database, slot) =>
-    redeemRewardNow(
+    redeemRewardInOneStatement(
       database,
       {
         programId: req.programId,

@@ -1,15 +1,7 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
-import { isLostRace, namedParams } from "@/lib/db/statement";
-import {
-  KEYED_PARAM_COUNT,
-  keyedParams,
-  keyedStatement,
-  runStatement,
-  type Outcome,
-  type OutcomeSlot,
-  type StatementRow,
-} from "@/lib/api/idempotency";
+import { namedParams } from "@/lib/db/statement";
+import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { conflict, uniqueOr409, type FieldProblem } from "@/lib/errors";
 import { customerJoins, customerJson } from "./sql";
 import { emitEvent, emitEvents } from "./events";
@@ -146,7 +138,7 @@ async function upsert(tx: Tx, programId: string, rows: Upsert[], now: Date): Pro
       if (updates.length > 0) await tx.$executeRawUnsafe(UPDATE_USER_SQL, JSON.stringify(updates), now.toISOString());
       return upserted;
     },
-    () => conflict("An externalCustomerId in this batch already belongs to another customer of the program."),
+    externalIdTaken,
     "externalCustomerId",
   );
   await emitEvents(
@@ -242,7 +234,7 @@ const b = BATCH.sql;
  * `invariant` fails the statement so that the batch runs again on the locked path (`applyUserBatch`, whose update
  * is a statement of its own).
  */
-const BATCH_SQL = keyedStatement({
+export const BATCH_WRITE: StatementWrite = {
   ctes: `input AS (
   SELECT x.email, x.payload, x.changes FROM jsonb_to_recordset(${b.items}::jsonb) AS x(email text, payload jsonb, changes jsonb)
   WHERE EXISTS (SELECT 1 FROM go)
@@ -288,8 +280,8 @@ const BATCH_SQL = keyedStatement({
          jsonb_build_object('customerId', c.id, 'email', c.email, 'changes', i.changes)
   FROM c JOIN input i USING (email)
   RETURNING 1
-), answer AS (
-  SELECT 201 AS status, NULL::text AS body, NULL::uuid AS "customerId",
+), result AS (
+  SELECT NULL::uuid AS "customerId",
          (SELECT count(*) FROM new_user)::int + (SELECT count(*) FROM new_loyalty)::int + (SELECT count(*) FROM new_tier)::int AS created_rows
   WHERE EXISTS (SELECT 1 FROM go)
 ), refusal AS (
@@ -299,43 +291,27 @@ const BATCH_SQL = keyedStatement({
          AND (SELECT count(*) FROM event) = (SELECT count(*) FROM c) AS ok
 )`,
   extras: ["created_rows"],
-});
+};
 
 /**
- * `applyUserBatch` for the API in one statement with its Idempotency-Key record. Null when the batch must take the
- * locked path: it renames customers (applied item by item), or a concurrent batch created one of its customers.
+ * The values of BATCH_WRITE's parameters (after the keyed statement's five) for a batch it can apply, or null when the
+ * batch must take the locked path: it renames customers (applied item by item) or records referrals (under row locks).
+ * An externalCustomerId that belongs to another customer is refused first (409), as the locked path does.
  */
-export async function applyUserBatchNow(
-  database: Db,
-  programId: string,
-  items: UserBatchItem[],
-  slot: OutcomeSlot | null,
-): Promise<Outcome | null> {
+export async function userBatchValues(db: Db, programId: string, items: IntegrationBatchItem[]) {
+  if (!items.every(isUserItem)) return null; // `loyalty` items change balances (ledger.ts `changeBalance`)
   if (items.some((i) => i.payload.email !== undefined && i.payload.email !== i.email)) return null;
-  if (items.some((i) => i.payload.referralCode !== undefined)) return null; // referrals are recorded under row locks
-  await checkExternalIds(database, programId, items);
+  if (items.some((i) => i.payload.referralCode !== undefined)) return null;
+  await checkExternalIds(db, programId, items);
   const input = JSON.stringify(
     mergeItems(items).map((r) => ({ email: r.email, payload: r.payload, changes: Object.keys(r.payload) })),
   );
-  try {
-    const result = await uniqueOr409(
-      () =>
-        runStatement(database, slot, () =>
-          database.$queryRawUnsafe<StatementRow[]>(
-            BATCH_SQL,
-            ...keyedParams(slot),
-            ...BATCH.values({ programId, items: input, now: programClock(programId).now().toISOString() }),
-          ),
-        ),
-      () => conflict("An externalCustomerId in this batch already belongs to another customer of the program."),
-      "externalCustomerId",
-    );
-    return "outcome" in result ? result.outcome : null;
-  } catch (err) {
-    if (isLostRace(err)) return null;
-    throw err;
-  }
+  return BATCH.values({ programId, items: input, now: programClock(programId).now().toISOString() });
 }
+
+/** 409 `conflict` for a batch whose write met the unique index of externalCustomerId (a concurrent batch took it). */
+export const externalIdTaken = () =>
+  conflict("An externalCustomerId in this batch already belongs to another customer of the program.");
 
 /**
  * Applies a validated Create/Update batch inside the caller's transaction: all items or none.
@@ -386,20 +362,6 @@ async function applyUsers(tx: Tx, programId: string, items: IntegrationBatchItem
     if (newEmail !== undefined && newEmail !== item.email) await rename(tx, programId, item.email, newEmail, index);
   }
   return { created };
-}
-
-/**
- * Create/Update for the API in one statement (`applyUserBatchNow`), or null for the locked path: always for a batch
- * with `loyalty` items, which change balances (ledger.ts `changeBalance`).
- */
-export async function applyIntegrationBatchNow(
-  database: Db,
-  programId: string,
-  items: IntegrationBatchItem[],
-  slot: OutcomeSlot | null,
-): Promise<Outcome | null> {
-  if (!items.every(isUserItem)) return null;
-  return applyUserBatchNow(database, programId, items, slot);
 }
 
 /**

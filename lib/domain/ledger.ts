@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db, Tx } from "@/lib/db/types";
+import type { Tx } from "@/lib/db/types";
 import { isLostRace, namedParams } from "@/lib/db/statement";
 import { balanceLimit, insufficientBalance } from "@/lib/errors";
 import {
@@ -7,10 +7,9 @@ import {
   keyedParams,
   keyedStatement,
   runStatement,
-  type Outcome,
-  type OutcomeSlot,
   type StatementRow,
-} from "@/lib/api/idempotency";
+  type StatementWrite,
+} from "@/lib/db/keyed-statement";
 import { balanceChangedData, ledgerEntryJson } from "./sql";
 import { recalculateIfDue } from "./tiers-engine";
 import { closeReferral } from "./referrals";
@@ -59,7 +58,7 @@ export interface BalanceResult {
 }
 
 /**
- * A balance change as CTEs of one statement (composed by `keyedStatement`, lib/api/idempotency.ts, which adds the
+ * A balance change as CTEs of one statement (composed by `keyedStatement`, lib/db/keyed-statement.ts, which adds the
  * Idempotency-Key's record): the rule (0 ≤ balance ≤ MAX_BALANCE), the ledger entry, a new lot for points added or
  * the oldest lots consumed for points taken, the tier points of an earn (tier-rules.ts `applyEarn`, here in SQL),
  * the balance.changed and tier.changed events. Every effect depends on `go` and on the balance UPDATE.
@@ -293,45 +292,51 @@ const CHANGE = namedParams(
 );
 
 const c = CHANGE.sql;
-/** A balance change of the given shape (the routes' answer: 200 `{ balance, transaction }`) as one keyed statement. */
-const changeStatement = (shape: ChangeShape) =>
-  keyedStatement({
-    // The customer by id, or by e-mail on the hot path (`CustomerByEmail`): none found, and the statement does nothing.
-    ctes: `who AS (
+
+/**
+ * A balance change of the given shape as a keyed statement's write (lib/db/keyed-statement.ts): its `result` is the
+ * balance after it and the ledger entry (JSON text and id). The customer is named by id, or by e-mail on the hot path
+ * (`CustomerByEmail`): none found, and the statement does nothing.
+ */
+export const changeWrite = (shape: ChangeShape): StatementWrite => ({
+  ctes: `who AS (
   SELECT coalesce(${c.customerId}::uuid, (SELECT w.id FROM "Customer" w
     WHERE w."programId" = ${c.programId}::uuid AND w.email = ${c.email}::text AND w."deletedAt" IS NULL)) AS id
 ), ${changeCtes({
-      programId: `${c.programId}::uuid`,
-      customerId: `(SELECT id FROM who)`,
-      points: `${c.points}::int`,
-      type: `${c.type}::text`,
-      reason: `${c.reason}::text`,
-      source: `${c.source}::text`,
-      actor: `${c.actor}::text`,
-      idempotencyKey: `${c.idempotencyKey}::text`,
-      metadata: `${c.metadata}::jsonb`,
-      earningFlowId: `${c.earningFlowId}::uuid`,
-      orderId: `${c.orderId}::text`,
-      reversesId: `${c.reversesId}::uuid`,
-      now: `${c.now}::timestamptz`,
-      tier: `${c.tier}::boolean`,
-      shape,
-    })}, answer AS (
-  SELECT 200 AS status, '{"balance":' || change.balance || ',"transaction":' || change.entry || '}' AS body,
-         (SELECT id FROM who) AS "customerId", change.balance, change.entry, change.entry_id
-  FROM change
+    programId: `${c.programId}::uuid`,
+    customerId: `(SELECT id FROM who)`,
+    points: `${c.points}::int`,
+    type: `${c.type}::text`,
+    reason: `${c.reason}::text`,
+    source: `${c.source}::text`,
+    actor: `${c.actor}::text`,
+    idempotencyKey: `${c.idempotencyKey}::text`,
+    metadata: `${c.metadata}::jsonb`,
+    earningFlowId: `${c.earningFlowId}::uuid`,
+    orderId: `${c.orderId}::text`,
+    reversesId: `${c.reversesId}::uuid`,
+    now: `${c.now}::timestamptz`,
+    tier: `${c.tier}::boolean`,
+    shape,
+  })}, result AS (
+  SELECT (SELECT id FROM who) AS "customerId", change.balance, change.entry, change.entry_id FROM change
 ), refusal AS (SELECT why FROM change_refusal), invariant AS (SELECT ok FROM change_ok)`,
-    extras: ["balance", "entry", "entry_id"],
-  });
+  extras: ["balance", "entry", "entry_id"],
+});
 
-const CHANGE_STATEMENTS = new Map<string, string>();
-
-/** The statement of a change (`changeArgs` are its arguments): the one of its shape. */
-export const changeSql = (change: Pick<BalanceChange, "type" | "points">): string => {
+/** The key of a change's shape, for the caches of its statements. */
+export const shapeKey = (change: Pick<BalanceChange, "type" | "points">) => {
   const shape = shapeOf(change);
-  const key = `${shape.sign}:${shape.tier}`;
-  let sql = CHANGE_STATEMENTS.get(key);
-  if (!sql) CHANGE_STATEMENTS.set(key, (sql = changeStatement(shape)));
+  return { shape, key: `${shape.sign}:${shape.tier}` };
+};
+
+const LOCKED_STATEMENTS = new Map<string, string>();
+
+/** The locked path's statement of a change: the write alone, without a key or an answer. */
+const lockedChangeSql = (change: Pick<BalanceChange, "type" | "points">): string => {
+  const { shape, key } = shapeKey(change);
+  let sql = LOCKED_STATEMENTS.get(key);
+  if (!sql) LOCKED_STATEMENTS.set(key, (sql = keyedStatement(changeWrite(shape))));
   return sql;
 };
 
@@ -345,10 +350,10 @@ export type CustomerByEmail<T extends { customerId: string }> = Omit<T, "custome
   email: string;
 };
 
-/** The arguments of `changeSql`'s statement: the slot's, then the change's. */
-export const changeArgs = (change: BalanceChange | CustomerByEmail<BalanceChange>, slot: OutcomeSlot | null) => [
-  ...keyedParams(slot),
-  ...CHANGE.values({
+/** The values of `changeWrite`'s parameters (after the keyed statement's five); the time is the program's clock's. */
+export const changeValues = (change: BalanceChange | CustomerByEmail<BalanceChange>) => {
+  checkPoints(change);
+  return CHANGE.values({
     programId: change.programId,
     customerId: change.customerId,
     email: "email" in change ? change.email : null,
@@ -364,8 +369,8 @@ export const changeArgs = (change: BalanceChange | CustomerByEmail<BalanceChange
     tier: countsForTier(change),
     orderId: change.orderId ?? null,
     reversesId: change.reversesId ?? null,
-  }),
-];
+  });
+};
 
 function checkPoints(change: Pick<BalanceChange, "points">) {
   if (!Number.isInteger(change.points) || change.points === 0) throw new Error("points must be a non-zero integer");
@@ -378,32 +383,10 @@ export function changeRefusal(why: string) {
   return null;
 }
 
-/**
- * The hot path: the change and (with a slot) its Idempotency-Key record in ONE statement, outside any transaction.
- * Null when this request must take the locked path instead (`changeBalance` in a transaction): a concurrent
- * change overtook the statement, points are due to expire first, or a tier period is due to close.
- */
-export async function changeBalanceNow(
-  database: Db,
-  change: BalanceChange | CustomerByEmail<BalanceChange>,
-  slot: OutcomeSlot | null,
-): Promise<Outcome | null> {
-  checkPoints(change);
-  const result = await runChange(database, change, slot);
-  if ("outcome" in result) return result.outcome;
-  const error = changeRefusal(result.refusal);
-  if (error) throw error;
-  return null;
-}
-
-async function runChange(
-  database: Db,
-  change: BalanceChange | CustomerByEmail<BalanceChange>,
-  slot: OutcomeSlot | null,
-) {
+async function runLockedChange(tx: Tx, change: BalanceChange) {
   try {
-    return await runStatement(database, slot, () =>
-      database.$queryRawUnsafe<StatementRow[]>(changeSql(change), ...changeArgs(change, slot)),
+    return await runStatement(tx, null, () =>
+      tx.$queryRawUnsafe<StatementRow[]>(lockedChangeSql(change), ...keyedParams(null), ...changeValues(change)),
     );
   } catch (err) {
     if (isLostRace(err)) return { refusal: "race" } as const;
@@ -427,7 +410,7 @@ export async function changeBalance(tx: Tx, request: BalanceChange): Promise<Bal
   if (countsForTier(change)) await recalculateIfDue(tx, change.programId, change.customerId, change.now);
   // A referred customer's first qualifying earn closes their referral (once), then rewards both sides after it.
   const referral = countsForTier(change) ? await closeReferral(tx, change) : null;
-  const result = await runChange(tx, change, null);
+  const result = await runLockedChange(tx, change);
   if ("outcome" in result) {
     const row = result.row;
     if (referral) await referral.reward();

@@ -2,8 +2,7 @@ import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "./cursor";
 import { customerNotFound, invalidInput } from "@/lib/errors";
-import { changeBalance, changeBalanceNow, expireDueLots, type CustomerByEmail } from "./ledger";
-import type { OutcomeSlot } from "@/lib/api/idempotency";
+import { changeBalance, expireDueLots, type BalanceChange, type CustomerByEmail } from "./ledger";
 import type { LedgerSource } from "./vocabulary";
 import { ledgerEntryJson } from "./sql";
 import { sweepClock } from "./clock";
@@ -42,6 +41,7 @@ export interface PointsMove {
 
 /** A move on the hot path may name its customer by e-mail (ledger.ts `CustomerByEmail`). */
 type HotMove = PointsMove | CustomerByEmail<PointsMove>;
+type HotChange = BalanceChange | CustomerByEmail<BalanceChange>;
 
 const increase = <M extends HotMove>(move: M) => ({
   ...move,
@@ -53,15 +53,17 @@ const decrease = <M extends HotMove>(move: M) => ({
   type: move.source === "dashboard" ? ("adjust" as const) : ("spend" as const),
 });
 
-/** Increase balance: an `earn` from the API (counts towards tiers), an `adjust` from the dashboard (does not). */
+/**
+ * Increase balance: an `earn` from the API (counts towards tiers), an `adjust` from the dashboard (does not).
+ * `change` is the balance change it makes, for the one-statement hot path (ledger.ts `changeWrite`).
+ */
 export const increaseBalance = Object.assign((tx: Tx, move: PointsMove) => changeBalance(tx, increase(move)), {
-  /** The same in one statement with its idempotency record (ledger.ts `changeBalanceNow`). */
-  now: (database: Db, move: HotMove, slot: OutcomeSlot | null) => changeBalanceNow(database, increase(move), slot),
+  change: (move: HotMove): HotChange => increase(move),
 });
 
 /** Decrease balance: a `spend` from the API, an `adjust` from the dashboard; 409 `insufficient_balance` below zero. */
 export const decreaseBalance = Object.assign((tx: Tx, move: PointsMove) => changeBalance(tx, decrease(move)), {
-  now: (database: Db, move: HotMove, slot: OutcomeSlot | null) => changeBalanceNow(database, decrease(move), slot),
+  change: (move: HotMove): HotChange => decrease(move),
 });
 
 function readCursor(cursor: string): KeysetPosition {

@@ -11,14 +11,8 @@ import {
   type StatementRow,
 } from "@/lib/db/keyed-statement";
 import { uniqueOr409 } from "@/lib/errors";
-import {
-  changeRefusal,
-  changeValues,
-  changeWrite,
-  shapeKey,
-  type BalanceChange,
-  type CustomerByEmail,
-} from "@/lib/domain/ledger";
+import { changeRefusal, changeValues, changeWrite, shapeKey, type CustomerByEmail } from "@/lib/domain/ledger";
+import type { BalanceChange } from "@/lib/domain/balance-change";
 import { REDEEM_WRITE, redeemRefusal, redeemValues } from "@/lib/domain/rewards";
 import { earningFlowRunValues, RUN_WRITE } from "@/lib/domain/earning-flows";
 import { ASSIGN_WRITE, assignCouponRefusal, assignCouponValues } from "@/lib/domain/coupons";

@@ -5,7 +5,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { retryRead, transactionWithRetry } from "@/lib/db/outage";
 import type { AppError } from "@/lib/errors";
 import { normaliseEmail } from "@/lib/domain/customers";
-import { resolveCustomerId } from "@/lib/domain/points";
+import { resolveCustomerId } from "@/lib/domain/customer-lookup";
 import { byApiKey, byCustomerToken, type Authenticate, type Caller } from "./authenticate";
 import {
   parseWith,

@@ -3,10 +3,9 @@ import type { Db, Tx } from "@/lib/db/types";
 import { namedParams } from "@/lib/db/statement";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { conflict, uniqueOr409, type FieldProblem } from "@/lib/errors";
-import { customerJoins, customerJson } from "./sql";
 import { emitEvent, emitEvents } from "./events";
 import { programClock } from "./clock";
-import { resolveCustomerId } from "./points";
+import { resolveCustomerId } from "./customer-lookup";
 import { recordReferral } from "./referrals";
 import { applyLoyaltyItems, type LoyaltyBatchItem, type LoyaltyWriter } from "./loyalty-items";
 import type { UserFeature } from "./vocabulary";
@@ -36,24 +35,6 @@ export type IntegrationBatchItem = UserBatchItem | LoyaltyBatchItem;
 export type { LoyaltyBatchItem };
 
 const isUserItem = (item: IntegrationBatchItem): item is UserBatchItem => item.feature !== "loyalty";
-
-export const GET_CUSTOMER_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
-  WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL`;
-
-/** The Customer of spec §2.1 as JSON text, or null. `email` must already be normalised (trimmed, lower case). */
-export async function getCustomerJson(db: Db, programId: string, email: string): Promise<string | null> {
-  if (email.includes("\u0000")) return null; // cannot be stored, so no customer has it (and PostgreSQL would reject it)
-  const rows = await db.$queryRawUnsafe<{ body: string }[]>(GET_CUSTOMER_SQL, programId, email);
-  return rows[0]?.body ?? null;
-}
-
-const GET_CUSTOMER_BY_ID_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
-  WHERE c."programId" = $1::uuid AND c.id = $2::uuid AND c."deletedAt" IS NULL`;
-
-export async function getCustomerJsonById(db: Db, programId: string, customerId: string): Promise<string | null> {
-  const rows = await db.$queryRawUnsafe<{ body: string }[]>(GET_CUSTOMER_BY_ID_SQL, programId, customerId);
-  return rows[0]?.body ?? null;
-}
 
 /** Trim and lower-case, as every e-mail is stored and compared. */
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();

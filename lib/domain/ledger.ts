@@ -13,8 +13,9 @@ import {
 import { balanceChangedData, ledgerEntryJson } from "./sql";
 import { recalculateIfDue } from "./tiers-engine";
 import { closeReferral } from "./referrals";
+import { lockBalance } from "./balance-lock";
+import type { BalanceChange } from "./balance-change";
 import { programClock } from "./clock";
-import type { LedgerSource, LedgerType } from "./vocabulary";
 
 /**
  * The one place a balance changes. Every change is a conditional atomic UPDATE of the balance (which also
@@ -25,27 +26,6 @@ import type { LedgerSource, LedgerType } from "./vocabulary";
 
 /** Postgres int4: balances and points stay below it. */
 export const MAX_BALANCE = 2_147_483_647;
-
-export interface BalanceChange {
-  programId: string;
-  customerId: string;
-  /** Signed and non-zero. */
-  points: number;
-  type: LedgerType;
-  source: LedgerSource;
-  /** Who: `api_key:<id>`, `staff:<id>`, `customer:<id>` or `system`. */
-  actor: string;
-  reason?: string | null;
-  metadata?: Record<string, unknown> | null;
-  idempotencyKey?: string | null;
-  earningFlowId?: string | null;
-  /** The integrator's order the entry belongs to (increase, earning-flow runs, and their reversals). */
-  orderId?: string | null;
-  /** On a `reversal`: the entry it reverses (lib/domain/reversals.ts); its lot is consumed first. */
-  reversesId?: string | null;
-  /** The business time of the change (clock.ts); the program's clock, read once, when absent. */
-  now?: Date;
-}
 
 /** Points earned (not adjusted or spent) count towards tiers. */
 const countsForTier = (c: Pick<BalanceChange, "type" | "points">) => c.type === "earn" && c.points > 0;
@@ -413,7 +393,7 @@ export async function changeBalance(tx: Tx, request: BalanceChange): Promise<Bal
   const result = await runLockedChange(tx, change);
   if ("outcome" in result) {
     const row = result.row;
-    if (referral) await referral.reward();
+    if (referral) await referral.reward((award) => changeBalance(tx, award));
     return { balance: Number(row.balance), entryJson: String(row.entry), entryId: String(row.entry_id) };
   }
   const error = changeRefusal(result.refusal);
@@ -421,15 +401,6 @@ export async function changeBalance(tx: Tx, request: BalanceChange): Promise<Bal
   // Under the row lock nothing can overtake the statement; what is left is a customer without balance row.
   if (result.refusal === "missing") throw change.points < 0 ? insufficientBalance() : balanceLimit(MAX_BALANCE);
   throw new Error(`balance change refused under the row lock: ${result.refusal}`);
-}
-
-/** The customer's balance row lock: the first lock of every balance change (the lock order). */
-export async function lockBalance(tx: Tx, programId: string, customerId: string) {
-  await tx.$queryRawUnsafe(
-    `SELECT 1 FROM "LoyaltyData" WHERE "programId" = $1::uuid AND "customerId" = $2::uuid FOR UPDATE`,
-    programId,
-    customerId,
-  );
 }
 
 /**

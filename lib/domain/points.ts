@@ -1,29 +1,13 @@
 import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "./cursor";
-import { customerNotFound, invalidInput } from "@/lib/errors";
-import { changeBalance, expireDueLots, type BalanceChange, type CustomerByEmail } from "./ledger";
+import { invalidInput } from "@/lib/errors";
+import { changeBalance, expireDueLots, type CustomerByEmail } from "./ledger";
+import type { BalanceChange } from "./balance-change";
 import type { LedgerSource } from "./vocabulary";
 import { ledgerEntryJson } from "./sql";
 import { sweepClock } from "./clock";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-
-/** Whether an e-mail can name a customer at all: PostgreSQL text cannot hold NUL (a query with one fails: a 500). */
-export const canNameCustomer = (email: string) => !email.includes("\u0000");
-
-/** The live customer's id for an e-mail (already normalised), or 404 `customer_not_found`. */
-export async function resolveCustomerId(db: Db, programId: string, email: string): Promise<string> {
-  if (!canNameCustomer(email)) throw customerNotFound();
-  // Raw, not the model API: this runs before every write on a customer's e-mail, and Prisma's work for a model query
-  // costs more than the lookup (bench/profile.ts); on the /v1 hot paths it goes straight to the pool (lib/db/client.ts).
-  const [customer] = await db.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id::text AS id FROM "Customer" WHERE "programId" = $1::uuid AND email = $2 AND "deletedAt" IS NULL`,
-    programId,
-    email,
-  );
-  if (!customer) throw customerNotFound();
-  return customer.id;
-}
 
 export interface PointsMove {
   programId: string;

@@ -7,11 +7,12 @@ import {
   referralSelf,
   validationFailed,
 } from "@/lib/errors";
-import { changeBalance, lockBalance, type BalanceChange } from "./ledger";
+import type { BalanceChange } from "./balance-change";
+import { lockBalance } from "./balance-lock";
 import { emitEvents } from "./events";
 import { requireProgram } from "./programs";
 import { programClock } from "./clock";
-import { getCustomerJsonById } from "./customers";
+import { getCustomerJsonById } from "./customer-read";
 import { linkTemplateProblem, normaliseReferralCode, referralLink } from "./referral-rules";
 
 /**
@@ -163,13 +164,17 @@ WHERE "programId" = $1::uuid AND "referrerId" = $2::uuid AND NOT capped
  * `changeBalance`, under the earning customer's row lock): closes the customer's open referral when `change`
  * qualifies (an earn of at least the program's minimum points, not the system's own: referral points never qualify),
  * deciding each side's points; the statement then goes ahead (its `referral_due` case sees nothing open). Returns
- * the second half, `reward`, for after the earn: both sides' earns (through `changeBalance`: the system's, so they
- * close nothing), `referralEarned` and the events. Null when nothing completes.
+ * the second half, `reward`, for after the earn: both sides' earns (through `earn`, the ledger's `changeBalance`
+ * handed in by its caller: the system's earns, so they close nothing), `referralEarned` and the events. Null when
+ * nothing completes.
  *
  * The referrer's row is locked before their cap is counted, so concurrent completions of one referrer's referrals
  * count each other. Lock order: the referred customer, then the referrer (no loops: `recordReferral`).
  */
-export async function closeReferral(tx: Tx, change: BalanceChange): Promise<{ reward: () => Promise<void> } | null> {
+export async function closeReferral(
+  tx: Tx,
+  change: BalanceChange,
+): Promise<{ reward: (earn: (award: BalanceChange) => Promise<unknown>) => Promise<void> } | null> {
   if (change.source === "system") return null;
   const [open] = await tx.$queryRawUnsafe<OpenReferral[]>(OPEN_REFERRAL_SQL, change.programId, change.customerId);
   if (!open || change.points < open.referralMinEarnPoints) return null;
@@ -199,19 +204,19 @@ export async function closeReferral(tx: Tx, change: BalanceChange): Promise<{ re
     referrerPoints,
     referredPoints,
   );
-  const award = (customerId: string, points: number) =>
-    changeBalance(tx, {
-      programId: change.programId,
-      customerId,
-      points,
-      type: "earn",
-      source: "system",
-      actor: "system",
-      reason: REFERRAL_REASON,
-      metadata: { referralId: open.id },
-      now,
-    });
-  const reward = async () => {
+  const reward = async (earn: (award: BalanceChange) => Promise<unknown>) => {
+    const award = (customerId: string, points: number) =>
+      earn({
+        programId: change.programId,
+        customerId,
+        points,
+        type: "earn",
+        source: "system",
+        actor: "system",
+        reason: REFERRAL_REASON,
+        metadata: { referralId: open.id },
+        now,
+      });
     await tx.customer.update({ where: { id: open.referredId }, data: { referralEarned: true, updatedAt: now } });
     if (referredPoints > 0) await award(open.referredId, referredPoints);
     if (referrerPoints > 0) await award(open.referrerId, referrerPoints);

@@ -8,7 +8,8 @@ import {
   validationFailed,
 } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import { changeBalance, expireDueLots, lockBalance, MAX_BALANCE } from "./ledger";
+import { changeBalance, expireDueLots, MAX_BALANCE } from "./ledger";
+import { lockBalance } from "./balance-lock";
 import { emitEvents } from "./events";
 import { programClock } from "./clock";
 import { ledgerEntryJson } from "./sql";

@@ -4,7 +4,7 @@ import type { Customer } from "@/lib/api/schemas/customers";
 import type { TransactionPage } from "@/lib/api/schemas/points";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { UUID_PATTERN } from "@/lib/ids";
-import { getCustomerJsonById } from "@/lib/domain/customers";
+import { getCustomerJsonById } from "@/lib/domain/customer-read";
 import { findCustomer, requireCustomer } from "@/lib/domain/customer-lookup";
 import { listTransactionsJson } from "@/lib/domain/points";
 import { findBalanceExplained } from "@/lib/domain/balance-explained";

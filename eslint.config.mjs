@@ -50,6 +50,23 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // The domain knows nothing of HTTP: routes and their answers live above it (lib/api, app/v1), never below.
+    files: ["lib/domain/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/api", "@/lib/api/**", "../api", "../api/**", "**/lib/api", "**/lib/api/**"],
+              message: "lib/domain must not import lib/api: expose what changed and let the API layer answer.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   globalIgnores([
     ".next/**",
     "out/**",

@@ -29,7 +29,7 @@ import http from "node:http";
 import pg from "pg";
 import { customerJoins, customerJson } from "@/lib/domain/sql";
 import { UPDATE_USER_SQL, UPSERT_SQL } from "@/lib/domain/customers";
-import { changeArgs, changeSql } from "@/lib/domain/ledger";
+import { changeArgs, changeSql } from "@/lib/api/one-statement";
 import { outcomeSlot } from "@/lib/api/idempotency";
 import { isLostRace } from "@/lib/db/statement";
 import { increaseSql } from "./baseline-sql";
@@ -131,12 +131,13 @@ async function upsertBatch(programId: string, body: unknown): Promise<number> {
     merged.set(email, { ...merged.get(email), ...item.payload });
   }
   const items = [...merged].map(([email, payload]) => ({ email, payload }));
+  const now = new Date().toISOString();
   await inTransaction(async (client) => {
-    const { rows } = await q("bench_upsert", UPSERT_SQL, [programId, JSON.stringify(items)], client);
+    const { rows } = await q("bench_upsert", UPSERT_SQL, [programId, JSON.stringify(items), now], client);
     const updates = rows
       .filter((r) => !r.inserted && Object.keys(merged.get(r.email) ?? {}).length > 0)
       .map((r) => ({ customerId: r.id, payload: merged.get(r.email) }));
-    if (updates.length) await q("bench_update", UPDATE_USER_SQL, [JSON.stringify(updates)], client);
+    if (updates.length) await q("bench_update", UPDATE_USER_SQL, [JSON.stringify(updates), now], client);
     const events = rows.map((r) => ({
       type: r.inserted ? "customer.created" : "customer.updated",
       data: { customerId: r.id, email: r.email, changes: Object.keys(merged.get(r.email) ?? {}) },

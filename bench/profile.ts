@@ -45,7 +45,7 @@ import {
 } from "./servers";
 import { createProgram, Workload } from "./setup";
 import { increaseSql } from "./baseline-sql";
-import { changeArgs, changeSql } from "@/lib/domain/ledger";
+import { changeArgs, changeSql } from "@/lib/api/one-statement";
 import { outcomeSlot } from "@/lib/api/idempotency";
 
 const env = process.env;

@@ -1,9 +1,11 @@
 import "server-only";
 import { z } from "zod";
 import { rewardNotFound } from "@/lib/errors";
-import { canNameCustomer, decreaseBalance, increaseBalance } from "@/lib/domain/points";
+import { decreaseBalance, increaseBalance } from "@/lib/domain/points";
+import { canNameCustomer } from "@/lib/domain/customer-lookup";
 import { normaliseEmail } from "@/lib/domain/customers";
-import { redeemReward, redeemRewardNow } from "@/lib/domain/rewards";
+import { redeemReward } from "@/lib/domain/rewards";
+import { changeBalanceInOneStatement, redeemRewardInOneStatement } from "./one-statement";
 import { jsonObject, rawJson } from "./json-compose";
 import { uuidParam } from "./path-params";
 import { PointsChange, PointsIncrease } from "./schemas/points";
@@ -39,7 +41,7 @@ export const balanceChange = (
       const email = normaliseEmail(req.params.email ?? "");
       // No customer can have it: `run` looks them up and answers 404.
       if (!canNameCustomer(email)) return null;
-      return change.now(database, { ...move(req), customerId: null, email }, slot);
+      return changeBalanceInOneStatement(database, change.change({ ...move(req), customerId: null, email }), slot);
     },
     run: async (req, tx) => {
       const result = await change(tx, move(req));
@@ -57,7 +59,7 @@ export const redemption: WriteOptions<z.output<typeof RedeemRequest>, undefined,
   body: RedeemRequest,
   bodyOptional: true,
   statement: (req, database, slot) =>
-    redeemRewardNow(
+    redeemRewardInOneStatement(
       database,
       {
         programId: req.programId,

@@ -5,7 +5,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { retryRead, transactionWithRetry } from "@/lib/db/outage";
 import type { AppError } from "@/lib/errors";
 import { normaliseEmail } from "@/lib/domain/customers";
-import { resolveCustomerId } from "@/lib/domain/points";
+import { resolveCustomerId } from "@/lib/domain/customer-lookup";
 import { byApiKey, byCustomerToken, type Authenticate, type Caller } from "./authenticate";
 import {
   parseWith,
@@ -18,7 +18,8 @@ import {
   type SchemaLike,
 } from "./edge";
 import { IDEMPOTENT_REPLAYED } from "./header-names";
-import { idempotencyKeyOf, outcomeSlot, runIdempotently, type Outcome, type OutcomeSlot } from "./idempotency";
+import type { Outcome, OutcomeSlot } from "@/lib/db/keyed-statement";
+import { idempotencyKeyOf, outcomeSlot, runIdempotently } from "./idempotency";
 import { readJsonBody } from "./json-body";
 
 /**
@@ -75,7 +76,7 @@ export interface WriteOptions<B, Q = undefined, C extends string | null = string
   /**
    * The hot path of a write that can act in ONE statement outside any interactive transaction: it stores the
    * Idempotency-Key's outcome (`slot`, null without a key) in that same statement and replays or conflicts as `run`
-   * would (lib/api/idempotency.ts `keyedStatement`, `runStatement`). It answers exactly as `run` does, or returns
+   * would (lib/api/one-statement.ts; lib/db/keyed-statement.ts). It answers exactly as `run` does, or returns
    * null when this request needs `run` after all (a rare case that the statement reports instead of handling: a
    * concurrent write overtook it, points due to expire, a tier period to close), which then runs as usual.
    */

@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db/types";
 import { notFound, validationFailed } from "@/lib/errors";
 import { defaultBurst, RATE_LIMIT } from "./api-key-limits";
 import { requireProgram } from "./programs";
+import { realTime, realTimeMs } from "./real-time";
 
 export { RATE_LIMIT } from "./api-key-limits";
 
@@ -92,7 +93,7 @@ export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; re
   if (existing.revokedAt) return { id, revokedAt: existing.revokedAt };
   const updated = await db.apiKey.update({
     where: { id },
-    data: { revokedAt: new Date() },
+    data: { revokedAt: realTime() },
     select: { revokedAt: true },
   });
   forget(id);
@@ -113,7 +114,7 @@ const TOUCH_EVERY_MS = 60_000;
 export async function findActiveKey(db: Db, secret: string): Promise<ApiKeyIdentity | null> {
   if (!secret.startsWith(KEY_PREFIX) || secret.length > 128) return null;
   const hash = hashSecret(secret);
-  const now = Date.now();
+  const now = realTimeMs();
   const cached = keyCache.get(hash);
   if (cached && cached.until > now) return cached.identity;
   const identity = await lookUp(db, hash, now);

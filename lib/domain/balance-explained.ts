@@ -1,6 +1,7 @@
 import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { customerNotFound } from "@/lib/errors";
+import { programClock } from "./clock";
 import { addMonths, recalculate, type TierState } from "./tier-rules";
 import { rankedTiers, tiersColumn, type RankedTier } from "./tier-ranking";
 import { EXPIRY_CHART_MONTHS, EXPIRY_WINDOWS_DAYS, MAX_LISTED_LOTS } from "./balance-explained-limits";
@@ -177,7 +178,7 @@ export async function findBalanceExplained(
   db: Db,
   programId: string,
   customerId: string,
-  now = new Date(),
+  now = programClock(programId).now(),
 ): Promise<BalanceExplained | null> {
   const read = (tx: Db) => readExplained(tx, programId, customerId, now);
   // One snapshot for both statements (a read-only transaction); inside the caller's transaction, the caller's.
@@ -185,7 +186,12 @@ export async function findBalanceExplained(
 }
 
 /** `findBalanceExplained`, or 404 `customer_not_found`. */
-export async function explainBalance(db: Db, programId: string, customerId: string, now = new Date()) {
+export async function explainBalance(
+  db: Db,
+  programId: string,
+  customerId: string,
+  now = programClock(programId).now(),
+) {
   const explained = await findBalanceExplained(db, programId, customerId, now);
   if (!explained) throw customerNotFound();
   return explained;

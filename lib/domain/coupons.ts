@@ -1,16 +1,9 @@
 import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
+import { programClock } from "./clock";
 import { namedParams } from "@/lib/db/statement";
-import {
-  KEYED_PARAM_COUNT,
-  keyedParams,
-  keyedStatement,
-  runStatement,
-  type Outcome,
-  type OutcomeSlot,
-  type StatementRow,
-} from "@/lib/api/idempotency";
+import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import {
   conflict,
   couponPoolEmpty,
@@ -113,8 +106,8 @@ const ASSIGN_SQL = `
 WITH next AS (
   SELECT id FROM "Coupon" WHERE "programId" = $3::uuid AND "poolId" = $1::uuid AND "customerId" IS NULL LIMIT 1 FOR UPDATE SKIP LOCKED
 )
-UPDATE "Coupon" c SET "customerId" = $2::uuid, "assignedAt" = now(),
-  "expiresAt" = CASE WHEN p."validDays" IS NULL THEN NULL ELSE now() + make_interval(days => p."validDays") END
+UPDATE "Coupon" c SET "customerId" = $2::uuid, "assignedAt" = $4::timestamptz,
+  "expiresAt" = CASE WHEN p."validDays" IS NULL THEN NULL ELSE $4::timestamptz + make_interval(days => p."validDays") END
 FROM next, "CouponPool" p
 WHERE c.id = next.id AND p.id = c."poolId"
 RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expiresAt"')} AS "expiresAt"`;
@@ -131,6 +124,7 @@ export async function assignCoupon(tx: Tx, input: { programId: string; customerI
     input.couponPoolId,
     input.customerId,
     input.programId,
+    programClock(input.programId).now().toISOString(),
   );
   if (!coupon) throw couponPoolEmpty();
   await emitEvent(tx, input.programId, "coupon.assigned", {
@@ -146,15 +140,15 @@ export async function assignCoupon(tx: Tx, input: { programId: string; customerI
   };
 }
 
-const ASSIGN = namedParams(["programId", "poolId", "customerId"] as const, KEYED_PARAM_COUNT + 1);
+const ASSIGN = namedParams(["programId", "poolId", "customerId", "now"] as const, KEYED_PARAM_COUNT + 1);
 const a = ASSIGN.sql;
-const jsonText = (expr: string) => `coalesce(to_json(${expr})::text, 'null')`;
 
 /**
- * The API's assignment as one keyed statement (lib/api/idempotency.ts): the pool (of the program), the next free code
- * of an active pool (SKIP LOCKED, as ASSIGN_SQL), its dates, the coupon.assigned event and the answer, 201 `{ coupon }`.
+ * `assignCoupon` as a keyed statement's write (lib/db/keyed-statement.ts): the pool (of the program), the next free
+ * code of an active pool (SKIP LOCKED, as ASSIGN_SQL), its dates and the coupon.assigned event; `result` is the
+ * coupon as `assignCoupon` returns it (dates as ISO text).
  */
-const ASSIGN_NOW_SQL = keyedStatement({
+export const ASSIGN_WRITE: StatementWrite = {
   ctes: `pool AS (
   SELECT p.id, p."validDays", p.active FROM "CouponPool" p
   WHERE p."programId" = ${a.programId}::uuid AND p.id = ${a.poolId}::uuid AND EXISTS (SELECT 1 FROM go)
@@ -163,8 +157,8 @@ const ASSIGN_NOW_SQL = keyedStatement({
   WHERE k."programId" = ${a.programId}::uuid AND k."poolId" = (SELECT id FROM pool WHERE active) AND k."customerId" IS NULL
   LIMIT 1 FOR UPDATE SKIP LOCKED
 ), assigned AS (
-  UPDATE "Coupon" c SET "customerId" = ${a.customerId}::uuid, "assignedAt" = now(),
-    "expiresAt" = CASE WHEN pool."validDays" IS NULL THEN NULL ELSE now() + make_interval(days => pool."validDays") END
+  UPDATE "Coupon" c SET "customerId" = ${a.customerId}::uuid, "assignedAt" = ${a.now}::timestamptz,
+    "expiresAt" = CASE WHEN pool."validDays" IS NULL THEN NULL ELSE ${a.now}::timestamptz + make_interval(days => pool."validDays") END
   FROM next, pool
   WHERE c.id = next.id AND c."programId" = ${a.programId}::uuid
   RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expiresAt"')} AS "expiresAt"
@@ -174,10 +168,9 @@ const ASSIGN_NOW_SQL = keyedStatement({
          jsonb_build_object('customerId', ${a.customerId}::uuid, 'couponPoolId', ${a.poolId}::uuid, 'code', assigned.code)
   FROM assigned
   RETURNING 1
-), answer AS (
-  SELECT 201 AS status, ${a.customerId}::uuid AS "customerId",
-         '{"coupon":{"code":' || ${jsonText("assigned.code")} || ',"couponPoolId":' || ${jsonText(`${a.poolId}::text`)}
-           || ',"assignedAt":' || ${jsonText('assigned."assignedAt"')} || ',"expiresAt":' || ${jsonText('assigned."expiresAt"')} || '}}' AS body
+), result AS (
+  SELECT ${a.customerId}::uuid AS "customerId", assigned.code, ${a.poolId}::text AS "couponPoolId", assigned."assignedAt",
+         assigned."expiresAt"
   FROM assigned
 ), refusal AS (
   SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pool) THEN 'coupon_pool_not_found'
@@ -187,24 +180,21 @@ const ASSIGN_NOW_SQL = keyedStatement({
 ), invariant AS (
   SELECT NOT EXISTS (SELECT 1 FROM assigned) OR EXISTS (SELECT 1 FROM event) AS ok
 )`,
-});
+};
 
-/** `assignCoupon` for the API in one statement with its Idempotency-Key record (null slot: no key). */
-export async function assignCouponNow(
-  database: Db,
-  input: { programId: string; customerId: string; couponPoolId: string },
-  slot: OutcomeSlot | null,
-): Promise<Outcome> {
-  const result = await runStatement(database, slot, () =>
-    database.$queryRawUnsafe<StatementRow[]>(
-      ASSIGN_NOW_SQL,
-      ...keyedParams(slot),
-      ...ASSIGN.values({ programId: input.programId, poolId: input.couponPoolId, customerId: input.customerId }),
-    ),
-  );
-  if ("outcome" in result) return result.outcome;
-  if (result.refusal === "coupon_pool_not_found") throw couponPoolNotFound();
-  if (result.refusal === "coupon_pool_inactive") throw couponPoolInactive();
-  if (result.refusal === "coupon_pool_empty") throw couponPoolEmpty();
-  throw new Error(`coupon assignment refused: ${result.refusal}`);
+/** The values of ASSIGN_WRITE's parameters (after the keyed statement's five); the time is the program's clock's. */
+export const assignCouponValues = (input: { programId: string; customerId: string; couponPoolId: string }) =>
+  ASSIGN.values({
+    programId: input.programId,
+    poolId: input.couponPoolId,
+    customerId: input.customerId,
+    now: programClock(input.programId).now().toISOString(),
+  });
+
+/** The error of a refused assignment: every refusal is an answer. */
+export function assignCouponRefusal(why: string) {
+  if (why === "coupon_pool_not_found") return couponPoolNotFound();
+  if (why === "coupon_pool_inactive") return couponPoolInactive();
+  if (why === "coupon_pool_empty") return couponPoolEmpty();
+  return new Error(`coupon assignment refused: ${why}`);
 }

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { SignJWT, jwtVerify } from "jose";
 import type { Db } from "@/lib/db/types";
 import { invalidCustomerToken, notFound } from "@/lib/errors";
+import { realTime } from "./real-time";
 
 /** Customer tokens (HS256 JWTs) let a front-end widget call the /me routes for one customer of one program. */
 
@@ -30,7 +31,7 @@ export async function issueCustomerToken(
   programId: string,
   customerId: string,
   ttlSeconds = TOKEN_TTL_SECONDS,
-  now = new Date(),
+  now = realTime(),
 ) {
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_TOKEN_TTL_SECONDS)
     throw new Error(`token lifetime out of bounds: ${ttlSeconds}`);
@@ -74,5 +75,5 @@ export async function verifyCustomerToken(db: Db, programId: string, token: stri
 export async function revokeCustomerTokens(db: Db, programId: string): Promise<{ revokedAt: string }> {
   const updated = await db.program.updateMany({ where: { id: programId }, data: { tokenSecret: null } });
   if (updated.count === 0) throw notFound("program");
-  return { revokedAt: new Date().toISOString() };
+  return { revokedAt: realTime().toISOString() };
 }

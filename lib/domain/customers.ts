@@ -1,19 +1,11 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
-import { isLostRace, namedParams } from "@/lib/db/statement";
-import {
-  KEYED_PARAM_COUNT,
-  keyedParams,
-  keyedStatement,
-  runStatement,
-  type Outcome,
-  type OutcomeSlot,
-  type StatementRow,
-} from "@/lib/api/idempotency";
+import { namedParams } from "@/lib/db/statement";
+import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { conflict, uniqueOr409, type FieldProblem } from "@/lib/errors";
-import { customerJoins, customerJson } from "./sql";
 import { emitEvent, emitEvents } from "./events";
-import { resolveCustomerId } from "./points";
+import { programClock } from "./clock";
+import { resolveCustomerId } from "./customer-lookup";
 import { recordReferral } from "./referrals";
 import { applyLoyaltyItems, type LoyaltyBatchItem, type LoyaltyWriter } from "./loyalty-items";
 import type { UserFeature } from "./vocabulary";
@@ -44,24 +36,6 @@ export type { LoyaltyBatchItem };
 
 const isUserItem = (item: IntegrationBatchItem): item is UserBatchItem => item.feature !== "loyalty";
 
-export const GET_CUSTOMER_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
-  WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL`;
-
-/** The Customer of spec §2.1 as JSON text, or null. `email` must already be normalised (trimmed, lower case). */
-export async function getCustomerJson(db: Db, programId: string, email: string): Promise<string | null> {
-  if (email.includes("\u0000")) return null; // cannot be stored, so no customer has it (and PostgreSQL would reject it)
-  const rows = await db.$queryRawUnsafe<{ body: string }[]>(GET_CUSTOMER_SQL, programId, email);
-  return rows[0]?.body ?? null;
-}
-
-const GET_CUSTOMER_BY_ID_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
-  WHERE c."programId" = $1::uuid AND c.id = $2::uuid AND c."deletedAt" IS NULL`;
-
-export async function getCustomerJsonById(db: Db, programId: string, customerId: string): Promise<string | null> {
-  const rows = await db.$queryRawUnsafe<{ body: string }[]>(GET_CUSTOMER_BY_ID_SQL, programId, customerId);
-  return rows[0]?.body ?? null;
-}
-
 /** Trim and lower-case, as every e-mail is stored and compared. */
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
@@ -81,24 +55,24 @@ WITH input AS (
          (SELECT t.id FROM "Tier" t WHERE t."programId" = p.id ORDER BY t."requiredPoints", t."createdAt", t.id LIMIT 1) AS base_tier
   FROM "Program" p WHERE p.id = $1::uuid
 ), c AS (
-  INSERT INTO "Customer" ("programId", email, "updatedAt")
-  SELECT $1::uuid, i.email, now() FROM input i ORDER BY i.email
-  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = now()
+  INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt")
+  SELECT $1::uuid, i.email, $3::timestamptz, $3::timestamptz FROM input i ORDER BY i.email
+  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = $3::timestamptz
   RETURNING id, email, (xmax = 0) AS inserted
 ), new_user AS (
-  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "updatedAt")
+  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "createdAt", "updatedAt")
   SELECT c.id, $1::uuid, i.payload->>'externalCustomerId', i.payload->>'firstName', i.payload->>'lastName',
-         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), now()
+         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), $3::timestamptz, $3::timestamptz
   FROM c JOIN input i USING (email) WHERE c.inserted
   RETURNING 1
 ), new_loyalty AS (
-  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "updatedAt")
-  SELECT $1::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', now() FROM c WHERE c.inserted
+  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "memberSince", "createdAt", "updatedAt")
+  SELECT $1::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', $3::timestamptz, $3::timestamptz, $3::timestamptz FROM c WHERE c.inserted
   RETURNING 1
 ), new_tier AS (
   INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "tierChangedAt", "recalculationDate")
-  SELECT $1::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE now() END,
-         now() + make_interval(months => p."tierPeriodMonths")
+  SELECT $1::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE $3::timestamptz END,
+         $3::timestamptz + make_interval(months => p."tierPeriodMonths")
   FROM c CROSS JOIN program p WHERE c.inserted
   RETURNING 1
 )
@@ -117,7 +91,7 @@ export const UPDATE_USER_SQL = `
 UPDATE "UserData" u SET
   ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n  ")},
   "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
-  "updatedAt" = now()
+  "updatedAt" = $2::timestamptz
 FROM jsonb_to_recordset($1::jsonb) AS i("customerId" uuid, payload jsonb)
 WHERE u."customerId" = i."customerId"`;
 
@@ -128,7 +102,7 @@ interface Upsert {
   index: number;
 }
 
-async function upsert(tx: Tx, programId: string, rows: Upsert[]): Promise<{ created: number }> {
+async function upsert(tx: Tx, programId: string, rows: Upsert[], now: Date): Promise<{ created: number }> {
   const input = JSON.stringify(rows.map((r) => ({ email: r.email, payload: r.payload })));
   const payloadOf = new Map(rows.map((r) => [r.email, r.payload]));
   const upserted = await uniqueOr409(
@@ -137,14 +111,15 @@ async function upsert(tx: Tx, programId: string, rows: Upsert[]): Promise<{ crea
         UPSERT_SQL,
         programId,
         input,
+        now.toISOString(),
       );
       const updates = upserted
         .filter((c) => !c.inserted && Object.keys(payloadOf.get(c.email) ?? {}).length > 0)
         .map((c) => ({ customerId: c.id, payload: payloadOf.get(c.email) }));
-      if (updates.length > 0) await tx.$executeRawUnsafe(UPDATE_USER_SQL, JSON.stringify(updates));
+      if (updates.length > 0) await tx.$executeRawUnsafe(UPDATE_USER_SQL, JSON.stringify(updates), now.toISOString());
       return upserted;
     },
-    () => conflict("An externalCustomerId in this batch already belongs to another customer of the program."),
+    externalIdTaken,
     "externalCustomerId",
   );
   await emitEvents(
@@ -229,7 +204,7 @@ function mergeItems(items: IntegrationBatchItem[]): Upsert[] {
   return [...merged.values()];
 }
 
-const BATCH = namedParams(["programId", "items"] as const, KEYED_PARAM_COUNT + 1);
+const BATCH = namedParams(["programId", "items", "now"] as const, KEYED_PARAM_COUNT + 1);
 const b = BATCH.sql;
 
 /**
@@ -240,7 +215,7 @@ const b = BATCH.sql;
  * `invariant` fails the statement so that the batch runs again on the locked path (`applyUserBatch`, whose update
  * is a statement of its own).
  */
-const BATCH_SQL = keyedStatement({
+export const BATCH_WRITE: StatementWrite = {
   ctes: `input AS (
   SELECT x.email, x.payload, x.changes FROM jsonb_to_recordset(${b.items}::jsonb) AS x(email text, payload jsonb, changes jsonb)
   WHERE EXISTS (SELECT 1 FROM go)
@@ -249,24 +224,25 @@ const BATCH_SQL = keyedStatement({
          (SELECT t.id FROM "Tier" t WHERE t."programId" = p.id ORDER BY t."requiredPoints", t."createdAt", t.id LIMIT 1) AS base_tier
   FROM "Program" p WHERE p.id = ${b.programId}::uuid
 ), c AS (
-  INSERT INTO "Customer" ("programId", email, "updatedAt")
-  SELECT ${b.programId}::uuid, i.email, now() FROM input i ORDER BY i.email
-  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = now()
+  INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt")
+  SELECT ${b.programId}::uuid, i.email, ${b.now}::timestamptz, ${b.now}::timestamptz FROM input i ORDER BY i.email
+  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = ${b.now}::timestamptz
   RETURNING id, email, (xmax = 0) AS inserted
 ), new_user AS (
-  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "updatedAt")
+  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "createdAt", "updatedAt")
   SELECT c.id, ${b.programId}::uuid, i.payload->>'externalCustomerId', i.payload->>'firstName', i.payload->>'lastName',
-         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), now()
+         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), ${b.now}::timestamptz, ${b.now}::timestamptz
   FROM c JOIN input i USING (email) WHERE c.inserted
   RETURNING 1
 ), new_loyalty AS (
-  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "updatedAt")
-  SELECT ${b.programId}::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', now() FROM c WHERE c.inserted
+  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "memberSince", "createdAt", "updatedAt")
+  SELECT ${b.programId}::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', ${b.now}::timestamptz, ${b.now}::timestamptz,
+         ${b.now}::timestamptz FROM c WHERE c.inserted
   RETURNING 1
 ), new_tier AS (
   INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "tierChangedAt", "recalculationDate")
-  SELECT ${b.programId}::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE now() END,
-         now() + make_interval(months => p."tierPeriodMonths")
+  SELECT ${b.programId}::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE ${b.now}::timestamptz END,
+         ${b.now}::timestamptz + make_interval(months => p."tierPeriodMonths")
   FROM c CROSS JOIN program p WHERE c.inserted
   RETURNING 1
 ), changed AS (
@@ -275,7 +251,7 @@ const BATCH_SQL = keyedStatement({
   UPDATE "UserData" u SET
     ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n    ")},
     "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
-    "updatedAt" = now()
+    "updatedAt" = ${b.now}::timestamptz
   FROM changed i
   WHERE u."programId" = ${b.programId}::uuid AND u."customerId" = i.id
   RETURNING 1
@@ -285,8 +261,8 @@ const BATCH_SQL = keyedStatement({
          jsonb_build_object('customerId', c.id, 'email', c.email, 'changes', i.changes)
   FROM c JOIN input i USING (email)
   RETURNING 1
-), answer AS (
-  SELECT 201 AS status, NULL::text AS body, NULL::uuid AS "customerId",
+), result AS (
+  SELECT NULL::uuid AS "customerId",
          (SELECT count(*) FROM new_user)::int + (SELECT count(*) FROM new_loyalty)::int + (SELECT count(*) FROM new_tier)::int AS created_rows
   WHERE EXISTS (SELECT 1 FROM go)
 ), refusal AS (
@@ -296,43 +272,27 @@ const BATCH_SQL = keyedStatement({
          AND (SELECT count(*) FROM event) = (SELECT count(*) FROM c) AS ok
 )`,
   extras: ["created_rows"],
-});
+};
 
 /**
- * `applyUserBatch` for the API in one statement with its Idempotency-Key record. Null when the batch must take the
- * locked path: it renames customers (applied item by item), or a concurrent batch created one of its customers.
+ * The values of BATCH_WRITE's parameters (after the keyed statement's five) for a batch it can apply, or null when the
+ * batch must take the locked path: it renames customers (applied item by item) or records referrals (under row locks).
+ * An externalCustomerId that belongs to another customer is refused first (409), as the locked path does.
  */
-export async function applyUserBatchNow(
-  database: Db,
-  programId: string,
-  items: UserBatchItem[],
-  slot: OutcomeSlot | null,
-): Promise<Outcome | null> {
+export async function userBatchValues(db: Db, programId: string, items: IntegrationBatchItem[]) {
+  if (!items.every(isUserItem)) return null; // `loyalty` items change balances (ledger.ts `changeBalance`)
   if (items.some((i) => i.payload.email !== undefined && i.payload.email !== i.email)) return null;
-  if (items.some((i) => i.payload.referralCode !== undefined)) return null; // referrals are recorded under row locks
-  await checkExternalIds(database, programId, items);
+  if (items.some((i) => i.payload.referralCode !== undefined)) return null;
+  await checkExternalIds(db, programId, items);
   const input = JSON.stringify(
     mergeItems(items).map((r) => ({ email: r.email, payload: r.payload, changes: Object.keys(r.payload) })),
   );
-  try {
-    const result = await uniqueOr409(
-      () =>
-        runStatement(database, slot, () =>
-          database.$queryRawUnsafe<StatementRow[]>(
-            BATCH_SQL,
-            ...keyedParams(slot),
-            ...BATCH.values({ programId, items: input }),
-          ),
-        ),
-      () => conflict("An externalCustomerId in this batch already belongs to another customer of the program."),
-      "externalCustomerId",
-    );
-    return "outcome" in result ? result.outcome : null;
-  } catch (err) {
-    if (isLostRace(err)) return null;
-    throw err;
-  }
+  return BATCH.values({ programId, items: input, now: programClock(programId).now().toISOString() });
 }
+
+/** 409 `conflict` for a batch whose write met the unique index of externalCustomerId (a concurrent batch took it). */
+export const externalIdTaken = () =>
+  conflict("An externalCustomerId in this batch already belongs to another customer of the program.");
 
 /**
  * Applies a validated Create/Update batch inside the caller's transaction: all items or none.
@@ -369,33 +329,20 @@ export async function applyUserBatch(
 
 async function applyUsers(tx: Tx, programId: string, items: IntegrationBatchItem[]): Promise<{ created: number }> {
   await checkExternalIds(tx, programId, items);
+  const now = programClock(programId).now();
   const renames = items.some((i) => isUserItem(i) && i.payload.email !== undefined && i.payload.email !== i.email);
   if (!renames) {
     const rows = mergeItems(items);
-    return rows.length ? upsert(tx, programId, rows) : { created: 0 };
+    return rows.length ? upsert(tx, programId, rows, now) : { created: 0 };
   }
   let created = 0;
   for (const [index, item] of items.entries()) {
     if (!isUserItem(item)) continue;
     const { email: newEmail, ...payload } = item.payload;
-    created += (await upsert(tx, programId, [{ email: item.email, payload, index }])).created;
+    created += (await upsert(tx, programId, [{ email: item.email, payload, index }], now)).created;
     if (newEmail !== undefined && newEmail !== item.email) await rename(tx, programId, item.email, newEmail, index);
   }
   return { created };
-}
-
-/**
- * Create/Update for the API in one statement (`applyUserBatchNow`), or null for the locked path: always for a batch
- * with `loyalty` items, which change balances (ledger.ts `changeBalance`).
- */
-export async function applyIntegrationBatchNow(
-  database: Db,
-  programId: string,
-  items: IntegrationBatchItem[],
-  slot: OutcomeSlot | null,
-): Promise<Outcome | null> {
-  if (!items.every(isUserItem)) return null;
-  return applyUserBatchNow(database, programId, items, slot);
 }
 
 /**

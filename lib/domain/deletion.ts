@@ -1,6 +1,7 @@
 import "server-only";
 import type { Tx } from "@/lib/db/types";
 import { emitEvents } from "./events";
+import { programClock } from "./clock";
 
 /**
  * The one place that erases customers (right to erasure; docs/operating.md "Security and operations"): their personal
@@ -24,20 +25,23 @@ WHERE e."customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`;
 
 /** Erases the program's customers with these e-mails; returns how many there were. */
 export async function deleteCustomers(tx: Tx, programId: string, emails: string[]): Promise<{ deleted: number }> {
+  const now = programClock(programId).now().toISOString();
   const erased = await tx.$queryRawUnsafe<{ id: string }[]>(
-    `UPDATE "Customer" SET email = NULL, "deletedAt" = now(), "updatedAt" = now(),
+    `UPDATE "Customer" SET email = NULL, "deletedAt" = $3::timestamptz, "updatedAt" = $3::timestamptz,
        referral = NULL, "referralCode" = NULL, "utmCampaign" = NULL, "utmSource" = NULL, "utmMedium" = NULL, language = NULL
      WHERE "programId" = $1::uuid AND email = ANY(SELECT jsonb_array_elements_text($2::jsonb)) AND "deletedAt" IS NULL
      RETURNING id`,
     programId,
     JSON.stringify([...new Set(emails)]),
+    now,
   );
   if (erased.length === 0) return { deleted: 0 };
   const ids = JSON.stringify(erased.map((c) => c.id));
   await tx.$executeRawUnsafe(
-    `UPDATE "UserData" SET "externalCustomerId" = NULL, "firstName" = NULL, "lastName" = NULL, phone = NULL, birthdate = NULL, "updatedAt" = now()
+    `UPDATE "UserData" SET "externalCustomerId" = NULL, "firstName" = NULL, "lastName" = NULL, phone = NULL, birthdate = NULL, "updatedAt" = $2::timestamptz
      WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
     ids,
+    now,
   );
   // Staff's internal notes are about the person: they go with them.
   await tx.$executeRawUnsafe(

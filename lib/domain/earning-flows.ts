@@ -3,18 +3,12 @@ import type { Db, Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, earningFlowNotFound, notFound, uniqueOr409, validationFailed } from "@/lib/errors";
 import { checkRunParams, declareFlowParams, storedFlowParams, type FlowParamInput } from "./flow-params";
-import { changeBalance, changeCtes, changeRefusal, lockBalance } from "./ledger";
-import { isLostRace, namedParams } from "@/lib/db/statement";
-import {
-  KEYED_PARAM_COUNT,
-  keyedParams,
-  keyedStatement,
-  runStatement,
-  type Outcome,
-  type OutcomeSlot,
-  type StatementRow,
-} from "@/lib/api/idempotency";
+import { changeBalance, changeCtes } from "./ledger";
+import { lockBalance } from "./balance-lock";
+import { namedParams } from "@/lib/db/statement";
+import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { requireProgram } from "./programs";
+import { programClock } from "./clock";
 import { recalculateIfDue } from "./tiers-engine";
 import type { CapReason, FlowRecurrence } from "./vocabulary";
 
@@ -140,11 +134,12 @@ export async function executeEarningFlow(
   },
 ): Promise<EarningOutcome> {
   const { flow, run, base } = await loadRun(tx, input);
+  const now = input.now ?? programClock(input.programId).now();
 
   // The balance row lock serialises this customer's runs, so the caps below see every earlier run.
   await lockBalance(tx, input.programId, input.customerId);
   // The factor is the tier's after any period that has ended is closed.
-  await recalculateIfDue(tx, input.programId, input.customerId, input.now);
+  await recalculateIfDue(tx, input.programId, input.customerId, now);
   const [locked] = await tx.$queryRawUnsafe<{ balance: number; factor: number | null }[]>(
     `SELECT l.balance, t.factor FROM "LoyaltyData" l
        JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
@@ -164,7 +159,7 @@ export async function executeEarningFlow(
        FROM "LedgerEntry" WHERE "customerId" = $1::uuid AND "earningFlowId" = $2::uuid`,
       input.customerId,
       flow.id,
-      (input.now ?? new Date()).toISOString(),
+      now.toISOString(),
     );
     const limits: [CapReason, number][] = [];
     if (flow.once) limits.push(["once", (used?.runs ?? 0) > 0 ? 0 : points]);
@@ -191,7 +186,7 @@ export async function executeEarningFlow(
     idempotencyKey: input.idempotencyKey,
     earningFlowId: flow.id,
     orderId: input.orderId ?? null,
-    now: input.now,
+    now,
   });
   return { pointsEarned: points, balance: result.balance, transactionJson: result.entryJson, capped };
 }
@@ -221,11 +216,12 @@ const r = RUN.sql;
  * the balance change of ledger.ts (`changeCtes`) with the points left; a capped run changes nothing and answers
  * `pointsEarned: 0`. Read from one snapshot, like the change itself: the change's xmin guard makes a run that a
  * concurrent change overtook report `race`. A tier period that has ended must be closed before the factor is read:
- * `tier_due`, for the locked path (once per period per customer).
+ * `tier_due`, for the locked path (once per period per customer). `result` is what `executeEarningFlow` returns: the
+ * points earned, the balance, the entry (JSON text; NULL when the run earned nothing) and the cap that applied.
  */
-const RUN_SQL = keyedStatement({
+export const RUN_WRITE: StatementWrite = {
   ctes: `run_clock AS (
-  SELECT coalesce(${r.now}::timestamptz, now()) AS at
+  SELECT ${r.now}::timestamptz AS at
 ), state AS (
   SELECT l.balance, t.factor, ct."recalculationDate" <= (SELECT at FROM run_clock) AS tier_due
   FROM "LoyaltyData" l JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
@@ -268,28 +264,23 @@ const RUN_SQL = keyedStatement({
     now: `${r.now}::timestamptz`,
     tier: `true`,
     shape: { sign: "add", tier: true },
-  })}, answer AS (
-  SELECT 200 AS status, ${r.customerId}::uuid AS "customerId",
-         '{"pointsEarned":' || earned.points || ',"balance":' || change.balance || ',"transaction":' || change.entry
-           || ',"capped":' || coalesce(to_json(earned.capped)::text, 'null') || '}' AS body
+  })}, result AS (
+  SELECT ${r.customerId}::uuid AS "customerId", earned.points AS points_earned, change.balance, change.entry, earned.capped
   FROM change, earned
   UNION ALL
-  SELECT 200, ${r.customerId}::uuid,
-         '{"pointsEarned":0,"balance":' || state.balance || ',"transaction":null,"capped":'
-           || coalesce(to_json(earned.capped)::text, 'null') || '}'
+  SELECT ${r.customerId}::uuid, 0, state.balance, NULL::text, earned.capped
   FROM state, earned WHERE earned.points <= 0 AND NOT coalesce(state.tier_due, false)
 ), refusal AS (
   SELECT CASE WHEN state.tier_due THEN 'tier_due' ELSE (SELECT why FROM change_refusal) END AS why FROM state
 ), invariant AS (SELECT ok FROM change_ok)`,
-});
+};
 
 /**
- * `executeEarningFlow` for the API: the flow is read and the params checked (one read), then the run acts in one
- * statement with its Idempotency-Key record. Null when the request must take the locked path (`executeEarningFlow`
- * in a transaction): a tier period to close first, or a concurrent change overtook the statement.
+ * The values of RUN_WRITE's parameters (after the keyed statement's five): the flow is read and the params checked
+ * first (one read); the time is the program's clock's.
  */
-export async function executeEarningFlowNow(
-  database: Db,
+export async function earningFlowRunValues(
+  db: Db,
   input: {
     programId: string;
     customerId: string;
@@ -300,40 +291,23 @@ export async function executeEarningFlowNow(
     orderId?: string | null;
     now?: Date;
   },
-  slot: OutcomeSlot | null,
-): Promise<Outcome | null> {
-  const { flow, run, base } = await loadRun(database, input);
-  let result;
-  try {
-    result = await runStatement(database, slot, () =>
-      database.$queryRawUnsafe<StatementRow[]>(
-        RUN_SQL,
-        ...keyedParams(slot),
-        ...RUN.values({
-          programId: input.programId,
-          customerId: input.customerId,
-          flowId: flow.id,
-          base,
-          once: flow.once,
-          capTotal: flow.capTotal,
-          capPerDay: flow.capPerDay,
-          reason: flow.name ?? flow.key,
-          actor: input.actor,
-          idempotencyKey: input.idempotencyKey ?? null,
-          metadata: JSON.stringify({ flowKey: flow.key, params: run.values }),
-          now: input.now?.toISOString() ?? null,
-          orderId: input.orderId ?? null,
-        }),
-      ),
-    );
-  } catch (err) {
-    if (isLostRace(err)) return null;
-    throw err;
-  }
-  if ("outcome" in result) return result.outcome;
-  const error = changeRefusal(result.refusal);
-  if (error) throw error;
-  return null;
+) {
+  const { flow, run, base } = await loadRun(db, input);
+  return RUN.values({
+    programId: input.programId,
+    customerId: input.customerId,
+    flowId: flow.id,
+    base,
+    once: flow.once,
+    capTotal: flow.capTotal,
+    capPerDay: flow.capPerDay,
+    reason: flow.name ?? flow.key,
+    actor: input.actor,
+    idempotencyKey: input.idempotencyKey ?? null,
+    metadata: JSON.stringify({ flowKey: flow.key, params: run.values }),
+    now: (input.now ?? programClock(input.programId).now()).toISOString(),
+    orderId: input.orderId ?? null,
+  });
 }
 
 export interface FlowAllowance {
@@ -366,7 +340,7 @@ export async function flowAllowance(
     input.programId,
     input.customerId,
     flow.id,
-    (input.now ?? new Date()).toISOString(),
+    (input.now ?? programClock(input.programId).now()).toISOString(),
   );
   const rooms = [
     ...(flow.capTotal != null ? [flow.capTotal - (used?.total ?? 0)] : []),

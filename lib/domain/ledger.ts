@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db, Tx } from "@/lib/db/types";
+import type { Tx } from "@/lib/db/types";
 import { isLostRace, namedParams } from "@/lib/db/statement";
 import { balanceLimit, insufficientBalance } from "@/lib/errors";
 import {
@@ -7,15 +7,16 @@ import {
   keyedParams,
   keyedStatement,
   runStatement,
-  type Outcome,
-  type OutcomeSlot,
   type StatementRow,
-} from "@/lib/api/idempotency";
+  type StatementWrite,
+} from "@/lib/db/keyed-statement";
 import { balanceChangedData, ledgerEntryJson } from "./sql";
 import { tierRank } from "./tier-ranking";
 import { recalculateIfDue } from "./tiers-engine";
 import { closeReferral } from "./referrals";
-import type { LedgerSource, LedgerType } from "./vocabulary";
+import { lockBalance } from "./balance-lock";
+import type { BalanceChange } from "./balance-change";
+import { programClock } from "./clock";
 
 /**
  * The one place a balance changes. Every change is a conditional atomic UPDATE of the balance (which also
@@ -26,27 +27,6 @@ import type { LedgerSource, LedgerType } from "./vocabulary";
 
 /** Postgres int4: balances and points stay below it. */
 export const MAX_BALANCE = 2_147_483_647;
-
-export interface BalanceChange {
-  programId: string;
-  customerId: string;
-  /** Signed and non-zero. */
-  points: number;
-  type: LedgerType;
-  source: LedgerSource;
-  /** Who: `api_key:<id>`, `staff:<id>`, `customer:<id>` or `system`. */
-  actor: string;
-  reason?: string | null;
-  metadata?: Record<string, unknown> | null;
-  idempotencyKey?: string | null;
-  earningFlowId?: string | null;
-  /** The integrator's order the entry belongs to (increase, earning-flow runs, and their reversals). */
-  orderId?: string | null;
-  /** On a `reversal`: the entry it reverses (lib/domain/reversals.ts); its lot is consumed first. */
-  reversesId?: string | null;
-  /** The clock, for jobs and tests that replay time; the database's now() when absent. */
-  now?: Date;
-}
 
 /** Points earned (not adjusted or spent) count towards tiers. */
 const countsForTier = (c: Pick<BalanceChange, "type" | "points">) => c.type === "earn" && c.points > 0;
@@ -59,7 +39,7 @@ export interface BalanceResult {
 }
 
 /**
- * A balance change as CTEs of one statement (composed by `keyedStatement`, lib/api/idempotency.ts, which adds the
+ * A balance change as CTEs of one statement (composed by `keyedStatement`, lib/db/keyed-statement.ts, which adds the
  * Idempotency-Key's record): the rule (0 ≤ balance ≤ MAX_BALANCE), the ledger entry, a new lot for points added or
  * the oldest lots consumed for points taken, the tier points of an earn (tier-rules.ts `applyEarn`, here in SQL),
  * the balance.changed and tier.changed events. Every effect depends on `go` and on the balance UPDATE.
@@ -142,7 +122,7 @@ export const changeCtes = (p: ChangeSql) => {
         AND ${p.points} >= rp."referralMinEarnPoints") THEN 'referral_due'`
       : "");
   return `clock AS (
-  SELECT coalesce(${p.now}, now()) AS at
+  SELECT ${p.now} AS at
 ), cur AS (
   ${
     tiers
@@ -160,7 +140,7 @@ export const changeCtes = (p: ChangeSql) => {
   } AS why
   FROM cur
 ), ${tiers ? `${tierCtes(p)}, ` : ""}upd AS (
-  UPDATE "LoyaltyData" l SET balance = l.balance + ${p.points}, "updatedAt" = now()${
+  UPDATE "LoyaltyData" l SET balance = l.balance + ${p.points}, "updatedAt" = ${p.now}${
     tiers
       ? `,
          "tierStatus" = coalesce((SELECT status FROM tier), l."tierStatus")`
@@ -297,45 +277,51 @@ const CHANGE = namedParams(
 );
 
 const c = CHANGE.sql;
-/** A balance change of the given shape (the routes' answer: 200 `{ balance, transaction }`) as one keyed statement. */
-const changeStatement = (shape: ChangeShape) =>
-  keyedStatement({
-    // The customer by id, or by e-mail on the hot path (`CustomerByEmail`): none found, and the statement does nothing.
-    ctes: `who AS (
+
+/**
+ * A balance change of the given shape as a keyed statement's write (lib/db/keyed-statement.ts): its `result` is the
+ * balance after it and the ledger entry (JSON text and id). The customer is named by id, or by e-mail on the hot path
+ * (`CustomerByEmail`): none found, and the statement does nothing.
+ */
+export const changeWrite = (shape: ChangeShape): StatementWrite => ({
+  ctes: `who AS (
   SELECT coalesce(${c.customerId}::uuid, (SELECT w.id FROM "Customer" w
     WHERE w."programId" = ${c.programId}::uuid AND w.email = ${c.email}::text AND w."deletedAt" IS NULL)) AS id
 ), ${changeCtes({
-      programId: `${c.programId}::uuid`,
-      customerId: `(SELECT id FROM who)`,
-      points: `${c.points}::int`,
-      type: `${c.type}::text`,
-      reason: `${c.reason}::text`,
-      source: `${c.source}::text`,
-      actor: `${c.actor}::text`,
-      idempotencyKey: `${c.idempotencyKey}::text`,
-      metadata: `${c.metadata}::jsonb`,
-      earningFlowId: `${c.earningFlowId}::uuid`,
-      orderId: `${c.orderId}::text`,
-      reversesId: `${c.reversesId}::uuid`,
-      now: `${c.now}::timestamptz`,
-      tier: `${c.tier}::boolean`,
-      shape,
-    })}, answer AS (
-  SELECT 200 AS status, '{"balance":' || change.balance || ',"transaction":' || change.entry || '}' AS body,
-         (SELECT id FROM who) AS "customerId", change.balance, change.entry, change.entry_id
-  FROM change
+    programId: `${c.programId}::uuid`,
+    customerId: `(SELECT id FROM who)`,
+    points: `${c.points}::int`,
+    type: `${c.type}::text`,
+    reason: `${c.reason}::text`,
+    source: `${c.source}::text`,
+    actor: `${c.actor}::text`,
+    idempotencyKey: `${c.idempotencyKey}::text`,
+    metadata: `${c.metadata}::jsonb`,
+    earningFlowId: `${c.earningFlowId}::uuid`,
+    orderId: `${c.orderId}::text`,
+    reversesId: `${c.reversesId}::uuid`,
+    now: `${c.now}::timestamptz`,
+    tier: `${c.tier}::boolean`,
+    shape,
+  })}, result AS (
+  SELECT (SELECT id FROM who) AS "customerId", change.balance, change.entry, change.entry_id FROM change
 ), refusal AS (SELECT why FROM change_refusal), invariant AS (SELECT ok FROM change_ok)`,
-    extras: ["balance", "entry", "entry_id"],
-  });
+  extras: ["balance", "entry", "entry_id"],
+});
 
-const CHANGE_STATEMENTS = new Map<string, string>();
-
-/** The statement of a change (`changeArgs` are its arguments): the one of its shape. */
-export const changeSql = (change: Pick<BalanceChange, "type" | "points">): string => {
+/** The key of a change's shape, for the caches of its statements. */
+export const shapeKey = (change: Pick<BalanceChange, "type" | "points">) => {
   const shape = shapeOf(change);
-  const key = `${shape.sign}:${shape.tier}`;
-  let sql = CHANGE_STATEMENTS.get(key);
-  if (!sql) CHANGE_STATEMENTS.set(key, (sql = changeStatement(shape)));
+  return { shape, key: `${shape.sign}:${shape.tier}` };
+};
+
+const LOCKED_STATEMENTS = new Map<string, string>();
+
+/** The locked path's statement of a change: the write alone, without a key or an answer. */
+const lockedChangeSql = (change: Pick<BalanceChange, "type" | "points">): string => {
+  const { shape, key } = shapeKey(change);
+  let sql = LOCKED_STATEMENTS.get(key);
+  if (!sql) LOCKED_STATEMENTS.set(key, (sql = keyedStatement(changeWrite(shape))));
   return sql;
 };
 
@@ -349,10 +335,10 @@ export type CustomerByEmail<T extends { customerId: string }> = Omit<T, "custome
   email: string;
 };
 
-/** The arguments of `changeSql`'s statement: the slot's, then the change's. */
-export const changeArgs = (change: BalanceChange | CustomerByEmail<BalanceChange>, slot: OutcomeSlot | null) => [
-  ...keyedParams(slot),
-  ...CHANGE.values({
+/** The values of `changeWrite`'s parameters (after the keyed statement's five); the time is the program's clock's. */
+export const changeValues = (change: BalanceChange | CustomerByEmail<BalanceChange>) => {
+  checkPoints(change);
+  return CHANGE.values({
     programId: change.programId,
     customerId: change.customerId,
     email: "email" in change ? change.email : null,
@@ -364,12 +350,12 @@ export const changeArgs = (change: BalanceChange | CustomerByEmail<BalanceChange
     idempotencyKey: change.idempotencyKey ?? null,
     metadata: change.metadata == null ? null : JSON.stringify(change.metadata),
     earningFlowId: change.earningFlowId ?? null,
-    now: change.now?.toISOString() ?? null,
+    now: (change.now ?? programClock(change.programId).now()).toISOString(),
     tier: countsForTier(change),
     orderId: change.orderId ?? null,
     reversesId: change.reversesId ?? null,
-  }),
-];
+  });
+};
 
 function checkPoints(change: Pick<BalanceChange, "points">) {
   if (!Number.isInteger(change.points) || change.points === 0) throw new Error("points must be a non-zero integer");
@@ -382,32 +368,10 @@ export function changeRefusal(why: string) {
   return null;
 }
 
-/**
- * The hot path: the change and (with a slot) its Idempotency-Key record in ONE statement, outside any transaction.
- * Null when this request must take the locked path instead (`changeBalance` in a transaction): a concurrent
- * change overtook the statement, points are due to expire first, or a tier period is due to close.
- */
-export async function changeBalanceNow(
-  database: Db,
-  change: BalanceChange | CustomerByEmail<BalanceChange>,
-  slot: OutcomeSlot | null,
-): Promise<Outcome | null> {
-  checkPoints(change);
-  const result = await runChange(database, change, slot);
-  if ("outcome" in result) return result.outcome;
-  const error = changeRefusal(result.refusal);
-  if (error) throw error;
-  return null;
-}
-
-async function runChange(
-  database: Db,
-  change: BalanceChange | CustomerByEmail<BalanceChange>,
-  slot: OutcomeSlot | null,
-) {
+async function runLockedChange(tx: Tx, change: BalanceChange) {
   try {
-    return await runStatement(database, slot, () =>
-      database.$queryRawUnsafe<StatementRow[]>(changeSql(change), ...changeArgs(change, slot)),
+    return await runStatement(tx, null, () =>
+      tx.$queryRawUnsafe<StatementRow[]>(lockedChangeSql(change), ...keyedParams(null), ...changeValues(change)),
     );
   } catch (err) {
     if (isLostRace(err)) return { refusal: "race" } as const;
@@ -421,18 +385,20 @@ async function runChange(
  * points before a spend, an ended tier period before an earn), then runs the same statement, which now cannot be
  * overtaken; a qualifying earn of a referred customer also completes their referral.
  */
-export async function changeBalance(tx: Tx, change: BalanceChange): Promise<BalanceResult> {
-  checkPoints(change);
+export async function changeBalance(tx: Tx, request: BalanceChange): Promise<BalanceResult> {
+  checkPoints(request);
+  // One time for the whole change: its expiry, its tier period, its referral and its entry.
+  const change = { ...request, now: request.now ?? programClock(request.programId).now() };
   await lockBalance(tx, change.programId, change.customerId);
   // A spend never draws on points that have expired, even when the expiry job has not run yet.
   if (change.points < 0) await expireDueLots(tx, change.programId, change.customerId, change.now);
   if (countsForTier(change)) await recalculateIfDue(tx, change.programId, change.customerId, change.now);
   // A referred customer's first qualifying earn closes their referral (once), then rewards both sides after it.
   const referral = countsForTier(change) ? await closeReferral(tx, change) : null;
-  const result = await runChange(tx, change, null);
+  const result = await runLockedChange(tx, change);
   if ("outcome" in result) {
     const row = result.row;
-    if (referral) await referral.reward();
+    if (referral) await referral.reward((award) => changeBalance(tx, award));
     return { balance: Number(row.balance), entryJson: String(row.entry), entryId: String(row.entry_id) };
   }
   const error = changeRefusal(result.refusal);
@@ -442,20 +408,11 @@ export async function changeBalance(tx: Tx, change: BalanceChange): Promise<Bala
   throw new Error(`balance change refused under the row lock: ${result.refusal}`);
 }
 
-/** The customer's balance row lock: the first lock of every balance change (the lock order). */
-export async function lockBalance(tx: Tx, programId: string, customerId: string) {
-  await tx.$queryRawUnsafe(
-    `SELECT 1 FROM "LoyaltyData" WHERE "programId" = $1::uuid AND "customerId" = $2::uuid FOR UPDATE`,
-    programId,
-    customerId,
-  );
-}
-
 /**
  * Turns the customer's lots that expired by `now` into one `expire` entry and returns the points expired.
  * Called before every spend on the locked path and by the expiry job, in a transaction.
  */
-export async function expireDueLots(tx: Tx, programId: string, customerId: string, now = new Date()): Promise<number> {
+export async function expireDueLots(tx: Tx, programId: string, customerId: string, now: Date): Promise<number> {
   const dueSql = `"programId" = $1::uuid AND "customerId" = $2::uuid AND remaining > 0 AND "expiresAt" <= $3::timestamptz`;
   const due = await tx.$queryRawUnsafe<{ n: number }[]>(
     `SELECT count(*)::int AS n FROM "PointLot" WHERE ${dueSql}`,
@@ -492,7 +449,7 @@ export async function expireDueLots(tx: Tx, programId: string, customerId: strin
 /** The `expire` entry of points whose lots expireDueLots has already zeroed (so no lot is consumed here). */
 const EXPIRE_SQL = `
 WITH upd AS (
-  UPDATE "LoyaltyData" SET balance = balance + $3, "updatedAt" = now()
+  UPDATE "LoyaltyData" SET balance = balance + $3, "updatedAt" = $4::timestamptz
   WHERE "programId" = $1::uuid AND "customerId" = $2::uuid AND balance + $3 >= 0
   RETURNING balance
 ), e AS (

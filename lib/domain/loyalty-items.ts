@@ -3,6 +3,7 @@ import type { Tx } from "@/lib/db/types";
 import { conflict, customersNotFound, uniqueOr409, unknownTier, type FieldProblem } from "@/lib/errors";
 import { emitEvents } from "./events";
 import { changeBalance, expireDueLots } from "./ledger";
+import { programClock } from "./clock";
 import { migratedTier } from "./tier-rules";
 import { loadTiers, type RankedTier } from "./tier-ranking";
 import type { EventType, TierStatus } from "./vocabulary";
@@ -173,7 +174,7 @@ const CURRENT_SQL = `SELECT l."customerId", l.balance, l."memberSince", l."loyal
 
 /** The loyalty fields of the customers whose fields differ, set-based (one statement for the whole batch). */
 const SET_LOYALTY_SQL = `UPDATE "LoyaltyData" l SET "memberSince" = i."memberSince",
-    "loyaltyCustomerId" = coalesce(i."loyaltyCustomerId", l."loyaltyCustomerId"), "tierStatus" = i."tierStatus", "updatedAt" = now()
+    "loyaltyCustomerId" = coalesce(i."loyaltyCustomerId", l."loyaltyCustomerId"), "tierStatus" = i."tierStatus", "updatedAt" = $3::timestamptz
   FROM jsonb_to_recordset($2::jsonb) AS i("customerId" uuid, "memberSince" timestamptz, "loyaltyCustomerId" text, "tierStatus" text)
   WHERE l."programId" = $1::uuid AND l."customerId" = i."customerId"`;
 
@@ -194,7 +195,7 @@ export async function applyLoyaltyItems(
   writer: LoyaltyWriter,
 ): Promise<{ entries: number }> {
   if (items.length === 0) return { entries: 0 };
-  const now = writer.now ?? new Date();
+  const now = writer.now ?? programClock(programId).now();
   const targets = await resolveTargets(tx, programId, items);
   const ids = targets.map((t) => t.customerId);
   await tx.$queryRawUnsafe(LOCK_SQL, programId, ids);
@@ -255,7 +256,7 @@ export async function applyLoyaltyItems(
   }
   if (loyaltyChanges.length) {
     await uniqueOr409(
-      () => tx.$executeRawUnsafe(SET_LOYALTY_SQL, programId, JSON.stringify(loyaltyChanges)),
+      () => tx.$executeRawUnsafe(SET_LOYALTY_SQL, programId, JSON.stringify(loyaltyChanges), now.toISOString()),
       () => conflict("A loyaltyCustomerId in this batch already belongs to another customer."),
       "loyaltyCustomerId",
     );

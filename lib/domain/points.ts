@@ -1,29 +1,13 @@
 import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "./cursor";
-import { customerNotFound, invalidInput } from "@/lib/errors";
-import { changeBalance, changeBalanceNow, expireDueLots, type CustomerByEmail } from "./ledger";
-import type { OutcomeSlot } from "@/lib/api/idempotency";
+import { invalidInput } from "@/lib/errors";
+import { changeBalance, expireDueLots, type CustomerByEmail } from "./ledger";
+import type { BalanceChange } from "./balance-change";
 import type { LedgerSource } from "./vocabulary";
 import { ledgerEntryJson } from "./sql";
+import { sweepClock } from "./clock";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-
-/** Whether an e-mail can name a customer at all: PostgreSQL text cannot hold NUL (a query with one fails: a 500). */
-export const canNameCustomer = (email: string) => !email.includes("\u0000");
-
-/** The live customer's id for an e-mail (already normalised), or 404 `customer_not_found`. */
-export async function resolveCustomerId(db: Db, programId: string, email: string): Promise<string> {
-  if (!canNameCustomer(email)) throw customerNotFound();
-  // Raw, not the model API: this runs before every write on a customer's e-mail, and Prisma's work for a model query
-  // costs more than the lookup (bench/profile.ts); on the /v1 hot paths it goes straight to the pool (lib/db/client.ts).
-  const [customer] = await db.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id::text AS id FROM "Customer" WHERE "programId" = $1::uuid AND email = $2 AND "deletedAt" IS NULL`,
-    programId,
-    email,
-  );
-  if (!customer) throw customerNotFound();
-  return customer.id;
-}
 
 export interface PointsMove {
   programId: string;
@@ -41,6 +25,7 @@ export interface PointsMove {
 
 /** A move on the hot path may name its customer by e-mail (ledger.ts `CustomerByEmail`). */
 type HotMove = PointsMove | CustomerByEmail<PointsMove>;
+type HotChange = BalanceChange | CustomerByEmail<BalanceChange>;
 
 const increase = <M extends HotMove>(move: M) => ({
   ...move,
@@ -52,15 +37,17 @@ const decrease = <M extends HotMove>(move: M) => ({
   type: move.source === "dashboard" ? ("adjust" as const) : ("spend" as const),
 });
 
-/** Increase balance: an `earn` from the API (counts towards tiers), an `adjust` from the dashboard (does not). */
+/**
+ * Increase balance: an `earn` from the API (counts towards tiers), an `adjust` from the dashboard (does not).
+ * `change` is the balance change it makes, for the one-statement hot path (ledger.ts `changeWrite`).
+ */
 export const increaseBalance = Object.assign((tx: Tx, move: PointsMove) => changeBalance(tx, increase(move)), {
-  /** The same in one statement with its idempotency record (ledger.ts `changeBalanceNow`). */
-  now: (database: Db, move: HotMove, slot: OutcomeSlot | null) => changeBalanceNow(database, increase(move), slot),
+  change: (move: HotMove): HotChange => increase(move),
 });
 
 /** Decrease balance: a `spend` from the API, an `adjust` from the dashboard; 409 `insufficient_balance` below zero. */
 export const decreaseBalance = Object.assign((tx: Tx, move: PointsMove) => changeBalance(tx, decrease(move)), {
-  now: (database: Db, move: HotMove, slot: OutcomeSlot | null) => changeBalanceNow(database, decrease(move), slot),
+  change: (move: HotMove): HotChange => decrease(move),
 });
 
 function readCursor(cursor: string): KeysetPosition {
@@ -102,7 +89,7 @@ export async function expireDuePoints(
   prisma: PrismaClient,
   options: { programId?: string; now?: Date; batchSize?: number } = {},
 ): Promise<{ customers: number; points: number }> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? sweepClock(options.programId).now();
   const batchSize = options.batchSize ?? 200;
   let customers = 0;
   let points = 0;

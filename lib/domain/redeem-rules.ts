@@ -59,7 +59,7 @@ export async function checkRedeemRules(
 }
 
 /**
- * The same rules as CTEs of the API's one redeem statement (rewards.ts `redeemRewardNow`), read from its snapshot:
+ * The same rules as CTEs of the API's one redeem statement (rewards.ts `REDEEM_WRITE`), read from its snapshot:
  * `rules_seen` gives the customer's redemptions of the reward and the ranks, as REDEEM_RULES_SQL does (without the row
  * lock: the statement's balance UPDATE requires the balance row it read, so a redemption that committed meanwhile
  * sends the request to the locked path, which counts again). `rw` must be the reward's row (with "perCustomerLimit" AS

@@ -4,6 +4,7 @@ import { cancelWindowClosed, redemptionAlreadyCancelled, redemptionNotFound } fr
 import { isUuid } from "@/lib/ids";
 import { emitEvent } from "./events";
 import { changeBalance } from "./ledger";
+import { programClock } from "./clock";
 import type { LedgerSource, RedemptionStatus } from "./vocabulary";
 
 /**
@@ -14,7 +15,7 @@ import type { LedgerSource, RedemptionStatus } from "./vocabulary";
  *   concurrent cancels one claims it; the others wait for its row lock, find it cancelled when it commits, and are
  *   refused (409 `redemption_already_cancelled`); if the winner rolls back, the next one claims it instead.
  * - Within the program's window: `Program.redemptionCancelHours` hours after the redemption (default 24; 0: never;
- *   null: at any time), by the database's clock (or `now`, for the CLI replaying time). Outside it: 409
+ *   null: at any time), by the program's clock (clock.ts; or `now`, for the CLI replaying time). Outside it: 409
  *   `cancel_window_closed`.
  * - The code is void from then on (`cancelledAt` set; every read of redemptions shows `status: "cancelled"`), and
  *   the redemption stops counting towards the reward's per-customer limit (redeem-rules.ts).
@@ -39,7 +40,7 @@ export interface CancelRedemptionInput {
   actor: string;
   source: LedgerSource;
   idempotencyKey?: string | null;
-  /** The clock, for the CLI and tests that replay time; the database's now() when absent. */
+  /** The business time of the cancel (clock.ts); the program's clock when absent. */
   now?: Date;
 }
 
@@ -73,10 +74,10 @@ interface ClaimedRow {
 
 /**
  * Claims the redemption for this cancel: one conditional UPDATE that succeeds once, only for a live customer of the
- * program and within the window. $1 redemption, $2 program, $3 reason, $4 actor, $5 the clock (null: now()).
+ * program and within the window. $1 redemption, $2 program, $3 reason, $4 actor, $5 the business time.
  */
 const CLAIM_SQL = `
-WITH clock AS (SELECT coalesce($5::timestamptz, now()) AS at)
+WITH clock AS (SELECT $5::timestamptz AS at)
 UPDATE "Redemption" r SET "cancelledAt" = clock.at, "cancelReason" = $3::text, "cancelledBy" = $4::text
 FROM clock, "Program" p, "Customer" c
 WHERE r.id = $1::uuid AND r."programId" = $2::uuid AND r."cancelledAt" IS NULL
@@ -109,19 +110,21 @@ async function refusal(tx: Tx, programId: string, redemptionId: string) {
  */
 export async function cancelRedemption(tx: Tx, input: CancelRedemptionInput) {
   if (!isUuid(input.redemptionId)) throw redemptionNotFound();
+  const now = input.now ?? programClock(input.programId).now();
   const [claimed] = await tx.$queryRawUnsafe<ClaimedRow[]>(
     CLAIM_SQL,
     input.redemptionId,
     input.programId,
     input.reason,
     input.actor,
-    input.now?.toISOString() ?? null,
+    now.toISOString(),
   );
   if (!claimed) throw await refusal(tx, input.programId, input.redemptionId);
   await tx.$executeRawUnsafe(
-    `UPDATE "Reward" SET stock = stock + 1, "updatedAt" = now() WHERE id = $1::uuid AND "programId" = $2::uuid AND stock IS NOT NULL`,
+    `UPDATE "Reward" SET stock = stock + 1, "updatedAt" = $3::timestamptz WHERE id = $1::uuid AND "programId" = $2::uuid AND stock IS NOT NULL`,
     claimed.rewardId,
     input.programId,
+    now.toISOString(),
   );
   const points = Number(claimed.points);
   const back = await changeBalance(tx, {
@@ -135,7 +138,7 @@ export async function cancelRedemption(tx: Tx, input: CancelRedemptionInput) {
     metadata: { redemptionId: claimed.id, reverses: claimed.ledgerEntryId },
     reversesId: claimed.ledgerEntryId,
     idempotencyKey: input.idempotencyKey,
-    now: input.now,
+    now,
   });
   await tx.$executeRawUnsafe(
     `UPDATE "Redemption" SET "cancelLedgerEntryId" = $2::uuid WHERE id = $1::uuid`,

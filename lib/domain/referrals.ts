@@ -7,10 +7,12 @@ import {
   referralSelf,
   validationFailed,
 } from "@/lib/errors";
-import { changeBalance, lockBalance, type BalanceChange } from "./ledger";
+import type { BalanceChange } from "./balance-change";
+import { lockBalance } from "./balance-lock";
 import { emitEvents } from "./events";
 import { requireProgram } from "./programs";
-import { getCustomerJsonById } from "./customers";
+import { programClock } from "./clock";
+import { getCustomerJsonById } from "./customer-read";
 import { linkTemplateProblem, normaliseReferralCode, referralLink } from "./referral-rules";
 
 /**
@@ -93,11 +95,13 @@ export async function recordReferral(
   );
   if (!referrer) throw referralCodeUnknown(path);
   if (referrer.id === referredId) throw referralSelf(path, "is the customer's own code");
+  const now = programClock(programId).now();
   for (const id of [referrer.id, referredId].sort()) await lockBalance(tx, programId, id);
   await tx.$executeRawUnsafe(
-    `UPDATE "LoyaltyData" SET "updatedAt" = now() WHERE "programId" = $1::uuid AND "customerId" = $2::uuid`,
+    `UPDATE "LoyaltyData" SET "updatedAt" = $3::timestamptz WHERE "programId" = $1::uuid AND "customerId" = $2::uuid`,
     programId,
     referredId,
+    now.toISOString(),
   );
   const [existing] = await tx.$queryRawUnsafe<{ referrerId: string }[]>(
     `SELECT "referrerId" FROM "Referral" WHERE "referredId" = $1::uuid`,
@@ -114,8 +118,8 @@ export async function recordReferral(
   );
   if (state?.earned) throw referralAfterFirstEarn(path);
   if (state?.loop) throw referralSelf(path, "belongs to a customer this customer referred");
-  await tx.referral.create({ data: { programId, referrerId: referrer.id, referredId, code: given } });
-  await tx.customer.update({ where: { id: referredId }, data: { referral: given } });
+  await tx.referral.create({ data: { programId, referrerId: referrer.id, referredId, code: given, createdAt: now } });
+  await tx.customer.update({ where: { id: referredId }, data: { referral: given, updatedAt: now } });
   return { recorded: true };
 }
 
@@ -149,27 +153,32 @@ FROM "Referral" r JOIN "Program" p ON p.id = r."programId" JOIN "Customer" c ON 
 WHERE r."programId" = $1::uuid AND r."referredId" = $2::uuid AND r."completedAt" IS NULL
 FOR UPDATE OF r`;
 
-/** Rewarded referrals of a referrer in the cap's window ending at $3 (or now). */
+/** Rewarded referrals of a referrer in the cap's window ending at $3. */
 const REWARDED_IN_WINDOW_SQL = `
 SELECT count(*)::int AS n FROM "Referral"
 WHERE "programId" = $1::uuid AND "referrerId" = $2::uuid AND NOT capped
-  AND "completedAt" > coalesce($3::timestamptz, now()) - make_interval(days => $4::int)`;
+  AND "completedAt" > $3::timestamptz - make_interval(days => $4::int)`;
 
 /**
  * The first half of a referral's completion, on the locked path before a qualifying earn's statement (ledger.ts
  * `changeBalance`, under the earning customer's row lock): closes the customer's open referral when `change`
  * qualifies (an earn of at least the program's minimum points, not the system's own: referral points never qualify),
  * deciding each side's points; the statement then goes ahead (its `referral_due` case sees nothing open). Returns
- * the second half, `reward`, for after the earn: both sides' earns (through `changeBalance`: the system's, so they
- * close nothing), `referralEarned` and the events. Null when nothing completes.
+ * the second half, `reward`, for after the earn: both sides' earns (through `earn`, the ledger's `changeBalance`
+ * handed in by its caller: the system's earns, so they close nothing), `referralEarned` and the events. Null when
+ * nothing completes.
  *
  * The referrer's row is locked before their cap is counted, so concurrent completions of one referrer's referrals
  * count each other. Lock order: the referred customer, then the referrer (no loops: `recordReferral`).
  */
-export async function closeReferral(tx: Tx, change: BalanceChange): Promise<{ reward: () => Promise<void> } | null> {
+export async function closeReferral(
+  tx: Tx,
+  change: BalanceChange,
+): Promise<{ reward: (earn: (award: BalanceChange) => Promise<unknown>) => Promise<void> } | null> {
   if (change.source === "system") return null;
   const [open] = await tx.$queryRawUnsafe<OpenReferral[]>(OPEN_REFERRAL_SQL, change.programId, change.customerId);
   if (!open || change.points < open.referralMinEarnPoints) return null;
+  const now = change.now ?? programClock(change.programId).now();
   let capped = false;
   if (open.referrerLive) {
     await lockBalance(tx, change.programId, open.referrerId);
@@ -178,7 +187,7 @@ export async function closeReferral(tx: Tx, change: BalanceChange): Promise<{ re
         REWARDED_IN_WINDOW_SQL,
         change.programId,
         open.referrerId,
-        change.now?.toISOString() ?? null,
+        now.toISOString(),
         open.referralCapDays,
       );
       capped = (rewarded?.n ?? 0) >= open.referralCapCount;
@@ -187,28 +196,28 @@ export async function closeReferral(tx: Tx, change: BalanceChange): Promise<{ re
   const referrerPoints = open.referrerLive && !capped ? open.referralReferrerPoints : 0;
   const referredPoints = open.referralReferredPoints;
   await tx.$executeRawUnsafe(
-    `UPDATE "Referral" SET "completedAt" = coalesce($2::timestamptz, now()), capped = $3, "referrerPoints" = $4, "referredPoints" = $5
+    `UPDATE "Referral" SET "completedAt" = $2::timestamptz, capped = $3, "referrerPoints" = $4, "referredPoints" = $5
      WHERE id = $1::uuid`,
     open.id,
-    change.now?.toISOString() ?? null,
+    now.toISOString(),
     capped,
     referrerPoints,
     referredPoints,
   );
-  const award = (customerId: string, points: number) =>
-    changeBalance(tx, {
-      programId: change.programId,
-      customerId,
-      points,
-      type: "earn",
-      source: "system",
-      actor: "system",
-      reason: REFERRAL_REASON,
-      metadata: { referralId: open.id },
-      now: change.now,
-    });
-  const reward = async () => {
-    await tx.customer.update({ where: { id: open.referredId }, data: { referralEarned: true } });
+  const reward = async (earn: (award: BalanceChange) => Promise<unknown>) => {
+    const award = (customerId: string, points: number) =>
+      earn({
+        programId: change.programId,
+        customerId,
+        points,
+        type: "earn",
+        source: "system",
+        actor: "system",
+        reason: REFERRAL_REASON,
+        metadata: { referralId: open.id },
+        now,
+      });
+    await tx.customer.update({ where: { id: open.referredId }, data: { referralEarned: true, updatedAt: now } });
     if (referredPoints > 0) await award(open.referredId, referredPoints);
     if (referrerPoints > 0) await award(open.referrerId, referrerPoints);
     const common = { referralId: open.id, referrerId: open.referrerId, referredId: open.referredId };

@@ -1,7 +1,8 @@
 import "server-only";
 import type { Tx } from "@/lib/db/types";
 import { orderNotFound, validationFailed } from "@/lib/errors";
-import { lockBalance } from "./ledger";
+import { lockBalance } from "./balance-lock";
+import { programClock } from "./clock";
 import { emitEvents } from "./events";
 import { leftToReverse, reverseEntry } from "./reversals";
 import type { LedgerSource } from "./vocabulary";
@@ -72,6 +73,8 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
       { path: input.amount == null ? "amount" : "total", message: "give amount and total together" },
     ]);
   const share = input.amount == null ? 1 : input.amount / input.total!;
+  // One time for the whole refund: every reversal it makes and its own row.
+  const now = input.now ?? programClock(programId).now();
   await tx.$queryRawUnsafe(
     `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0))) l`,
     programId,
@@ -104,7 +107,7 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
       source: input.source,
       actor: input.actor,
       idempotencyKey: input.idempotencyKey,
-      now: input.now,
+      now,
     });
     transactions.push(outcome.entryJson);
     pointsReversed += points;
@@ -115,7 +118,7 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
   const [refund] = await tx.$queryRawUnsafe<{ id: string }[]>(
     `INSERT INTO "OrderRefund" ("programId", "orderId", amount, total, share, "pointsReversed", unrecovered, reason, actor,
                                 "idempotencyKey", "createdAt")
-     VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, coalesce($11::timestamptz, now())) RETURNING id::text`,
+     VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::timestamptz) RETURNING id::text`,
     programId,
     orderId,
     input.amount ?? null,
@@ -126,7 +129,7 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
     input.reason,
     input.actor,
     input.idempotencyKey ?? null,
-    input.now?.toISOString() ?? null,
+    now.toISOString(),
   );
   await emitEvents(tx, programId, [
     {

@@ -2,8 +2,10 @@ import "server-only";
 import type { Tx } from "@/lib/db/types";
 import { reversalExceedsOriginal, transactionNotFound, transactionNotReversible } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import { changeBalance, expireDueLots, lockBalance, MAX_BALANCE } from "./ledger";
+import { changeBalance, expireDueLots, MAX_BALANCE } from "./ledger";
+import { lockBalance } from "./balance-lock";
 import { emitEvents } from "./events";
+import { programClock } from "./clock";
 import { ledgerEntryJson } from "./sql";
 import { reverseEarnTierPoints } from "./tiers-engine";
 import type { LedgerSource } from "./vocabulary";
@@ -97,7 +99,7 @@ export const leftToReverse = (o: { points: number; reversed: number }) => Math.m
  */
 export async function reverseEntry(tx: Tx, input: ReverseInput): Promise<ReversalOutcome> {
   const { programId, customerId } = input;
-  const now = input.now ?? new Date();
+  const now = input.now ?? programClock(programId).now();
   await lockBalance(tx, programId, customerId);
   const original = await loadOriginal(tx, programId, customerId, input.transactionId);
   if (!REVERSIBLE(original)) throw transactionNotReversible(original.type);
@@ -188,7 +190,7 @@ async function recordNothingTaken(
        RETURNING *
      ), touch AS (
        -- The hot path reads lots and balance from one snapshot guarded by this row's version: bump it.
-       UPDATE "LoyaltyData" SET "updatedAt" = now() WHERE "programId" = $1::uuid AND "customerId" = $2::uuid RETURNING 1
+       UPDATE "LoyaltyData" SET "updatedAt" = $11::timestamptz WHERE "programId" = $1::uuid AND "customerId" = $2::uuid RETURNING 1
      )
      SELECT e.id::text AS id, ${ledgerEntryJson("e")}::text AS entry FROM e`,
     change.programId,

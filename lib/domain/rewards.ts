@@ -3,20 +3,13 @@ import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { rewardInactive, rewardNotFound, rewardOutOfStock, validationFailed } from "@/lib/errors";
-import { isLostRace, namedParams } from "@/lib/db/statement";
-import {
-  KEYED_PARAM_COUNT,
-  keyedParams,
-  keyedStatement,
-  runStatement,
-  type Outcome,
-  type OutcomeSlot,
-  type StatementRow,
-} from "@/lib/api/idempotency";
+import { namedParams } from "@/lib/db/statement";
+import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { emitEvent } from "./events";
 import { changeBalance, changeCtes, changeRefusal } from "./ledger";
 import { checkRedeemRules, redeemRuleRefusal, redeemRulesCtes } from "./redeem-rules";
 import { requireProgram } from "./programs";
+import { programClock } from "./clock";
 import { jsonObject } from "./sql";
 import { isoSql } from "@/lib/db/types";
 
@@ -134,12 +127,14 @@ export async function redeemReward(
     minTierId: true,
   });
   if (!reward.active) throw rewardInactive();
+  const now = programClock(input.programId).now();
   // Only a limited reward takes a unit, with a conditional UPDATE that never goes below zero. An unlimited one
   // is not written at all, so its redemptions do not queue on one row.
   if (reward.stock !== null) {
     const taken = await tx.$executeRawUnsafe(
-      `UPDATE "Reward" SET stock = stock - 1, "updatedAt" = now() WHERE id = $1::uuid AND active AND stock > 0`,
+      `UPDATE "Reward" SET stock = stock - 1, "updatedAt" = $2::timestamptz WHERE id = $1::uuid AND active AND stock > 0`,
       input.rewardId,
+      now.toISOString(),
     );
     if (taken === 0) throw rewardOutOfStock();
   }
@@ -156,9 +151,11 @@ export async function redeemReward(
     reason: `reward: ${taken.name}`,
     metadata: { ...(input.metadata ?? {}), rewardId: input.rewardId }, // ours last: an integrator key named rewardId cannot override it
     idempotencyKey: input.idempotencyKey,
+    now,
   });
   const redemption = await tx.redemption.create({
     data: {
+      createdAt: now,
       programId: input.programId,
       customerId: input.customerId,
       rewardId: input.rewardId,
@@ -195,14 +192,23 @@ export async function redeemReward(
 }
 
 const REDEEM = namedParams(
-  ["programId", "customerId", "rewardId", "code", "actor", "metadata", "ledgerMetadata", "idempotencyKey"] as const,
+  [
+    "programId",
+    "customerId",
+    "rewardId",
+    "code",
+    "actor",
+    "metadata",
+    "ledgerMetadata",
+    "idempotencyKey",
+    "now",
+  ] as const,
   KEYED_PARAM_COUNT + 1,
 );
 const d = REDEEM.sql;
-const jsonText = (expr: string) => `coalesce(to_json(${expr})::text, 'null')`;
 
 /**
- * `redeemReward` for the API as one keyed statement (lib/api/idempotency.ts), read from one snapshot: the reward of
+ * `redeemReward` as a keyed statement's write (lib/db/keyed-statement.ts), read from one snapshot: the reward of
  * the program (404 `reward_not_found`, 409 `reward_inactive`, `reward_out_of_stock`), the per-customer rules
  * (redeem-rules.ts), the balance (409 `insufficient_balance`) and points due to expire (`expiry_due`: the locked
  * path expires them first), in the locked path's order of refusals. Only when all of them pass does a limited
@@ -211,9 +217,10 @@ const jsonText = (expr: string) => `coalesce(to_json(${expr})::text, 'null')`;
  * locked before the balance row, the lock order of `redeemReward`. `invariant` makes the unit and the spend commit
  * together or not at all: a unit taken whose spend a concurrent change stopped (the balance row's xmin guard) fails
  * the whole statement, and the request takes the locked path, as it does when a concurrent redemption took the last
- * unit after the snapshot (`race`). Then the Redemption row, the reward.redeemed event and the answer, 201.
+ * unit after the snapshot (`race`). Then the Redemption row and the reward.redeemed event; `result` is the redemption
+ * (its fields as `redeemReward` returns them, "createdAt" as ISO text), its entry's id and the balance after it.
  */
-const REDEEM_NOW_SQL = keyedStatement({
+export const REDEEM_WRITE: StatementWrite = {
   ctes: `rw AS (
   SELECT r.id, r."costPoints" AS cost, r.name, r.stock, r.active, r."perCustomerLimit" AS lim, r."minTierId"
   FROM "Reward" r WHERE r."programId" = ${d.programId}::uuid AND r.id = ${d.rewardId}::uuid AND EXISTS (SELECT 1 FROM go)
@@ -226,12 +233,12 @@ const REDEEM_NOW_SQL = keyedStatement({
               WHEN l.balance < rw.cost THEN 'insufficient_balance'
               WHEN EXISTS (SELECT 1 FROM "PointLot" o
                            WHERE o."programId" = ${d.programId}::uuid AND o."customerId" = ${d.customerId}::uuid
-                             AND o.remaining > 0 AND o."expiresAt" <= now()) THEN 'expiry_due'
+                             AND o.remaining > 0 AND o."expiresAt" <= ${d.now}::timestamptz) THEN 'expiry_due'
          END AS why
   FROM rw CROSS JOIN rules
   LEFT JOIN "LoyaltyData" l ON l."programId" = ${d.programId}::uuid AND l."customerId" = ${d.customerId}::uuid
 ), taken AS (
-  UPDATE "Reward" r SET stock = r.stock - 1, "updatedAt" = now()
+  UPDATE "Reward" r SET stock = r.stock - 1, "updatedAt" = ${d.now}::timestamptz
   FROM gate
   WHERE r."programId" = ${d.programId}::uuid AND r.id = ${d.rewardId}::uuid AND r.active AND r.stock > 0 AND gate.why IS NULL
   RETURNING 1
@@ -247,12 +254,13 @@ const REDEEM_NOW_SQL = keyedStatement({
     idempotencyKey: `${d.idempotencyKey}::text`,
     metadata: `${d.ledgerMetadata}::jsonb`,
     earningFlowId: `NULL::uuid`,
-    now: `NULL::timestamptz`,
+    now: `${d.now}::timestamptz`,
     tier: `false`,
     shape: { sign: "take", tier: false },
   })}, redeemed AS (
-  INSERT INTO "Redemption" ("programId", "customerId", "rewardId", code, points, "ledgerEntryId", metadata)
-  SELECT ${d.programId}::uuid, ${d.customerId}::uuid, rw.id, ${d.code}::text, rw.cost, change.entry_id, ${d.metadata}::jsonb
+  INSERT INTO "Redemption" ("programId", "customerId", "rewardId", code, points, "ledgerEntryId", metadata, "createdAt")
+  SELECT ${d.programId}::uuid, ${d.customerId}::uuid, rw.id, ${d.code}::text, rw.cost, change.entry_id, ${d.metadata}::jsonb,
+         ${d.now}::timestamptz
   FROM change, rw
   RETURNING id, "rewardId", "customerId", code, points, metadata, ${isoSql('"createdAt"')} AS "createdAt"
 ), redeemed_event AS (
@@ -261,13 +269,9 @@ const REDEEM_NOW_SQL = keyedStatement({
          jsonb_build_object('customerId', x."customerId", 'rewardId', x."rewardId", 'redemptionId', x.id, 'code', x.code, 'points', x.points)
   FROM redeemed x
   RETURNING 1
-), answer AS (
-  SELECT 201 AS status, ${d.customerId}::uuid AS "customerId",
-         '{"redemption":{"id":' || ${jsonText("x.id")} || ',"rewardId":' || ${jsonText('x."rewardId"')}
-           || ',"customerId":' || ${jsonText('x."customerId"')} || ',"code":' || ${jsonText("x.code")}
-           || ',"points":' || x.points || ',"transactionId":' || ${jsonText("change.entry_id")}
-           || ',"metadata":' || coalesce(x.metadata::text, 'null') || ',"createdAt":' || ${jsonText('x."createdAt"')}
-           || ',"status":"active","cancelledAt":null,"cancelReason":null},"balance":' || change.balance || '}' AS body
+), result AS (
+  SELECT ${d.customerId}::uuid AS "customerId", x.id, x."rewardId", x.code, x.points, x.metadata, x."createdAt",
+         change.entry_id, change.balance
   FROM redeemed x, change
 ), refusal AS (
   SELECT CASE WHEN rw.id IS NULL THEN 'reward_not_found'
@@ -283,54 +287,34 @@ const REDEEM_NOW_SQL = keyedStatement({
          AND (EXISTS (SELECT 1 FROM taken) = EXISTS (SELECT 1 FROM upd))
          AND (NOT EXISTS (SELECT 1 FROM upd) OR (EXISTS (SELECT 1 FROM redeemed) AND EXISTS (SELECT 1 FROM redeemed_event))) AS ok
 )`,
-});
+};
 
-/**
- * `redeemReward` for the API in one statement with its Idempotency-Key record (null slot: no key). Null when the
- * request must take the locked path (`redeemReward` in a transaction): points due to expire first, or a concurrent
- * write overtook the statement (the last unit taken, the balance changed).
- */
-export async function redeemRewardNow(
-  database: Db,
-  input: {
-    programId: string;
-    customerId: string;
-    rewardId: string;
-    actor: string;
-    metadata?: Record<string, unknown> | null;
-    idempotencyKey?: string | null;
-  },
-  slot: OutcomeSlot | null,
-): Promise<Outcome | null> {
-  let result;
-  try {
-    result = await runStatement(database, slot, () =>
-      database.$queryRawUnsafe<StatementRow[]>(
-        REDEEM_NOW_SQL,
-        ...keyedParams(slot),
-        ...REDEEM.values({
-          programId: input.programId,
-          customerId: input.customerId,
-          rewardId: input.rewardId,
-          code: redemptionCode(),
-          actor: input.actor,
-          metadata: input.metadata == null ? null : JSON.stringify(input.metadata),
-          // As redeemReward: ours last, so an integrator key named rewardId cannot override it.
-          ledgerMetadata: JSON.stringify({ ...(input.metadata ?? {}), rewardId: input.rewardId }),
-          idempotencyKey: input.idempotencyKey ?? null,
-        }),
-      ),
-    );
-  } catch (err) {
-    if (isLostRace(err)) return null;
-    throw err;
-  }
-  if ("outcome" in result) return result.outcome;
-  const why = result.refusal;
-  if (why === "reward_not_found") throw rewardNotFound();
-  if (why === "reward_inactive") throw rewardInactive();
-  if (why === "reward_out_of_stock") throw rewardOutOfStock();
-  const error = redeemRuleRefusal(why) ?? changeRefusal(why);
-  if (error) throw error;
-  return null;
+/** The values of REDEEM_WRITE's parameters (after the keyed statement's five): a new code, the program's time. */
+export const redeemValues = (input: {
+  programId: string;
+  customerId: string;
+  rewardId: string;
+  actor: string;
+  metadata?: Record<string, unknown> | null;
+  idempotencyKey?: string | null;
+}) =>
+  REDEEM.values({
+    programId: input.programId,
+    customerId: input.customerId,
+    rewardId: input.rewardId,
+    code: redemptionCode(),
+    actor: input.actor,
+    metadata: input.metadata == null ? null : JSON.stringify(input.metadata),
+    // As redeemReward: ours last, so an integrator key named rewardId cannot override it.
+    ledgerMetadata: JSON.stringify({ ...(input.metadata ?? {}), rewardId: input.rewardId }),
+    idempotencyKey: input.idempotencyKey ?? null,
+    now: programClock(input.programId).now().toISOString(),
+  });
+
+/** The error of a refused redemption; null for the refusals that the locked path settles (a race, points due to expire). */
+export function redeemRefusal(why: string) {
+  if (why === "reward_not_found") return rewardNotFound();
+  if (why === "reward_inactive") return rewardInactive();
+  if (why === "reward_out_of_stock") return rewardOutOfStock();
+  return redeemRuleRefusal(why) ?? changeRefusal(why);
 }

@@ -6,6 +6,7 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Tx } from "@/lib/db/types";
+import { realTime } from "./real-time";
 import {
   blockedUntil,
   failuresWithAttempt,
@@ -44,7 +45,7 @@ export async function beginSignInAttempt(
   policy: ThrottlePolicy,
 ): Promise<SignInAttempt> {
   return prisma.$transaction(async (tx) => {
-    const now = new Date();
+    const now = realTime();
     const states = await lockRows(tx, keys);
     const waits = [...states.values()].map((s) => blockedUntil(s, now, policy)).filter((d): d is Date => !!d);
     if (waits.length) return { allowed: false, retryAt: new Date(Math.max(...waits.map((d) => d.getTime()))) };
@@ -61,7 +62,7 @@ export async function beginSignInAttempt(
 /** The attempt failed: keys that reached the lock threshold are locked. Returns each key's count and lock. */
 export async function signInFailed(prisma: PrismaClient, keys: string[], policy: ThrottlePolicy) {
   return prisma.$transaction(async (tx) => {
-    const now = new Date();
+    const now = realTime();
     const states = await lockRows(tx, keys);
     const outcome: { key: string; failures: number; lockedUntil: Date | null }[] = [];
     for (const [key, state] of states) {

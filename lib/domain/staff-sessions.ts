@@ -6,11 +6,12 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
 import { isUuid } from "@/lib/ids";
+import { realTime, realTimeMs } from "./real-time";
 
 /** A new session for `staffId` that ends `maxAgeSeconds` from now whatever the activity. Returns its id. */
 export async function createStaffSession(db: Db, staffId: string, maxAgeSeconds: number): Promise<string> {
   const { id } = await db.staffSession.create({
-    data: { staffId, expiresAt: new Date(Date.now() + maxAgeSeconds * 1000) },
+    data: { staffId, expiresAt: new Date(realTimeMs() + maxAgeSeconds * 1000) },
     select: { id: true },
   });
   return id;
@@ -22,7 +23,7 @@ export async function isStaffSessionLive(db: Db, sessionId: unknown, staffId: un
   if (typeof sessionId !== "string" || typeof staffId !== "string" || !isUuid(sessionId) || !isUuid(staffId))
     return false;
   const live = await db.staffSession.count({
-    where: { id: sessionId, staffId, revokedAt: null, expiresAt: { gt: new Date() } },
+    where: { id: sessionId, staffId, revokedAt: null, expiresAt: { gt: realTime() } },
   });
   return live > 0;
 }
@@ -30,14 +31,14 @@ export async function isStaffSessionLive(db: Db, sessionId: unknown, staffId: un
 /** Ends one session (sign-out). Unknown or already-ended ids are fine: sign-out is idempotent. */
 export async function revokeStaffSession(db: Db, sessionId: unknown): Promise<void> {
   if (typeof sessionId !== "string" || !isUuid(sessionId)) return;
-  await db.staffSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: new Date() } });
+  await db.staffSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: realTime() } });
 }
 
 /** Ends every session of an account (password change, disabled account), in the caller's transaction. */
 export async function revokeAllStaffSessions(tx: Tx, staffId: string): Promise<number> {
   const { count } = await tx.staffSession.updateMany({
     where: { staffId, revokedAt: null },
-    data: { revokedAt: new Date() },
+    data: { revokedAt: realTime() },
   });
   return count;
 }

@@ -2,6 +2,7 @@ import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
+import { sweepClock } from "./clock";
 import { periodEnded, recalculate, reverseEarn, type TierState } from "./tier-rules";
 import { rankedTiers, tiersColumn, type RankedTier } from "./tier-ranking";
 import { memberOf, TIER_STATUSES } from "./vocabulary";
@@ -78,7 +79,7 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
 }
 
 /** Closes the customer's period if it has ended (the scheduled job may not have reached it yet). */
-export async function recalculateIfDue(tx: Tx, programId: string, customerId: string, now = new Date()) {
+export async function recalculateIfDue(tx: Tx, programId: string, customerId: string, now: Date) {
   const loaded = await loadTierState(tx, programId, customerId);
   if (!loaded || !periodEnded(loaded.state, now)) return;
   await saveRecalculated(tx, programId, customerId, loaded, now);
@@ -136,7 +137,7 @@ export async function recalculateDueTiers(
   prisma: PrismaClient,
   options: { programId?: string; now?: Date; batchSize?: number } = {},
 ): Promise<{ recalculated: number }> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? sweepClock(options.programId).now();
   const batchSize = options.batchSize ?? 500;
   let recalculated = 0;
   for (;;) {

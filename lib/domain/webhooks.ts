@@ -4,6 +4,7 @@ import type { Db, Tx } from "@/lib/db/types";
 import { isoSql } from "@/lib/db/types";
 import { conflict, notFound } from "@/lib/errors";
 import { requireProgram } from "./programs";
+import { realTime, realTimeMs } from "./real-time";
 import { checkDeliveryUrl } from "@/lib/net/delivery-target";
 import { TEST_EVENT_TYPE, type EventType } from "./vocabulary";
 
@@ -24,7 +25,7 @@ export const DELIVERY_HEADER = "loyalty-delivery";
  * During a secret rotation's overlap window the header carries one `v1=` per valid secret, newest first (as
  * Stripe does), so a receiver that still has the old secret and one that has the new both find a match.
  */
-export function signature(secrets: string | readonly string[], body: string, at = new Date()): string {
+export function signature(secrets: string | readonly string[], body: string, at = realTime()): string {
   const t = Math.floor(at.getTime() / 1000);
   const list = typeof secrets === "string" ? [secrets] : secrets;
   const v1 = list.map((secret) => `v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`);
@@ -82,7 +83,7 @@ export async function setWebhookSubscriptions(db: Db, programId: string, webhook
 export async function rotateWebhookSecret(db: Db, programId: string, webhookId: string, overlapHours: number) {
   await requireWebhook(db, programId, webhookId);
   const secret = newSecret();
-  const previousSecretExpiresAt = overlapHours > 0 ? new Date(Date.now() + overlapHours * 3_600_000) : null;
+  const previousSecretExpiresAt = overlapHours > 0 ? new Date(realTimeMs() + overlapHours * 3_600_000) : null;
   await db.$executeRawUnsafe(ROTATE_SQL, webhookId, programId, secret, previousSecretExpiresAt);
   return { webhookId, secret, previousSecretExpiresAt };
 }
@@ -108,7 +109,7 @@ export async function sendTestEvent(tx: Tx, programId: string, webhookId: string
       programId,
       type: TEST_EVENT_TYPE,
       data: { webhookId, message: "A test event sent from the dashboard." },
-      fannedOutAt: new Date(),
+      fannedOutAt: realTime(),
     },
     select: { id: true },
   });
@@ -131,7 +132,7 @@ export async function setPushEndpoint(db: Db, input: { programId: string; url: s
 export async function resendDelivery(db: Db, programId: string, deliveryId: string) {
   const updated = await db.delivery.updateMany({
     where: { id: deliveryId, programId },
-    data: { status: "pending", nextAttemptAt: new Date(), createdAt: new Date(), lastError: null },
+    data: { status: "pending", nextAttemptAt: realTime(), createdAt: realTime(), lastError: null },
   });
   if (updated.count === 0) throw notFound("delivery");
   return { deliveryId };

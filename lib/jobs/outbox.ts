@@ -5,6 +5,7 @@ import { isoSql } from "@/lib/db/types";
 import type { DeliveryKind } from "@/lib/domain/vocabulary";
 import { DELIVERY_HEADER, EVENT_BODY_SQL, signature, SIGNATURE_HEADER } from "@/lib/domain/webhooks";
 import { postDelivery } from "@/lib/net/delivery-target";
+import { realTime, realTimeMs } from "@/lib/domain/real-time";
 import { config } from "@/lib/config";
 import { log } from "@/lib/ops/logger";
 
@@ -48,7 +49,7 @@ export async function fanOutEvents(prisma: PrismaClient, batch = 500): Promise<n
     );
     await execute(
       tx,
-      sql`UPDATE "Event" SET "fannedOutAt" = now() WHERE id IN (SELECT (jsonb_array_elements_text(${ids}::jsonb))::uuid)`,
+      sql`UPDATE "Event" SET "fannedOutAt" = ${realTime().toISOString()}::timestamptz WHERE id IN (SELECT (jsonb_array_elements_text(${ids}::jsonb))::uuid)`,
     );
     return events.length;
   });
@@ -74,20 +75,21 @@ interface Claimed {
  * changed or removed, never receives what is still queued for its old address.
  */
 async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
+  const now = realTime().toISOString();
   return query<Claimed>(
     prisma,
     sql`WITH due AS (
-       SELECT id FROM "Delivery" WHERE status = 'pending' AND "nextAttemptAt" <= now()
+       SELECT id FROM "Delivery" WHERE status = 'pending' AND "nextAttemptAt" <= ${now}::timestamptz
        ORDER BY "nextAttemptAt" LIMIT ${batch} FOR UPDATE SKIP LOCKED
      ), leased AS (
-       UPDATE "Delivery" d SET attempts = d.attempts + 1, "nextAttemptAt" = now() + make_interval(secs => ${LEASE_MS / 1000}::float8)
+       UPDATE "Delivery" d SET attempts = d.attempts + 1, "nextAttemptAt" = ${now}::timestamptz + make_interval(secs => ${LEASE_MS / 1000}::float8)
        FROM due WHERE d.id = due.id
        RETURNING d.*
      )
      SELECT l.id, l.kind, l.attempts, l."createdAt", l."notificationId",
             CASE WHEN l.kind = 'webhook' THEN (CASE WHEN w.active THEN w.url END) ELSE p."pushEndpointUrl" END AS url,
             CASE WHEN l.kind = 'webhook' THEN w.secret ELSE p."pushSecret" END AS secret,
-            CASE WHEN l.kind = 'webhook' AND w."previousSecretExpiresAt" > now() THEN w."previousSecret" END
+            CASE WHEN l.kind = 'webhook' AND w."previousSecretExpiresAt" > ${now}::timestamptz THEN w."previousSecret" END
               AS "previousSecret",
             CASE WHEN l.kind = 'webhook' THEN ${raw(EVENT_BODY_SQL)}
             ELSE
@@ -126,7 +128,7 @@ export async function deliverDue(prisma: PrismaClient, batch = 50): Promise<{ at
     claimed.map(async (d) => {
       if (!d.url || !d.secret) return cancel(prisma, d);
       const result = await send({ ...d, url: d.url });
-      const now = Date.now();
+      const now = realTimeMs();
       const expired = now - new Date(d.createdAt).getTime() > giveUpAfterMs();
       const status = result.ok ? "delivered" : expired ? "failed" : "pending";
       if (result.ok) delivered++;
@@ -180,7 +182,7 @@ async function cancel(prisma: PrismaClient, d: Claimed) {
  */
 export async function runOutbox(prisma: PrismaClient, options: { batch?: number; budgetMs?: number } = {}) {
   const batch = options.batch ?? 50;
-  const deadline = Date.now() + (options.budgetMs ?? 20_000);
+  const deadline = realTimeMs() + (options.budgetMs ?? 20_000);
   let planned = 0;
   for (let n = await fanOutEvents(prisma); n > 0; n = await fanOutEvents(prisma)) planned += n;
   let attempted = 0;
@@ -189,7 +191,7 @@ export async function runOutbox(prisma: PrismaClient, options: { batch?: number;
     const sent = await deliverDue(prisma, batch);
     attempted += sent.attempted;
     delivered += sent.delivered;
-    if (sent.attempted < batch || Date.now() > deadline) break;
+    if (sent.attempted < batch || realTimeMs() > deadline) break;
   }
   return { planned, attempted, delivered };
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 
 import { normaliseEmail } from "@/lib/domain/customers";
-import { resolveCustomerId } from "@/lib/domain/points";
+import { resolveCustomerId } from "@/lib/domain/customer-lookup";
 import { refundOrder } from "@/lib/domain/refunds";
 import { reverseEntry } from "@/lib/domain/reversals";
 import { Int, Uuid, type Command } from "./command";

@@ -14,7 +14,7 @@ import { customerPath, openStack, type ApiResponse, type Fixtures, type Stack } 
 import { POINTS } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 import pg from "pg";
-import { changeArgs, changeSql } from "@/lib/domain/ledger";
+import { changeArgs, changeSql } from "@/lib/api/one-statement";
 import { isLostRace } from "@/lib/db/statement";
 
 const SKIP = process.env.TEST_DATABASE_URL

@@ -22,6 +22,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
+import { changeBalanceInOneStatement } from "@/lib/api/one-statement";
 import { applyUserBatch } from "@/lib/domain/customers";
 import { createEarningFlow, executeEarningFlow } from "@/lib/domain/earning-flows";
 import { decreaseBalance, expireDuePoints, increaseBalance } from "@/lib/domain/points";
@@ -536,11 +537,11 @@ function checkEntry(entryJson: string, expected: Record<string, unknown>) {
 }
 
 /**
- * A balance change as the API makes it: the one-statement hot path (ledger.ts `changeBalanceNow`), or the locked
+ * A balance change as the API makes it: the one-statement hot path (lib/api/one-statement.ts `changeBalanceInOneStatement`), or the locked
  * path in a transaction when the statement hands the request over (points due to expire, a tier period to close).
  */
 async function apiChange(change: typeof increaseBalance, move: Parameters<typeof increaseBalance>[1]) {
-  const done = await change.now(prisma, move, null);
+  const done = await changeBalanceInOneStatement(prisma, change.change(move), null);
   if (!done) return prisma.$transaction((tx) => change(tx, move));
   const body = JSON.parse(done.body!);
   return { balance: body.balance as number, entryJson: JSON.stringify(body.transaction) };

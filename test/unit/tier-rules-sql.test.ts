@@ -1,7 +1,7 @@
 /**
  * The tier rules that also exist in SQL, for one-statement writes, agree with their TypeScript rule
  * (lib/domain/tier-rules.ts) on generated cases, on a real PostgreSQL (in-memory PGlite, every migration applied):
- *  - an earn on the hot path (ledger.ts `tierCtes`, run by `changeBalanceNow`) against `applyEarn`;
+ *  - an earn on the hot path (ledger.ts `tierCtes`, run by lib/api/one-statement.ts `changeBalanceInOneStatement`) against `applyEarn`;
  *  - the re-evaluation after the program's tiers change (tiers.ts `REEVALUATE_SQL`, run by `reevaluateTiers`,
  *    with and without a tier being removed) against `reevaluate`.
  * Cases cover tied thresholds, a lowest tier that needs points, no tiers, tier points at the int4 limit, and states
@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyUserBatch } from "@/lib/domain/customers";
-import { changeBalanceNow } from "@/lib/domain/ledger";
+import { changeBalanceInOneStatement } from "@/lib/api/one-statement";
 import { createProgram } from "@/lib/domain/programs";
 import { applyEarn, reevaluate } from "@/lib/domain/tier-rules";
 import { createTier, reevaluateTiers } from "@/lib/domain/tiers";
@@ -109,7 +109,7 @@ test("an earn on the hot path (ledger.ts tierCtes) decides as applyEarn", async 
       const { programId, customerIds } = await programWith(thresholds, [state]);
       const customerId = customerIds[0]!;
       const before = await loaded(programId, customerId);
-      const outcome = await changeBalanceNow(
+      const outcome = await changeBalanceInOneStatement(
         prisma,
         { programId, customerId, points, type: "earn", source: "api", actor: "test", now: NOW },
         null,

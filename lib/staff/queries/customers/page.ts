@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Customer } from "@/lib/api/schemas/customers";
 import type { TransactionPage } from "@/lib/api/schemas/points";
 import type { Db } from "@/lib/db/types";
-import { getCustomerJsonById } from "@/lib/domain/customers";
+import { getCustomerJsonById } from "@/lib/domain/customer-read";
 import { findCustomer, requireCustomer } from "@/lib/domain/customer-lookup";
 import { listTransactionsJson } from "@/lib/domain/points";
 import { findBalanceExplained } from "@/lib/domain/balance-explained";

@@ -1,6 +1,6 @@
 import { meRead } from "@/lib/api/route-factories";
 import { customerNotFound } from "@/lib/errors";
-import { getCustomerJsonById } from "@/lib/domain/customers";
+import { getCustomerJsonById } from "@/lib/domain/customer-read";
 
 /** The customer a token names (same shape as Get customer details by email). 200. */
 export const GET = meRead(async (req, db) => {

@@ -1,6 +1,7 @@
 import { apiRead } from "@/lib/api/route-factories";
 import { customerNotFound } from "@/lib/errors";
-import { getCustomerJson, normaliseEmail } from "@/lib/domain/customers";
+import { getCustomerJson } from "@/lib/domain/customer-read";
+import { normaliseEmail } from "@/lib/domain/customers";
 
 /** Get customer details by email (spec §4.1). 200. */
 export const GET = apiRead(async (req, db) => {

@@ -1,6 +1,7 @@
 import { apiWrite } from "@/lib/api/route-factories";
 import { parseDeleteBatch, parseIntegrationBatch } from "@/lib/api/batch";
-import { applyIntegrationBatch, applyIntegrationBatchNow } from "@/lib/domain/customers";
+import { applyIntegrationBatchInOneStatement } from "@/lib/api/one-statement";
+import { applyIntegrationBatch } from "@/lib/domain/customers";
 import { deleteCustomers } from "@/lib/domain/deletion";
 
 /**
@@ -9,7 +10,7 @@ import { deleteCustomers } from "@/lib/domain/deletion";
  */
 export const POST = apiWrite({
   body: parseIntegrationBatch,
-  statement: (req, database, slot) => applyIntegrationBatchNow(database, req.programId, req.body, slot),
+  statement: (req, database, slot) => applyIntegrationBatchInOneStatement(database, req.programId, req.body, slot),
   run: async (req, tx) => {
     await applyIntegrationBatch(tx, req.programId, req.body, {
       actor: req.caller.actor,

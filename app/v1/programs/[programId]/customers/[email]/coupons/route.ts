@@ -1,12 +1,13 @@
 import { customerWrite } from "@/lib/api/route-factories";
 import { CouponRequest } from "@/lib/api/schemas/coupons";
-import { assignCoupon, assignCouponNow } from "@/lib/domain/coupons";
+import { assignCouponInOneStatement } from "@/lib/api/one-statement";
+import { assignCoupon } from "@/lib/domain/coupons";
 
 /** Assign a coupon: the next free code of the pool, never given to two customers, in one statement. 201. */
 export const POST = customerWrite({
   body: CouponRequest,
   statement: (req, database, slot) =>
-    assignCouponNow(
+    assignCouponInOneStatement(
       database,
       { programId: req.programId, customerId: req.customerId, couponPoolId: req.body.couponPoolId },
       slot,

@@ -1,7 +1,8 @@
 import { customerWrite } from "@/lib/api/route-factories";
 import { jsonObject, rawJson } from "@/lib/api/json-compose";
 import { EarningFlowRun } from "@/lib/api/schemas/earning-flows";
-import { executeEarningFlow, executeEarningFlowNow } from "@/lib/domain/earning-flows";
+import { executeEarningFlowInOneStatement } from "@/lib/api/one-statement";
+import { executeEarningFlow } from "@/lib/domain/earning-flows";
 import type { CustomerRequest } from "@/lib/api/route-factories";
 import type { z } from "zod";
 
@@ -22,7 +23,7 @@ const flowRun = (req: CustomerRequest<z.output<typeof EarningFlowRun>>) => ({
 export const POST = customerWrite({
   body: EarningFlowRun,
   bodyOptional: true,
-  statement: (req, database, slot) => executeEarningFlowNow(database, flowRun(req), slot),
+  statement: (req, database, slot) => executeEarningFlowInOneStatement(database, flowRun(req), slot),
   run: async (req, tx) => {
     const outcome = await executeEarningFlow(tx, flowRun(req));
     const { pointsEarned, balance, transactionJson, capped } = outcome;

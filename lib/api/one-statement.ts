@@ -1,0 +1,156 @@
+import "server-only";
+import type { Db } from "@/lib/db/types";
+import { isLostRace } from "@/lib/db/statement";
+import {
+  keyedParams,
+  keyedStatement,
+  runStatement,
+  type Outcome,
+  type OutcomeSlot,
+  type StatementAnswer,
+  type StatementRow,
+} from "@/lib/db/keyed-statement";
+import { uniqueOr409 } from "@/lib/errors";
+import { changeRefusal, changeValues, changeWrite, shapeKey, type CustomerByEmail } from "@/lib/domain/ledger";
+import type { BalanceChange } from "@/lib/domain/balance-change";
+import { REDEEM_WRITE, redeemRefusal, redeemValues } from "@/lib/domain/rewards";
+import { earningFlowRunValues, RUN_WRITE } from "@/lib/domain/earning-flows";
+import { ASSIGN_WRITE, assignCouponRefusal, assignCouponValues } from "@/lib/domain/coupons";
+import { BATCH_WRITE, externalIdTaken, userBatchValues, type IntegrationBatchItem } from "@/lib/domain/customers";
+
+/**
+ * The /v1 writes that act in ONE statement with their Idempotency-Key record (the routes' `statement`,
+ * lib/api/route-factories.ts): the domain gives each write's CTEs, its values and which of its refusals are answers;
+ * here each gets its HTTP answer, the status and the body the locked path (`run`) would give.
+ */
+
+/** A write to try in one keyed statement: its text, the values after the key's, and its refusals that are errors. */
+interface OneStatementWrite {
+  sql: string;
+  values: unknown[];
+  /** The error a refusal answers with; null for a refusal that the locked path settles (a race, something due). */
+  refusal: (why: string) => Error | null;
+}
+
+/**
+ * Tries a write in one statement: its outcome, or null when the request must take the locked path (`run` in a
+ * transaction): a concurrent write overtook the statement, or it refused for a reason that path settles.
+ */
+async function inOneStatement(database: Db, slot: OutcomeSlot | null, write: OneStatementWrite) {
+  let result;
+  try {
+    result = await runStatement(database, slot, () =>
+      database.$queryRawUnsafe<StatementRow[]>(write.sql, ...keyedParams(slot), ...write.values),
+    );
+  } catch (err) {
+    if (isLostRace(err)) return null;
+    throw err;
+  }
+  if ("outcome" in result) return result.outcome;
+  const error = write.refusal(result.refusal);
+  if (error) throw error;
+  return null;
+}
+
+const jsonText = (expr: string) => `coalesce(to_json(${expr})::text, 'null')`;
+
+/** 200 `{ balance, transaction }`. */
+const CHANGE_ANSWER: StatementAnswer = {
+  status: 200,
+  body: `'{"balance":' || r.balance || ',"transaction":' || r.entry || '}'`,
+};
+
+const CHANGE_STATEMENTS = new Map<string, string>();
+
+/** The statement of a balance change (the values: `changeArgs`): the one of its shape. */
+export const changeSql = (change: Pick<BalanceChange, "type" | "points">): string => {
+  const { shape, key } = shapeKey(change);
+  let sql = CHANGE_STATEMENTS.get(key);
+  if (!sql) CHANGE_STATEMENTS.set(key, (sql = keyedStatement(changeWrite(shape), CHANGE_ANSWER)));
+  return sql;
+};
+
+/** The arguments of `changeSql`'s statement: the slot's, then the change's. */
+export const changeArgs = (change: BalanceChange | CustomerByEmail<BalanceChange>, slot: OutcomeSlot | null) => [
+  ...keyedParams(slot),
+  ...changeValues(change),
+];
+
+/** A balance change (increase, decrease). */
+export const changeBalanceInOneStatement = (
+  database: Db,
+  change: BalanceChange | CustomerByEmail<BalanceChange>,
+  slot: OutcomeSlot | null,
+): Promise<Outcome | null> =>
+  inOneStatement(database, slot, { sql: changeSql(change), values: changeValues(change), refusal: changeRefusal });
+
+/** 201 `{ redemption, balance }`, the redemption active. */
+const REDEEM_SQL = keyedStatement(REDEEM_WRITE, {
+  status: 201,
+  body: `'{"redemption":{"id":' || ${jsonText("r.id")} || ',"rewardId":' || ${jsonText('r."rewardId"')}
+           || ',"customerId":' || ${jsonText('r."customerId"')} || ',"code":' || ${jsonText("r.code")}
+           || ',"points":' || r.points || ',"transactionId":' || ${jsonText("r.entry_id")}
+           || ',"metadata":' || coalesce(r.metadata::text, 'null') || ',"createdAt":' || ${jsonText('r."createdAt"')}
+           || ',"status":"active","cancelledAt":null,"cancelReason":null},"balance":' || r.balance || '}'`,
+});
+
+/** A redemption of a reward. */
+export const redeemRewardInOneStatement = (
+  database: Db,
+  input: Parameters<typeof redeemValues>[0],
+  slot: OutcomeSlot | null,
+): Promise<Outcome | null> =>
+  inOneStatement(database, slot, { sql: REDEEM_SQL, values: redeemValues(input), refusal: redeemRefusal });
+
+/** 200 `{ pointsEarned, balance, transaction, capped }`. */
+const RUN_SQL = keyedStatement(RUN_WRITE, {
+  status: 200,
+  body: `'{"pointsEarned":' || r.points_earned || ',"balance":' || r.balance || ',"transaction":' || coalesce(r.entry, 'null')
+           || ',"capped":' || coalesce(to_json(r.capped)::text, 'null') || '}'`,
+});
+
+/** A run of an earning flow, after reading the flow. */
+export const executeEarningFlowInOneStatement = async (
+  database: Db,
+  input: Parameters<typeof earningFlowRunValues>[1],
+  slot: OutcomeSlot | null,
+): Promise<Outcome | null> =>
+  inOneStatement(database, slot, {
+    sql: RUN_SQL,
+    values: await earningFlowRunValues(database, input),
+    refusal: changeRefusal,
+  });
+
+/** 201 `{ coupon }`. */
+const ASSIGN_SQL = keyedStatement(ASSIGN_WRITE, {
+  status: 201,
+  body: `'{"coupon":{"code":' || ${jsonText("r.code")} || ',"couponPoolId":' || ${jsonText('r."couponPoolId"')}
+           || ',"assignedAt":' || ${jsonText('r."assignedAt"')} || ',"expiresAt":' || ${jsonText('r."expiresAt"')} || '}}'`,
+});
+
+/** A coupon assigned from a pool. */
+export const assignCouponInOneStatement = (
+  database: Db,
+  input: Parameters<typeof assignCouponValues>[0],
+  slot: OutcomeSlot | null,
+): Promise<Outcome | null> =>
+  inOneStatement(database, slot, { sql: ASSIGN_SQL, values: assignCouponValues(input), refusal: assignCouponRefusal });
+
+/** 201 with no body. */
+const BATCH_SQL = keyedStatement(BATCH_WRITE, { status: 201, body: "NULL::text" });
+
+/** A Create/Update batch, when it can be applied in one statement (null: the locked path). */
+export async function applyIntegrationBatchInOneStatement(
+  database: Db,
+  programId: string,
+  items: IntegrationBatchItem[],
+  slot: OutcomeSlot | null,
+): Promise<Outcome | null> {
+  const values = await userBatchValues(database, programId, items);
+  if (!values) return null;
+  return uniqueOr409(
+    () => inOneStatement(database, slot, { sql: BATCH_SQL, values, refusal: () => null }),
+    externalIdTaken,
+    "externalCustomerId",
+  );
+}

@@ -144,22 +144,27 @@ export async function reverseEntry(tx: Tx, input: ReverseInput): Promise<Reversa
 
   const tierPoints =
     original.type === "earn" ? await lowerTierPoints(tx, programId, customerId, original, requested, now) : 0;
-  await emitEvents(tx, programId, [
-    {
-      type: "transaction.reversed",
-      data: {
-        customerId,
-        transactionId: result.entryId,
-        reversesId: original.id,
-        orderId: original.orderId,
-        requested,
-        points: taken,
-        unrecovered,
-        tierPoints,
-        balance: result.balance,
+  await emitEvents(
+    tx,
+    programId,
+    [
+      {
+        type: "transaction.reversed",
+        data: {
+          customerId,
+          transactionId: result.entryId,
+          reversesId: original.id,
+          orderId: original.orderId,
+          requested,
+          points: taken,
+          unrecovered,
+          tierPoints,
+          balance: result.balance,
+        },
       },
-    },
-  ]);
+    ],
+    now,
+  );
   return { ...result, requested, unrecovered, tierPoints, customerId, orderId: original.orderId };
 }
 
@@ -399,23 +404,28 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
     input.idempotencyKey ?? null,
     now.toISOString(),
   );
-  await emitEvents(tx, programId, [
-    {
-      type: "order.refunded",
-      data: {
-        orderId,
-        refundId: refund!.id,
-        amount: input.amount ?? null,
-        total: input.total ?? null,
-        refundedShare,
-        orderPoints,
-        pointsReversed,
-        totalReversed,
-        unrecovered,
-        customerIds: [...new Set(plan.map((p) => p.entry.customerId))],
+  await emitEvents(
+    tx,
+    programId,
+    [
+      {
+        type: "order.refunded",
+        data: {
+          orderId,
+          refundId: refund!.id,
+          amount: input.amount ?? null,
+          total: input.total ?? null,
+          refundedShare,
+          orderPoints,
+          pointsReversed,
+          totalReversed,
+          unrecovered,
+          customerIds: [...new Set(plan.map((p) => p.entry.customerId))],
+        },
       },
-    },
-  ]);
+    ],
+    now,
+  );
   return {
     refundId: refund!.id,
     orderId,

@@ -51,7 +51,7 @@ async function load(tx: Tx, programId: string, customerId: string): Promise<Load
   };
 }
 
-async function save(tx: Tx, programId: string, customerId: string, before: TierState, after: TierState) {
+async function save(tx: Tx, programId: string, customerId: string, before: TierState, after: TierState, at: Date) {
   await tx.customerTier.update({
     where: { customerId, programId },
     data: {
@@ -67,12 +67,18 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
     await tx.loyaltyData.update({ where: { customerId, programId }, data: { tierStatus: after.tierStatus } });
   }
   if (after.currentTierId !== before.currentTierId) {
-    await emitEvent(tx, programId, "tier.changed", {
-      customerId,
-      fromTierId: before.currentTierId,
-      toTierId: after.currentTierId,
-      tierStatus: after.tierStatus,
-    });
+    await emitEvent(
+      tx,
+      programId,
+      "tier.changed",
+      {
+        customerId,
+        fromTierId: before.currentTierId,
+        toTierId: after.currentTierId,
+        tierStatus: after.tierStatus,
+      },
+      at,
+    );
   }
 }
 
@@ -91,6 +97,7 @@ function saveRecalculated(tx: Tx, programId: string, customerId: string, loaded:
     customerId,
     loaded.state,
     recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now),
+    now,
   );
 }
 

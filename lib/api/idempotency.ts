@@ -16,9 +16,10 @@ import { IDEMPOTENCY_KEY } from "./header-names";
 import { validationFailed } from "./problem";
 
 /**
- * The one place for Idempotency-Key (API.md §1; the record and the one-statement writes: lib/db/keyed-statement.ts): a POST retried with the same key and the same request within
- * IDEMPOTENCY_WINDOW_MS replays the first outcome instead of acting twice, a different request under the key is
- * a 409, and of two concurrent twins one acts and the other answers as it did.
+ * The one place for Idempotency-Key (API.md §1; the record and the one-statement writes: lib/db/keyed-statement.ts):
+ * a POST retried with the same key and the same request within IDEMPOTENCY_WINDOW_MS replays the first outcome
+ * instead of acting twice, a different request under the key is a 409, and of two concurrent twins one acts and the
+ * other answers as it did.
  */
 
 /**

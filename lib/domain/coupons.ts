@@ -119,19 +119,26 @@ RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expi
 export async function assignCoupon(tx: Tx, input: { programId: string; customerId: string; couponPoolId: string }) {
   const pool = await requireCouponPool(tx, input.couponPoolId, input.programId);
   if (!pool.active) throw couponPoolInactive();
+  const now = programClock(input.programId).now();
   const [coupon] = await tx.$queryRawUnsafe<{ code: string; assignedAt: string; expiresAt: string | null }[]>(
     ASSIGN_SQL,
     input.couponPoolId,
     input.customerId,
     input.programId,
-    programClock(input.programId).now().toISOString(),
+    now.toISOString(),
   );
   if (!coupon) throw couponPoolEmpty();
-  await emitEvent(tx, input.programId, "coupon.assigned", {
-    customerId: input.customerId,
-    couponPoolId: input.couponPoolId,
-    code: coupon.code,
-  });
+  await emitEvent(
+    tx,
+    input.programId,
+    "coupon.assigned",
+    {
+      customerId: input.customerId,
+      couponPoolId: input.couponPoolId,
+      code: coupon.code,
+    },
+    now,
+  );
   return {
     code: coupon.code,
     couponPoolId: input.couponPoolId,
@@ -163,9 +170,10 @@ export const ASSIGN_WRITE: StatementWrite = {
   WHERE c.id = next.id AND c."programId" = ${a.programId}::uuid
   RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expiresAt"')} AS "expiresAt"
 ), event AS (
-  INSERT INTO "Event" ("programId", type, data)
+  INSERT INTO "Event" ("programId", type, data, "createdAt")
   SELECT ${a.programId}::uuid, 'coupon.assigned',
-         jsonb_build_object('customerId', ${a.customerId}::uuid, 'couponPoolId', ${a.poolId}::uuid, 'code', assigned.code)
+         jsonb_build_object('customerId', ${a.customerId}::uuid, 'couponPoolId', ${a.poolId}::uuid, 'code', assigned.code),
+         ${a.now}::timestamptz
   FROM assigned
   RETURNING 1
 ), result AS (

@@ -129,6 +129,7 @@ async function upsert(tx: Tx, programId: string, rows: Upsert[], now: Date): Pro
       type: c.inserted ? "customer.created" : "customer.updated",
       data: { customerId: c.id, email: c.email, changes: Object.keys(payloadOf.get(c.email) ?? {}) },
     })),
+    now,
   );
   return { created: upserted.filter((c) => c.inserted).length };
 }
@@ -170,12 +171,12 @@ async function checkExternalIds(tx: Db, programId: string, items: IntegrationBat
   if (problems.length) throw conflict("externalCustomerId must be unique within the program.", problems);
 }
 
-async function rename(tx: Tx, programId: string, from: string, to: string, index: number) {
+async function rename(tx: Tx, programId: string, from: string, to: string, index: number, now: Date) {
   const renamed = await uniqueOr409(
     () =>
       tx.customer.updateManyAndReturn({
         where: { programId, email: from, deletedAt: null },
-        data: { email: to },
+        data: { email: to, updatedAt: now },
         select: { id: true },
       }),
     () =>
@@ -184,12 +185,18 @@ async function rename(tx: Tx, programId: string, from: string, to: string, index
       ]),
   );
   for (const c of renamed)
-    await emitEvent(tx, programId, "customer.updated", {
-      customerId: c.id,
-      email: to,
-      previousEmail: from,
-      changes: ["email"],
-    });
+    await emitEvent(
+      tx,
+      programId,
+      "customer.updated",
+      {
+        customerId: c.id,
+        email: to,
+        previousEmail: from,
+        changes: ["email"],
+      },
+      now,
+    );
 }
 
 /** A batch without renames as one row per e-mail: items for the same e-mail merged in order (later fields win). */
@@ -256,9 +263,9 @@ export const BATCH_WRITE: StatementWrite = {
   WHERE u."programId" = ${b.programId}::uuid AND u."customerId" = i.id
   RETURNING 1
 ), event AS (
-  INSERT INTO "Event" ("programId", type, data)
+  INSERT INTO "Event" ("programId", type, data, "createdAt")
   SELECT ${b.programId}::uuid, CASE WHEN c.inserted THEN 'customer.created' ELSE 'customer.updated' END,
-         jsonb_build_object('customerId', c.id, 'email', c.email, 'changes', i.changes)
+         jsonb_build_object('customerId', c.id, 'email', c.email, 'changes', i.changes), ${b.now}::timestamptz
   FROM c JOIN input i USING (email)
   RETURNING 1
 ), result AS (
@@ -340,7 +347,8 @@ async function applyUsers(tx: Tx, programId: string, items: IntegrationBatchItem
     if (!isUserItem(item)) continue;
     const { email: newEmail, ...payload } = item.payload;
     created += (await upsert(tx, programId, [{ email: item.email, payload, index }], now)).created;
-    if (newEmail !== undefined && newEmail !== item.email) await rename(tx, programId, item.email, newEmail, index);
+    if (newEmail !== undefined && newEmail !== item.email)
+      await rename(tx, programId, item.email, newEmail, index, now);
   }
   return { created };
 }

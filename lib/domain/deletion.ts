@@ -25,7 +25,7 @@ WHERE e."customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`;
 
 /** Erases the program's customers with these e-mails; returns how many there were. */
 export async function deleteCustomers(tx: Tx, programId: string, emails: string[]): Promise<{ deleted: number }> {
-  const now = programClock(programId).now().toISOString();
+  const now = programClock(programId).now();
   const erased = await tx.$queryRawUnsafe<{ id: string }[]>(
     `UPDATE "Customer" SET email = NULL, "deletedAt" = $3::timestamptz, "updatedAt" = $3::timestamptz,
        referral = NULL, "referralCode" = NULL, "utmCampaign" = NULL, "utmSource" = NULL, "utmMedium" = NULL, language = NULL
@@ -33,7 +33,7 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
      RETURNING id`,
     programId,
     JSON.stringify([...new Set(emails)]),
-    now,
+    now.toISOString(),
   );
   if (erased.length === 0) return { deleted: 0 };
   const ids = JSON.stringify(erased.map((c) => c.id));
@@ -41,7 +41,7 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
     `UPDATE "UserData" SET "externalCustomerId" = NULL, "firstName" = NULL, "lastName" = NULL, phone = NULL, birthdate = NULL, "updatedAt" = $2::timestamptz
      WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
     ids,
-    now,
+    now.toISOString(),
   );
   // Staff's internal notes are about the person: they go with them.
   await tx.$executeRawUnsafe(
@@ -104,6 +104,7 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
     tx,
     programId,
     erased.map((c) => ({ type: "customer.deleted" as const, data: { customerId: c.id } })),
+    now,
   );
   return { deleted: erased.length };
 }

@@ -201,15 +201,16 @@ export const changeCtes = (p: ChangeSql) => {
 )`
       : `ctu AS (SELECT 1 AS one WHERE false)`
   }, event AS (
-  INSERT INTO "Event" ("programId", type, data)
+  INSERT INTO "Event" ("programId", type, data, "createdAt")
   SELECT e."programId", 'balance.changed',
-         ${balanceChangedData("e")}
+         ${balanceChangedData("e")}, e."createdAt"
   FROM e${
     tiers
       ? `
   UNION ALL
   SELECT ${p.programId}, 'tier.changed',
-         jsonb_build_object('customerId', ${p.customerId}, 'fromTierId', cur."currentTierId", 'toTierId', tier.tier_id, 'tierStatus', tier.status)
+         jsonb_build_object('customerId', ${p.customerId}, 'fromTierId', cur."currentTierId", 'toTierId', tier.tier_id, 'tierStatus', tier.status),
+         (SELECT at FROM clock)
   FROM tier, cur WHERE tier.tier_id IS DISTINCT FROM cur."currentTierId" AND EXISTS (SELECT 1 FROM ctu)`
       : ""
   }
@@ -457,9 +458,9 @@ WITH upd AS (
   SELECT $1::uuid, $2::uuid, 'expire', $3, upd.balance, 'points expired', 'system', 'system', $4::timestamptz FROM upd
   RETURNING *
 ), event AS (
-  INSERT INTO "Event" ("programId", type, data)
+  INSERT INTO "Event" ("programId", type, data, "createdAt")
   SELECT e."programId", 'balance.changed',
-         ${balanceChangedData("e")}
+         ${balanceChangedData("e")}, e."createdAt"
   FROM e
   RETURNING 1
 )

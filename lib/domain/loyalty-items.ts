@@ -263,6 +263,6 @@ export async function applyLoyaltyItems(
   }
   if (tierChanges.length)
     await tx.$executeRawUnsafe(SET_TIER_SQL, programId, JSON.stringify(tierChanges), now.toISOString());
-  await emitEvents(tx, programId, events);
+  await emitEvents(tx, programId, events, now);
   return { entries };
 }

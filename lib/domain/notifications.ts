@@ -1,6 +1,7 @@
 import "server-only";
 import type { Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
+import { programClock } from "./clock";
 
 import type { NotificationCategory, NotificationOutcome } from "./vocabulary";
 
@@ -36,6 +37,7 @@ export async function sendNotification(
     input.customerId,
   );
   const status = customer?.allowed ? "queued" : "suppressed";
+  const now = programClock(input.programId).now();
   const notification = await tx.notification.create({
     data: {
       programId: input.programId,
@@ -45,15 +47,22 @@ export async function sendNotification(
       category: input.category,
       data: (input.data ?? undefined) as object | undefined,
       status,
+      createdAt: now,
     },
     select: { id: true },
   });
   if (status === "queued") {
-    await emitEvent(tx, input.programId, "notification.requested", {
-      customerId: input.customerId,
-      notificationId: notification.id,
-      category: input.category,
-    });
+    await emitEvent(
+      tx,
+      input.programId,
+      "notification.requested",
+      {
+        customerId: input.customerId,
+        notificationId: notification.id,
+        category: input.category,
+      },
+      now,
+    );
     if (customer?.pushEndpointUrl) {
       await tx.delivery.create({
         data: {

@@ -145,15 +145,21 @@ export async function cancelRedemption(tx: Tx, input: CancelRedemptionInput) {
     claimed.id,
     back.entryId,
   );
-  await emitEvent(tx, input.programId, "redemption.cancelled", {
-    customerId: claimed.customerId,
-    rewardId: claimed.rewardId,
-    redemptionId: claimed.id,
-    code: claimed.code,
-    points,
-    transactionId: back.entryId,
-    reason: input.reason,
-  });
+  await emitEvent(
+    tx,
+    input.programId,
+    "redemption.cancelled",
+    {
+      customerId: claimed.customerId,
+      rewardId: claimed.rewardId,
+      redemptionId: claimed.id,
+      code: claimed.code,
+      points,
+      transactionId: back.entryId,
+      reason: input.reason,
+    },
+    now,
+  );
   const redemption: RedemptionView = {
     id: claimed.id,
     rewardId: claimed.rewardId,

@@ -221,20 +221,25 @@ export async function closeReferral(
     if (referredPoints > 0) await award(open.referredId, referredPoints);
     if (referrerPoints > 0) await award(open.referrerId, referrerPoints);
     const common = { referralId: open.id, referrerId: open.referrerId, referredId: open.referredId };
-    await emitEvents(tx, change.programId, [
-      {
-        type: "referral.completed",
-        data: { ...common, customerId: open.referredId, side: "referred", points: referredPoints, capped: false },
-      },
-      ...(open.referrerLive
-        ? [
-            {
-              type: "referral.completed" as const,
-              data: { ...common, customerId: open.referrerId, side: "referrer", points: referrerPoints, capped },
-            },
-          ]
-        : []),
-    ]);
+    await emitEvents(
+      tx,
+      change.programId,
+      [
+        {
+          type: "referral.completed",
+          data: { ...common, customerId: open.referredId, side: "referred", points: referredPoints, capped: false },
+        },
+        ...(open.referrerLive
+          ? [
+              {
+                type: "referral.completed" as const,
+                data: { ...common, customerId: open.referrerId, side: "referrer", points: referrerPoints, capped },
+              },
+            ]
+          : []),
+      ],
+      now,
+    );
   };
   return { reward };
 }

@@ -131,23 +131,28 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
     input.idempotencyKey ?? null,
     now.toISOString(),
   );
-  await emitEvents(tx, programId, [
-    {
-      type: "order.refunded",
-      data: {
-        orderId,
-        refundId: refund!.id,
-        amount: input.amount ?? null,
-        total: input.total ?? null,
-        refundedShare,
-        orderPoints,
-        pointsReversed,
-        totalReversed,
-        unrecovered,
-        customerIds: [...new Set(plan.map((p) => p.entry.customerId))],
+  await emitEvents(
+    tx,
+    programId,
+    [
+      {
+        type: "order.refunded",
+        data: {
+          orderId,
+          refundId: refund!.id,
+          amount: input.amount ?? null,
+          total: input.total ?? null,
+          refundedShare,
+          orderPoints,
+          pointsReversed,
+          totalReversed,
+          unrecovered,
+          customerIds: [...new Set(plan.map((p) => p.entry.customerId))],
+        },
       },
-    },
-  ]);
+    ],
+    now,
+  );
   return {
     refundId: refund!.id,
     orderId,

@@ -146,22 +146,27 @@ export async function reverseEntry(tx: Tx, input: ReverseInput): Promise<Reversa
           now,
         )
       : 0;
-  await emitEvents(tx, programId, [
-    {
-      type: "transaction.reversed",
-      data: {
-        customerId,
-        transactionId: result.entryId,
-        reversesId: original.id,
-        orderId: original.orderId,
-        requested,
-        points: taken,
-        unrecovered,
-        tierPoints,
-        balance: result.balance,
+  await emitEvents(
+    tx,
+    programId,
+    [
+      {
+        type: "transaction.reversed",
+        data: {
+          customerId,
+          transactionId: result.entryId,
+          reversesId: original.id,
+          orderId: original.orderId,
+          requested,
+          points: taken,
+          unrecovered,
+          tierPoints,
+          balance: result.balance,
+        },
       },
-    },
-  ]);
+    ],
+    now,
+  );
   return { ...result, requested, unrecovered, tierPoints, customerId, orderId: original.orderId };
 }
 

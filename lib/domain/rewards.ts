@@ -165,13 +165,19 @@ export async function redeemReward(
       metadata: (input.metadata ?? undefined) as object | undefined,
     },
   });
-  await emitEvent(tx, input.programId, "reward.redeemed", {
-    customerId: input.customerId,
-    rewardId: input.rewardId,
-    redemptionId: redemption.id,
-    code: redemption.code,
-    points: taken.costPoints,
-  });
+  await emitEvent(
+    tx,
+    input.programId,
+    "reward.redeemed",
+    {
+      customerId: input.customerId,
+      rewardId: input.rewardId,
+      redemptionId: redemption.id,
+      code: redemption.code,
+      points: taken.costPoints,
+    },
+    now,
+  );
   return {
     redemption: {
       id: redemption.id,
@@ -264,9 +270,10 @@ export const REDEEM_WRITE: StatementWrite = {
   FROM change, rw
   RETURNING id, "rewardId", "customerId", code, points, metadata, ${isoSql('"createdAt"')} AS "createdAt"
 ), redeemed_event AS (
-  INSERT INTO "Event" ("programId", type, data)
+  INSERT INTO "Event" ("programId", type, data, "createdAt")
   SELECT ${d.programId}::uuid, 'reward.redeemed',
-         jsonb_build_object('customerId', x."customerId", 'rewardId', x."rewardId", 'redemptionId', x.id, 'code', x.code, 'points', x.points)
+         jsonb_build_object('customerId', x."customerId", 'rewardId', x."rewardId", 'redemptionId', x.id, 'code', x.code, 'points', x.points),
+         ${d.now}::timestamptz
   FROM redeemed x
   RETURNING 1
 ), result AS (

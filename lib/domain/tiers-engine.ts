@@ -53,7 +53,7 @@ export async function loadTierState(db: Db, programId: string, customerId: strin
   };
 }
 
-async function save(tx: Tx, programId: string, customerId: string, before: TierState, after: TierState) {
+async function save(tx: Tx, programId: string, customerId: string, before: TierState, after: TierState, at: Date) {
   await tx.customerTier.update({
     where: { customerId, programId },
     data: {
@@ -66,15 +66,21 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
     },
   });
   if (after.tierStatus !== before.tierStatus) {
-    await tx.loyaltyData.update({ where: { customerId, programId }, data: { tierStatus: after.tierStatus } });
+    await tx.loyaltyData.update({ where: { customerId, programId }, data: { tierStatus: after.tierStatus, updatedAt: at } });
   }
   if (after.currentTierId !== before.currentTierId) {
-    await emitEvent(tx, programId, "tier.changed", {
-      customerId,
-      fromTierId: before.currentTierId,
-      toTierId: after.currentTierId,
-      tierStatus: after.tierStatus,
-    });
+    await emitEvent(
+      tx,
+      programId,
+      "tier.changed",
+      {
+        customerId,
+        fromTierId: before.currentTierId,
+        toTierId: after.currentTierId,
+        tierStatus: after.tierStatus,
+      },
+      at,
+    );
   }
 }
 
@@ -88,7 +94,7 @@ export async function recalculateIfDue(tx: Tx, programId: string, customerId: st
 /** Saves the customer's tier state after the period close of API.md §4 at `now`, and answers it. */
 async function saveRecalculated(tx: Tx, programId: string, customerId: string, loaded: LoadedTierState, now: Date) {
   const closed = recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now);
-  await save(tx, programId, customerId, loaded.state, closed);
+  await save(tx, programId, customerId, loaded.state, closed, now);
   return closed;
 }
 

@@ -79,9 +79,9 @@ WITH locked AS (
   FROM decided d WHERE l."customerId" = d."customerId" AND l."tierStatus" <> d."toStatus"
   RETURNING l."customerId"
 ), events AS (
-  INSERT INTO "Event" ("programId", type, data)
+  INSERT INTO "Event" ("programId", type, data, "createdAt")
   SELECT $1::uuid, 'tier.changed', jsonb_build_object('customerId', d."customerId", 'fromTierId', d."fromTierId",
-         'toTierId', d."toTierId", 'tierStatus', d."toStatus")
+         'toTierId', d."toTierId", 'tierStatus', d."toStatus"), $2::timestamptz
   FROM decided d WHERE d."toTierId" IS DISTINCT FROM d."fromTierId"
   RETURNING 1
 )

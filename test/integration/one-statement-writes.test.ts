@@ -1,6 +1,6 @@
 /**
  * The hot writes act in one statement outside an interactive transaction, with their Idempotency-Key record in that
- * statement (lib/api/idempotency.ts `keyedStatement`). Under concurrency on a PostgreSQL server: N parallel identical
+ * statement (lib/db/keyed-statement.ts `keyedStatement`). Under concurrency on a PostgreSQL server: N parallel identical
  * keyed requests act once and all answer alike (one of them as the original, the others marked replayed); the same
  * key sent with two different bodies at once acts once and the other body gets 409 `idempotency_conflict`; the same
  * holds for a coupon assignment, an earning-flow run and a reward redemption (whose unit of stock is taken only when

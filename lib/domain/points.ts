@@ -1,5 +1,6 @@
 import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
+import { query, sql } from "@/lib/db/sql";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "./cursor";
 import { invalidInput } from "@/lib/errors";
 import { changeBalance, expireDueLots, type CustomerByEmail } from "./ledger";
@@ -96,14 +97,15 @@ export async function expireDuePoints(
   for (;;) {
     const batch = await prisma.$transaction(
       async (tx) => {
-        const due = await tx.$queryRawUnsafe<{ customerId: string; programId: string }[]>(
-          `SELECT l."customerId", l."programId" FROM "LoyaltyData" l
+        const programId = options.programId ?? null;
+        const due = await query<{ customerId: string; programId: string }>(
+          tx,
+          sql`SELECT l."customerId", l."programId" FROM "LoyaltyData" l
            WHERE (l."programId", l."customerId") IN (SELECT DISTINCT "programId", "customerId" FROM "PointLot"
-                   WHERE remaining > 0 AND "expiresAt" <= $1::timestamptz AND ($2::uuid IS NULL OR "programId" = $2::uuid))
-             AND ($2::uuid IS NULL OR l."programId" = $2::uuid)
-           LIMIT ${batchSize} FOR UPDATE OF l SKIP LOCKED`,
-          now.toISOString(),
-          options.programId ?? null,
+                   WHERE remaining > 0 AND "expiresAt" <= ${now.toISOString()}::timestamptz
+                     AND (${programId}::uuid IS NULL OR "programId" = ${programId}::uuid))
+             AND (${programId}::uuid IS NULL OR l."programId" = ${programId}::uuid)
+           LIMIT ${batchSize}::int FOR UPDATE OF l SKIP LOCKED`,
         );
         let expired = 0;
         for (const d of due) expired += await expireDueLots(tx, d.programId, d.customerId, now);

@@ -1,6 +1,7 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/types";
+import { query, sql } from "@/lib/db/sql";
 import { emitEvent } from "./events";
 import { sweepClock } from "./clock";
 import { periodEnded, recalculate, reverseEarn, type TierState } from "./tier-rules";
@@ -66,7 +67,10 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
     },
   });
   if (after.tierStatus !== before.tierStatus) {
-    await tx.loyaltyData.update({ where: { customerId, programId }, data: { tierStatus: after.tierStatus, updatedAt: at } });
+    await tx.loyaltyData.update({
+      where: { customerId, programId },
+      data: { tierStatus: after.tierStatus, updatedAt: at },
+    });
   }
   if (after.currentTierId !== before.currentTierId) {
     await emitEvent(
@@ -149,15 +153,15 @@ export async function recalculateDueTiers(
   for (;;) {
     const done = await prisma.$transaction(
       async (tx) => {
-        const due = await tx.$queryRawUnsafe<{ customerId: string; programId: string }[]>(
-          `SELECT l."customerId", l."programId" FROM "LoyaltyData" l
+        const programId = options.programId ?? null;
+        const due = await query<{ customerId: string; programId: string }>(
+          tx,
+          sql`SELECT l."customerId", l."programId" FROM "LoyaltyData" l
              JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
              JOIN "Customer" c ON c.id = l."customerId"
-           WHERE ct."recalculationDate" <= $1::timestamptz AND c."deletedAt" IS NULL
-             AND ($2::uuid IS NULL OR l."programId" = $2::uuid)
-           LIMIT ${batchSize} FOR UPDATE OF l SKIP LOCKED`,
-          now.toISOString(),
-          options.programId ?? null,
+           WHERE ct."recalculationDate" <= ${now.toISOString()}::timestamptz AND c."deletedAt" IS NULL
+             AND (${programId}::uuid IS NULL OR l."programId" = ${programId}::uuid)
+           LIMIT ${batchSize}::int FOR UPDATE OF l SKIP LOCKED`,
         );
         for (const { customerId, programId } of due) {
           const loaded = await loadTierState(tx, programId, customerId);

@@ -6,7 +6,7 @@
  * 500 `internal`. Write `new AppError` nowhere but here.
  */
 
-import { RETRY_AFTER } from "@/lib/api/header-names";
+import { RETRY_AFTER } from "@/lib/header-names";
 
 /** One problem in a rejected request, named by its JSON path (e.g. `[3].payload.phone`). */
 export interface FieldProblem {

@@ -11,7 +11,7 @@ import {
   RATE_LIMIT_POLICY,
   RATE_LIMIT_REMAINING,
   RATE_LIMIT_RESET,
-} from "./header-names";
+} from "@/lib/header-names";
 import { takeTokenFrom } from "./rate-limit";
 
 /**

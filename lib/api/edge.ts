@@ -4,7 +4,7 @@ import { AppError, serviceUnavailable } from "@/lib/errors";
 import { isDatabaseUnavailable } from "@/lib/db/outage";
 import { internalError, problemResponse, validationFailed, zodProblems } from "./problem";
 import { requestIdFrom } from "./edge-guard";
-import { CACHE_CONTROL, REQUEST_ID } from "./header-names";
+import { CACHE_CONTROL, REQUEST_ID } from "@/lib/header-names";
 import { errorFields, log, withRequestContext } from "@/lib/ops/logger";
 import { recordRequest } from "@/lib/ops/metrics";
 import { routeOf } from "@/lib/ops/route-pattern";

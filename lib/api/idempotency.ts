@@ -12,7 +12,7 @@ import {
 } from "@/lib/db/keyed-statement";
 import { uniqueViolation } from "@/lib/errors";
 import { TX_OPTIONS } from "./edge";
-import { IDEMPOTENCY_KEY } from "./header-names";
+import { IDEMPOTENCY_KEY } from "@/lib/header-names";
 import { validationFailed } from "./problem";
 
 /**

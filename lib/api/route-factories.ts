@@ -17,7 +17,7 @@ import {
   type Edge,
   type SchemaLike,
 } from "./edge";
-import { IDEMPOTENT_REPLAYED } from "./header-names";
+import { IDEMPOTENT_REPLAYED } from "@/lib/header-names";
 import type { Outcome, OutcomeSlot } from "@/lib/db/keyed-statement";
 import { idempotencyKeyOf, outcomeSlot, runIdempotently } from "./idempotency";
 import { readJsonBody } from "./json-body";

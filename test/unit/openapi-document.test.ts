@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openApiDocument } from "@/lib/api/openapi/document";
-import * as H from "@/lib/api/header-names";
+import * as H from "@/lib/header-names";
 import { MAX_BODY_BYTES } from "@/lib/api/json-body";
 import {
   DEFAULT_PAGE_SIZE,

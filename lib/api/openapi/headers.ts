@@ -1,9 +1,9 @@
 import "server-only";
-import * as H from "../header-names";
+import * as H from "@/lib/header-names";
 
 /**
  * The one place where the document's response headers are declared (`components.headers`), by the names the code
- * sets them with (./header-names.ts), and the sets each kind of answer carries. Which answers carry which:
+ * sets them with (lib/header-names.ts), and the sets each kind of answer carries. Which answers carry which:
  *  - every answer: x-request-id and Cache-Control (lib/api/edge.ts);
  *  - every answer after the caller was identified (lib/api/authenticate.ts charges the bucket then): the five
  *    RateLimit headers. A 401, a 404 for the program, or a 503 before that point carries none, so on error

@@ -1,6 +1,6 @@
 import "server-only";
 import { MAX_TOKEN_TTL_SECONDS, TOKEN_TTL_SECONDS } from "@/lib/domain/customer-tokens";
-import { IDEMPOTENCY_KEY } from "../header-names";
+import { IDEMPOTENCY_KEY } from "@/lib/header-names";
 import { DEFAULT_PAGE_SIZE, MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from "../schemas/common";
 import { EXAMPLE_IDS } from "./examples";
 

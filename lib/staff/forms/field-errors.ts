@@ -1,3 +1,6 @@
+// First, as in every module here: lib/staff/client.ts reaches zod through this file alone, so without it a page whose
+// form parses with a /v1 schema would let zod probe for eval under the CSP.
+import "@/lib/zod-browser";
 import type { z } from "zod";
 import { zodProblems } from "@/lib/api/problem";
 

@@ -289,9 +289,11 @@ export const REDEEM_WRITE: StatementWrite = {
   FROM (SELECT 1) one LEFT JOIN rw ON true LEFT JOIN gate ON true
   WHERE EXISTS (SELECT 1 FROM go)
 ), invariant AS (
-  -- The unit and the spend together or neither; a spend always with its redemption and event.
+  -- A limited reward's unit and the spend together or neither (an unlimited one takes no unit); a spend always with
+  -- its redemption and event.
   SELECT (SELECT ok FROM change_ok)
-         AND (EXISTS (SELECT 1 FROM taken) = EXISTS (SELECT 1 FROM upd))
+         AND (EXISTS (SELECT 1 FROM taken) = EXISTS (SELECT 1 FROM upd)
+              OR NOT EXISTS (SELECT 1 FROM taken) AND EXISTS (SELECT 1 FROM rw WHERE rw.stock IS NULL))
          AND (NOT EXISTS (SELECT 1 FROM upd) OR (EXISTS (SELECT 1 FROM redeemed) AND EXISTS (SELECT 1 FROM redeemed_event))) AS ok
 )`,
 };

@@ -1,13 +1,13 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { rewardInactive, rewardNotFound, rewardOutOfStock, validationFailed } from "@/lib/errors";
 import { namedParams } from "@/lib/db/statement";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
-import { emitEvent } from "./events";
-import { changeBalance, changeCtes, changeRefusal } from "./ledger";
-import { checkRedeemRules, redeemRuleRefusal, redeemRulesCtes } from "./redeem-rules";
+import { changeCtes, changeRefusal, expireDueLots } from "./ledger";
+import { lockBalance } from "./balance-lock";
+import { lockedStatement, runLockedWrite } from "./locked-write";
+import { redeemRuleRefusal, redeemRulesCtes } from "./redeem-rules";
 import { requireProgram } from "./programs";
 import { programClock } from "./clock";
 import { jsonObject } from "./sql";
@@ -39,18 +39,6 @@ export async function createReward(db: Db, input: RewardInput): Promise<{ reward
   await checkMinTier(db, input.programId, input.minTierId);
   const reward = await db.reward.create({ data: input, select: { id: true } });
   return { rewardId: reward.id };
-}
-
-/** The program's reward with the `select`ed fields, or 404 `reward_not_found` (also for another program's reward). */
-export async function requireReward<S extends Prisma.RewardSelect>(
-  db: Db,
-  rewardId: string,
-  programId: string,
-  select: S,
-) {
-  const reward = await db.reward.findFirst({ where: { id: rewardId, programId }, select });
-  if (!reward) throw rewardNotFound();
-  return reward;
 }
 
 /**
@@ -102,9 +90,13 @@ function redemptionCode(): string {
 }
 
 /**
- * Redeems a reward in the caller's transaction: takes one unit of stock with a conditional UPDATE (never
- * below zero, whatever the concurrency), spends the cost through the ledger (never below zero either) and
- * records the redemption with its code. Any refusal rolls all of it back.
+ * Redeems a reward in the caller's transaction (the dashboard, /me, the CLI, and the requests the one-statement path
+ * hands over): the locks first, in the order of every redemption, Reward row → balance row (a limited reward's row
+ * only: an unlimited one is never written, so its redemptions do not queue on one row); then what is due, points
+ * that expired by now (a spend never draws on them, even when the expiry job has not run yet); then the redemption
+ * statement itself (`redeemWrite`), which decides as on the one-statement path: the refusals in their order, a
+ * limited reward's unit taken (never below zero), the spend through the ledger (never below zero either), the
+ * redemption with its code and its event. Any refusal throws, which rolls all of it back.
  */
 export async function redeemReward(
   tx: Tx,
@@ -113,87 +105,40 @@ export async function redeemReward(
     customerId: string;
     rewardId: string;
     actor: string;
-    source: "api" | "dashboard";
+    source: RedeemSource;
     metadata?: Record<string, unknown> | null;
     idempotencyKey?: string | null;
   },
 ) {
-  const reward = await requireReward(tx, input.rewardId, input.programId, {
-    costPoints: true,
-    name: true,
-    stock: true,
-    active: true,
-    perCustomerLimit: true,
-    minTierId: true,
-  });
-  if (!reward.active) throw rewardInactive();
+  // One time for the whole redemption: the lots it expires, its entry, its redemption and its event.
   const now = programClock(input.programId).now();
-  // Only a limited reward takes a unit, with a conditional UPDATE that never goes below zero. An unlimited one
-  // is not written at all, so its redemptions do not queue on one row.
-  if (reward.stock !== null) {
-    const taken = await tx.$executeRawUnsafe(
-      `UPDATE "Reward" SET stock = stock - 1, "updatedAt" = $2::timestamptz WHERE id = $1::uuid AND active AND stock > 0`,
-      input.rewardId,
-      now.toISOString(),
-    );
-    if (taken === 0) throw rewardOutOfStock();
-  }
-  // After the stock row, as before: the lock order of every redemption stays Reward → LoyaltyData.
-  await checkRedeemRules(tx, input.customerId, input.rewardId, input.programId, reward);
-  const taken = { costPoints: reward.costPoints, name: reward.name };
-  const spent = await changeBalance(tx, {
-    programId: input.programId,
-    customerId: input.customerId,
-    points: -taken.costPoints,
-    type: "redeem",
-    source: input.source,
-    actor: input.actor,
-    reason: `reward: ${taken.name}`,
-    metadata: { ...(input.metadata ?? {}), rewardId: input.rewardId }, // ours last: an integrator key named rewardId cannot override it
-    idempotencyKey: input.idempotencyKey,
-    now,
-  });
-  const redemption = await tx.redemption.create({
-    data: {
-      createdAt: now,
-      programId: input.programId,
-      customerId: input.customerId,
-      rewardId: input.rewardId,
-      code: redemptionCode(),
-      points: taken.costPoints,
-      ledgerEntryId: spent.entryId,
-      metadata: (input.metadata ?? undefined) as object | undefined,
-    },
-  });
-  await emitEvent(
-    tx,
+  await tx.$queryRawUnsafe(
+    `SELECT 1 FROM "Reward" WHERE id = $1::uuid AND "programId" = $2::uuid AND stock IS NOT NULL FOR NO KEY UPDATE`,
+    input.rewardId,
     input.programId,
-    "reward.redeemed",
-    {
-      customerId: input.customerId,
-      rewardId: input.rewardId,
-      redemptionId: redemption.id,
-      code: redemption.code,
-      points: taken.costPoints,
-    },
-    now,
   );
+  await lockBalance(tx, input.programId, input.customerId);
+  await expireDueLots(tx, input.programId, input.customerId, now);
+  const done = await runLockedWrite(tx, LOCKED_REDEEM_SQL[input.source], redeemValues({ ...input, now }));
+  if ("refusal" in done)
+    throw redeemRefusal(done.refusal) ?? new Error(`redemption refused under its locks: ${done.refusal}`);
+  const r = done.row;
   return {
     redemption: {
-      id: redemption.id,
-      rewardId: redemption.rewardId,
-      customerId: redemption.customerId,
-      code: redemption.code,
-      points: redemption.points,
-      transactionId: spent.entryId,
-      metadata: redemption.metadata ?? null,
-      createdAt: redemption.createdAt.toISOString(),
+      id: String(r.id),
+      rewardId: String(r.rewardId),
+      customerId: String(r.customerId),
+      code: String(r.code),
+      points: Number(r.points),
+      transactionId: String(r.entry_id),
+      metadata: r.metadata ?? null,
+      createdAt: String(r.createdAt),
       // A new redemption's code is valid until it is cancelled (redemption-cancel.ts).
       status: "active" as const,
       cancelledAt: null,
       cancelReason: null,
     },
-    balance: spent.balance,
+    balance: Number(r.balance),
   };
 }
 
@@ -213,20 +158,25 @@ const REDEEM = namedParams(
 );
 const d = REDEEM.sql;
 
+/** Who redeems: the ledger entry's source. A closed set, written into the statement's text (one text per source). */
+export type RedeemSource = "api" | "dashboard";
+
 /**
- * `redeemReward` as a keyed statement's write (lib/db/keyed-statement.ts), read from one snapshot: the reward of
- * the program (404 `reward_not_found`, 409 `reward_inactive`, `reward_out_of_stock`), the per-customer rules
- * (redeem-rules.ts), the balance (409 `insufficient_balance`) and points due to expire (`expiry_due`: the locked
- * path expires them first), in the locked path's order of refusals. Only when all of them pass does a limited
- * reward take its unit (`taken`: the conditional UPDATE, never below zero) and then the balance change of ledger.ts
- * (`changeCtes`) spend the cost: its points are null (no change) unless the unit was taken, so the Reward row is
- * locked before the balance row, the lock order of `redeemReward`. `invariant` makes the unit and the spend commit
- * together or not at all: a unit taken whose spend a concurrent change stopped (the balance row's xmin guard) fails
- * the whole statement, and the request takes the locked path, as it does when a concurrent redemption took the last
- * unit after the snapshot (`race`). Then the Redemption row and the reward.redeemed event; `result` is the redemption
- * (its fields as `redeemReward` returns them, "createdAt" as ISO text), its entry's id and the balance after it.
+ * A redemption as a write of one statement, the one decision of both paths: the API's keyed statement
+ * (lib/db/keyed-statement.ts, `REDEEM_WRITE`) and the locked path (`redeemReward`, `lockedStatement`). Read from one
+ * snapshot: the reward of the program (404 `reward_not_found`, 409 `reward_inactive`, `reward_out_of_stock`), the
+ * per-customer rules (redeem-rules.ts), the balance (409 `insufficient_balance`) and points due to expire
+ * (`expiry_due`: the locked path expires them first), in this order of refusals. Only when all of them pass does a
+ * limited reward take its unit (`taken`: the conditional UPDATE, never below zero) and then the balance change of
+ * ledger.ts (`changeCtes`) spend the cost: its points are null (no change) unless the unit was taken, so the Reward
+ * row is locked before the balance row, the lock order of every redemption. `invariant` makes the unit and the spend
+ * commit together or not at all: on the one-statement path, a unit taken whose spend a concurrent change stopped
+ * (the balance row's xmin guard) fails the whole statement, and the request takes the locked path, as it does when a
+ * concurrent redemption took the last unit after the snapshot (`race`); on the locked path both rows are locked
+ * before the statement reads, so neither can happen. Then the Redemption row and the reward.redeemed event; `result`
+ * is the redemption ("createdAt" as ISO text), its entry's id and the balance after it.
  */
-export const REDEEM_WRITE: StatementWrite = {
+const redeemWrite = (source: RedeemSource): StatementWrite => ({
   ctes: `rw AS (
   SELECT r.id, r."costPoints" AS cost, r.name, r.stock, r.active, r."perCustomerLimit" AS lim, r."minTierId"
   FROM "Reward" r WHERE r."programId" = ${d.programId}::uuid AND r.id = ${d.rewardId}::uuid AND EXISTS (SELECT 1 FROM go)
@@ -255,7 +205,7 @@ export const REDEEM_WRITE: StatementWrite = {
     points: `(SELECT -rw.cost FROM rw, gate WHERE gate.why IS NULL AND (rw.stock IS NULL OR EXISTS (SELECT 1 FROM taken)))`,
     type: `'redeem'`,
     reason: `(SELECT 'reward: ' || rw.name FROM rw)`,
-    source: `'api'`,
+    source: `'${source}'`,
     actor: `${d.actor}::text`,
     idempotencyKey: `${d.idempotencyKey}::text`,
     metadata: `${d.ledgerMetadata}::jsonb`,
@@ -289,14 +239,37 @@ export const REDEEM_WRITE: StatementWrite = {
   FROM (SELECT 1) one LEFT JOIN rw ON true LEFT JOIN gate ON true
   WHERE EXISTS (SELECT 1 FROM go)
 ), invariant AS (
-  -- The unit and the spend together or neither; a spend always with its redemption and event.
+  -- A limited reward's unit and the spend together or neither (an unlimited one takes no unit); a spend always with
+  -- its redemption and event.
   SELECT (SELECT ok FROM change_ok)
-         AND (EXISTS (SELECT 1 FROM taken) = EXISTS (SELECT 1 FROM upd))
+         AND (EXISTS (SELECT 1 FROM taken) = EXISTS (SELECT 1 FROM upd)
+              OR NOT EXISTS (SELECT 1 FROM taken) AND EXISTS (SELECT 1 FROM rw WHERE rw.stock IS NULL))
          AND (NOT EXISTS (SELECT 1 FROM upd) OR (EXISTS (SELECT 1 FROM redeemed) AND EXISTS (SELECT 1 FROM redeemed_event))) AS ok
 )`,
+});
+
+/** The redemption of the API's one-statement path. */
+export const REDEEM_WRITE = redeemWrite("api");
+
+/** The `result` columns the locked path reads. */
+const REDEEMED = [
+  "id",
+  '"rewardId"',
+  '"customerId"',
+  "code",
+  "points",
+  "metadata",
+  '"createdAt"',
+  "entry_id",
+  "balance",
+];
+
+const LOCKED_REDEEM_SQL: Record<RedeemSource, string> = {
+  api: lockedStatement(REDEEM_WRITE, REDEEMED),
+  dashboard: lockedStatement(redeemWrite("dashboard"), REDEEMED),
 };
 
-/** The values of REDEEM_WRITE's parameters (after the keyed statement's five): a new code, the program's time. */
+/** The values of a redemption's statement's parameters (after the keyed statement's five): a new code, the program's time. */
 export const redeemValues = (input: {
   programId: string;
   customerId: string;
@@ -304,6 +277,8 @@ export const redeemValues = (input: {
   actor: string;
   metadata?: Record<string, unknown> | null;
   idempotencyKey?: string | null;
+  /** The locked path's time, that of the lots it expired; else the program's clock's. */
+  now?: Date;
 }) =>
   REDEEM.values({
     programId: input.programId,
@@ -312,10 +287,10 @@ export const redeemValues = (input: {
     code: redemptionCode(),
     actor: input.actor,
     metadata: input.metadata == null ? null : JSON.stringify(input.metadata),
-    // As redeemReward: ours last, so an integrator key named rewardId cannot override it.
+    // Ours last, so an integrator key named rewardId cannot override it.
     ledgerMetadata: JSON.stringify({ ...(input.metadata ?? {}), rewardId: input.rewardId }),
     idempotencyKey: input.idempotencyKey ?? null,
-    now: programClock(input.programId).now().toISOString(),
+    now: (input.now ?? programClock(input.programId).now()).toISOString(),
   });
 
 /** The error of a refused redemption; null for the refusals that the locked path settles (a race, points due to expire). */

@@ -1,7 +1,7 @@
 import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { customerNotFound } from "@/lib/errors";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 import { addMonths, recalculate, type TierState } from "./tier-rules";
 import { rankedTiers, tiersColumn, type RankedTier } from "./tier-ranking";
 import { EXPIRY_CHART_MONTHS, EXPIRY_WINDOWS_DAYS, MAX_LISTED_LOTS } from "./balance-explained-limits";
@@ -178,20 +178,16 @@ export async function findBalanceExplained(
   db: Db,
   programId: string,
   customerId: string,
-  now = programClock(programId).now(),
+  now?: Date,
 ): Promise<BalanceExplained | null> {
-  const read = (tx: Db) => readExplained(tx, programId, customerId, now);
+  const at = now ?? programNow(programId);
+  const read = (tx: Db) => readExplained(tx, programId, customerId, at);
   // One snapshot for both statements (a read-only transaction); inside the caller's transaction, the caller's.
   return "$transaction" in db ? db.$transaction((tx: Tx) => read(tx), { isolationLevel: "RepeatableRead" }) : read(db);
 }
 
 /** `findBalanceExplained`, or 404 `customer_not_found`. */
-export async function explainBalance(
-  db: Db,
-  programId: string,
-  customerId: string,
-  now = programClock(programId).now(),
-) {
+export async function explainBalance(db: Db, programId: string, customerId: string, now?: Date) {
   const explained = await findBalanceExplained(db, programId, customerId, now);
   if (!explained) throw customerNotFound();
   return explained;

@@ -5,28 +5,23 @@
  * same time and a program's clock can be moved without touching the rules.
  *
  * Every program runs on real time today. A movable test clock (an offset or a frozen time stored on the program)
- * plugs in here: `programClock` is the seam, and nothing else reads the time for a business rule.
+ * plugs in here: `programNow` is the seam, and nothing else reads the time for a business rule.
  */
-export interface Clock {
-  now(): Date;
-}
-
-const realClock: Clock = { now: () => new Date() };
 
 /**
- * The clock of one program. Synchronous on purpose: the hot path must not pay a round trip for it, so a test clock
- * will come with the program row the request already loads.
+ * The current business time of one program. Synchronous on purpose: the hot path must not pay a round trip for it,
+ * so a test clock will come with the program row the request already loads.
  */
-export function programClock(programId: string): Clock {
+export function programNow(programId: string): Date {
   void programId;
-  return realClock;
+  return new Date();
 }
 
 /**
- * The clock of a job's sweep (points expiry, tier periods): one program's, or, for a sweep over every program at
+ * The time of a job's sweep (points expiry, tier periods): one program's, or, for a sweep over every program at
  * once, real time. That is sound only while every program runs on real time: with a per-program test clock, a sweep
- * must go program by program, each with `programClock`.
+ * must go program by program, each at `programNow`.
  */
-export function sweepClock(programId?: string): Clock {
-  return programId === undefined ? realClock : programClock(programId);
+export function sweepNow(programId?: string): Date {
+  return programId === undefined ? new Date() : programNow(programId);
 }

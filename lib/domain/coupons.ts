@@ -1,7 +1,7 @@
 import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 import { namedParams } from "@/lib/db/statement";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import {
@@ -119,7 +119,7 @@ RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expi
 export async function assignCoupon(tx: Tx, input: { programId: string; customerId: string; couponPoolId: string }) {
   const pool = await requireCouponPool(tx, input.couponPoolId, input.programId);
   if (!pool.active) throw couponPoolInactive();
-  const now = programClock(input.programId).now();
+  const now = programNow(input.programId);
   const [coupon] = await tx.$queryRawUnsafe<{ code: string; assignedAt: string; expiresAt: string | null }[]>(
     ASSIGN_SQL,
     input.couponPoolId,
@@ -196,7 +196,7 @@ export const assignCouponValues = (input: { programId: string; customerId: strin
     programId: input.programId,
     poolId: input.couponPoolId,
     customerId: input.customerId,
-    now: programClock(input.programId).now().toISOString(),
+    now: programNow(input.programId).toISOString(),
   });
 
 /** The error of a refused assignment: every refusal is an answer. */

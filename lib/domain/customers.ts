@@ -4,7 +4,7 @@ import { namedParams } from "@/lib/db/statement";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { conflict, uniqueOr409, type FieldProblem } from "@/lib/errors";
 import { emitEvent, emitEvents } from "./events";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 import { resolveCustomerId } from "./customer-lookup";
 import { recordReferral } from "./referrals";
 import { applyLoyaltyItems, type LoyaltyBatchItem, type LoyaltyWriter } from "./loyalty-items";
@@ -294,7 +294,7 @@ export async function userBatchValues(db: Db, programId: string, items: Integrat
   const input = JSON.stringify(
     mergeItems(items).map((r) => ({ email: r.email, payload: r.payload, changes: Object.keys(r.payload) })),
   );
-  return BATCH.values({ programId, items: input, now: programClock(programId).now().toISOString() });
+  return BATCH.values({ programId, items: input, now: programNow(programId).toISOString() });
 }
 
 /** 409 `conflict` for a batch whose write met the unique index of externalCustomerId (a concurrent batch took it). */
@@ -336,7 +336,7 @@ export async function applyUserBatch(
 
 async function applyUsers(tx: Tx, programId: string, items: IntegrationBatchItem[]): Promise<{ created: number }> {
   await checkExternalIds(tx, programId, items);
-  const now = programClock(programId).now();
+  const now = programNow(programId);
   const renames = items.some((i) => isUserItem(i) && i.payload.email !== undefined && i.payload.email !== i.email);
   if (!renames) {
     const rows = mergeItems(items);

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Tx } from "@/lib/db/types";
 import { emitEvents } from "./events";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 
 /**
  * The one place that erases customers (right to erasure; docs/operating.md "Security and operations"): their personal
@@ -25,7 +25,7 @@ WHERE e."customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`;
 
 /** Erases the program's customers with these e-mails; returns how many there were. */
 export async function deleteCustomers(tx: Tx, programId: string, emails: string[]): Promise<{ deleted: number }> {
-  const now = programClock(programId).now();
+  const now = programNow(programId);
   const erased = await tx.$queryRawUnsafe<{ id: string }[]>(
     `UPDATE "Customer" SET email = NULL, "deletedAt" = $3::timestamptz, "updatedAt" = $3::timestamptz,
        referral = NULL, "referralCode" = NULL, "utmCampaign" = NULL, "utmSource" = NULL, "utmMedium" = NULL, language = NULL

@@ -8,7 +8,7 @@ import { lockBalance } from "./balance-lock";
 import { namedParams } from "@/lib/db/statement";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { requireProgram } from "./programs";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 import { recalculateIfDue } from "./tiers-engine";
 import type { CapReason, FlowRecurrence } from "./vocabulary";
 
@@ -134,7 +134,7 @@ export async function executeEarningFlow(
   },
 ): Promise<EarningOutcome> {
   const { flow, run, base } = await loadRun(tx, input);
-  const now = input.now ?? programClock(input.programId).now();
+  const now = input.now ?? programNow(input.programId);
 
   // The balance row lock serialises this customer's runs, so the caps below see every earlier run.
   await lockBalance(tx, input.programId, input.customerId);
@@ -305,7 +305,7 @@ export async function earningFlowRunValues(
     actor: input.actor,
     idempotencyKey: input.idempotencyKey ?? null,
     metadata: JSON.stringify({ flowKey: flow.key, params: run.values }),
-    now: (input.now ?? programClock(input.programId).now()).toISOString(),
+    now: (input.now ?? programNow(input.programId)).toISOString(),
     orderId: input.orderId ?? null,
   });
 }
@@ -340,7 +340,7 @@ export async function flowAllowance(
     input.programId,
     input.customerId,
     flow.id,
-    (input.now ?? programClock(input.programId).now()).toISOString(),
+    (input.now ?? programNow(input.programId)).toISOString(),
   );
   const rooms = [
     ...(flow.capTotal != null ? [flow.capTotal - (used?.total ?? 0)] : []),

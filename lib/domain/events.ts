@@ -2,7 +2,6 @@ import "server-only";
 import type { Tx } from "@/lib/db/types";
 
 import type { EventType } from "./vocabulary";
-import { programClock } from "./clock";
 
 /**
  * Writes events in the caller's transaction (the transactional outbox): an event exists exactly when the
@@ -14,7 +13,7 @@ export async function emitEvents(
   tx: Tx,
   programId: string,
   events: { type: EventType; data: Record<string, unknown> }[],
-  at: Date = programClock(programId).now(),
+  at: Date,
 ) {
   if (events.length === 0) return;
   await tx.event.createMany({
@@ -22,10 +21,5 @@ export async function emitEvents(
   });
 }
 
-export const emitEvent = (
-  tx: Tx,
-  programId: string,
-  type: EventType,
-  data: Record<string, unknown>,
-  at: Date = programClock(programId).now(),
-) => emitEvents(tx, programId, [{ type, data }], at);
+export const emitEvent = (tx: Tx, programId: string, type: EventType, data: Record<string, unknown>, at: Date) =>
+  emitEvents(tx, programId, [{ type, data }], at);

@@ -16,7 +16,7 @@ import { recalculateIfDue } from "./tiers-engine";
 import { closeReferral } from "./referrals";
 import { lockBalance } from "./balance-lock";
 import type { BalanceChange } from "./balance-change";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 
 /**
  * The one place a balance changes. Every change is a conditional atomic UPDATE of the balance (which also
@@ -351,7 +351,7 @@ export const changeValues = (change: BalanceChange | CustomerByEmail<BalanceChan
     idempotencyKey: change.idempotencyKey ?? null,
     metadata: change.metadata == null ? null : JSON.stringify(change.metadata),
     earningFlowId: change.earningFlowId ?? null,
-    now: (change.now ?? programClock(change.programId).now()).toISOString(),
+    now: (change.now ?? programNow(change.programId)).toISOString(),
     tier: countsForTier(change),
     orderId: change.orderId ?? null,
     reversesId: change.reversesId ?? null,
@@ -389,7 +389,7 @@ async function runLockedChange(tx: Tx, change: BalanceChange) {
 export async function changeBalance(tx: Tx, request: BalanceChange): Promise<BalanceResult> {
   checkPoints(request);
   // One time for the whole change: its expiry, its tier period, its referral and its entry.
-  const change = { ...request, now: request.now ?? programClock(request.programId).now() };
+  const change = { ...request, now: request.now ?? programNow(request.programId) };
   await lockBalance(tx, change.programId, change.customerId);
   // A spend never draws on points that have expired, even when the expiry job has not run yet.
   if (change.points < 0) await expireDueLots(tx, change.programId, change.customerId, change.now);

@@ -3,7 +3,7 @@ import type { Tx } from "@/lib/db/types";
 import { conflict, customersNotFound, uniqueOr409, unknownTier, type FieldProblem } from "@/lib/errors";
 import { emitEvents } from "./events";
 import { changeBalance, expireDueLots } from "./ledger";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 import { migratedTier } from "./tier-rules";
 import { loadTiers, type RankedTier } from "./tier-ranking";
 import type { EventType, TierStatus } from "./vocabulary";
@@ -195,7 +195,7 @@ export async function applyLoyaltyItems(
   writer: LoyaltyWriter,
 ): Promise<{ entries: number }> {
   if (items.length === 0) return { entries: 0 };
-  const now = writer.now ?? programClock(programId).now();
+  const now = writer.now ?? programNow(programId);
   const targets = await resolveTargets(tx, programId, items);
   const ids = targets.map((t) => t.customerId);
   await tx.$queryRawUnsafe(LOCK_SQL, programId, ids);

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Tx } from "@/lib/db/types";
 import { emitEvent } from "./events";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 
 import type { NotificationCategory, NotificationOutcome } from "./vocabulary";
 
@@ -37,7 +37,7 @@ export async function sendNotification(
     input.customerId,
   );
   const status = customer?.allowed ? "queued" : "suppressed";
-  const now = programClock(input.programId).now();
+  const now = programNow(input.programId);
   const notification = await tx.notification.create({
     data: {
       programId: input.programId,

@@ -7,7 +7,7 @@ import { changeBalance, expireDueLots, type CustomerByEmail } from "./ledger";
 import type { BalanceChange } from "./balance-change";
 import type { LedgerSource } from "./vocabulary";
 import { ledgerEntryJson } from "./sql";
-import { sweepClock } from "./clock";
+import { sweepNow } from "./clock";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 export interface PointsMove {
@@ -90,7 +90,7 @@ export async function expireDuePoints(
   prisma: PrismaClient,
   options: { programId?: string; now?: Date; batchSize?: number } = {},
 ): Promise<{ customers: number; points: number }> {
-  const now = options.now ?? sweepClock(options.programId).now();
+  const now = options.now ?? sweepNow(options.programId);
   const batchSize = options.batchSize ?? 200;
   let customers = 0;
   let points = 0;

@@ -4,7 +4,7 @@ import { cancelWindowClosed, redemptionAlreadyCancelled, redemptionNotFound } fr
 import { isUuid } from "@/lib/ids";
 import { emitEvent } from "./events";
 import { changeBalance } from "./ledger";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 import type { LedgerSource, RedemptionStatus } from "./vocabulary";
 
 /**
@@ -110,7 +110,7 @@ async function refusal(tx: Tx, programId: string, redemptionId: string) {
  */
 export async function cancelRedemption(tx: Tx, input: CancelRedemptionInput) {
   if (!isUuid(input.redemptionId)) throw redemptionNotFound();
-  const now = input.now ?? programClock(input.programId).now();
+  const now = input.now ?? programNow(input.programId);
   const [claimed] = await tx.$queryRawUnsafe<ClaimedRow[]>(
     CLAIM_SQL,
     input.redemptionId,

@@ -11,7 +11,7 @@ import type { BalanceChange } from "./balance-change";
 import { lockBalance } from "./balance-lock";
 import { emitEvents } from "./events";
 import { requireProgram } from "./programs";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 import { getCustomerJsonById } from "./customer-read";
 import { linkTemplateProblem, normaliseReferralCode, referralLink } from "./referral-rules";
 
@@ -95,7 +95,7 @@ export async function recordReferral(
   );
   if (!referrer) throw referralCodeUnknown(path);
   if (referrer.id === referredId) throw referralSelf(path, "is the customer's own code");
-  const now = programClock(programId).now();
+  const now = programNow(programId);
   for (const id of [referrer.id, referredId].sort()) await lockBalance(tx, programId, id);
   await tx.$executeRawUnsafe(
     `UPDATE "LoyaltyData" SET "updatedAt" = $3::timestamptz WHERE "programId" = $1::uuid AND "customerId" = $2::uuid`,
@@ -178,7 +178,7 @@ export async function closeReferral(
   if (change.source === "system") return null;
   const [open] = await tx.$queryRawUnsafe<OpenReferral[]>(OPEN_REFERRAL_SQL, change.programId, change.customerId);
   if (!open || change.points < open.referralMinEarnPoints) return null;
-  const now = change.now ?? programClock(change.programId).now();
+  const now = change.now ?? programNow(change.programId);
   let capped = false;
   if (open.referrerLive) {
     await lockBalance(tx, change.programId, open.referrerId);

@@ -2,7 +2,7 @@ import "server-only";
 import type { Tx } from "@/lib/db/types";
 import { orderNotFound, validationFailed } from "@/lib/errors";
 import { lockBalance } from "./balance-lock";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 import { emitEvents } from "./events";
 import { leftToReverse, reverseEntry } from "./reversals";
 import type { LedgerSource } from "./vocabulary";
@@ -74,7 +74,7 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
     ]);
   const share = input.amount == null ? 1 : input.amount / input.total!;
   // One time for the whole refund: every reversal it makes and its own row.
-  const now = input.now ?? programClock(programId).now();
+  const now = input.now ?? programNow(programId);
   await tx.$queryRawUnsafe(
     `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0))) l`,
     programId,

@@ -5,7 +5,7 @@ import { isUuid } from "@/lib/ids";
 import { changeBalance, expireDueLots, MAX_BALANCE } from "./ledger";
 import { lockBalance } from "./balance-lock";
 import { emitEvents } from "./events";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 import { ledgerEntryJson } from "./sql";
 import { reverseEarnTierPoints } from "./tiers-engine";
 import type { LedgerSource } from "./vocabulary";
@@ -99,7 +99,7 @@ export const leftToReverse = (o: { points: number; reversed: number }) => Math.m
  */
 export async function reverseEntry(tx: Tx, input: ReverseInput): Promise<ReversalOutcome> {
   const { programId, customerId } = input;
-  const now = input.now ?? programClock(programId).now();
+  const now = input.now ?? programNow(programId);
   await lockBalance(tx, programId, customerId);
   const original = await loadOriginal(tx, programId, customerId, input.transactionId);
   if (!REVERSIBLE(original)) throw transactionNotReversible(original.type);

@@ -9,7 +9,7 @@ import { lockBalance } from "./balance-lock";
 import { lockedStatement, runLockedWrite } from "./locked-write";
 import { redeemRuleRefusal, redeemRulesCtes } from "./redeem-rules";
 import { requireProgram } from "./programs";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 import { jsonObject } from "./sql";
 import { isoSql } from "@/lib/db/types";
 
@@ -111,7 +111,7 @@ export async function redeemReward(
   },
 ) {
   // One time for the whole redemption: the lots it expires, its entry, its redemption and its event.
-  const now = programClock(input.programId).now();
+  const now = programNow(input.programId);
   await tx.$queryRawUnsafe(
     `SELECT 1 FROM "Reward" WHERE id = $1::uuid AND "programId" = $2::uuid AND stock IS NOT NULL FOR NO KEY UPDATE`,
     input.rewardId,
@@ -290,7 +290,7 @@ export const redeemValues = (input: {
     // Ours last, so an integrator key named rewardId cannot override it.
     ledgerMetadata: JSON.stringify({ ...(input.metadata ?? {}), rewardId: input.rewardId }),
     idempotencyKey: input.idempotencyKey ?? null,
-    now: (input.now ?? programClock(input.programId).now()).toISOString(),
+    now: (input.now ?? programNow(input.programId)).toISOString(),
   });
 
 /** The error of a refused redemption; null for the refusals that the locked path settles (a race, points due to expire). */

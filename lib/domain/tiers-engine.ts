@@ -3,7 +3,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/types";
 import { query, sql } from "@/lib/db/sql";
 import { emitEvent } from "./events";
-import { sweepClock } from "./clock";
+import { sweepNow } from "./clock";
 import { periodEnded, recalculate, reverseEarn, type TierState } from "./tier-rules";
 import { rankedTiers, tiersColumn, type RankedTier } from "./tier-ranking";
 import { memberOf, TIER_STATUSES } from "./vocabulary";
@@ -147,7 +147,7 @@ export async function recalculateDueTiers(
   prisma: PrismaClient,
   options: { programId?: string; now?: Date; batchSize?: number } = {},
 ): Promise<{ recalculated: number }> {
-  const now = options.now ?? sweepClock(options.programId).now();
+  const now = options.now ?? sweepNow(options.programId);
   const batchSize = options.batchSize ?? 500;
   let recalculated = 0;
   for (;;) {

@@ -3,7 +3,7 @@ import type { Db, Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, notFound, uniqueOr409 } from "@/lib/errors";
 import { requireProgram } from "./programs";
-import { programClock } from "./clock";
+import { programNow } from "./clock";
 import { jsonObject, tierFields } from "./sql";
 import { tierRank } from "./tier-ranking";
 
@@ -97,7 +97,7 @@ export async function reevaluateTiers(
   const [row] = await tx.$queryRawUnsafe<{ changed: number }[]>(
     REEVALUATE_SQL,
     programId,
-    (options.now ?? programClock(programId).now()).toISOString(),
+    (options.now ?? programNow(programId)).toISOString(),
     options.without ?? null,
   );
   return { customersMoved: Number(row?.changed ?? 0) };

@@ -112,7 +112,9 @@ for (const backend of BACKENDS) {
     const eventThenDeliver = (setting: boolean) =>
       withSetting(setting, () =>
         stack.withPrisma(async (prisma) => {
-          await prisma.$transaction((tx) => emitEvent(tx, programId, "customer.created", { email: "x@example.com" }));
+          await prisma.$transaction((tx) =>
+            emitEvent(tx, programId, "customer.created", { email: "x@example.com" }, new Date()),
+          );
           await runOutbox(prisma);
           const rows = await prisma.delivery.findMany({
             orderBy: { createdAt: "asc" },

@@ -50,7 +50,7 @@ test("the patterns catch each kind of direct read, and not the clock's own calls
   assert.deepEqual(directReads('`UPDATE "X" SET "updatedAt" = NOW()`'), ["1: SQL now()"]);
   assert.deepEqual(directReads("WHERE at < current_timestamp"), ["1: CURRENT_TIMESTAMP"]);
   assert.deepEqual(directReads("SELECT clock_timestamp()"), ["1: clock_timestamp()"]);
-  assert.deepEqual(directReads("const at = programClock(programId).now();"), []);
+  assert.deepEqual(directReads("const at = programNow(programId);"), []);
   assert.deepEqual(directReads("const d = new Date(row.createdAt);"), []);
   assert.deepEqual(directReads("const started = performance.now();"), []);
 });
@@ -64,7 +64,7 @@ test("lib/domain and lib/jobs read the time only through the clock or real time"
   assert.deepEqual(
     found,
     [],
-    "business times come from programClock (lib/domain/clock.ts); security and operations times from realTime " +
+    "business times come from programNow (lib/domain/clock.ts); security and operations times from realTime " +
       "(lib/domain/real-time.ts); SQL takes the time as a bound parameter ($n::timestamptz)",
   );
 });

@@ -1,15 +1,8 @@
 import "server-only";
 import type { Tx } from "@/lib/db/types";
-import { isLostRace, namedParams } from "@/lib/db/statement";
+import { namedParams } from "@/lib/db/statement";
 import { balanceLimit, insufficientBalance } from "@/lib/errors";
-import {
-  KEYED_PARAM_COUNT,
-  keyedParams,
-  keyedStatement,
-  runStatement,
-  type StatementRow,
-  type StatementWrite,
-} from "@/lib/db/keyed-statement";
+import { KEYED_PARAM_COUNT, keyedStatement, type StatementWrite } from "@/lib/db/keyed-statement";
 import { balanceChangedData, ledgerEntryJson } from "./sql";
 import { tierRank } from "./tier-ranking";
 import { recalculateIfDue } from "./tiers-engine";
@@ -17,6 +10,7 @@ import { closeReferral } from "./referrals";
 import { lockBalance } from "./balance-lock";
 import type { BalanceChange } from "./balance-change";
 import { programNow } from "./clock";
+import { runLockedWrite } from "./locked-write";
 
 /**
  * The one place a balance changes. Every change is a conditional atomic UPDATE of the balance (which also
@@ -369,17 +363,6 @@ export function changeRefusal(why: string) {
   return null;
 }
 
-async function runLockedChange(tx: Tx, change: BalanceChange) {
-  try {
-    return await runStatement(tx, null, () =>
-      tx.$queryRawUnsafe<StatementRow[]>(lockedChangeSql(change), ...keyedParams(null), ...changeValues(change)),
-    );
-  } catch (err) {
-    if (isLostRace(err)) return { refusal: "race" } as const;
-    throw err;
-  }
-}
-
 /**
  * The locked path, in the caller's transaction (the dashboard, the CLI, redemptions, earning flows, and the
  * requests the hot path hands over): takes the customer's balance row lock first, settles what is due (expired
@@ -396,8 +379,8 @@ export async function changeBalance(tx: Tx, request: BalanceChange): Promise<Bal
   if (countsForTier(change)) await recalculateIfDue(tx, change.programId, change.customerId, change.now);
   // A referred customer's first qualifying earn closes their referral (once), then rewards both sides after it.
   const referral = countsForTier(change) ? await closeReferral(tx, change) : null;
-  const result = await runLockedChange(tx, change);
-  if ("outcome" in result) {
+  const result = await runLockedWrite(tx, lockedChangeSql(change), changeValues(change));
+  if ("row" in result) {
     const row = result.row;
     if (referral) await referral.reward((award) => changeBalance(tx, award));
     return { balance: Number(row.balance), entryJson: String(row.entry), entryId: String(row.entry_id) };

@@ -111,20 +111,15 @@ export async function customerTimeline(
   const kinds = options.kinds?.length ? options.kinds : TIMELINE_KINDS;
   const after = decodeCursor(options.cursor) ?? { at: "infinity", id: "ffffffff-ffff-ffff-ffff-ffffffffffff" };
   const position: Position = { programId, customerId, ...after, limit: limit + 1 };
-  const rows = await query<{
-    kind: TimelineKind;
-    id: string;
-    at: string;
-    title: string;
-    detail: string | null;
-    points: number | null;
-    balanceAfter: number | null;
-    source: string | null;
-    staffName: string | null;
-    staffEmail: string | null;
-    before: unknown;
-    after: unknown;
-  }>(
+  // The entry's columns, with the staff member and the audit row's before/after that `by` and `detail` are made of.
+  const rows = await query<
+    Omit<TimelineEntry, "by"> & {
+      staffName: string | null;
+      staffEmail: string | null;
+      before: unknown;
+      after: unknown;
+    }
+  >(
     db,
     sql`SELECT kind, id, ${raw(isoSql("at"))} AS at, title, detail, points, "balanceAfter", source, "staffName", "staffEmail", before, after
      FROM (${join(

@@ -2,7 +2,7 @@ import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { programNow } from "./clock";
-import { namedParams } from "@/lib/db/statement";
+import { params, raw, sql } from "@/lib/db/sql";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import {
   conflict,
@@ -101,7 +101,7 @@ export async function importCoupons(
   return { imported, skipped: read - imported };
 }
 
-const ASSIGN = namedParams(["programId", "poolId", "customerId", "now"] as const, KEYED_PARAM_COUNT + 1);
+const ASSIGN = params(["programId", "poolId", "customerId", "now"] as const, KEYED_PARAM_COUNT + 1);
 const a = ASSIGN.sql;
 
 /**
@@ -111,7 +111,7 @@ const a = ASSIGN.sql;
  * coupon as `assignCoupon` returns it (dates as ISO text).
  */
 export const ASSIGN_WRITE: StatementWrite = {
-  ctes: `pool AS (
+  ctes: sql`pool AS (
   SELECT p.id, p."validDays", p.active FROM "CouponPool" p
   WHERE p."programId" = ${a.programId}::uuid AND p.id = ${a.poolId}::uuid AND EXISTS (SELECT 1 FROM go)
 ), next AS (
@@ -123,7 +123,7 @@ export const ASSIGN_WRITE: StatementWrite = {
     "expiresAt" = CASE WHEN pool."validDays" IS NULL THEN NULL ELSE ${a.now}::timestamptz + make_interval(days => pool."validDays") END
   FROM next, pool
   WHERE c.id = next.id AND c."programId" = ${a.programId}::uuid
-  RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expiresAt"')} AS "expiresAt"
+  RETURNING c.code, ${raw(isoSql('c."assignedAt"'))} AS "assignedAt", ${raw(isoSql('c."expiresAt"'))} AS "expiresAt"
 ), event AS (
   INSERT INTO "Event" ("programId", type, data, "createdAt")
   SELECT ${a.programId}::uuid, 'coupon.assigned',

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
-import { isLostRace, namedParams } from "@/lib/db/statement";
+import { isLostRace } from "@/lib/db/statement";
+import { params, raw, sql } from "@/lib/db/sql";
 import {
   KEYED_PARAM_COUNT,
   keyedParams,
@@ -74,7 +75,7 @@ async function upsert(tx: Tx, programId: string, rows: Upsert[], now: Date): Pro
       result = await uniqueOr409(
         () =>
           runStatement(tx, null, () =>
-            tx.$queryRawUnsafe<StatementRow[]>(LOCKED_BATCH_SQL, ...keyedParams(null), ...values),
+            tx.$queryRawUnsafe<StatementRow[]>(LOCKED_BATCH_SQL.text, ...keyedParams(null), ...values),
           ),
         externalIdTaken,
         "externalCustomerId",
@@ -167,7 +168,7 @@ function mergeItems(items: IntegrationBatchItem[]): Upsert[] {
   return [...merged.values()];
 }
 
-const BATCH = namedParams(["programId", "items", "now"] as const, KEYED_PARAM_COUNT + 1);
+const BATCH = params(["programId", "items", "now"] as const, KEYED_PARAM_COUNT + 1);
 const b = BATCH.sql;
 
 /**
@@ -182,7 +183,7 @@ const b = BATCH.sql;
  * again (the API's on the locked path, the locked path's from a savepoint). `result`: the customers created.
  */
 export const BATCH_WRITE: StatementWrite = {
-  ctes: `input AS (
+  ctes: sql`input AS (
   SELECT x.email, x.payload, x.changes FROM jsonb_to_recordset(${b.items}::jsonb) AS x(email text, payload jsonb, changes jsonb)
   WHERE EXISTS (SELECT 1 FROM go)
 ), program AS (
@@ -215,7 +216,7 @@ export const BATCH_WRITE: StatementWrite = {
   SELECT c.id, i.payload FROM c JOIN input i USING (email) WHERE NOT c.inserted AND i.payload <> '{}'::jsonb
 ), old_user AS (
   UPDATE "UserData" u SET
-    ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n    ")},
+    ${raw(USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n    "))},
     "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
     "updatedAt" = ${b.now}::timestamptz
   FROM changed i

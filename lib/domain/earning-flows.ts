@@ -7,7 +7,7 @@ import { changeBalance, changeCtes, changeRefusal } from "./ledger";
 import { closeReferral } from "./referrals";
 import { lockedStatement, runLockedWrite } from "./locked-write";
 import { lockBalance } from "./balance-lock";
-import { namedParams } from "@/lib/db/statement";
+import { params, sql } from "@/lib/db/sql";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { requireProgram } from "./programs";
 import { programNow } from "./clock";
@@ -165,7 +165,7 @@ export async function executeEarningFlow(
   };
 }
 
-const RUN = namedParams(
+const RUN = params(
   [
     "programId",
     "customerId",
@@ -195,7 +195,7 @@ const r = RUN.sql;
  * points earned, the balance, the entry (JSON text; NULL when the run earned nothing) and the cap that applied.
  */
 export const RUN_WRITE: StatementWrite = {
-  ctes: `run_clock AS (
+  ctes: sql`run_clock AS (
   SELECT ${r.now}::timestamptz AS at
 ), state AS (
   SELECT l.balance, t.factor, ct."recalculationDate" <= (SELECT at FROM run_clock) AS tier_due
@@ -224,20 +224,20 @@ export const RUN_WRITE: StatementWrite = {
   FROM p2, used, LATERAL (SELECT ${r.capPerDay}::int - used.today AS room) x,
        LATERAL (SELECT x.room AS room, coalesce(x.room < p2.points, false) AS cut) c
 ), ${changeCtes({
-    programId: `${r.programId}::uuid`,
-    customerId: `${r.customerId}::uuid`,
+    programId: sql`${r.programId}::uuid`,
+    customerId: sql`${r.customerId}::uuid`,
     // NULL (no change at all) for a run that earns nothing or must first close a tier period.
-    points: `(SELECT nullif(earned.points, 0) FROM earned, state WHERE NOT coalesce(state.tier_due, false))`,
-    type: `'earn'`,
-    reason: `${r.reason}::text`,
-    source: `'earning_flow'`,
-    actor: `${r.actor}::text`,
-    idempotencyKey: `${r.idempotencyKey}::text`,
-    metadata: `${r.metadata}::jsonb`,
-    earningFlowId: `${r.flowId}::uuid`,
-    orderId: `${r.orderId}::text`,
-    now: `${r.now}::timestamptz`,
-    tier: `true`,
+    points: sql`(SELECT nullif(earned.points, 0) FROM earned, state WHERE NOT coalesce(state.tier_due, false))`,
+    type: sql`'earn'`,
+    reason: sql`${r.reason}::text`,
+    source: sql`'earning_flow'`,
+    actor: sql`${r.actor}::text`,
+    idempotencyKey: sql`${r.idempotencyKey}::text`,
+    metadata: sql`${r.metadata}::jsonb`,
+    earningFlowId: sql`${r.flowId}::uuid`,
+    orderId: sql`${r.orderId}::text`,
+    now: sql`${r.now}::timestamptz`,
+    tier: sql`true`,
     shape: { sign: "add", tier: true },
   })}, result AS (
   SELECT ${r.customerId}::uuid AS "customerId", earned.points AS points_earned, change.balance, change.entry, earned.capped

@@ -67,6 +67,37 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // Operations (logging, metrics, readiness) sit below the layers that report to them: lib/db and lib/api use
+    // lib/ops, never the other way round (test/unit/import-graph.test.ts checks the same on the resolved graph).
+    files: ["lib/ops/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: [
+                "@/lib/api",
+                "@/lib/api/**",
+                "@/lib/staff/**",
+                "@/lib/domain/**",
+                "@/lib/jobs/**",
+                "@/lib/exports/**",
+                "../api/**",
+                "../staff/**",
+                "../domain/**",
+                "../jobs/**",
+                "../exports/**",
+              ],
+              message:
+                "lib/ops is below lib/api, lib/staff, lib/domain, lib/jobs and lib/exports: move what both need below both.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   globalIgnores([
     ".next/**",
     "out/**",

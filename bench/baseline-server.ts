@@ -5,7 +5,7 @@
  *
  *   GET  /healthz                                               a constant JSON (the bare node:http floor)
  *   GET  /v1/programs/{pid}/customers/{email}                   customerJson + customerJoins (lib/domain/sql.ts)
- *   POST /v1/programs/{pid}/integrations/api                    UPSERT_SQL + UPDATE_USER_SQL + outbox events
+ *   POST /v1/programs/{pid}/integrations/api                    UPSERT_SQL + UPDATE_USER_SQL (./baseline-sql.ts) + events
  *   POST /v1/programs/{pid}/customers/{email}/balance/increase  ONE statement (./baseline-sql.ts): the customer by
  *        e-mail, the balance UPDATE, the ledger entry, its lot, the outbox event, the tier points (and upgrade), and,
  *        with an Idempotency-Key, the idempotency record holding the answer: the work of lib/domain/ledger.ts
@@ -28,11 +28,10 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
 import { customerJoins, customerJson } from "@/lib/domain/sql";
-import { UPDATE_USER_SQL, UPSERT_SQL } from "@/lib/domain/customers";
 import { changeArgs, changeSql } from "@/lib/api/one-statement";
 import { outcomeSlot } from "@/lib/api/idempotency";
 import { isLostRace } from "@/lib/db/statement";
-import { increaseSql } from "./baseline-sql";
+import { increaseSql, UPDATE_USER_SQL, UPSERT_SQL } from "./baseline-sql";
 
 const GET_SQL = `SELECT ${customerJson}::text AS body FROM "Customer" c ${customerJoins}
   WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL`;

@@ -62,3 +62,51 @@ SELECT answer.body, (SELECT count(*) FROM lot)::int AS lots, (SELECT count(*) FR
        (SELECT count(*) FROM tier)::int AS tiers, (SELECT count(*) FROM idem)::int AS records
 FROM answer`;
 };
+
+/**
+ * The bare server's Create/Update batch, in two statements of a transaction as a hand-written server would: the
+ * missing customers created with their userData, loyaltyData and customerTier, returning which e-mails existed; then
+ * the fields present applied to those (a statement of its own, so that it sees userData rows a concurrent batch
+ * created). The app's own is one statement, lib/domain/customers.ts BATCH_WRITE.
+ */
+export const UPSERT_SQL = `
+WITH input AS (
+  SELECT x.email, x.payload FROM jsonb_to_recordset($2::jsonb) AS x(email text, payload jsonb)
+), program AS (
+  SELECT p."tierPeriodMonths",
+         (SELECT t.id FROM "Tier" t WHERE t."programId" = p.id ORDER BY t."requiredPoints", t."createdAt", t.id LIMIT 1) AS base_tier
+  FROM "Program" p WHERE p.id = $1::uuid
+), c AS (
+  INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt")
+  SELECT $1::uuid, i.email, $3::timestamptz, $3::timestamptz FROM input i ORDER BY i.email
+  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = $3::timestamptz
+  RETURNING id, email, (xmax = 0) AS inserted
+), new_user AS (
+  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "createdAt", "updatedAt")
+  SELECT c.id, $1::uuid, i.payload->>'externalCustomerId', i.payload->>'firstName', i.payload->>'lastName',
+         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), $3::timestamptz, $3::timestamptz
+  FROM c JOIN input i USING (email) WHERE c.inserted
+  RETURNING 1
+), new_loyalty AS (
+  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "memberSince", "createdAt", "updatedAt")
+  SELECT $1::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', $3::timestamptz, $3::timestamptz, $3::timestamptz FROM c WHERE c.inserted
+  RETURNING 1
+), new_tier AS (
+  INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "tierChangedAt", "recalculationDate")
+  SELECT $1::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE $3::timestamptz END,
+         $3::timestamptz + make_interval(months => p."tierPeriodMonths")
+  FROM c CROSS JOIN program p WHERE c.inserted
+  RETURNING 1
+)
+SELECT c.id, c.email, c.inserted, (SELECT count(*) FROM new_user) + (SELECT count(*) FROM new_loyalty) + (SELECT count(*) FROM new_tier) AS rows
+FROM c`;
+
+const USER_FIELDS = ["externalCustomerId", "firstName", "lastName", "phone"] as const;
+
+export const UPDATE_USER_SQL = `
+UPDATE "UserData" u SET
+  ${USER_FIELDS.map((f) => `"${f}" = CASE WHEN i.payload ? '${f}' THEN i.payload->>'${f}' ELSE u."${f}" END`).join(",\n  ")},
+  "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
+  "updatedAt" = $2::timestamptz
+FROM jsonb_to_recordset($1::jsonb) AS i("customerId" uuid, payload jsonb)
+WHERE u."customerId" = i."customerId"`;

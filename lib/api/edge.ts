@@ -7,7 +7,7 @@ import { requestIdFrom } from "./edge-guard";
 import { CACHE_CONTROL, REQUEST_ID } from "@/lib/header-names";
 import { errorFields, log, withRequestContext } from "@/lib/ops/logger";
 import { recordRequest } from "@/lib/ops/metrics";
-import { routeOf } from "@/lib/ops/route-pattern";
+import { routeOf } from "./route-pattern";
 import { FRONT_REQUESTS, RESPONSE_TEXTS } from "./front-channels";
 
 /**

@@ -11,6 +11,7 @@ import {
   type StatementRow,
 } from "@/lib/db/keyed-statement";
 import { uniqueOr409 } from "@/lib/errors";
+import { raw, sql } from "@/lib/db/sql";
 import { changeRefusal, changeValues, changeWrite, shapeKey, type CustomerByEmail } from "@/lib/domain/ledger";
 import type { BalanceChange } from "@/lib/domain/balance-change";
 import { REDEEM_WRITE, redeemRefusal, redeemValues } from "@/lib/domain/rewards";
@@ -52,12 +53,12 @@ async function inOneStatement(database: Db, slot: OutcomeSlot | null, write: One
   return null;
 }
 
-const jsonText = (expr: string) => `coalesce(to_json(${expr})::text, 'null')`;
+const jsonText = (expr: string) => raw(`coalesce(to_json(${expr})::text, 'null')`);
 
 /** 200 `{ balance, transaction }`. */
 const CHANGE_ANSWER: StatementAnswer = {
   status: 200,
-  body: `'{"balance":' || r.balance || ',"transaction":' || r.entry || '}'`,
+  body: sql`'{"balance":' || r.balance || ',"transaction":' || r.entry || '}'`,
 };
 
 const CHANGE_STATEMENTS = new Map<string, string>();
@@ -66,7 +67,7 @@ const CHANGE_STATEMENTS = new Map<string, string>();
 export const changeSql = (change: Pick<BalanceChange, "type" | "points">): string => {
   const { shape, key } = shapeKey(change);
   let sql = CHANGE_STATEMENTS.get(key);
-  if (!sql) CHANGE_STATEMENTS.set(key, (sql = keyedStatement(changeWrite(shape), CHANGE_ANSWER)));
+  if (!sql) CHANGE_STATEMENTS.set(key, (sql = keyedStatement(changeWrite(shape), CHANGE_ANSWER).text));
   return sql;
 };
 
@@ -87,12 +88,12 @@ export const changeBalanceInOneStatement = (
 /** 201 `{ redemption, balance }`, the redemption active. */
 const REDEEM_SQL = keyedStatement(REDEEM_WRITE, {
   status: 201,
-  body: `'{"redemption":{"id":' || ${jsonText("r.id")} || ',"rewardId":' || ${jsonText('r."rewardId"')}
+  body: sql`'{"redemption":{"id":' || ${jsonText("r.id")} || ',"rewardId":' || ${jsonText('r."rewardId"')}
            || ',"customerId":' || ${jsonText('r."customerId"')} || ',"code":' || ${jsonText("r.code")}
            || ',"points":' || r.points || ',"transactionId":' || ${jsonText("r.entry_id")}
            || ',"metadata":' || coalesce(r.metadata::text, 'null') || ',"createdAt":' || ${jsonText('r."createdAt"')}
            || ',"status":"active","cancelledAt":null,"cancelReason":null},"balance":' || r.balance || '}'`,
-});
+}).text;
 
 /** A redemption of a reward. */
 export const redeemRewardInOneStatement = (
@@ -105,9 +106,9 @@ export const redeemRewardInOneStatement = (
 /** 200 `{ pointsEarned, balance, transaction, capped }`. */
 const RUN_SQL = keyedStatement(RUN_WRITE, {
   status: 200,
-  body: `'{"pointsEarned":' || r.points_earned || ',"balance":' || r.balance || ',"transaction":' || coalesce(r.entry, 'null')
+  body: sql`'{"pointsEarned":' || r.points_earned || ',"balance":' || r.balance || ',"transaction":' || coalesce(r.entry, 'null')
            || ',"capped":' || coalesce(to_json(r.capped)::text, 'null') || '}'`,
-});
+}).text;
 
 /** A run of an earning flow, after reading the flow. */
 export const executeEarningFlowInOneStatement = async (
@@ -124,9 +125,9 @@ export const executeEarningFlowInOneStatement = async (
 /** 201 `{ coupon }`. */
 const ASSIGN_SQL = keyedStatement(ASSIGN_WRITE, {
   status: 201,
-  body: `'{"coupon":{"code":' || ${jsonText("r.code")} || ',"couponPoolId":' || ${jsonText('r."couponPoolId"')}
+  body: sql`'{"coupon":{"code":' || ${jsonText("r.code")} || ',"couponPoolId":' || ${jsonText('r."couponPoolId"')}
            || ',"assignedAt":' || ${jsonText('r."assignedAt"')} || ',"expiresAt":' || ${jsonText('r."expiresAt"')} || '}}'`,
-});
+}).text;
 
 /** A coupon assigned from a pool. */
 export const assignCouponInOneStatement = (
@@ -137,7 +138,7 @@ export const assignCouponInOneStatement = (
   inOneStatement(database, slot, { sql: ASSIGN_SQL, values: assignCouponValues(input), refusal: assignCouponRefusal });
 
 /** 201 with no body. */
-const BATCH_SQL = keyedStatement(BATCH_WRITE, { status: 201, body: "NULL::text" });
+const BATCH_SQL = keyedStatement(BATCH_WRITE, { status: 201, body: sql`NULL::text` }).text;
 
 /** A Create/Update batch, when it can be applied in one statement (null: the locked path). */
 export async function applyIntegrationBatchInOneStatement(

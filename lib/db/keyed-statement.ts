@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "./types";
 import { abortUnless, isLostRace } from "./statement";
+import { int, params, raw, sql, type Sql } from "./sql";
 import { isDatabaseUnavailable, retryRead } from "./outage";
 import { recordHandover } from "@/lib/ops/metrics";
 import { idempotencyConflict, uniqueViolation } from "@/lib/errors";
@@ -58,14 +59,17 @@ export interface OutcomeSlot {
 }
 
 /** The parameters $1 to $5 of every keyed statement: the slot's, all null for a request without a key. */
+const SLOT = params(["programId", "scopeId", "key", "fingerprint", "legacy"] as const);
 export const KEYED_PARAM_COUNT = 5;
-export const keyedParams = (slot: OutcomeSlot | null) => [
-  slot?.programId ?? null,
-  slot?.scopeId ?? null,
-  slot?.key ?? null,
-  slot?.fingerprint ?? null,
-  slot?.legacy ?? null,
-];
+export const keyedParams = (slot: OutcomeSlot | null) =>
+  SLOT.values({
+    programId: slot?.programId ?? null,
+    scopeId: slot?.scopeId ?? null,
+    key: slot?.key ?? null,
+    fingerprint: slot?.fingerprint ?? null,
+    legacy: slot?.legacy ?? null,
+  });
+const k = SLOT.sql;
 
 /** A write's part of a keyed statement (see `keyedStatement`). */
 export interface StatementWrite {
@@ -76,15 +80,15 @@ export interface StatementWrite {
    * it did not act) and `invariant` (ok boolean: one row, false when the statement must not commit, because a
    * concurrent write overtook it).
    */
-  ctes: string;
-  /** Columns of `result` that the caller reads from the statement's row. */
+  ctes: Sql;
+  /** Columns of `result` that the caller reads from the statement's row (constant names). */
   extras?: string[];
 }
 
-/** How a write that acted is answered: a status and a body (SQL text over `r`, the write's `result` row). */
+/** How a write that acted is answered: a status and a body (SQL over `r`, the write's `result` row). */
 export interface StatementAnswer {
   status: number;
-  body: string;
+  body: Sql;
 }
 
 /**
@@ -94,26 +98,26 @@ export interface StatementAnswer {
  * roll back with it): `runStatement` then replays the winner. Without `answer` (a write of the locked path, which
  * has no key) the statement answers nothing and the caller reads `extras`.
  */
-export function keyedStatement(write: StatementWrite, answer?: StatementAnswer): string {
-  const extras = (write.extras ?? []).map((c) => `, a.${c}`).join("");
-  return `WITH prior AS (
+export function keyedStatement(write: StatementWrite, answer?: StatementAnswer): Sql {
+  const extras = raw((write.extras ?? []).map((c) => `, a.${c}`).join(""));
+  return sql`WITH prior AS (
   SELECT r."requestHash" AS hash, r.status, r.body,
-         r."createdAt" < now() - make_interval(secs => ${IDEMPOTENCY_WINDOW_MS / 1000}) AS expired
-  FROM "IdempotencyRecord" r WHERE r."programId" = $1::uuid AND r."apiKeyId" = $2::uuid AND r.key = $3::text
+         r."createdAt" < now() - make_interval(secs => ${int(IDEMPOTENCY_WINDOW_MS / 1000)}) AS expired
+  FROM "IdempotencyRecord" r WHERE r."programId" = ${k.programId}::uuid AND r."apiKeyId" = ${k.scopeId}::uuid AND r.key = ${k.key}::text
 ), go AS (
   SELECT 1 AS one WHERE NOT EXISTS (SELECT 1 FROM prior)
 ), ${write.ctes}, answer AS (
-  SELECT true AS acted, ${answer ? `${answer.status}` : "NULL::int"} AS status, ${answer ? answer.body : "NULL::text"} AS body, r.*
+  SELECT true AS acted, ${answer ? int(answer.status) : raw("NULL::int")} AS status, ${answer ? answer.body : raw("NULL::text")} AS body, r.*
   FROM result r
 ), stored AS (
   INSERT INTO "IdempotencyRecord" ("programId", "apiKeyId", key, "requestHash", status, body, "customerId")
-  SELECT $1::uuid, $2::uuid, $3::text, $4::text, a.status, a.body, a."customerId" FROM answer a WHERE $3::text IS NOT NULL
+  SELECT ${k.programId}::uuid, ${k.scopeId}::uuid, ${k.key}::text, ${k.fingerprint}::text, a.status, a.body, a."customerId" FROM answer a WHERE ${k.key}::text IS NOT NULL
   RETURNING 1
 )
 SELECT CASE WHEN p.hash IS NULL THEN coalesce(CASE WHEN a.acted THEN 'done' END, (SELECT why FROM refusal), 'missing')
-            WHEN p.expired THEN 'expired' WHEN p.hash IN ($4::text, $5::text) THEN 'replay' ELSE 'conflict' END AS kind,
+            WHEN p.expired THEN 'expired' WHEN p.hash IN (${k.fingerprint}::text, ${k.legacy}::text) THEN 'replay' ELSE 'conflict' END AS kind,
        coalesce(p.status, a.status) AS status, coalesce(p.body, a.body) AS body,
-       (SELECT count(*) FROM stored)::int AS stored, (SELECT ${abortUnless("ok")} FROM invariant) AS invariant${extras}
+       (SELECT count(*) FROM stored)::int AS stored, (SELECT ${abortUnless(raw("ok"))} FROM invariant) AS invariant${extras}
 FROM (SELECT 1) one LEFT JOIN prior p ON true LEFT JOIN answer a ON true`;
 }
 

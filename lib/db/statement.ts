@@ -1,15 +1,10 @@
 import "server-only";
+import { raw, sql, type Sql } from "./sql";
 
 /**
- * Helpers for the one-statement writes (data-modifying CTEs, lib/domain/ledger.ts): named placeholders for long
- * statements, and the one way such a statement gives up when it finds that a concurrent write overtook it.
+ * The one way a one-statement write (data-modifying CTEs, lib/domain/ledger.ts) gives up when it finds that a
+ * concurrent write overtook it. (Its named placeholders are lib/db/sql.ts `params`.)
  */
-
-/** `$n` placeholders by name, numbered from `first`: `sql` writes them, `values` orders the arguments. */
-export function namedParams<N extends string>(names: readonly N[], first = 1) {
-  const sql = Object.fromEntries(names.map((n, i) => [n, `$${first + i}`])) as Record<N, string>;
-  return { sql, values: (args: Record<N, unknown>) => names.map((n) => args[n]) };
-}
 
 const RACE_MARKER = "loyalty: a concurrent write overtook this statement";
 
@@ -18,8 +13,8 @@ const RACE_MARKER = "loyalty: a concurrent write overtook this statement";
  * commit). The failing cast is evaluated at run time only (clock_timestamp() is volatile: the planner cannot fold
  * it); `isLostRace` recognises the error, and the caller takes its locked path.
  */
-export const abortUnless = (ok: string) =>
-  `(CASE WHEN ${ok} THEN 0 ELSE ('${RACE_MARKER} at ' || clock_timestamp())::int END)`;
+export const abortUnless = (ok: Sql) =>
+  sql`(CASE WHEN ${ok} THEN 0 ELSE ('${raw(RACE_MARKER)} at ' || clock_timestamp())::int END)`;
 
 /** Whether `err` (however wrapped) is the failure of `abortUnless`. */
 export function isLostRace(err: unknown): boolean {

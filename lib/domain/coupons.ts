@@ -2,7 +2,7 @@ import "server-only";
 import { isoSql, type Db, type Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { programNow } from "./clock";
-import { namedParams } from "@/lib/db/statement";
+import { params, raw, sql } from "@/lib/db/sql";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import {
   conflict,
@@ -13,7 +13,7 @@ import {
   uniqueOr409,
 } from "@/lib/errors";
 import { COUPON_CODE, notACouponCode } from "./coupon-codes";
-import { emitEvent } from "./events";
+import { lockedStatement, runLockedWrite } from "./locked-write";
 import { requireProgram } from "./programs";
 
 export async function createCouponPool(db: Db, input: { programId: string; name: string; validDays?: number | null }) {
@@ -101,62 +101,17 @@ export async function importCoupons(
   return { imported, skipped: read - imported };
 }
 
-/** One statement: take a free code (SKIP LOCKED, see assignCoupon), assign it and date it from the pool's validity. */
-const ASSIGN_SQL = `
-WITH next AS (
-  SELECT id FROM "Coupon" WHERE "programId" = $3::uuid AND "poolId" = $1::uuid AND "customerId" IS NULL LIMIT 1 FOR UPDATE SKIP LOCKED
-)
-UPDATE "Coupon" c SET "customerId" = $2::uuid, "assignedAt" = $4::timestamptz,
-  "expiresAt" = CASE WHEN p."validDays" IS NULL THEN NULL ELSE $4::timestamptz + make_interval(days => p."validDays") END
-FROM next, "CouponPool" p
-WHERE c.id = next.id AND p.id = c."poolId"
-RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expiresAt"')} AS "expiresAt"`;
-
-/**
- * Gives the customer the next free code of the pool. SKIP LOCKED lets concurrent assignments each take a
- * different code instead of queueing on (or double-assigning) the same one.
- */
-export async function assignCoupon(tx: Tx, input: { programId: string; customerId: string; couponPoolId: string }) {
-  const pool = await requireCouponPool(tx, input.couponPoolId, input.programId);
-  if (!pool.active) throw couponPoolInactive();
-  const now = programNow(input.programId);
-  const [coupon] = await tx.$queryRawUnsafe<{ code: string; assignedAt: string; expiresAt: string | null }[]>(
-    ASSIGN_SQL,
-    input.couponPoolId,
-    input.customerId,
-    input.programId,
-    now.toISOString(),
-  );
-  if (!coupon) throw couponPoolEmpty();
-  await emitEvent(
-    tx,
-    input.programId,
-    "coupon.assigned",
-    {
-      customerId: input.customerId,
-      couponPoolId: input.couponPoolId,
-      code: coupon.code,
-    },
-    now,
-  );
-  return {
-    code: coupon.code,
-    couponPoolId: input.couponPoolId,
-    assignedAt: coupon.assignedAt,
-    expiresAt: coupon.expiresAt,
-  };
-}
-
-const ASSIGN = namedParams(["programId", "poolId", "customerId", "now"] as const, KEYED_PARAM_COUNT + 1);
+const ASSIGN = params(["programId", "poolId", "customerId", "now"] as const, KEYED_PARAM_COUNT + 1);
 const a = ASSIGN.sql;
 
 /**
- * `assignCoupon` as a keyed statement's write (lib/db/keyed-statement.ts): the pool (of the program), the next free
- * code of an active pool (SKIP LOCKED, as ASSIGN_SQL), its dates and the coupon.assigned event; `result` is the
+ * A coupon assignment as a write of one statement, the one decision of both paths: the API's keyed statement
+ * (lib/db/keyed-statement.ts) and the locked path (`assignCoupon`): the pool (of the program), the next free
+ * code of an active pool (SKIP LOCKED), its dates and the coupon.assigned event; `result` is the
  * coupon as `assignCoupon` returns it (dates as ISO text).
  */
 export const ASSIGN_WRITE: StatementWrite = {
-  ctes: `pool AS (
+  ctes: sql`pool AS (
   SELECT p.id, p."validDays", p.active FROM "CouponPool" p
   WHERE p."programId" = ${a.programId}::uuid AND p.id = ${a.poolId}::uuid AND EXISTS (SELECT 1 FROM go)
 ), next AS (
@@ -168,7 +123,7 @@ export const ASSIGN_WRITE: StatementWrite = {
     "expiresAt" = CASE WHEN pool."validDays" IS NULL THEN NULL ELSE ${a.now}::timestamptz + make_interval(days => pool."validDays") END
   FROM next, pool
   WHERE c.id = next.id AND c."programId" = ${a.programId}::uuid
-  RETURNING c.code, ${isoSql('c."assignedAt"')} AS "assignedAt", ${isoSql('c."expiresAt"')} AS "expiresAt"
+  RETURNING c.code, ${raw(isoSql('c."assignedAt"'))} AS "assignedAt", ${raw(isoSql('c."expiresAt"'))} AS "expiresAt"
 ), event AS (
   INSERT INTO "Event" ("programId", type, data, "createdAt")
   SELECT ${a.programId}::uuid, 'coupon.assigned',
@@ -198,6 +153,26 @@ export const assignCouponValues = (input: { programId: string; customerId: strin
     customerId: input.customerId,
     now: programNow(input.programId).toISOString(),
   });
+
+/**
+ * Gives the customer the next free code of the pool, in the caller's transaction (the dashboard, and the requests
+ * the one-statement path hands over): the same statement as that path (`ASSIGN_WRITE`), so both decide alike.
+ * SKIP LOCKED lets concurrent assignments each take a different code instead of queueing on (or double-assigning)
+ * the same one; no lock is taken first, as nothing is settled before the statement. Every refusal throws.
+ */
+export async function assignCoupon(tx: Tx, input: { programId: string; customerId: string; couponPoolId: string }) {
+  const done = await runLockedWrite(tx, LOCKED_ASSIGN_SQL, assignCouponValues(input));
+  if ("refusal" in done) throw assignCouponRefusal(done.refusal);
+  const r = done.row;
+  return {
+    code: String(r.code),
+    couponPoolId: String(r.couponPoolId),
+    assignedAt: String(r.assignedAt),
+    expiresAt: r.expiresAt == null ? null : String(r.expiresAt),
+  };
+}
+
+const LOCKED_ASSIGN_SQL = lockedStatement(ASSIGN_WRITE, ["code", '"couponPoolId"', '"assignedAt"', '"expiresAt"']);
 
 /** The error of a refused assignment: every refusal is an answer. */
 export function assignCouponRefusal(why: string) {

@@ -1,9 +1,17 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
-import { namedParams } from "@/lib/db/statement";
-import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
+import { isLostRace } from "@/lib/db/statement";
+import { params, raw, sql } from "@/lib/db/sql";
+import {
+  KEYED_PARAM_COUNT,
+  keyedParams,
+  runStatement,
+  type StatementRow,
+  type StatementWrite,
+} from "@/lib/db/keyed-statement";
+import { lockedStatement } from "./locked-write";
 import { conflict, uniqueOr409, type FieldProblem } from "@/lib/errors";
-import { emitEvent, emitEvents } from "./events";
+import { emitEvent } from "./events";
 import { programNow } from "./clock";
 import { resolveCustomerId } from "./customer-lookup";
 import { recordReferral } from "./referrals";
@@ -41,59 +49,8 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 const USER_FIELDS = ["externalCustomerId", "firstName", "lastName", "phone"] as const;
 
-/**
- * Creates missing customers with their userData, loyaltyData (balance 0) and customerTier (base tier, one
- * period ahead) in one statement, and returns which e-mails already existed. Rows are locked in e-mail order,
- * so concurrent batches over the same customers queue instead of deadlocking, and concurrent creates of one
- * e-mail meet on the unique index and yield one customer.
- */
-export const UPSERT_SQL = `
-WITH input AS (
-  SELECT x.email, x.payload FROM jsonb_to_recordset($2::jsonb) AS x(email text, payload jsonb)
-), program AS (
-  SELECT p."tierPeriodMonths",
-         (SELECT t.id FROM "Tier" t WHERE t."programId" = p.id ORDER BY t."requiredPoints", t."createdAt", t.id LIMIT 1) AS base_tier
-  FROM "Program" p WHERE p.id = $1::uuid
-), c AS (
-  INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt")
-  SELECT $1::uuid, i.email, $3::timestamptz, $3::timestamptz FROM input i ORDER BY i.email
-  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = $3::timestamptz
-  RETURNING id, email, (xmax = 0) AS inserted
-), new_user AS (
-  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "createdAt", "updatedAt")
-  SELECT c.id, $1::uuid, i.payload->>'externalCustomerId', i.payload->>'firstName', i.payload->>'lastName',
-         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), $3::timestamptz, $3::timestamptz
-  FROM c JOIN input i USING (email) WHERE c.inserted
-  RETURNING 1
-), new_loyalty AS (
-  INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", "tierStatus", "memberSince", "createdAt", "updatedAt")
-  SELECT $1::uuid, c.id, replace(gen_random_uuid()::text, '-', ''), 'base', $3::timestamptz, $3::timestamptz, $3::timestamptz FROM c WHERE c.inserted
-  RETURNING 1
-), new_tier AS (
-  INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "tierChangedAt", "recalculationDate")
-  SELECT $1::uuid, c.id, p.base_tier, CASE WHEN p.base_tier IS NULL THEN NULL ELSE $3::timestamptz END,
-         $3::timestamptz + make_interval(months => p."tierPeriodMonths")
-  FROM c CROSS JOIN program p WHERE c.inserted
-  RETURNING 1
-)
-SELECT c.id, c.email, c.inserted, (SELECT count(*) FROM new_user) + (SELECT count(*) FROM new_loyalty) + (SELECT count(*) FROM new_tier) AS rows
-FROM c`;
-
 const presentOr = (field: string) =>
   `CASE WHEN i.payload ? '${field}' THEN i.payload->>'${field}' ELSE u."${field}" END`;
-
-/**
- * Applies the payload fields present to customers that already existed. A separate statement on purpose:
- * under READ COMMITTED it takes a new snapshot, so it sees userData rows that a concurrent batch created
- * while the upsert above waited for that batch's row lock.
- */
-export const UPDATE_USER_SQL = `
-UPDATE "UserData" u SET
-  ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n  ")},
-  "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
-  "updatedAt" = $2::timestamptz
-FROM jsonb_to_recordset($1::jsonb) AS i("customerId" uuid, payload jsonb)
-WHERE u."customerId" = i."customerId"`;
 
 interface Upsert {
   email: string;
@@ -102,36 +59,36 @@ interface Upsert {
   index: number;
 }
 
+/**
+ * Creates or updates the customers of `rows` in the caller's transaction: `BATCH_WRITE`, the statement of the
+ * one-statement path, so both decide alike. Nothing is locked first (the rows it creates do not exist yet): a customer
+ * that a concurrent batch created while the statement waited for its row has a userData row the statement's snapshot
+ * cannot see, and the statement refuses to commit (`invariant`); it is then undone to a savepoint and run again,
+ * with a new snapshot that sees it (READ COMMITTED), a few times at most.
+ */
 async function upsert(tx: Tx, programId: string, rows: Upsert[], now: Date): Promise<{ created: number }> {
-  const input = JSON.stringify(rows.map((r) => ({ email: r.email, payload: r.payload })));
-  const payloadOf = new Map(rows.map((r) => [r.email, r.payload]));
-  const upserted = await uniqueOr409(
-    async () => {
-      const upserted = await tx.$queryRawUnsafe<{ id: string; email: string; inserted: boolean }[]>(
-        UPSERT_SQL,
-        programId,
-        input,
-        now.toISOString(),
+  const values = batchValues(programId, rows, now);
+  for (let attempt = 1; ; attempt++) {
+    await tx.$executeRawUnsafe("SAVEPOINT user_batch");
+    let result;
+    try {
+      result = await uniqueOr409(
+        () =>
+          runStatement(tx, null, () =>
+            tx.$queryRawUnsafe<StatementRow[]>(LOCKED_BATCH_SQL.text, ...keyedParams(null), ...values),
+          ),
+        externalIdTaken,
+        "externalCustomerId",
       );
-      const updates = upserted
-        .filter((c) => !c.inserted && Object.keys(payloadOf.get(c.email) ?? {}).length > 0)
-        .map((c) => ({ customerId: c.id, payload: payloadOf.get(c.email) }));
-      if (updates.length > 0) await tx.$executeRawUnsafe(UPDATE_USER_SQL, JSON.stringify(updates), now.toISOString());
-      return upserted;
-    },
-    externalIdTaken,
-    "externalCustomerId",
-  );
-  await emitEvents(
-    tx,
-    programId,
-    upserted.map((c) => ({
-      type: c.inserted ? "customer.created" : "customer.updated",
-      data: { customerId: c.id, email: c.email, changes: Object.keys(payloadOf.get(c.email) ?? {}) },
-    })),
-    now,
-  );
-  return { created: upserted.filter((c) => c.inserted).length };
+    } catch (err) {
+      if (!isLostRace(err) || attempt >= 5) throw err;
+      await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT user_batch");
+      continue;
+    }
+    await tx.$executeRawUnsafe("RELEASE SAVEPOINT user_batch");
+    if (!("row" in result)) throw new Error(`a Create/Update batch refused: ${result.refusal}`);
+    return { created: Number(result.row.created) };
+  }
 }
 
 /** externalCustomerId clashes named by item, before writing (the unique index stays the final guard). */
@@ -211,19 +168,22 @@ function mergeItems(items: IntegrationBatchItem[]): Upsert[] {
   return [...merged.values()];
 }
 
-const BATCH = namedParams(["programId", "items", "now"] as const, KEYED_PARAM_COUNT + 1);
+const BATCH = params(["programId", "items", "now"] as const, KEYED_PARAM_COUNT + 1);
 const b = BATCH.sql;
 
 /**
- * A Create/Update batch without renames as ONE statement, outside an interactive transaction: UPSERT_SQL's creation
- * of missing customers, UPDATE_USER_SQL's changes to existing ones and an event per customer, set-based over the
- * whole batch (jsonb_to_recordset), plus the Idempotency-Key's record. The update reads the statement's snapshot: a
- * customer that a concurrent batch created after it was taken has a userData row the update cannot see, and then
- * `invariant` fails the statement so that the batch runs again on the locked path (`applyUserBatch`, whose update
- * is a statement of its own).
+ * A Create/Update batch's customers as ONE statement, the one decision of both paths: the API's keyed statement
+ * (outside an interactive transaction, with the Idempotency-Key's record) and the locked path (`upsert`, in the
+ * caller's transaction). Set-based over the whole batch (jsonb_to_recordset): the creation of missing customers with
+ * their userData, loyaltyData (balance 0) and customerTier (base tier, one period ahead), the changes to existing
+ * ones, and an event per customer. Rows are locked in e-mail order, so concurrent batches over the same customers
+ * queue instead of deadlocking, and concurrent creates of one e-mail meet on the unique index and yield one
+ * customer. The update reads the statement's snapshot: a customer that a concurrent batch created after it was
+ * taken has a userData row the update cannot see, and then `invariant` fails the statement, so that the batch runs
+ * again (the API's on the locked path, the locked path's from a savepoint). `result`: the customers created.
  */
 export const BATCH_WRITE: StatementWrite = {
-  ctes: `input AS (
+  ctes: sql`input AS (
   SELECT x.email, x.payload, x.changes FROM jsonb_to_recordset(${b.items}::jsonb) AS x(email text, payload jsonb, changes jsonb)
   WHERE EXISTS (SELECT 1 FROM go)
 ), program AS (
@@ -256,7 +216,7 @@ export const BATCH_WRITE: StatementWrite = {
   SELECT c.id, i.payload FROM c JOIN input i USING (email) WHERE NOT c.inserted AND i.payload <> '{}'::jsonb
 ), old_user AS (
   UPDATE "UserData" u SET
-    ${USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n    ")},
+    ${raw(USER_FIELDS.map((f) => `"${f}" = ${presentOr(f)}`).join(",\n    "))},
     "emailVerified" = CASE WHEN i.payload ? 'emailVerified' THEN (i.payload->>'emailVerified')::boolean ELSE u."emailVerified" END,
     "updatedAt" = ${b.now}::timestamptz
   FROM changed i
@@ -269,8 +229,7 @@ export const BATCH_WRITE: StatementWrite = {
   FROM c JOIN input i USING (email)
   RETURNING 1
 ), result AS (
-  SELECT NULL::uuid AS "customerId",
-         (SELECT count(*) FROM new_user)::int + (SELECT count(*) FROM new_loyalty)::int + (SELECT count(*) FROM new_tier)::int AS created_rows
+  SELECT NULL::uuid AS "customerId", (SELECT count(*) FROM c WHERE c.inserted)::int AS created
   WHERE EXISTS (SELECT 1 FROM go)
 ), refusal AS (
   SELECT NULL::text AS why WHERE false
@@ -278,8 +237,17 @@ export const BATCH_WRITE: StatementWrite = {
   SELECT (SELECT count(*) FROM old_user) = (SELECT count(*) FROM changed)
          AND (SELECT count(*) FROM event) = (SELECT count(*) FROM c) AS ok
 )`,
-  extras: ["created_rows"],
 };
+
+const LOCKED_BATCH_SQL = lockedStatement(BATCH_WRITE, ["created"]);
+
+/** The values of BATCH_WRITE's parameters for rows merged by e-mail. */
+const batchValues = (programId: string, rows: Upsert[], now: Date) =>
+  BATCH.values({
+    programId,
+    items: JSON.stringify(rows.map((r) => ({ email: r.email, payload: r.payload, changes: Object.keys(r.payload) }))),
+    now: now.toISOString(),
+  });
 
 /**
  * The values of BATCH_WRITE's parameters (after the keyed statement's five) for a batch it can apply, or null when the
@@ -291,10 +259,7 @@ export async function userBatchValues(db: Db, programId: string, items: Integrat
   if (items.some((i) => i.payload.email !== undefined && i.payload.email !== i.email)) return null;
   if (items.some((i) => i.payload.referralCode !== undefined)) return null;
   await checkExternalIds(db, programId, items);
-  const input = JSON.stringify(
-    mergeItems(items).map((r) => ({ email: r.email, payload: r.payload, changes: Object.keys(r.payload) })),
-  );
-  return BATCH.values({ programId, items: input, now: programNow(programId).toISOString() });
+  return batchValues(programId, mergeItems(items), programNow(programId));
 }
 
 /** 409 `conflict` for a batch whose write met the unique index of externalCustomerId (a concurrent batch took it). */

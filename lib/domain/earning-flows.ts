@@ -3,9 +3,11 @@ import type { Db, Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, earningFlowNotFound, notFound, uniqueOr409, validationFailed } from "@/lib/errors";
 import { checkRunParams, declareFlowParams, storedFlowParams, type FlowParamInput } from "./flow-params";
-import { changeBalance, changeCtes } from "./ledger";
+import { changeBalance, changeCtes, changeRefusal } from "./ledger";
+import { closeReferral } from "./referrals";
+import { lockedStatement, runLockedWrite } from "./locked-write";
 import { lockBalance } from "./balance-lock";
-import { namedParams } from "@/lib/db/statement";
+import { params, sql } from "@/lib/db/sql";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { requireProgram } from "./programs";
 import { programNow } from "./clock";
@@ -116,9 +118,14 @@ export interface EarningOutcome {
 }
 
 /**
- * Runs a flow for a customer: base points (fixed, or per unit of a numeric param) × the current tier's
- * factor, rounded down, then limited by the flow's caps. A capped run earns 0 and says which cap.
- * `params` must match the flow's declaration (flow-params.ts); only declared values reach the ledger.
+ * Runs a flow for a customer in the caller's transaction (the dashboard, the JeriCommerce alias, and the requests the
+ * one-statement path hands over): base points (fixed, or per unit of a numeric param) × the current tier's factor,
+ * rounded down, then limited by the flow's caps; a capped run earns 0 and says which cap. `params` must match the
+ * flow's declaration (flow-params.ts); only declared values reach the ledger. The decision is the one statement of
+ * both paths (`RUN_WRITE`), run after the balance row lock (so the caps see every earlier run) and after what is
+ * due is settled: an ended tier period is closed first (the factor is the tier's after it), and when the statement
+ * finds that the run completes an open referral (`referral_due`), the referral is closed and the statement runs
+ * again, then both sides are rewarded after the earn (referrals.ts `closeReferral`, as `changeBalance` does).
  */
 export async function executeEarningFlow(
   tx: Tx,
@@ -133,65 +140,32 @@ export async function executeEarningFlow(
     now?: Date;
   },
 ): Promise<EarningOutcome> {
-  const { flow, run, base } = await loadRun(tx, input);
   const now = input.now ?? programNow(input.programId);
-
-  // The balance row lock serialises this customer's runs, so the caps below see every earlier run.
+  const values = await earningFlowRunValues(tx, { ...input, now });
   await lockBalance(tx, input.programId, input.customerId);
-  // The factor is the tier's after any period that has ended is closed.
   await recalculateIfDue(tx, input.programId, input.customerId, now);
-  const [locked] = await tx.$queryRawUnsafe<{ balance: number; factor: number | null }[]>(
-    `SELECT l.balance, t.factor FROM "LoyaltyData" l
-       JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
-       LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
-     WHERE l."programId" = $1::uuid AND l."customerId" = $2::uuid`,
-    input.programId,
-    input.customerId,
-  );
-  if (!locked) throw new Error("customer without loyalty data");
-  let points = Math.floor(base * (locked.factor ?? 1) + 1e-9);
-  let capped: CapReason | null = null;
-
-  if (flow.once || flow.capTotal != null || flow.capPerDay != null) {
-    const [used] = await tx.$queryRawUnsafe<{ runs: number; total: number; today: number }[]>(
-      `SELECT count(*)::int AS runs, coalesce(sum(points), 0)::int AS total,
-              coalesce(sum(points) FILTER (WHERE "createdAt" >= date_trunc('day', $3::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::int AS today
-       FROM "LedgerEntry" WHERE "customerId" = $1::uuid AND "earningFlowId" = $2::uuid`,
-      input.customerId,
-      flow.id,
-      now.toISOString(),
-    );
-    const limits: [CapReason, number][] = [];
-    if (flow.once) limits.push(["once", (used?.runs ?? 0) > 0 ? 0 : points]);
-    if (flow.capTotal != null) limits.push(["cap_total", flow.capTotal - (used?.total ?? 0)]);
-    if (flow.capPerDay != null) limits.push(["cap_per_day", flow.capPerDay - (used?.today ?? 0)]);
-    for (const [reason, room] of limits) {
-      if (room < points) {
-        points = Math.max(0, room);
-        capped = reason;
-      }
-    }
+  let done = await runLockedWrite(tx, LOCKED_RUN_SQL, values);
+  let referral = null;
+  if ("refusal" in done && done.refusal === "referral_due") {
+    const { programId, customerId } = input;
+    referral = await closeReferral(tx, { programId, customerId, source: "earning_flow", now, points: null });
+    done = await runLockedWrite(tx, LOCKED_RUN_SQL, values);
   }
-
-  if (points <= 0) return { pointsEarned: 0, balance: locked.balance, transactionJson: null, capped: capped ?? null };
-  const result = await changeBalance(tx, {
-    programId: input.programId,
-    customerId: input.customerId,
-    points,
-    type: "earn",
-    source: "earning_flow",
-    actor: input.actor,
-    reason: flow.name ?? flow.key,
-    metadata: { flowKey: flow.key, params: run.values },
-    idempotencyKey: input.idempotencyKey,
-    earningFlowId: flow.id,
-    orderId: input.orderId ?? null,
-    now,
-  });
-  return { pointsEarned: points, balance: result.balance, transactionJson: result.entryJson, capped };
+  if ("refusal" in done) {
+    if (done.refusal === "missing") throw new Error("customer without loyalty data");
+    throw changeRefusal(done.refusal) ?? new Error(`earning-flow run refused under the row lock: ${done.refusal}`);
+  }
+  if (referral) await referral.reward((award) => changeBalance(tx, award));
+  const r = done.row;
+  return {
+    pointsEarned: Number(r.points_earned),
+    balance: Number(r.balance),
+    transactionJson: r.entry == null ? null : String(r.entry),
+    capped: (r.capped ?? null) as CapReason | null,
+  };
 }
 
-const RUN = namedParams(
+const RUN = params(
   [
     "programId",
     "customerId",
@@ -216,11 +190,12 @@ const r = RUN.sql;
  * the balance change of ledger.ts (`changeCtes`) with the points left; a capped run changes nothing and answers
  * `pointsEarned: 0`. Read from one snapshot, like the change itself: the change's xmin guard makes a run that a
  * concurrent change overtook report `race`. A tier period that has ended must be closed before the factor is read:
- * `tier_due`, for the locked path (once per period per customer). `result` is what `executeEarningFlow` returns: the
+ * `tier_due`, for the locked path (once per period per customer); so must an open referral the run completes
+ * (`referral_due`, from `changeCtes`). `result` is what `executeEarningFlow` returns: the
  * points earned, the balance, the entry (JSON text; NULL when the run earned nothing) and the cap that applied.
  */
 export const RUN_WRITE: StatementWrite = {
-  ctes: `run_clock AS (
+  ctes: sql`run_clock AS (
   SELECT ${r.now}::timestamptz AS at
 ), state AS (
   SELECT l.balance, t.factor, ct."recalculationDate" <= (SELECT at FROM run_clock) AS tier_due
@@ -249,20 +224,20 @@ export const RUN_WRITE: StatementWrite = {
   FROM p2, used, LATERAL (SELECT ${r.capPerDay}::int - used.today AS room) x,
        LATERAL (SELECT x.room AS room, coalesce(x.room < p2.points, false) AS cut) c
 ), ${changeCtes({
-    programId: `${r.programId}::uuid`,
-    customerId: `${r.customerId}::uuid`,
+    programId: sql`${r.programId}::uuid`,
+    customerId: sql`${r.customerId}::uuid`,
     // NULL (no change at all) for a run that earns nothing or must first close a tier period.
-    points: `(SELECT nullif(earned.points, 0) FROM earned, state WHERE NOT coalesce(state.tier_due, false))`,
-    type: `'earn'`,
-    reason: `${r.reason}::text`,
-    source: `'earning_flow'`,
-    actor: `${r.actor}::text`,
-    idempotencyKey: `${r.idempotencyKey}::text`,
-    metadata: `${r.metadata}::jsonb`,
-    earningFlowId: `${r.flowId}::uuid`,
-    orderId: `${r.orderId}::text`,
-    now: `${r.now}::timestamptz`,
-    tier: `true`,
+    points: sql`(SELECT nullif(earned.points, 0) FROM earned, state WHERE NOT coalesce(state.tier_due, false))`,
+    type: sql`'earn'`,
+    reason: sql`${r.reason}::text`,
+    source: sql`'earning_flow'`,
+    actor: sql`${r.actor}::text`,
+    idempotencyKey: sql`${r.idempotencyKey}::text`,
+    metadata: sql`${r.metadata}::jsonb`,
+    earningFlowId: sql`${r.flowId}::uuid`,
+    orderId: sql`${r.orderId}::text`,
+    now: sql`${r.now}::timestamptz`,
+    tier: sql`true`,
     shape: { sign: "add", tier: true },
   })}, result AS (
   SELECT ${r.customerId}::uuid AS "customerId", earned.points AS points_earned, change.balance, change.entry, earned.capped
@@ -274,6 +249,8 @@ export const RUN_WRITE: StatementWrite = {
   SELECT CASE WHEN state.tier_due THEN 'tier_due' ELSE (SELECT why FROM change_refusal) END AS why FROM state
 ), invariant AS (SELECT ok FROM change_ok)`,
 };
+
+const LOCKED_RUN_SQL = lockedStatement(RUN_WRITE, ["points_earned", "balance", "entry", "capped"]);
 
 /**
  * The values of RUN_WRITE's parameters (after the keyed statement's five): the flow is read and the params checked

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Tx } from "@/lib/db/types";
-import { namedParams } from "@/lib/db/statement";
+import { empty, int, join, params, raw, sql, type Sql } from "@/lib/db/sql";
 import { balanceLimit, insufficientBalance } from "@/lib/errors";
 import { KEYED_PARAM_COUNT, keyedStatement, type StatementWrite } from "@/lib/db/keyed-statement";
 import { balanceChangedData, ledgerEntryJson } from "./sql";
@@ -56,23 +56,23 @@ export interface BalanceResult {
  * `p` names SQL expressions (placeholders or subqueries) for the change; `p.points` is signed and non-zero.
  */
 export interface ChangeSql {
-  programId: string;
-  customerId: string;
-  points: string;
-  type: string;
-  reason: string;
-  source: string;
-  actor: string;
-  idempotencyKey: string;
-  metadata: string;
-  earningFlowId: string;
+  programId: Sql;
+  customerId: Sql;
+  points: Sql;
+  type: Sql;
+  reason: Sql;
+  source: Sql;
+  actor: Sql;
+  idempotencyKey: Sql;
+  metadata: Sql;
+  earningFlowId: Sql;
   /** Text; NULL (the default) for changes without an order. */
-  orderId?: string;
+  orderId?: Sql;
   /** Uuid; NULL (the default) unless the change is a reversal. */
-  reversesId?: string;
-  now: string;
+  reversesId?: Sql;
+  now: Sql;
   /** Whether the change counts towards tiers (an earn of points). */
-  tier: string;
+  tier: Sql;
   /**
    * What the change can be, known before the statement runs: `add` (points > 0) or `take` (points < 0), and
    * whether it counts towards tiers. The statement leaves out the parts that cannot apply (lots consumed, the tier
@@ -94,55 +94,54 @@ export const shapeOf = (c: Pick<BalanceChange, "type" | "points">): ChangeShape 
   tier: countsForTier(c),
 });
 
-export const changeCtes = (p: ChangeSql) => {
+export const changeCtes = (p: ChangeSql): Sql => {
   const adds = p.shape.sign === "add";
   const takes = p.shape.sign === "take";
   const tiers = p.shape.tier;
   // What the locked path must settle first (see above): points due to expire before a spend; a tier period due to
   // close, or a referral to complete, before an earn.
-  const dueChecks =
-    (takes
-      ? `
+  const dueChecks = [
+    takes &&
+      sql`
     WHEN ${p.points} < 0 AND EXISTS (
       SELECT 1 FROM "PointLot" d, clock WHERE d."programId" = ${p.programId} AND d."customerId" = ${p.customerId}
-        AND d.remaining > 0 AND d."expiresAt" <= clock.at) THEN 'expiry_due'`
-      : "") +
-    (tiers
-      ? `
+        AND d.remaining > 0 AND d."expiresAt" <= clock.at) THEN 'expiry_due'`,
+    tiers &&
+      sql`
     WHEN ${p.tier} AND cur."recalculationDate" <= (SELECT at FROM clock) THEN 'tier_due'
     WHEN ${p.tier} AND ${p.source} <> 'system' AND EXISTS (
       SELECT 1 FROM "Referral" r JOIN "Program" rp ON rp.id = r."programId"
       WHERE r."referredId" = ${p.customerId} AND r."programId" = ${p.programId} AND r."completedAt" IS NULL
-        AND ${p.points} >= rp."referralMinEarnPoints") THEN 'referral_due'`
-      : "");
-  return `clock AS (
+        AND ${p.points} >= rp."referralMinEarnPoints") THEN 'referral_due'`,
+  ].filter((check) => check !== false);
+  return sql`clock AS (
   SELECT ${p.now} AS at
 ), cur AS (
   ${
     tiers
-      ? `SELECT l.xmin AS lv, ct.xmin AS tv, l.balance, l."tierStatus", ct."currentTierId", ct."currentTierPoints", ct."recalculationDate"
+      ? sql`SELECT l.xmin AS lv, ct.xmin AS tv, l.balance, l."tierStatus", ct."currentTierId", ct."currentTierPoints", ct."recalculationDate"
   FROM "LoyaltyData" l JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"`
-      : `SELECT l.xmin AS lv, l.balance FROM "LoyaltyData" l`
+      : sql`SELECT l.xmin AS lv, l.balance FROM "LoyaltyData" l`
   }
   WHERE l."programId" = ${p.programId} AND l."customerId" = ${p.customerId} AND EXISTS (SELECT 1 FROM go)
 ), due AS (
   SELECT ${
-    dueChecks
-      ? `CASE${dueChecks}
+    dueChecks.length
+      ? sql`CASE${join(dueChecks, "")}
   END`
-      : "NULL::text"
+      : sql`NULL::text`
   } AS why
   FROM cur
-), ${tiers ? `${tierCtes(p)}, ` : ""}upd AS (
+), ${tiers ? sql`${tierCtes(p)}, ` : empty}upd AS (
   UPDATE "LoyaltyData" l SET balance = l.balance + ${p.points}, "updatedAt" = ${p.now}${
     tiers
-      ? `,
+      ? sql`,
          "tierStatus" = coalesce((SELECT status FROM tier), l."tierStatus")`
-      : ""
+      : empty
   }
   FROM cur, due
   WHERE l."programId" = ${p.programId} AND l."customerId" = ${p.customerId} AND l.xmin = cur.lv AND due.why IS NULL
-    AND l.balance::bigint + ${p.points} BETWEEN 0 AND ${MAX_BALANCE}
+    AND l.balance::bigint + ${p.points} BETWEEN 0 AND ${int(MAX_BALANCE)}
   RETURNING l.balance
 ), program AS (
   SELECT "pointsExpiryMonths" AS months FROM "Program" WHERE id = ${p.programId}
@@ -150,27 +149,27 @@ export const changeCtes = (p: ChangeSql) => {
   INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", reason, source, actor,
                              "idempotencyKey", metadata, "earningFlowId", "orderId", "reversesId", "createdAt", "expiresAt")
   SELECT ${p.programId}, ${p.customerId}, ${p.type}, ${p.points}, upd.balance, ${p.reason}, ${p.source}, ${p.actor},
-         ${p.idempotencyKey}, ${p.metadata}, ${p.earningFlowId}, ${p.orderId ?? "NULL::text"}, ${p.reversesId ?? "NULL::uuid"}, clock.at,
+         ${p.idempotencyKey}, ${p.metadata}, ${p.earningFlowId}, ${p.orderId ?? sql`NULL::text`}, ${p.reversesId ?? sql`NULL::uuid`}, clock.at,
          CASE WHEN ${p.points} > 0 AND program.months IS NOT NULL THEN clock.at + make_interval(months => program.months) END
   FROM upd CROSS JOIN program CROSS JOIN clock
   RETURNING *
 ), lot AS (${
     adds
-      ? `
+      ? sql`
   INSERT INTO "PointLot" ("programId", "customerId", "ledgerEntryId", remaining, "createdAt", "expiresAt")
   SELECT e."programId", e."customerId", e.id, e.points, e."createdAt", e."expiresAt" FROM e WHERE e.points > 0
   RETURNING 1`
-      : ` SELECT 1 AS one WHERE false`
+      : sql` SELECT 1 AS one WHERE false`
   }
 ), ${
     takes
-      ? `take AS (
+      ? sql`take AS (
   -- The oldest lots first (those that expire first, then by age) until the points taken are covered; a reversal
   -- takes the reversed entry's own lot before any other.
   SELECT lots.id, least(lots.remaining, -(${p.points}) - (lots.running - lots.remaining)) AS used
   FROM (
     SELECT o.id, o.remaining,
-           sum(o.remaining) OVER (ORDER BY ${p.reversesId ? `o."ledgerEntryId" IS NOT DISTINCT FROM ${p.reversesId} DESC, ` : ""}coalesce(o."expiresAt", 'infinity'::timestamptz), o."createdAt", o.id) AS running
+           sum(o.remaining) OVER (ORDER BY ${p.reversesId ? sql`o."ledgerEntryId" IS NOT DISTINCT FROM ${p.reversesId} DESC, ` : empty}coalesce(o."expiresAt", 'infinity'::timestamptz), o."createdAt", o.id) AS running
     FROM "PointLot" o
     WHERE o."programId" = ${p.programId} AND o."customerId" = ${p.customerId} AND o.remaining > 0 AND ${p.points} < 0
   ) lots
@@ -183,37 +182,37 @@ export const changeCtes = (p: ChangeSql) => {
     AND EXISTS (SELECT 1 FROM upd)
   RETURNING take.used
 )`
-      : `spent AS (SELECT 0 AS used WHERE false)`
+      : sql`spent AS (SELECT 0 AS used WHERE false)`
   }, ${
     tiers
-      ? `ctu AS (
+      ? sql`ctu AS (
   UPDATE "CustomerTier" ct SET "currentTierPoints" = tier.points, "currentTierId" = tier.tier_id,
          "tierChangedAt" = CASE WHEN tier.tier_id IS DISTINCT FROM cur."currentTierId" THEN (SELECT at FROM clock) ELSE ct."tierChangedAt" END
   FROM tier, cur
   WHERE ct."programId" = ${p.programId} AND ct."customerId" = ${p.customerId} AND ct.xmin = cur.tv AND EXISTS (SELECT 1 FROM upd)
   RETURNING 1
 )`
-      : `ctu AS (SELECT 1 AS one WHERE false)`
+      : sql`ctu AS (SELECT 1 AS one WHERE false)`
   }, event AS (
   INSERT INTO "Event" ("programId", type, data, "createdAt")
   SELECT e."programId", 'balance.changed',
-         ${balanceChangedData("e")}, e."createdAt"
+         ${raw(balanceChangedData("e"))}, e."createdAt"
   FROM e${
     tiers
-      ? `
+      ? sql`
   UNION ALL
   SELECT ${p.programId}, 'tier.changed',
          jsonb_build_object('customerId', ${p.customerId}, 'fromTierId', cur."currentTierId", 'toTierId', tier.tier_id, 'tierStatus', tier.status),
          (SELECT at FROM clock)
   FROM tier, cur WHERE tier.tier_id IS DISTINCT FROM cur."currentTierId" AND EXISTS (SELECT 1 FROM ctu)`
-      : ""
+      : empty
   }
   RETURNING 1
 ), change AS (
-  SELECT upd.balance, e.id AS entry_id, ${ledgerEntryJson("e")}::text AS entry FROM upd, e
+  SELECT upd.balance, e.id AS entry_id, ${raw(ledgerEntryJson("e"))}::text AS entry FROM upd, e
 ), change_refusal AS (
   SELECT coalesce(due.why, CASE WHEN cur.balance::bigint + ${p.points} < 0 THEN 'insufficient_balance'
-                                WHEN cur.balance::bigint + ${p.points} > ${MAX_BALANCE} THEN 'balance_limit'
+                                WHEN cur.balance::bigint + ${p.points} > ${int(MAX_BALANCE)} THEN 'balance_limit'
                                 ELSE 'race' END) AS why
   FROM cur, due
 ), change_ok AS (
@@ -231,8 +230,8 @@ export const changeCtes = (p: ChangeSql) => {
  * the program's tiers ranked, and the tier state after the change. test/unit/tier-rules-sql.test.ts runs both on
  * generated cases.
  */
-const tierCtes = (p: ChangeSql) => `ranked AS (
-  SELECT t.id, t."requiredPoints", ${tierRank("t")} AS rank
+const tierCtes = (p: ChangeSql) => sql`ranked AS (
+  SELECT t.id, t."requiredPoints", ${raw(tierRank("t"))} AS rank
   FROM "Tier" t WHERE t."programId" = ${p.programId} AND ${p.tier}
 ), tier AS (
   -- applyEarn (tier-rules.ts): the period's points saturate at int4; the better of the current tier and the one
@@ -243,14 +242,14 @@ const tierCtes = (p: ChangeSql) => `ranked AS (
               THEN CASE WHEN r.rank <= 1 THEN 'base' ELSE 'earned' END
               ELSE cur."tierStatus" END AS status
   FROM cur
-  CROSS JOIN LATERAL (SELECT least(${MAX_BALANCE}, cur."currentTierPoints"::bigint + ${p.points})::int AS points) n
+  CROSS JOIN LATERAL (SELECT least(${int(MAX_BALANCE)}, cur."currentTierPoints"::bigint + ${p.points})::int AS points) n
   LEFT JOIN LATERAL (SELECT x.id, x.rank FROM ranked x WHERE x."requiredPoints" <= n.points ORDER BY x.rank DESC LIMIT 1) r ON true
   LEFT JOIN ranked c ON c.id = cur."currentTierId"
   WHERE ${p.tier}
 )`;
 
 /** The parameters of a plain balance change, after the keyed statement's five. */
-const CHANGE = namedParams(
+const CHANGE = params(
   [
     "programId",
     "customerId",
@@ -279,24 +278,24 @@ const c = CHANGE.sql;
  * (`CustomerByEmail`): none found, and the statement does nothing.
  */
 export const changeWrite = (shape: ChangeShape): StatementWrite => ({
-  ctes: `who AS (
+  ctes: sql`who AS (
   SELECT coalesce(${c.customerId}::uuid, (SELECT w.id FROM "Customer" w
     WHERE w."programId" = ${c.programId}::uuid AND w.email = ${c.email}::text AND w."deletedAt" IS NULL)) AS id
 ), ${changeCtes({
-    programId: `${c.programId}::uuid`,
-    customerId: `(SELECT id FROM who)`,
-    points: `${c.points}::int`,
-    type: `${c.type}::text`,
-    reason: `${c.reason}::text`,
-    source: `${c.source}::text`,
-    actor: `${c.actor}::text`,
-    idempotencyKey: `${c.idempotencyKey}::text`,
-    metadata: `${c.metadata}::jsonb`,
-    earningFlowId: `${c.earningFlowId}::uuid`,
-    orderId: `${c.orderId}::text`,
-    reversesId: `${c.reversesId}::uuid`,
-    now: `${c.now}::timestamptz`,
-    tier: `${c.tier}::boolean`,
+    programId: sql`${c.programId}::uuid`,
+    customerId: sql`(SELECT id FROM who)`,
+    points: sql`${c.points}::int`,
+    type: sql`${c.type}::text`,
+    reason: sql`${c.reason}::text`,
+    source: sql`${c.source}::text`,
+    actor: sql`${c.actor}::text`,
+    idempotencyKey: sql`${c.idempotencyKey}::text`,
+    metadata: sql`${c.metadata}::jsonb`,
+    earningFlowId: sql`${c.earningFlowId}::uuid`,
+    orderId: sql`${c.orderId}::text`,
+    reversesId: sql`${c.reversesId}::uuid`,
+    now: sql`${c.now}::timestamptz`,
+    tier: sql`${c.tier}::boolean`,
     shape,
   })}, result AS (
   SELECT (SELECT id FROM who) AS "customerId", change.balance, change.entry, change.entry_id FROM change
@@ -310,10 +309,10 @@ export const shapeKey = (change: Pick<BalanceChange, "type" | "points">) => {
   return { shape, key: `${shape.sign}:${shape.tier}` };
 };
 
-const LOCKED_STATEMENTS = new Map<string, string>();
+const LOCKED_STATEMENTS = new Map<string, Sql>();
 
 /** The locked path's statement of a change: the write alone, without a key or an answer. */
-const lockedChangeSql = (change: Pick<BalanceChange, "type" | "points">): string => {
+const lockedChangeSql = (change: Pick<BalanceChange, "type" | "points">): Sql => {
   const { shape, key } = shapeKey(change);
   let sql = LOCKED_STATEMENTS.get(key);
   if (!sql) LOCKED_STATEMENTS.set(key, (sql = keyedStatement(changeWrite(shape))));

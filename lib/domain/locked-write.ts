@@ -1,5 +1,6 @@
 import "server-only";
 import type { Tx } from "@/lib/db/types";
+import type { Sql } from "@/lib/db/sql";
 import { isLostRace } from "@/lib/db/statement";
 import {
   keyedParams,
@@ -23,13 +24,13 @@ export const lockedStatement = (write: StatementWrite, extras: string[]) => keye
  */
 export async function runLockedWrite(
   tx: Tx,
-  sql: string,
+  statement: Sql,
   values: unknown[],
 ): Promise<{ row: StatementRow } | { refusal: string }> {
   let result;
   try {
     result = await runStatement(tx, null, () =>
-      tx.$queryRawUnsafe<StatementRow[]>(sql, ...keyedParams(null), ...values),
+      tx.$queryRawUnsafe<StatementRow[]>(statement.text, ...keyedParams(null), ...values),
     );
   } catch (err) {
     if (isLostRace(err)) throw new Error("a locked write was overtaken", { cause: err });

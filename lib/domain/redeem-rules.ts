@@ -1,6 +1,7 @@
 import "server-only";
 import { rewardLimitReached, rewardTierRequired } from "@/lib/errors";
 import { tierRank } from "./tier-ranking";
+import { raw, sql, type Sql } from "@/lib/db/sql";
 
 /**
  * The one place for a reward's per-customer rules (Reward.perCustomerLimit, Reward.minTierId): who may redeem it,
@@ -22,8 +23,8 @@ import { tierRank } from "./tier-ranking";
  * committed meanwhile sends the request to the locked path, which locks the row and counts again. `rw` must be the reward's row (with "perCustomerLimit" AS
  * lim and "minTierId"); `why` is null when the customer may redeem, else the error code with its detail after a ":".
  */
-export const redeemRulesCtes = (p: { programId: string; customerId: string }) => `rules_ranked AS (
-  SELECT t.id, t.name, ${tierRank("t")} AS rank
+export const redeemRulesCtes = (p: { programId: Sql; customerId: Sql }) => sql`rules_ranked AS (
+  SELECT t.id, t.name, ${raw(tierRank("t"))} AS rank
   FROM "Tier" t WHERE t."programId" = ${p.programId} AND EXISTS (SELECT 1 FROM rw WHERE rw."minTierId" IS NOT NULL)
 ), rules_seen AS (
   SELECT (SELECT count(*)::int FROM "Redemption" x

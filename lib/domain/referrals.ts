@@ -160,6 +160,14 @@ WHERE "programId" = $1::uuid AND "referrerId" = $2::uuid AND NOT capped
   AND "completedAt" > $3::timestamptz - make_interval(days => $4::int)`;
 
 /**
+ * The earn that may complete a referral: a balance change, or (`points: null`) an earn whose statement found that
+ * it qualifies (`referral_due`, ledger.ts `changeCtes`), under the earning customer's row lock.
+ */
+export type ReferralTrigger = Pick<BalanceChange, "programId" | "customerId" | "source" | "now"> & {
+  points: number | null;
+};
+
+/**
  * The first half of a referral's completion, on the locked path before a qualifying earn's statement (ledger.ts
  * `changeBalance`, under the earning customer's row lock): closes the customer's open referral when `change`
  * qualifies (an earn of at least the program's minimum points, not the system's own: referral points never qualify),
@@ -173,11 +181,11 @@ WHERE "programId" = $1::uuid AND "referrerId" = $2::uuid AND NOT capped
  */
 export async function closeReferral(
   tx: Tx,
-  change: BalanceChange,
+  change: ReferralTrigger,
 ): Promise<{ reward: (earn: (award: BalanceChange) => Promise<unknown>) => Promise<void> } | null> {
   if (change.source === "system") return null;
   const [open] = await tx.$queryRawUnsafe<OpenReferral[]>(OPEN_REFERRAL_SQL, change.programId, change.customerId);
-  if (!open || change.points < open.referralMinEarnPoints) return null;
+  if (!open || (change.points !== null && change.points < open.referralMinEarnPoints)) return null;
   const now = change.now ?? programNow(change.programId);
   let capped = false;
   if (open.referrerLive) {

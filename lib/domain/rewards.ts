@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
 import { rewardInactive, rewardNotFound, rewardOutOfStock, validationFailed } from "@/lib/errors";
-import { namedParams } from "@/lib/db/statement";
+import { params, raw, sql, type Sql } from "@/lib/db/sql";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { changeCtes, changeRefusal, expireDueLots } from "./ledger";
 import { lockBalance } from "./balance-lock";
@@ -142,7 +142,7 @@ export async function redeemReward(
   };
 }
 
-const REDEEM = namedParams(
+const REDEEM = params(
   [
     "programId",
     "customerId",
@@ -177,10 +177,10 @@ export type RedeemSource = "api" | "dashboard";
  * is the redemption ("createdAt" as ISO text), its entry's id and the balance after it.
  */
 const redeemWrite = (source: RedeemSource): StatementWrite => ({
-  ctes: `rw AS (
+  ctes: sql`rw AS (
   SELECT r.id, r."costPoints" AS cost, r.name, r.stock, r.active, r."perCustomerLimit" AS lim, r."minTierId"
   FROM "Reward" r WHERE r."programId" = ${d.programId}::uuid AND r.id = ${d.rewardId}::uuid AND EXISTS (SELECT 1 FROM go)
-), ${redeemRulesCtes({ programId: `${d.programId}::uuid`, customerId: `${d.customerId}::uuid` })}, gate AS (
+), ${redeemRulesCtes({ programId: sql`${d.programId}::uuid`, customerId: sql`${d.customerId}::uuid` })}, gate AS (
   SELECT CASE WHEN NOT rw.active THEN 'reward_inactive'
               WHEN rw.stock IS NOT NULL AND rw.stock <= 0 THEN 'reward_out_of_stock'
               WHEN rules.why IS NOT NULL THEN rules.why
@@ -199,26 +199,26 @@ const redeemWrite = (source: RedeemSource): StatementWrite => ({
   WHERE r."programId" = ${d.programId}::uuid AND r.id = ${d.rewardId}::uuid AND r.active AND r.stock > 0 AND gate.why IS NULL
   RETURNING 1
 ), ${changeCtes({
-    programId: `${d.programId}::uuid`,
-    customerId: `${d.customerId}::uuid`,
+    programId: sql`${d.programId}::uuid`,
+    customerId: sql`${d.customerId}::uuid`,
     // NULL (no change at all) unless every rule passed and a limited reward's unit was taken.
-    points: `(SELECT -rw.cost FROM rw, gate WHERE gate.why IS NULL AND (rw.stock IS NULL OR EXISTS (SELECT 1 FROM taken)))`,
-    type: `'redeem'`,
-    reason: `(SELECT 'reward: ' || rw.name FROM rw)`,
-    source: `'${source}'`,
-    actor: `${d.actor}::text`,
-    idempotencyKey: `${d.idempotencyKey}::text`,
-    metadata: `${d.ledgerMetadata}::jsonb`,
-    earningFlowId: `NULL::uuid`,
-    now: `${d.now}::timestamptz`,
-    tier: `false`,
+    points: sql`(SELECT -rw.cost FROM rw, gate WHERE gate.why IS NULL AND (rw.stock IS NULL OR EXISTS (SELECT 1 FROM taken)))`,
+    type: sql`'redeem'`,
+    reason: sql`(SELECT 'reward: ' || rw.name FROM rw)`,
+    source: raw(`'${source}'`),
+    actor: sql`${d.actor}::text`,
+    idempotencyKey: sql`${d.idempotencyKey}::text`,
+    metadata: sql`${d.ledgerMetadata}::jsonb`,
+    earningFlowId: sql`NULL::uuid`,
+    now: sql`${d.now}::timestamptz`,
+    tier: sql`false`,
     shape: { sign: "take", tier: false },
   })}, redeemed AS (
   INSERT INTO "Redemption" ("programId", "customerId", "rewardId", code, points, "ledgerEntryId", metadata, "createdAt")
   SELECT ${d.programId}::uuid, ${d.customerId}::uuid, rw.id, ${d.code}::text, rw.cost, change.entry_id, ${d.metadata}::jsonb,
          ${d.now}::timestamptz
   FROM change, rw
-  RETURNING id, "rewardId", "customerId", code, points, metadata, ${isoSql('"createdAt"')} AS "createdAt"
+  RETURNING id, "rewardId", "customerId", code, points, metadata, ${raw(isoSql('"createdAt"'))} AS "createdAt"
 ), redeemed_event AS (
   INSERT INTO "Event" ("programId", type, data, "createdAt")
   SELECT ${d.programId}::uuid, 'reward.redeemed',
@@ -264,7 +264,7 @@ const REDEEMED = [
   "balance",
 ];
 
-const LOCKED_REDEEM_SQL: Record<RedeemSource, string> = {
+const LOCKED_REDEEM_SQL: Record<RedeemSource, Sql> = {
   api: lockedStatement(REDEEM_WRITE, REDEEMED),
   dashboard: lockedStatement(redeemWrite("dashboard"), REDEEMED),
 };

@@ -77,6 +77,15 @@ export function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** The imports of the files under `from` that point at `above`, as `file -> target`. */
+function upward(graph: Map<string, string[]>, from: string, above: RegExp): string[] {
+  return [...graph]
+    .filter(([file]) => file.startsWith(from))
+    .flatMap(([file, targets]) => targets.filter((t) => above.test(t)).map((t) => `${file} -> ${t}`));
+}
+
+const OPS_ABOVE = /^lib\/(api|staff|domain|jobs|exports)\//;
+
 describe("the import graph of lib/", () => {
   const graph = libGraph();
 
@@ -98,11 +107,19 @@ describe("the import graph of lib/", () => {
   });
 
   test("lib/domain imports nothing from the layers above it (lib/api, lib/staff, lib/jobs, lib/exports)", () => {
-    const upward = [...graph]
-      .filter(([file]) => file.startsWith("lib/domain/"))
-      .flatMap(([file, targets]) =>
-        targets.filter((t) => /^lib\/(api|staff|jobs|exports)\//.test(t)).map((t) => `${file} -> ${t}`),
-      );
-    assert.deepEqual(upward, []);
+    assert.deepEqual(upward(graph, "lib/domain/", /^lib\/(api|staff|jobs|exports)\//), []);
+  });
+
+  test("lib/ops imports nothing from the layers that use it (lib/api, lib/staff, lib/domain, lib/jobs, lib/exports)", () => {
+    // Logging, metrics and readiness sit below every layer that reports to them (lib/db records hand-overs,
+    // lib/api times requests): what answers HTTP (the /metrics endpoint, route labels from the /v1 table) is lib/api's.
+    assert.deepEqual(upward(graph, "lib/ops/", OPS_ABOVE), []);
+  });
+
+  test("finds a planted upward import of lib/ops", () => {
+    // lib/ops/metrics.ts made to import the edge guard, as route-pattern.ts did when it lived in lib/ops.
+    const planted = new Map(graph);
+    planted.set("lib/ops/metrics.ts", [...(graph.get("lib/ops/metrics.ts") ?? []), "lib/api/edge-guard.ts"]);
+    assert.deepEqual(upward(planted, "lib/ops/", OPS_ABOVE), ["lib/ops/metrics.ts -> lib/api/edge-guard.ts"]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * lib/ops/metrics.ts and lib/ops/route-pattern.ts: route patterns never carry a raw path (label cardinality), and a
+ * lib/ops/metrics.ts and lib/api/route-pattern.ts: route patterns never carry a raw path (label cardinality), and a
  * scrape on one node:cluster worker sees every worker's metrics once the primary runs `startMetricsAggregator()`
  * (real forked workers over the cluster's IPC channel), while an unclustered process answers its own.
  */
@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import cluster, { type Worker } from "node:cluster";
 import path from "node:path";
 import { recordRequest, scrape, startMetricsAggregator } from "@/lib/ops/metrics";
-import { routeOf } from "@/lib/ops/route-pattern";
+import { routeOf } from "@/lib/api/route-pattern";
 
 const P = "0193a5b2-6f1e-7c3a-9a4b-2d1e0f9c8b7a";
 const count = (text: string, status = "200") =>

@@ -4,7 +4,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { empty, join, raw, sql, Sql } from "@/lib/db/sql";
+import { empty, int, join, params, raw, sql, Sql } from "@/lib/db/sql";
 
 describe("sql", () => {
   test("binds each value as $n in order", () => {
@@ -76,5 +76,32 @@ describe("sql", () => {
     assert.equal(page("a", 10).text, page("zzz", 99).text);
     assert.notEqual(page(null, 10).text, page("a", 10).text);
     assert.ok(page("a", 10) instanceof Sql);
+  });
+
+  test("params: a statement built once writes its named placeholders as $n from `first`, and binds on each run", () => {
+    const p = params(["programId", "points"] as const, 6);
+    const fragment = sql`balance + ${p.sql.points}::int`;
+    const q = sql`UPDATE x SET balance = ${fragment} WHERE "programId" = ${p.sql.programId}::uuid AND ${p.sql.points} > 0`;
+    assert.equal(q.text, `UPDATE x SET balance = balance + $7::int WHERE "programId" = $6::uuid AND $7 > 0`);
+    assert.deepEqual(q.values, [], "nothing bound at build time");
+    assert.ok(q.parameterised && fragment.parameterised);
+    assert.deepEqual(p.values({ points: 5, programId: "p" }), ["p", 5], "the arguments in the order of the names");
+  });
+
+  test("params and bound values never share a statement (their $n would collide)", () => {
+    const p = params(["a"] as const);
+    assert.throws(() => sql`SELECT ${p.sql.a} WHERE b = ${2}`, TypeError);
+    assert.throws(() => sql`SELECT ${sql`${p.sql.a}`}, ${sql`${2}`}`, TypeError);
+  });
+
+  test("a param in a plain template string (not the tag) throws instead of writing text", () => {
+    const p = params(["a"] as const);
+    assert.throws(() => `SELECT ${p.sql.a}`, /param a outside the sql tag/);
+  });
+
+  test("int writes a constant integer of the code into the text, and refuses anything else", () => {
+    assert.equal(sql`LIMIT ${int(86400)}`.text, "LIMIT 86400");
+    assert.throws(() => int(1.5), TypeError);
+    assert.throws(() => int(Number.NaN), TypeError);
   });
 });

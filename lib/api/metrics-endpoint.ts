@@ -3,9 +3,9 @@ import { timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { invalidMetricsToken, notFound, type AppError } from "@/lib/errors";
-import { problemResponse } from "@/lib/api/problem";
-import { requestIdFrom } from "@/lib/api/edge-guard";
-import { METRICS_CONTENT_TYPE, scrape, watchOutbox } from "./metrics";
+import { problemResponse } from "./problem";
+import { requestIdFrom } from "./edge-guard";
+import { METRICS_CONTENT_TYPE, scrape, watchOutbox } from "@/lib/ops/metrics";
 
 /**
  * GET /metrics (app/metrics/route.ts). Unset METRICS_TOKEN: 404 `not_found`, as if the endpoint did not exist;

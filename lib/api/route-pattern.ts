@@ -1,6 +1,6 @@
 import "server-only";
-import { isV1Path } from "@/lib/api/edge-guard";
-import { V1_ROUTES } from "@/lib/api/v1-routes.generated";
+import { isV1Path } from "./edge-guard";
+import { V1_ROUTES } from "./v1-routes.generated";
 
 /**
  * The route of a request path as a pattern, for metrics labels and access lines: a raw path (an email, a UUID)

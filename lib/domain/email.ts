@@ -29,6 +29,8 @@ const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 /** The domain's ASCII form (lower case), or null when it is not a domain name an address can have. */
 export function asciiDomain(domain: string): string | null {
   if (!DOMAIN_INPUT.test(domain)) return null;
+  // The URL parser's IDNA does not check hyphens (UTS #46 CheckHyphens=false): no label starts or ends with one.
+  if (domain.split(/[.\u3002\uff0e\uff61]/).some((label) => label.startsWith("-") || label.endsWith("-"))) return null;
   let host: string;
   try {
     host = new URL(`http://${domain}/`).hostname;

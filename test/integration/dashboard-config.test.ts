@@ -310,7 +310,26 @@ for (const backend of BACKENDS) {
       const saved = await staff("manager", "PATCH", "/settings", settings);
       assert.equal(saved.status, 200, saved.text);
       // A setting the request leaves out keeps its value: the redemption cancel window's default.
-      assert.deepEqual({ ...saved.json, id: undefined }, { ...settings, redemptionCancelHours: 24, id: undefined });
+      assert.deepEqual(
+        { ...saved.json, id: undefined },
+        { ...settings, redemptionCancelHours: 24, allowedOrigins: [], id: undefined },
+      );
+      // The web origins allowed to call /me (CORS): refused whole unless each is an origin; stored as browsers send it.
+      const badOrigins = await staff("manager", "PATCH", "/settings", {
+        ...settings,
+        allowedOrigins: ["https://a.example/x"],
+      });
+      assert.equal(badOrigins.status, 400, badOrigins.text);
+      assert.deepEqual(
+        (badOrigins.json?.errors as { path: string }[]).map((e) => e.path),
+        ["allowedOrigins"],
+      );
+      const origins = await staff("manager", "PATCH", "/settings", {
+        ...settings,
+        allowedOrigins: ["https://Shop.Example.com/", "http://localhost:5173"],
+      });
+      assert.equal(origins.status, 200, origins.text);
+      assert.deepEqual(origins.json?.allowedOrigins, ["https://shop.example.com", "http://localhost:5173"]);
       const created = await staff("owner", "POST", "/programs", { name: "Config C" });
       assert.equal(created.status, 201, created.text);
       const programId = created.json?.programId as string;

@@ -366,7 +366,7 @@ for (const backend of BACKENDS) {
         "earning_flow.activate": 1,
         "earning_flow.deactivate": 1,
         "earning_flow.update": 1,
-        "program.update": 1,
+        "program.update": 2, // the settings, then the allowed origins (the refused PATCH wrote nothing)
         "reward.update": 4,
         "tier.remove": 1,
         "tier.update": 2,
@@ -377,11 +377,18 @@ for (const backend of BACKENDS) {
       );
       assert.equal(remove?.before.name, "Silver");
       assert.equal(remove?.after.customersMoved, 3);
-      const [settings] = await stack.query<{ before: { timeZone: string }; after: { timeZone: string } }>(
-        `SELECT before, after FROM "AuditLog" WHERE "programId" = $1::uuid AND action = 'program.update'`,
+      const [settings, origins] = await stack.query<{
+        before: { timeZone: string; allowedOrigins?: string[] };
+        after: { timeZone: string; allowedOrigins?: string[] };
+      }>(
+        `SELECT before, after FROM "AuditLog" WHERE "programId" = $1::uuid AND action = 'program.update' ORDER BY "createdAt"`,
         [world.a.programId],
       );
       assert.deepEqual([settings?.before.timeZone, settings?.after.timeZone], ["UTC", "Europe/Madrid"]);
+      assert.deepEqual(
+        [origins?.before.allowedOrigins, origins?.after.allowedOrigins],
+        [[], ["https://shop.example.com", "http://localhost:5173"]],
+      );
       const created = await stack.query<{ action: string; staffEmail: string; role: string }>(
         `SELECT a.action, a."staffEmail", m.role FROM "AuditLog" a
            JOIN "StaffMembership" m ON m."programId" = a."programId" WHERE a."programId" = $1::uuid ORDER BY a."createdAt"`,

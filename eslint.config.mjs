@@ -106,6 +106,7 @@ export default defineConfig([
     "next-env.d.ts",
     "lib/generated/**",
     "sdk/generated/**",
+    "sdk/dist/**",
     "node_modules/**",
     ".data/**",
     "test-results/**",

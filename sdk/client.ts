@@ -18,9 +18,9 @@
  *   });
  */
 import createClient, { type Client, type FetchResponse, type MaybeOptionalInit, type Middleware } from "openapi-fetch";
-import type { components, paths } from "./generated/openapi";
-import { apiErrorFrom, operationOf } from "./errors";
-import { retryingFetch, type FetchLike, type RetryOptions } from "./retry";
+import type { components, paths } from "./generated/openapi.js";
+import { apiErrorFrom, operationOf } from "./errors.js";
+import { retryingFetch, type FetchLike, type RetryOptions } from "./retry.js";
 
 type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
 type Media = `${string}/${string}`;

@@ -4,9 +4,9 @@
  * so a `switch` on it can be exhaustive; `isLoyaltyApiError(err, "decreaseBalance")` narrows it to the codes of that
  * one operation. A failure with no answer at all (network down, aborted) is rethrown as fetch threw it.
  */
-import { OPERATION_IDS, type ErrorCode, type OperationErrorCodes, type OperationId } from "./generated/operations";
+import { OPERATION_IDS, type ErrorCode, type OperationErrorCodes, type OperationId } from "./generated/operations.js";
 
-export type { ErrorCode, OperationErrorCodes, OperationId } from "./generated/operations";
+export type { ErrorCode, OperationErrorCodes, OperationId } from "./generated/operations.js";
 
 /**
  * The client's own code for an error answer that is not a problem document of this API (for example a proxy's 502

@@ -21,7 +21,12 @@ import { V1_ROUTES } from "./v1-routes.generated";
 const allowOf = (methods: readonly string[]) =>
   [...new Set([...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"])].sort().join(", ");
 
-const COMPILED = V1_ROUTES.map(([pattern, methods]) => ({ segments: pattern.split("/"), allow: allowOf(methods) }));
+const COMPILED = V1_ROUTES.map(([pattern, methods]) => ({
+  segments: pattern.split("/"),
+  allow: allowOf(methods),
+  /** The route answers OPTIONS itself (the /me routes' CORS preflight, lib/api/cors.ts). */
+  ownOptions: (methods as readonly string[]).includes("OPTIONS"),
+}));
 
 /** What the edge does with a request before any route runs. */
 export type EdgeVerdict =
@@ -58,7 +63,7 @@ export function judgeV1(method: string, pathname: string): EdgeVerdict {
       r.segments.every((s, i) => (s.startsWith(":") ? segments[i] !== "" : s === segments[i])),
   );
   if (!route) return { kind: "refuse", error: notFound("endpoint") };
-  if (method === "OPTIONS") return { kind: "options", allow: route.allow };
+  if (method === "OPTIONS") return route.ownOptions ? PASS : { kind: "options", allow: route.allow };
   // `allow` is a short comma-separated list; a method is one of its whole words.
   if (!route.allow.split(", ").includes(method)) return { kind: "refuse", error: methodNotAllowed(route.allow) };
   return PASS;

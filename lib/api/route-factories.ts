@@ -21,6 +21,7 @@ import { IDEMPOTENT_REPLAYED } from "@/lib/header-names";
 import type { Outcome, OutcomeSlot } from "@/lib/db/keyed-statement";
 import { idempotencyKeyOf, outcomeSlot, runIdempotently } from "./idempotency";
 import { readJsonBody } from "./json-body";
+import { applyCors } from "./cors";
 
 /**
  * The one place where a /v1 route is assembled from its declaration (API.md §1): who may call it (api-key or
@@ -100,6 +101,8 @@ type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
 /** Who may call a kind of route, and how it finds the customer it acts on (if it acts on one). */
 interface Scope {
   authenticate: Authenticate;
+  /** The /me routes answer CORS for the program's allowed origins (./cors.ts); the api-key routes never do. */
+  cors?: boolean;
   customer?: (req: ApiRequest<unknown, unknown>, database: Db) => Promise<void>;
 }
 
@@ -114,7 +117,7 @@ async function customerByEmail(req: ApiRequest<unknown, unknown>, database: Db) 
 const INTEGRATOR: Scope = { authenticate: byApiKey };
 const INTEGRATOR_CUSTOMER: Scope = { authenticate: byApiKey, customer: customerByEmail };
 /** The token's customer is the caller's: authentication already set it. */
-const TOKEN_CUSTOMER: Scope = { authenticate: byCustomerToken };
+const TOKEN_CUSTOMER: Scope = { authenticate: byCustomerToken, cors: true };
 
 /** An integrator read (api-key). A read that declares nothing but `run` may be given as that function alone. */
 export const apiRead = <Q = undefined>(options: ReadOptions<Q, string | null> | ReadOptions<Q, string | null>["run"]) =>
@@ -167,6 +170,7 @@ function readRoute<Q, C extends string | null>(
     withEdge(req, async (edge) => {
       const params = await ctx.params;
       const database = await hotDb();
+      if (scope.cors) await applyCors(req, params, edge, database);
       // Reads change nothing: a lost connection is retried once, authentication included (lib/db/outage.ts).
       const reply = await retryRead(async () => {
         const apiReq = newRequest<undefined, Q, C>(
@@ -194,6 +198,7 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
     withEdge(req, async (edge) => {
       const params = await ctx.params;
       const database = await hotDb();
+      if (scope.cors) await applyCors(req, params, edge, database);
       const authenticated = await retryRead(() => scope.authenticate(req, params, edge, database));
       const parsed = options.body
         ? await readJsonBody(req, options.bodyOptional ? { value: {} } : undefined)

@@ -44,8 +44,8 @@ export type { LoyaltyBatchItem };
 
 const isUserItem = (item: IntegrationBatchItem): item is UserBatchItem => item.feature !== "loyalty";
 
-/** Trim and lower-case, as every e-mail is stored and compared. */
-export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+/** The form every e-mail is stored and compared in (email.ts: IDNA ASCII domain, NFC lower-cased local part). */
+export { normaliseEmail } from "./email";
 
 const USER_FIELDS = ["externalCustomerId", "firstName", "lastName", "phone"] as const;
 

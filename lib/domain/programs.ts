@@ -4,6 +4,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { notFound, validationFailed } from "@/lib/errors";
 import type { AdjustCeilings } from "./adjustment-ceilings";
 import { isTimeZone } from "./time-zones";
+import { allowedOrigins, allowedOriginsProblem } from "./web-origins";
 
 /**
  * The one place for programs: creating and changing them, and `requireProgram`, the "program exists or 404"
@@ -67,6 +68,7 @@ export const PROGRAM_SETTINGS = {
   adjustCeilingSupport: true,
   adjustCeilingManager: true,
   redemptionCancelHours: true,
+  allowedOrigins: true,
 } as const;
 export type ProgramSettings = Prisma.ProgramGetPayload<{ select: typeof PROGRAM_SETTINGS }>;
 
@@ -82,12 +84,19 @@ export async function updateProgram(
     timeZone?: string;
     /** Hours a redemption may be cancelled for (lib/domain/redemption-cancel.ts); 0: never; null: at any time. */
     redemptionCancelHours?: number | null;
+    /** The web origins whose pages may call the /me routes (web-origins.ts; lib/api/cors.ts). */
+    allowedOrigins?: string[];
   },
 ) {
   if (changes.timeZone !== undefined && !isTimeZone(changes.timeZone))
     throw validationFailed([{ path: "timeZone", message: "must be an IANA time zone, e.g. Europe/Madrid" }]);
+  const originsProblem = changes.allowedOrigins && allowedOriginsProblem(changes.allowedOrigins);
+  if (originsProblem) throw validationFailed([{ path: "allowedOrigins", message: originsProblem }]);
   await requireProgram(db, id);
-  return db.program.update({ where: { id }, data: changes, select: PROGRAM_SETTINGS });
+  const data = changes.allowedOrigins
+    ? { ...changes, allowedOrigins: allowedOrigins(changes.allowedOrigins) }
+    : changes;
+  return db.program.update({ where: { id }, data, select: PROGRAM_SETTINGS });
 }
 
 /** The program's manual-adjustment ceilings per role (lib/domain/adjustment-ceilings.ts). */

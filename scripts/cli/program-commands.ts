@@ -13,6 +13,17 @@ import { MAX_CANCEL_HOURS } from "@/lib/staff/forms/program";
 import { seedDemo } from "../seed/demo";
 import { dateOrNow, Int, Name, Now, Password, Uuid, type Command } from "./command";
 
+/** `--allowed-origins a,b`: the list; "none" (or empty): no origin; left out: unchanged. */
+const originList = (flag: string | undefined) =>
+  flag === undefined
+    ? undefined
+    : flag.trim() === "none"
+      ? []
+      : flag
+          .split(",")
+          .map((o) => o.trim())
+          .filter((o) => o !== "");
+
 /** CLI commands for a program and who may use it: settings, tiers, API keys, staff, the periodic jobs, demo data. */
 export const programCommands: Record<string, Command> = {
   "program create": {
@@ -28,7 +39,7 @@ export const programCommands: Record<string, Command> = {
   },
   "program update": {
     usage:
-      "--id ID [--name N] [--tier-period-months M] [--points-expiry-months M|off] [--time-zone IANA] [--adjust-ceiling-support P|off] [--adjust-ceiling-manager P|off] [--redemption-cancel-hours H|any]",
+      "--id ID [--name N] [--tier-period-months M] [--points-expiry-months M|off] [--time-zone IANA] [--adjust-ceiling-support P|off] [--adjust-ceiling-manager P|off] [--redemption-cancel-hours H|any] [--allowed-origins 'https://shop.example.com,https://…'|none]",
     flags: z.strictObject({
       id: Uuid,
       name: Name.optional(),
@@ -38,6 +49,8 @@ export const programCommands: Record<string, Command> = {
       "adjust-ceiling-support": z.union([z.literal("off"), Int(0, MAX_POINTS)]).optional(),
       "adjust-ceiling-manager": z.union([z.literal("off"), Int(0, MAX_POINTS)]).optional(),
       "redemption-cancel-hours": z.union([z.literal("any"), Int(0, MAX_CANCEL_HOURS)]).optional(),
+      // Comma-separated; "none" allows no origin. Checked by updateProgram (lib/domain/web-origins.ts).
+      "allowed-origins": z.string().max(10_000).optional(),
     }),
     run: async (f: {
       id: string;
@@ -48,6 +61,7 @@ export const programCommands: Record<string, Command> = {
       "adjust-ceiling-support"?: number | "off";
       "adjust-ceiling-manager"?: number | "off";
       "redemption-cancel-hours"?: number | "any";
+      "allowed-origins"?: string;
     }) => {
       // "off" is no ceiling (null); a flag left out leaves the setting as it is (undefined).
       const offIsNull = <T>(v: T | "off") => (v === "off" ? null : v);
@@ -60,6 +74,7 @@ export const programCommands: Record<string, Command> = {
         adjustCeilingManager: offIsNull(f["adjust-ceiling-manager"]),
         // 0 turns cancelling off; "any": no time limit (null).
         redemptionCancelHours: f["redemption-cancel-hours"] === "any" ? null : f["redemption-cancel-hours"],
+        allowedOrigins: originList(f["allowed-origins"]),
       });
     },
   },

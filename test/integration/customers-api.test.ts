@@ -527,6 +527,90 @@ for (const backend of BACKENDS) {
         assert.equal(again.userData.lastName, "Upper");
       });
 
+      test("e-mails of the world: an internationalised domain or a UTF-8 local part, found by every spelling", async () => {
+        const n = ++seq;
+        // Each address as first written, its stored form, and other spellings that name the same customer.
+        const forms = [
+          {
+            sent: `jose.${n}@bücher.de`,
+            stored: `jose.${n}@xn--bcher-kva.de`,
+            also: [`JOSE.${n}@BÜCHER.DE`, `jose.${n}@Bücher.de`, `jose.${n}@ｂüｃｈｅｒ.de`],
+          },
+          {
+            sent: `jose.p${n}@xn--bcher-kva.de`,
+            stored: `jose.p${n}@xn--bcher-kva.de`,
+            also: [`jose.p${n}@bücher.de`, `Jose.P${n}@XN--BCHER-KVA.DE`],
+          },
+          {
+            sent: `josé.${n}@example.com`,
+            stored: `josé.${n}@example.com`,
+            // Upper case, and the same é decomposed (e + U+0301): one address after NFC.
+            also: [`JOSÉ.${n}@EXAMPLE.COM`, `jose\u0301.${n}@example.com`],
+          },
+          {
+            sent: `用户${n}@例子.广告`,
+            stored: `用户${n}@xn--fsqu00a.xn--4rr70v`,
+            also: [`用户${n}@xn--fsqu00a.xn--4rr70v`],
+          },
+        ];
+        await applied(forms.map((f, i) => user(f.sent, { firstName: `World${i}` })));
+        const ids: string[] = [];
+        for (const [i, f] of forms.entries()) {
+          const c = await customer(f.sent);
+          assert.equal(c.email, f.stored, "stored and answered in one form");
+          assert.equal(c.userData.firstName, `World${i}`);
+          ids.push(c.id);
+          for (const spelling of [f.stored, ...f.also]) {
+            const res = await get(spelling);
+            assert.equal(res.status, 200, `${spelling}: ${res.text}`);
+            assert.equal(res.json.id, c.id, spelling);
+          }
+        }
+        assert.equal(new Set(ids).size, forms.length);
+        // An update batch written with other spellings updates the same customers, creating none.
+        await applied(forms.map((f, i) => user(f.also[0]!, { lastName: `Again${i}` })));
+        for (const [i, f] of forms.entries()) {
+          const c = await customer(f.also.at(-1)!);
+          assert.equal(c.id, ids[i]);
+          assert.equal(c.userData.lastName, `Again${i}`);
+        }
+        // A rename to an internationalised address, then a customer route (a write) on another spelling of it.
+        await applied([user(forms[0]!.sent, { email: `renamed.${n}@bücher.de` })]);
+        assert.equal((await customer(`renamed.${n}@xn--bcher-kva.de`)).id, ids[0]);
+        const earned = await call(
+          "POST",
+          `${A()}/customers/${encodeURIComponent(`RENAMED.${n}@BÜCHER.DE`)}/balance/increase`,
+          {
+            body: { points: 5 },
+          },
+        );
+        assert.equal(earned.status, 200, earned.text);
+        assert.equal(earned.json.balance, 5);
+        await absent(forms[0]!.sent);
+      });
+
+      test("e-mails that are not addresses by the rule are refused by path, and nothing is written", async () => {
+        const n = ++seq;
+        const bad = [
+          `"quoted ${n}"@example.com`,
+          `jo..se${n}@example.com`,
+          `.jose${n}@example.com`,
+          `jose${n}@bücher`, // no top-level domain
+          `jose${n}@xn--zz.de`, // not punycode
+          `jose${n}@-bücher.de`,
+          `jose${n}@bücher.d3`,
+          `jose${n}@127.0.0.1`,
+          `${"é".repeat(33)}${n}@example.com`, // 66 bytes of UTF-8 in the local part
+          `jo se${n}@example.com`,
+          `jose${n}☃@example.com`, // a symbol, not a letter
+        ];
+        const good = `fine.${n}@bücher.de`;
+        const res = await upsert([user(good), ...bad.map((email) => user(email))]);
+        assertProblem(res, 400, "validation_failed");
+        assert.deepEqual(problemPaths(res.json), bad.map((_, i) => `[${i + 1}].email`).sort());
+        await absent(good);
+      });
+
       test("a%2Bb%40x.com in the path is a+b@x.com", async () => {
         await applied([user("A+B@X.com", { firstName: "Plus" })]);
         const res = await call("GET", `${A()}/customers/a%2Bb%40x.com`);

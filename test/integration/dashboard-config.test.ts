@@ -310,7 +310,26 @@ for (const backend of BACKENDS) {
       const saved = await staff("manager", "PATCH", "/settings", settings);
       assert.equal(saved.status, 200, saved.text);
       // A setting the request leaves out keeps its value: the redemption cancel window's default.
-      assert.deepEqual({ ...saved.json, id: undefined }, { ...settings, redemptionCancelHours: 24, id: undefined });
+      assert.deepEqual(
+        { ...saved.json, id: undefined },
+        { ...settings, redemptionCancelHours: 24, allowedOrigins: [], id: undefined },
+      );
+      // The web origins allowed to call /me (CORS): refused whole unless each is an origin; stored as browsers send it.
+      const badOrigins = await staff("manager", "PATCH", "/settings", {
+        ...settings,
+        allowedOrigins: ["https://a.example/x"],
+      });
+      assert.equal(badOrigins.status, 400, badOrigins.text);
+      assert.deepEqual(
+        (badOrigins.json?.errors as { path: string }[]).map((e) => e.path),
+        ["allowedOrigins"],
+      );
+      const origins = await staff("manager", "PATCH", "/settings", {
+        ...settings,
+        allowedOrigins: ["https://Shop.Example.com/", "http://localhost:5173"],
+      });
+      assert.equal(origins.status, 200, origins.text);
+      assert.deepEqual(origins.json?.allowedOrigins, ["https://shop.example.com", "http://localhost:5173"]);
       const created = await staff("owner", "POST", "/programs", { name: "Config C" });
       assert.equal(created.status, 201, created.text);
       const programId = created.json?.programId as string;
@@ -347,7 +366,7 @@ for (const backend of BACKENDS) {
         "earning_flow.activate": 1,
         "earning_flow.deactivate": 1,
         "earning_flow.update": 1,
-        "program.update": 1,
+        "program.update": 2, // the settings, then the allowed origins (the refused PATCH wrote nothing)
         "reward.update": 4,
         "tier.remove": 1,
         "tier.update": 2,
@@ -358,11 +377,18 @@ for (const backend of BACKENDS) {
       );
       assert.equal(remove?.before.name, "Silver");
       assert.equal(remove?.after.customersMoved, 3);
-      const [settings] = await stack.query<{ before: { timeZone: string }; after: { timeZone: string } }>(
-        `SELECT before, after FROM "AuditLog" WHERE "programId" = $1::uuid AND action = 'program.update'`,
+      const [settings, origins] = await stack.query<{
+        before: { timeZone: string; allowedOrigins?: string[] };
+        after: { timeZone: string; allowedOrigins?: string[] };
+      }>(
+        `SELECT before, after FROM "AuditLog" WHERE "programId" = $1::uuid AND action = 'program.update' ORDER BY "createdAt"`,
         [world.a.programId],
       );
       assert.deepEqual([settings?.before.timeZone, settings?.after.timeZone], ["UTC", "Europe/Madrid"]);
+      assert.deepEqual(
+        [origins?.before.allowedOrigins, origins?.after.allowedOrigins],
+        [[], ["https://shop.example.com", "http://localhost:5173"]],
+      );
       const created = await stack.query<{ action: string; staffEmail: string; role: string }>(
         `SELECT a.action, a."staffEmail", m.role FROM "AuditLog" a
            JOIN "StaffMembership" m ON m."programId" = a."programId" WHERE a."programId" = $1::uuid ORDER BY a."createdAt"`,

@@ -6,6 +6,7 @@
  * rotated secret signs beside the new one until its window ends, then only the new one does. Roles that may not
  * write are refused and change nothing; another program's webhook is 404; every change is audited without secrets.
  */
+import { verifyWebhook } from "@/sdk";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import os from "node:os";
@@ -253,6 +254,9 @@ for (const backend of BACKENDS) {
       assert.match(header, /^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
       assert.ok(verifySignature(old, header, during.body), "the old secret verifies during the window");
       assert.ok(verifySignature(fresh, header, during.body), "the new secret verifies during the window");
+      // The typed client's verifyWebhook: either secret alone, or both held at once.
+      for (const held of [old, fresh, [old, fresh], ["whsec_unrelated", fresh]])
+        assert.equal((await verifyWebhook(during.body, header, held)).type, "webhook.test");
       assert.match((await page("manager", "/webhooks")).html, /old secret valid until/);
 
       // The window ends (as 24 hours later): on PostgreSQL by moving its end into the past while the app runs (PGlite
@@ -263,6 +267,9 @@ for (const backend of BACKENDS) {
         assert.match(signed, /^t=\d+,v1=[0-9a-f]{64}$/);
         assert.ok(verifySignature(secret, signed, delivery.body));
         for (const o of outdated) assert.ok(!verifySignature(o, signed, delivery.body));
+        await verifyWebhook(delivery.body, signed, secret);
+        for (const o of outdated)
+          await assert.rejects(verifyWebhook(delivery.body, signed, o), { name: "WebhookVerificationError" });
       };
       if (backend === "postgres") {
         await stack.query(

@@ -17,6 +17,9 @@ import { assertCustomerShape, assertProblem, ISO_MS } from "../support/assertion
 
 const PUSH_URL = "http://127.0.0.1:9/push"; // never called here: the delivery worker is off in this file
 const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
+/** Program A allows SHOP_ORIGIN (and a local one); program B allows OTHER_ORIGIN only. */
+const SHOP_ORIGIN = "https://shop.example.com";
+const OTHER_ORIGIN = "https://other.example.com";
 
 const decodePart = (part: string) => JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
 
@@ -84,13 +87,34 @@ for (const backend of BACKENDS) {
       const A = stack.programId;
       const csv = path.join(files, "codes.csv");
       writeFileSync(csv, "code\nDEL-1\nDEL-2\nDEL-3\n");
-      const [coffee, foreign, pool, , push] = await stack.together(
+      // CORS (lib/api/cors.ts): a refused list changes nothing; the accepted one is stored as browsers send origins.
+      const refusedOrigins = await stack.cliRun([
+        "program",
+        "update",
+        "--id",
+        A,
+        "--allowed-origins",
+        "https://a.example/path",
+      ]);
+      assert.equal(refusedOrigins.code, 1, refusedOrigins.stdout);
+      const [coffee, foreign, pool, , push, , updated] = await stack.together(
         () => stack.loyalty("reward", "create", "--program", A, "--name", "Coffee", "--cost-points", "30"),
         () => stack.loyalty("reward", "create", "--program", stack.otherProgramId, "--name", "B", "--cost-points", "1"),
         () => stack.loyalty("coupon-pool", "create", "--program", A, "--name", "Pool"),
         () => stack.loyalty("earning-flow", "create", "--program", A, "--key", "visit", "--points", "10"),
         () => stack.loyalty("push-endpoint", "set", "--program", A, "--url", PUSH_URL),
+        () => stack.loyalty("program", "update", "--id", stack.otherProgramId, "--allowed-origins", OTHER_ORIGIN),
+        () =>
+          stack.loyalty(
+            "program",
+            "update",
+            "--id",
+            A,
+            "--allowed-origins",
+            `${SHOP_ORIGIN.toUpperCase()}/,http://localhost:5173`,
+          ),
       );
+      assert.deepEqual(updated!.allowedOrigins, [SHOP_ORIGIN, "http://localhost:5173"]);
       id.coffee = String(coffee!.rewardId);
       id.foreignReward = String(foreign!.rewardId);
       id.pool = String(pool!.couponPoolId);
@@ -230,6 +254,100 @@ for (const backend of BACKENDS) {
       await refused(`/v1/programs/${stack.otherProgramId}/me`, bearer(token));
       await refused(`/v1/programs/${UNKNOWN_ID}/me`, bearer(token));
       assertProblem(await api("GET", `/v1/programs/not-a-program/me`, bearer(token)), 404, "not_found");
+    });
+
+    test("CORS: /me answers a preflight and the request for the program's allowed origins only; api-key routes never", async () => {
+      const token = await tokenOf(holder);
+      const preflight = (path: string, origin: string, method = "GET") =>
+        api("OPTIONS", path, {
+          key: null,
+          headers: {
+            Origin: origin,
+            "Access-Control-Request-Method": method,
+            "Access-Control-Request-Headers": "authorization,content-type,idempotency-key",
+          },
+        });
+      const allowed = (res: Awaited<ReturnType<typeof api>>, origin: string) => {
+        assert.equal(res.headers.get("access-control-allow-origin"), origin);
+        assert.match(res.headers.get("vary") ?? "", /\bOrigin\b/);
+      };
+      const none = (res: Awaited<ReturnType<typeof api>>, what: string) => {
+        for (const h of ["allow-origin", "allow-methods", "allow-headers", "allow-credentials", "expose-headers"])
+          assert.equal(res.headers.get(`access-control-${h}`), null, `${what}: no access-control-${h}`);
+      };
+
+      // The preflight: the exact origin, the route's methods, the three request headers.
+      for (const [path, method] of [
+        [`${p()}/me`, "GET"],
+        [`${p()}/me/balance`, "GET"],
+        [`${p()}/me/transactions`, "GET"],
+        [`${p()}/me/rewards/${id.coffee}/redeem`, "POST"],
+        [`/v1/programs/${stack.programId.toUpperCase()}/me`, "GET"],
+      ] as const) {
+        const res = await preflight(path, SHOP_ORIGIN, method);
+        assert.equal(res.status, 204, `${path}: ${res.text}`);
+        allowed(res, SHOP_ORIGIN);
+        assert.match(res.headers.get("access-control-allow-methods") ?? "", new RegExp(`\\b${method}\\b`));
+        const headers = (res.headers.get("access-control-allow-headers") ?? "").toLowerCase();
+        for (const h of ["authorization", "content-type", "idempotency-key"]) assert.ok(headers.includes(h), h);
+        assert.match(res.headers.get("allow") ?? "", /OPTIONS/);
+        assert.ok(Number(res.headers.get("access-control-max-age")) > 0);
+      }
+      allowed(await preflight(`${p()}/me`, "http://localhost:5173"), "http://localhost:5173");
+      // Another origin, a look-alike, another program's origin, a method the route does not serve: no CORS headers.
+      for (const [path, origin, method] of [
+        [`${p()}/me`, "https://evil.example", "GET"],
+        [`${p()}/me`, "https://shop.example.com.evil.example", "GET"],
+        [`${p()}/me`, "http://shop.example.com", "GET"],
+        [`${p()}/me`, OTHER_ORIGIN, "GET"],
+        [`/v1/programs/${stack.otherProgramId}/me`, SHOP_ORIGIN, "GET"],
+        [`/v1/programs/${UNKNOWN_ID}/me`, SHOP_ORIGIN, "GET"],
+        [`${p()}/me`, SHOP_ORIGIN, "DELETE"],
+        [`${p()}/me`, "null", "GET"],
+      ] as const) {
+        const res = await preflight(path, origin, method);
+        assert.equal(res.status, 204);
+        none(res, `${origin} ${method} ${path}`);
+      }
+      allowed(await preflight(`/v1/programs/${stack.otherProgramId}/me`, OTHER_ORIGIN), OTHER_ORIGIN);
+
+      // The request itself: the allowed origin can read the answer, a refusal included; another origin cannot.
+      const me = await api("GET", `${p()}/me`, {
+        ...bearer(token),
+        headers: { ...bearer(token).headers, Origin: SHOP_ORIGIN },
+      });
+      assert.equal(me.status, 200, me.text);
+      allowed(me, SHOP_ORIGIN);
+      assert.match(me.headers.get("access-control-expose-headers") ?? "", /x-request-id/i);
+      assert.equal(me.headers.get("access-control-allow-credentials"), null, "no cookies are ever involved");
+      const refusedMe = await api("GET", `${p()}/me`, { key: null, headers: { Origin: SHOP_ORIGIN } });
+      assertProblem(refusedMe, 401, "unauthorized");
+      allowed(refusedMe, SHOP_ORIGIN);
+      const evil = await api("GET", `${p()}/me`, {
+        ...bearer(token),
+        headers: { ...bearer(token).headers, Origin: "https://evil.example" },
+      });
+      assert.equal(evil.status, 200, "the server answers; the browser withholds it from the page");
+      none(evil, "another origin");
+      assert.match(evil.headers.get("vary") ?? "", /\bOrigin\b/);
+      const plain = await api("GET", `${p()}/me`, bearer(token));
+      none(plain, "no Origin");
+
+      // api-key routes never answer CORS, whatever the origin: a browser must never hold an API key.
+      for (const path of [c(holder), `${p()}/tiers`, `${p()}/integrations/api`, `${c(holder)}/token`]) {
+        const pre = await preflight(path, SHOP_ORIGIN, path.endsWith("/api") ? "POST" : "GET");
+        assert.equal(pre.status, 204);
+        none(pre, `preflight ${path}`);
+      }
+      const read = await api("GET", c(holder), { headers: { Origin: SHOP_ORIGIN } });
+      assert.equal(read.status, 200);
+      none(read, "an api-key read");
+      const write = await api("POST", `${c(holder)}/balance/decrease`, {
+        body: { points: 1_000_000_000 },
+        headers: { Origin: SHOP_ORIGIN },
+      });
+      assertProblem(write, 409, "insufficient_balance"); // (writes nothing)
+      none(write, "an api-key write");
     });
 
     test("notifications: 202 queued, or suppressed by the customer's category flag; validation; 404", async () => {

@@ -22,6 +22,7 @@ import { newEmail, TWO_PROGRAMS } from "../support/fixtures";
 import { startReceiver, verifySignature, type Receiver, type Received } from "../support/webhook-receiver";
 import { ISO_MS } from "../support/assertions";
 import { describedEvent } from "../support/webhook-events";
+import { verifyWebhook, WebhookVerificationError } from "@/sdk";
 
 const GIVE_UP_MS = 5000;
 const WORKER_ENV = {
@@ -194,7 +195,8 @@ for (const backend of BACKENDS) {
       assert.equal(sample.method, "POST");
 
       for (const r of mine("/hooks")) {
-        assert.deepEqual(Object.keys(r.json).sort(), ["createdAt", "data", "id", "programId", "type"]);
+        assert.deepEqual(Object.keys(r.json).sort(), ["createdAt", "data", "id", "programId", "sequence", "type"]);
+        assert.ok(Number.isSafeInteger(r.json.sequence) && r.json.sequence > 0, r.body);
         assert.equal(r.json.programId, stack.programId);
         assert.match(r.json.createdAt, ISO_MS);
         assert.ok(EVENT_TYPES.includes(r.json.type), r.json.type);
@@ -215,6 +217,46 @@ for (const backend of BACKENDS) {
       assert.equal(mine("/hooks").find((r) => r.json.type === "reward.redeemed")!.json.data.rewardId, rewardId);
       assert.equal(mine("/hooks").find((r) => r.json.type === "coupon.assigned")!.json.data.couponPoolId, poolId);
 
+      // The sequence follows the order the changes committed (each call above waited for the one before).
+      const seqOf = (type: string, ledgerType?: string) =>
+        mine("/hooks").find((r) => r.json.type === type && (!ledgerType || r.json.data.type === ledgerType))!.json
+          .sequence as number;
+      const steps = [
+        [seqOf("customer.created")],
+        [seqOf("customer.updated")],
+        [seqOf("balance.changed", "earn"), seqOf("tier.changed")],
+        [seqOf("balance.changed", "redeem"), seqOf("reward.redeemed")],
+        [seqOf("coupon.assigned")],
+        [seqOf("notification.requested")],
+        [seqOf("customer.deleted")],
+      ];
+      for (let i = 1; i < steps.length; i++)
+        assert.ok(Math.min(...steps[i]!) > Math.max(...steps[i - 1]!), `step ${i} after step ${i - 1}`);
+
+      // The typed client's verifyWebhook on real deliveries: the whole whsec_ string is the key; 5 minutes of tolerance.
+      for (const r of mine("/hooks")) {
+        const header = String(r.headers["loyalty-signature"]);
+        const event = await verifyWebhook(r.body, header, secret.hooks);
+        assert.equal(event.id, r.json.id);
+        await verifyWebhook(new TextEncoder().encode(r.body), header, [secret.second, secret.hooks]);
+      }
+      const header = String(sample.headers["loyalty-signature"]);
+      const signedAt = Number(/t=(\d+)/.exec(header)![1]) * 1000;
+      const refusal = async (why: WebhookVerificationError["reason"], ...args: Parameters<typeof verifyWebhook>) =>
+        assert.rejects(
+          verifyWebhook(...args),
+          (err: unknown) => err instanceof WebhookVerificationError && err.reason === why,
+        );
+      await refusal("signature_mismatch", sample.body, header, secret.second);
+      await refusal("signature_mismatch", sample.body, header, secret.hooks.slice("whsec_".length));
+      await refusal("signature_mismatch", sample.body.replace("}", " }"), header, secret.hooks);
+      await refusal("timestamp_out_of_tolerance", sample.body, header, secret.hooks, { now: signedAt + 301_000 });
+      await refusal("timestamp_out_of_tolerance", sample.body, header, secret.hooks, { now: signedAt - 301_000 });
+      await verifyWebhook(sample.body, header, secret.hooks, { now: signedAt + 299_000 });
+      await verifyWebhook(sample.body, header, secret.hooks, { now: signedAt + 3_600_000, toleranceSeconds: 3601 });
+      await refusal("malformed_header", sample.body, "v1=abc", secret.hooks);
+      await refusal("malformed_header", sample.body, undefined, secret.hooks);
+
       // The first attempt of customer.created failed with a 500 and was retried after the backoff, once.
       const created = at("/hooks").filter(
         (r) => r.json?.type === "customer.created" && r.json.data.customerId === customerId,
@@ -224,6 +266,49 @@ for (const backend of BACKENDS) {
         [500, 200],
       );
       assert.ok(created[1]!.at - created[0]!.at >= 100, "retried after a delay, not at once");
+    });
+
+    test("deliveries are unordered; a receiver that keeps the highest sequence per customer ends at the true balance", async () => {
+      const email = newEmail("order");
+      assert.equal(
+        (await api("POST", `${p()}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] })).status,
+        201,
+      );
+      const id = (await api("GET", c(email))).json.id as string;
+      // Concurrent changes of one balance (at once on PostgreSQL, two app instances).
+      const moves = [
+        ...Array.from({ length: 8 }, (_, i) => ["increase", 100 + i]),
+        ...Array.from({ length: 4 }, () => ["decrease", 10]),
+      ];
+      const answers = await Promise.all(
+        moves.map(([move, points], i) =>
+          apps[i % apps.length]!.api("POST", `${c(email)}/balance/${move}`, { body: { points } }),
+        ),
+      );
+      for (const a of answers) assert.equal(a.status, 200, a.text);
+      const balance = (await api("GET", c(email))).json.loyaltyData.balance as number;
+      const changes = () => {
+        const byId = new Map(
+          ok("/hooks")
+            .filter((r) => r.json?.type === "balance.changed" && r.json.data.customerId === id)
+            .map((r) => [r.json.id as string, r.json]),
+        );
+        return [...byId.values()];
+      };
+      await waitFor(() => changes().length === moves.length, "every balance.changed");
+      // Mirror in arrival order, dropping what is older than what was applied.
+      let mirrored = { sequence: 0, balance: -1 };
+      for (const r of ok("/hooks").filter((r) => r.json?.type === "balance.changed" && r.json.data.customerId === id))
+        if (r.json.sequence > mirrored.sequence) mirrored = { sequence: r.json.sequence, balance: r.json.data.balance };
+      assert.equal(mirrored.balance, balance);
+      // In sequence order, each event's balance is the one before plus its points: the order they committed.
+      const ordered = changes().sort((a, b) => a.sequence - b.sequence);
+      let running = 0;
+      for (const e of ordered) {
+        running += e.data.points as number;
+        assert.equal(e.data.balance, running, JSON.stringify(e));
+      }
+      assert.equal(running, balance);
     });
 
     test("push notifications go to the push endpoint signed with its secret; a 500 is retried, then delivered", async () => {
@@ -336,7 +421,8 @@ for (const backend of BACKENDS) {
       racing = false;
       const passes = await Promise.all(cliWorkers);
       await settle(); // the customer.created retries, and any duplicate, would arrive by now
-      assert.equal(ok("/second").filter((r) => r.json.type === "customer.created").length, 62);
+      // The 60 here, and one each from the first three tests (event types, order, push).
+      assert.equal(ok("/second").filter((r) => r.json.type === "customer.created").length, 63);
       for (const where of ["/hooks", "/second"]) {
         const delivered = ok(where).map((r: Received) => r.json.id);
         assert.equal(new Set(delivered).size, delivered.length, `no event delivered twice to ${where}`);

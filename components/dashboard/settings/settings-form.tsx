@@ -15,6 +15,7 @@ export interface SettingsData {
   adjustCeilingSupport: number | null;
   adjustCeilingManager: number | null;
   redemptionCancelHours: number | null;
+  allowedOrigins: string[];
 }
 
 /** The settings page's edit form (in its drawer): every setting, validated with the route's schema. */
@@ -45,6 +46,11 @@ export function SettingsForm({
       adjustCeilingSupport: f.optionalNumber("adjustCeilingSupport"),
       adjustCeilingManager: f.optionalNumber("adjustCeilingManager"),
       redemptionCancelHours: f.optionalNumber("redemptionCancelHours"),
+      // One origin per line (or separated by commas or spaces).
+      allowedOrigins: f
+        .text("allowedOrigins")
+        .split(/[\s,]+/)
+        .filter((o) => o !== ""),
     }),
   });
   const { errors, field } = save;
@@ -101,6 +107,22 @@ export function SettingsForm({
         max={MAX_CANCEL_HOURS}
         step={1}
       />
+      <Field
+        label="Web origins allowed to call /me"
+        htmlFor="settings-origins"
+        hint="One per line, e.g. https://shop.example.com: pages there may call the customer-token routes (CORS). Empty: none."
+        error={errors.allowedOrigins}
+      >
+        <textarea
+          id="settings-origins"
+          name="allowedOrigins"
+          rows={3}
+          defaultValue={settings.allowedOrigins.join("\n")}
+          className={inputClass}
+          aria-invalid={!!errors.allowedOrigins}
+          spellCheck={false}
+        />
+      </Field>
       <button type="submit" className={buttonClass} disabled={save.pending}>
         Save settings
       </button>

@@ -91,7 +91,7 @@ const signatureHeaders = [
     in: "header",
     required: true,
     description:
-      '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint\'s secret>`. Recompute it over the raw body, compare in constant time, and refuse an old `t`. After a secret rotation, while the old secret stays valid (the overlap chosen in the dashboard, 24 h by default), the header carries a second `v1=` made with the old secret: accept the delivery when any `v1` matches a secret you hold.',
+      "`t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" keyed with the endpoint's secret>`. The key is the whole secret as shown, `whsec_` prefix included, as UTF-8 bytes. Recompute it over the raw body, compare in constant time, and refuse a `t` more than 5 minutes from your clock (the typed client's `verifyWebhook` does all of this). After a secret rotation, while the old secret stays valid (the overlap chosen in the dashboard, 24 h by default), the header carries a second `v1=` made with the old secret: accept the delivery when any `v1` matches a secret you hold.",
     schema: { type: "string", pattern: "^t=\\d+(,v1=[0-9a-f]{64}){1,2}$" },
     example: "t=1795361493,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd",
   },
@@ -134,9 +134,14 @@ export function webhooks(): Record<string, unknown> {
       type,
       webhook(
         `The \`${type}\` event`,
-        `Posted to every active webhook of the program that subscribes to \`${type}\` (or to every event) after the change committed (at least once: drop duplicates by \`id\`).`,
+        `Posted to every active webhook of the program that subscribes to \`${type}\` (or to every event) after the change committed (at least once: drop duplicates by \`id\`). Deliveries are unordered: they are sent in parallel and retried, so a later change may arrive first; order a customer's events by \`sequence\`.`,
         eventSchemaId(type),
-        { default: { summary: type, value: { id: EVENT_ID, type, programId, createdAt: at, data: DATA[type] } } },
+        {
+          default: {
+            summary: type,
+            value: { id: EVENT_ID, type, programId, createdAt: at, sequence: 48213, data: DATA[type] },
+          },
+        },
       ),
     ]),
   );
@@ -154,6 +159,7 @@ export function webhooks(): Record<string, unknown> {
             type: TEST_EVENT_TYPE,
             programId,
             createdAt: at,
+            sequence: 48214,
             data: {
               webhookId: "0193a5b3-5a10-7b2f-9c3d-1e2f3a4b5c6d",
               message: "A test event sent from the dashboard.",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailAddress, MAX_EMAIL_LENGTH } from "@/lib/domain/email";
 
 /**
  * The /v1 contract as zod schemas, one module per resource (this one holds what several share). Handlers
@@ -11,13 +12,22 @@ export const MAX_BATCH_ITEMS = 1000;
 /** The most points one request may add or take. */
 export const MAX_POINTS = 1_000_000_000;
 
-/** Trimmed, lower-cased, at most 254 characters. */
+/**
+ * An e-mail address by the one rule of lib/domain/email.ts, in its stored form: internationalised domains in their
+ * ASCII (IDNA) form, UTF-8 local parts (RFC 6531) NFC-normalised and lower-cased; at most 254 characters.
+ */
 export const Email = z
   .string()
   .trim()
-  .max(254)
-  .toLowerCase()
-  .pipe(z.email({ message: "must be a valid e-mail address" }))
+  .max(MAX_EMAIL_LENGTH)
+  .transform((value, ctx) => {
+    const address = emailAddress(value);
+    if (address === null) ctx.addIssue({ code: "custom", message: "must be a valid e-mail address" });
+    return address ?? value;
+  })
+  .describe(
+    "An e-mail address. Internationalised domains (`jose@bücher.de`) and UTF-8 local parts (`josé@example.com`, RFC 6531) are accepted; it is stored and answered with its domain in ASCII (IDNA) form and lower-cased (`jose@xn--bcher-kva.de`), and any spelling of it names the same customer.",
+  )
   .meta({ examples: ["jane.doe@example.com"] });
 
 /** PostgreSQL text cannot hold U+0000 nor unpaired UTF-16 surrogates: refuse them here rather than fail as a 500. */

@@ -16,6 +16,13 @@ const envelope = <T extends DeliveredEventType, D extends z.ZodType>(type: T, da
       type: z.literal(type),
       programId: Id,
       createdAt: Timestamp,
+      sequence: z
+        .number()
+        .int()
+        .nullable()
+        .describe(
+          "Deliveries are unordered (in parallel, and retried): order a customer's events by this number. It increases strictly, in the order the changes committed, across the events that change the same value of a customer (its balance, its tier), but is not contiguous (it is shared by every event of the service). To mirror a value, keep the sequence of the event that last set it and ignore an event with a lower one. Null only for events written before the field existed.",
+        ),
       data,
     })
     .meta({ id: eventSchemaId(type), description });

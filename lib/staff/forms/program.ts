@@ -3,6 +3,7 @@ import { z } from "zod";
 import { MAX_POINTS } from "@/lib/api/schemas/common";
 import { isTimeZone } from "@/lib/domain/time-zones";
 import { linkTemplateProblem } from "@/lib/domain/referral-rules";
+import { allowedOriginsProblem } from "@/lib/domain/web-origins";
 
 /** The program: its settings, its referral settings, a new program. */
 
@@ -30,7 +31,7 @@ const CancelHours = z
 /**
  * The program settings page, with `loyalty program update`'s rules: name, points expiry (months; null: never),
  * tier period (months), the time zone reports count days in, the manual-adjustment ceilings per role (null: none), and
- * the hours a redemption may be cancelled for (0: never; null: at any time).
+ * the hours a redemption may be cancelled for (0: never; null: at any time), and the web origins allowed to call /me.
  */
 export const ProgramSettingsForm = z.strictObject({
   name: z.string().trim().min(1, "a name is required").max(255),
@@ -41,6 +42,14 @@ export const ProgramSettingsForm = z.strictObject({
   adjustCeilingManager: Ceiling,
   /** Left out: unchanged (clients that predate the setting). */
   redemptionCancelHours: CancelHours.optional(),
+  /** The web origins whose pages may call the /me routes with a customer token (lib/domain/web-origins.ts). */
+  allowedOrigins: z
+    .array(z.string().max(255, "must be at most 255 characters"))
+    .superRefine((values, ctx) => {
+      const problem = allowedOriginsProblem(values);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
 });
 export type ProgramSettingsForm = z.infer<typeof ProgramSettingsForm>;
 

@@ -49,6 +49,10 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
             ["Adjustment ceiling, managers", ceiling(settings.adjustCeilingManager)],
             ["Adjustment ceiling, owners", "no ceiling"],
             ["Redemption cancel window", cancelWindow(settings.redemptionCancelHours)],
+            [
+              "Web origins allowed to call /me",
+              settings.allowedOrigins.length === 0 ? "none" : settings.allowedOrigins.join(", "),
+            ],
           ]}
         />
       </Card>

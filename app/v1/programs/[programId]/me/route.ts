@@ -1,3 +1,4 @@
+import { corsPreflight } from "@/lib/api/cors";
 import { meRead } from "@/lib/api/route-factories";
 import { customerNotFound } from "@/lib/errors";
 import { getCustomerJsonById } from "@/lib/domain/customer-read";
@@ -8,3 +9,6 @@ export const GET = meRead(async (req, db) => {
   if (!body) throw customerNotFound();
   return { status: 200, rawJson: body };
 });
+
+/** CORS preflight for the program's allowed origins (lib/api/cors.ts). */
+export const OPTIONS = corsPreflight(["GET"]);

@@ -1,3 +1,4 @@
+import { corsPreflight } from "@/lib/api/cors";
 import { meRead } from "@/lib/api/route-factories";
 import { explainBalance } from "@/lib/domain/balance-explained";
 
@@ -6,3 +7,6 @@ export const GET = meRead(async (req, db) => ({
   status: 200,
   json: await explainBalance(db, req.programId, req.customerId),
 }));
+
+/** CORS preflight for the program's allowed origins (lib/api/cors.ts). */
+export const OPTIONS = corsPreflight(["GET"]);

@@ -1,3 +1,4 @@
+import { corsPreflight } from "@/lib/api/cors";
 import { meRead } from "@/lib/api/route-factories";
 import { PageQuery } from "@/lib/api/schemas/common";
 import { listTransactionsJson } from "@/lib/domain/points";
@@ -10,3 +11,6 @@ export const GET = meRead({
     rawJson: await listTransactionsJson(db, req.customerId, req.query.limit, req.query.cursor),
   }),
 });
+
+/** CORS preflight for the program's allowed origins (lib/api/cors.ts). */
+export const OPTIONS = corsPreflight(["GET"]);

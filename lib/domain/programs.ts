@@ -3,6 +3,7 @@ import type { Db, Tx } from "@/lib/db/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { notFound, validationFailed } from "@/lib/errors";
 import type { AdjustCeilings } from "./adjustment-ceilings";
+import { realTime } from "./real-time";
 import { isTimeZone } from "./time-zones";
 
 /**
@@ -27,9 +28,20 @@ export async function requireProgram(
   return program;
 }
 
+/**
+ * A new program, live or test (fixed here, never changed: API.md "Test programs"). A test program's clock starts at
+ * the real time of its creation, or at `clockAt`.
+ */
 export async function createProgram(
   db: Db,
-  input: { name: string; tierPeriodMonths?: number; pointsExpiryMonths?: number | null; timeZone?: string },
+  input: {
+    name: string;
+    tierPeriodMonths?: number;
+    pointsExpiryMonths?: number | null;
+    timeZone?: string;
+    test?: boolean;
+    clockAt?: Date;
+  },
 ): Promise<{ programId: string }> {
   const program = await db.program.create({
     data: {
@@ -37,6 +49,8 @@ export async function createProgram(
       tierPeriodMonths: input.tierPeriodMonths ?? 12,
       pointsExpiryMonths: input.pointsExpiryMonths ?? null,
       timeZone: input.timeZone ?? "UTC",
+      test: input.test ?? false,
+      clockAt: input.test ? (input.clockAt ?? realTime()) : null,
     },
     select: { id: true },
   });
@@ -67,6 +81,8 @@ export const PROGRAM_SETTINGS = {
   adjustCeilingSupport: true,
   adjustCeilingManager: true,
   redemptionCancelHours: true,
+  test: true,
+  clockAt: true,
 } as const;
 export type ProgramSettings = Prisma.ProgramGetPayload<{ select: typeof PROGRAM_SETTINGS }>;
 

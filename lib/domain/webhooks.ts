@@ -34,9 +34,10 @@ export function signature(secrets: string | readonly string[], body: string, at 
 
 /**
  * The JSON text a webhook delivery sends for its event, built by the database in one expression (`e` is the
- * "Event" row): the outbox signs and posts exactly this text, and the dashboard shows exactly this text.
+ * "Event" row; `livemode` is false for a test program's events): the outbox signs and posts exactly this text, and the dashboard shows exactly this text.
  */
 export const EVENT_BODY_SQL = `json_build_object('id', e.id, 'type', e.type, 'programId', e."programId",
+  'livemode', NOT (SELECT lp.test FROM "Program" lp WHERE lp.id = e."programId"),
   'createdAt', ${isoSql('e."createdAt"')}, 'data', e.data)::text`;
 
 /** A webhook of the program, or 404 (another program's webhook is answered the same as a missing one). */

@@ -136,7 +136,7 @@ export function webhooks(): Record<string, unknown> {
         `The \`${type}\` event`,
         `Posted to every active webhook of the program that subscribes to \`${type}\` (or to every event) after the change committed (at least once: drop duplicates by \`id\`).`,
         eventSchemaId(type),
-        { default: { summary: type, value: { id: EVENT_ID, type, programId, createdAt: at, data: DATA[type] } } },
+        { default: { summary: type, value: { id: EVENT_ID, type, programId, livemode: true, createdAt: at, data: DATA[type] } } },
       ),
     ]),
   );
@@ -153,6 +153,7 @@ export function webhooks(): Record<string, unknown> {
             id: EVENT_ID,
             type: TEST_EVENT_TYPE,
             programId,
+            livemode: true,
             createdAt: at,
             data: {
               webhookId: "0193a5b3-5a10-7b2f-9c3d-1e2f3a4b5c6d",
@@ -173,6 +174,7 @@ export function webhooks(): Record<string, unknown> {
             id: "0193a5b3-26d0-74fc-81aa-e3d2cf1a0b98",
             type: "notification",
             programId,
+            livemode: true,
             customerId,
             loyaltyCustomerId: "LC-7K2M9Q",
             title: "You earned 250 points",

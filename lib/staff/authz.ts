@@ -97,7 +97,8 @@ export async function resolveStaff(database: Db, staffId: string, programId: str
     select: {
       role: true,
       program: { select: { name: true, test: true, clockAt: true } },
-      staff: { select: { email: true, disabledAt: true } } },
+      staff: { select: { email: true, disabledAt: true } },
+    },
   });
   if (!membership || membership.staff.disabledAt) return null;
   return {

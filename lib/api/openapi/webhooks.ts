@@ -136,7 +136,12 @@ export function webhooks(): Record<string, unknown> {
         `The \`${type}\` event`,
         `Posted to every active webhook of the program that subscribes to \`${type}\` (or to every event) after the change committed (at least once: drop duplicates by \`id\`).`,
         eventSchemaId(type),
-        { default: { summary: type, value: { id: EVENT_ID, type, programId, livemode: true, createdAt: at, data: DATA[type] } } },
+        {
+          default: {
+            summary: type,
+            value: { id: EVENT_ID, type, programId, livemode: true, createdAt: at, data: DATA[type] },
+          },
+        },
       ),
     ]),
   );

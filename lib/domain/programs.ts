@@ -58,11 +58,7 @@ export async function createProgram(
 }
 
 /** A new program and its first owner (the staff member who created it from the dashboard), in the caller's transaction. */
-export async function createProgramWithOwner(
-  tx: Tx,
-  ownerStaffId: string,
-  input: { name: string; tierPeriodMonths?: number; pointsExpiryMonths?: number | null; timeZone?: string },
-) {
+export async function createProgramWithOwner(tx: Tx, ownerStaffId: string, input: Parameters<typeof createProgram>[1]) {
   const created = await createProgram(tx, input);
   await tx.staffMembership.create({ data: { staffId: ownerStaffId, programId: created.programId, role: "owner" } });
   return created;
@@ -81,8 +77,6 @@ export const PROGRAM_SETTINGS = {
   adjustCeilingSupport: true,
   adjustCeilingManager: true,
   redemptionCancelHours: true,
-  test: true,
-  clockAt: true,
 } as const;
 export type ProgramSettings = Prisma.ProgramGetPayload<{ select: typeof PROGRAM_SETTINGS }>;
 

@@ -104,6 +104,8 @@ async function loadedProgram(ctx: Context, customers: number, test: boolean) {
       name,
       "--required-points",
       String(points),
+      "--factor",
+      "1",
     );
   await cli(ctx.dbEnv, "program", "update", "--id", programId!, "--points-expiry-months", "12");
   const { key } = await cli(

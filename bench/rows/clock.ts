@@ -135,7 +135,7 @@ async function loadedProgram(ctx: Context, customers: number, test: boolean) {
     for (let i = 0; i < cohort.length; i += 1000)
       await post(
         "/integrations/api",
-        cohort.slice(i, i + 1000).map((email) => ({ email, feature: "user" })),
+        cohort.slice(i, i + 1000).map((email) => ({ email, feature: "user", payload: {} })),
         201,
       );
     let next = 0;

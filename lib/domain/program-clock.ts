@@ -105,6 +105,13 @@ export async function advanceClock(
   throw new Error("unreachable: a dry run always rolls back");
 }
 
+/**
+ * The same advance in the caller's transaction, committed with it (an advance under an Idempotency-Key: its outcome
+ * is stored in that transaction). All or nothing: cut short, nothing of it stays, and repeating it runs it whole.
+ */
+export const advanceClockInTransaction = (tx: Tx, programId: string, to: Date): Promise<AdvanceReport> =>
+  advance((work) => work(tx), tx, programId, to, false);
+
 async function advance(
   inTransaction: InTransaction,
   db: Db,

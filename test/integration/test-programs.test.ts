@@ -278,6 +278,33 @@ for (const backend of BACKENDS) {
       );
     });
 
+    test("an advance under an Idempotency-Key is one transaction, replayed on a repeat with the key", async () => {
+      const key = `advance-${process.pid}-${++counter}`;
+      const to = "2028-03-01T00:00:00.000Z";
+      const first = await app.api("POST", `${T()}/clock/advance`, {
+        ...asT(),
+        body: { to },
+        headers: { "Idempotency-Key": key },
+      });
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.json.from, "2028-02-01T00:00:00.000Z");
+      const again = await app.api("POST", `${T()}/clock/advance`, {
+        ...asT(),
+        body: { to },
+        headers: { "Idempotency-Key": key },
+      });
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.headers.get("idempotent-replayed"), "true");
+      assert.deepEqual(again.json, first.json);
+      assert.equal((await clock(T(), app.test.key)).now, to);
+      const other = await app.api("POST", `${T()}/clock/advance`, {
+        ...asT(),
+        body: { to: "2028-04-01T00:00:00Z" },
+        headers: { "Idempotency-Key": key },
+      });
+      assertProblem(other, 409, "idempotency_conflict");
+    });
+
     test("an advance cut short in its second step leaves the first applied; repeating it finishes, nothing twice", async () => {
       const who = email("cut");
       await create(U(), app.interrupted.key, who);

@@ -22,7 +22,7 @@ export const AdvanceRequest = z
   })
   .meta({ id: "AdvanceRequest" });
 
-const TimelineEntry = z
+export const ClockTimelineEntry = z
   .object({
     at: Timestamp.describe("The instant the timer ran at (the program's now for that step)."),
     kind: z.enum(["points.expired", "tier.period_closed", "tier.changed"]),
@@ -45,7 +45,7 @@ export const AdvanceReport = z
       webhooks: z.number().int().describe("Events written, each delivered to the webhooks subscribed to its type."),
     }),
     steps: z.number().int().describe("The due instants the advance stepped through."),
-    timeline: z.array(TimelineEntry).describe("What happened, in time order: the first `timelineLimit` entries."),
+    timeline: z.array(ClockTimelineEntry).describe("What happened, in time order: the first `timelineLimit` entries."),
     timelineTotal: z.number().int(),
     timelineLimit: z.number().int(),
   })

@@ -16,6 +16,8 @@ const num = (name: string, fallback: number) => {
 };
 
 export const CUSTOMERS = num("BENCH_CUSTOMERS", 100_000);
+/** The customers of the clock row's test program (and of its live reference). */
+export const clockCustomers = () => num("BENCH_CLOCK_CUSTOMERS", 10_000);
 /** Customers given an opening balance when loaded (ledger history before the first measurement). */
 export const HISTORY = num("BENCH_HISTORY", 5_000);
 export const SECONDS = num("BENCH_SECONDS", 15);
@@ -51,6 +53,7 @@ export const ROWS = [
   "batch1000", // one 1,000-item batch, median of 5, ours vs bare
   "node24", // GET and increase on Node 24 against the same rows on this Node (when a Node 24 binary is found)
   "corrections", // reverse and refund (locked path) next to increase on the same server (ours only)
+  "clock", // a test program of BENCH_CLOCK_CUSTOMERS customers advanced by a year, beside the live sweeps of the same work
 ] as const;
 export type RowId = (typeof ROWS)[number];
 

@@ -49,12 +49,30 @@ export interface Results {
     pass: boolean;
   } | null;
   couponImport: { codes: number; seconds: number } | null;
+  /** The clock row (bench/rows/clock.ts). */
+  clockAdvance: {
+    customers: number;
+    steps: number;
+    expiredLots: number;
+    seconds: number;
+    sweepSeconds: number;
+    target: string;
+    pass: boolean;
+  } | null;
   node24: { binary: string; version: string } | null;
   notes: string[];
 }
 
 export class Context {
-  readonly results: Results = { rows: [], memory: [], batch1000: null, couponImport: null, node24: null, notes: [] };
+  readonly results: Results = {
+    rows: [],
+    memory: [],
+    batch1000: null,
+    couponImport: null,
+    clockAdvance: null,
+    node24: null,
+    notes: [],
+  };
   private nextStartServer: Promise<Server> | null = null;
   private baselineServer: Promise<Server> | null = null;
   private sameStatementServer: Promise<Server> | null = null;

@@ -65,6 +65,11 @@ export function printTable(header: Header, results: Results): string {
     lines.push(
       `coupon CSV import through the CLI: ${n0(results.couponImport.codes)} codes in ${results.couponImport.seconds} s (process start included)`,
     );
+  const c = results.clockAdvance;
+  if (c)
+    lines.push(
+      `clock advance of a test program, ${n0(c.customers)} customers by one year: ${c.seconds} s in ${c.steps} steps (${verdict(c.pass)}, ${c.target}); the live sweeps of the same work ${c.sweepSeconds} s (CLI, process start included)`,
+    );
   lines.push(
     "",
     "latencies in ms (p50/p99); ratio = ours req/s ÷ the named reference's, measured in alternating slices.",
@@ -127,6 +132,11 @@ export function markdown(header: Header, results: Results): string {
   if (results.couponImport)
     single.push(
       `| Coupon CSV import through the CLI | ${n0(results.couponImport.codes)} codes in ${results.couponImport.seconds} s | | |`,
+    );
+  const clock = results.clockAdvance;
+  if (clock)
+    single.push(
+      `| Advance a test program of ${n0(clock.customers)} customers by one year (${clock.steps} steps; live sweeps of the same work: ${clock.sweepSeconds} s) | ${clock.seconds} s | ${clock.target} | ${verdict(clock.pass)} |`,
     );
   if (single.length) out.push("| Measure | Result | Target | Verdict |", "|---|---|---|---|", ...single, "");
   for (const note of results.notes) out.push(`Note: ${note}`, "");

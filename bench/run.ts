@@ -59,6 +59,7 @@ import { node24Rows } from "./rows/node24";
 import { batch100Row, floorRows, getRow, increaseRow, rateLimitRow } from "./rows/throughput";
 import { workerRows } from "./rows/workers";
 import { correctionRows } from "./rows/corrections";
+import { clockRows } from "./rows/clock";
 import { ensureBuild, productionCommand, startOurs } from "./servers";
 import { createProgram, Workload } from "./setup";
 
@@ -78,6 +79,7 @@ const FAMILIES: [config.RowId, (ctx: Context) => Promise<void>][] = [
   ["batch1000", batch1000Row],
   ["node24", node24Rows],
   ["corrections", correctionRows],
+  ["clock", clockRows],
 ];
 
 async function main() {

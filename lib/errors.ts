@@ -30,6 +30,10 @@ export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, meaning: "missing, unknown or revoked credentials" },
   forbidden: { status: 403, meaning: "the signed-in staff member's role does not allow this" },
   cross_site_request: { status: 403, meaning: "a staff write sent from another site" },
+  api_key_mode_mismatch: {
+    status: 403,
+    meaning: "a test key (`lk_test_`) on a live program, or a live key (`lk_live_`) on a test program",
+  },
   adjustment_above_ceiling: { status: 403, meaning: "a manual adjustment above the role's ceiling" },
   not_found: { status: 404, meaning: "no such program, path or resource (or one of another program)" },
   customer_not_found: { status: 404, meaning: "no customer with this e-mail in this program" },
@@ -44,6 +48,7 @@ export const ERROR_CATALOGUE = {
     status: 409,
     meaning: "the change contradicts the current state (for example a unique e-mail); nothing was changed",
   },
+  program_not_test: { status: 409, meaning: "only a test program's clock can be moved; this program is live" },
   idempotency_conflict: { status: 409, meaning: "the Idempotency-Key was already used with a different request" },
   insufficient_balance: { status: 409, meaning: "the balance is lower than the points to take; nothing was changed" },
   balance_limit: { status: 409, meaning: "the change would take a balance above the maximum; nothing was changed" },
@@ -144,6 +149,15 @@ export const signInRequired = () => fail("unauthorized", "Sign in to continue.")
 export const invalidMetricsToken = () =>
   fail("unauthorized", "A valid metrics token is required (Authorization: Bearer).");
 export const forbidden = (message: string) => fail("forbidden", message);
+export const apiKeyModeMismatch = (keyIsTest: boolean) =>
+  fail(
+    "api_key_mode_mismatch",
+    keyIsTest
+      ? "This is a test key (lk_test_): it acts only on its own test program, never on a live one."
+      : "This is a live key (lk_live_): it never acts on a test program; use the test program's lk_test_ key.",
+  );
+export const programNotTest = () =>
+  fail("program_not_test", "This program is live: only a test program's clock can be moved.");
 /** A staff write sent from another site (or without Origin and Sec-Fetch-Site): refused before it is read. */
 export const crossSiteRequest = () =>
   fail("cross_site_request", "Staff changes are accepted only from the dashboard's own pages.");

@@ -2,7 +2,9 @@
  * Admin CLI for operators and automation: `npm run --silent loyalty -- <noun> <verb> [--flags]`.
  * The last line of stdout is always one JSON object: the result, or {"error":{...}} with a non-zero exit.
  */
-import { disconnectDb } from "@/lib/db/client";
+import { db, disconnectDb } from "@/lib/db/client";
+import { onProgramClock } from "@/lib/domain/clock";
+import { readProgramClock } from "@/lib/domain/program-clock-read";
 import { AppError } from "@/lib/errors";
 import { DatabaseLockedError } from "@/lib/db/pglite-lock";
 import { formatPath } from "@/lib/api/problem";
@@ -73,7 +75,10 @@ async function main() {
       errors,
     );
   }
-  const result = await command.run(parsed.data as never);
+  // A command on a test program acts at that program's clock (lib/domain/clock.ts), as the API and dashboard do.
+  const programId = (parsed.data as { program?: unknown }).program;
+  const clockAt = typeof programId === "string" ? await readProgramClock(await db(), programId) : null;
+  const result = await onProgramClock(String(programId), clockAt, () => command.run(parsed.data as never));
   console.log(JSON.stringify(result));
 }
 

@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/types";
-import { invalidApiKey, invalidCustomerToken, notFound, rateLimited } from "@/lib/errors";
-import { findActiveKey } from "@/lib/domain/api-keys";
+import { apiKeyModeMismatch, invalidApiKey, invalidCustomerToken, notFound, rateLimited } from "@/lib/errors";
+import { findActiveKey, TEST_KEY_PREFIX } from "@/lib/domain/api-keys";
+import { readProgramClock } from "@/lib/domain/program-clock-read";
 import { verifyCustomerToken } from "@/lib/domain/customer-tokens";
 import { isUuid } from "@/lib/ids";
 import type { Edge } from "./edge";
@@ -36,7 +37,17 @@ export type Authenticate = (
   params: Record<string, string>,
   edge: Edge,
   database: Db,
-) => Promise<{ caller: Caller; programId: string }>;
+) => Promise<Authenticated>;
+
+/**
+ * Who is calling and for which program, with the program's test clock (lib/domain/clock.ts) when it is a test
+ * program (null: live, real time). The route factories run the handler on that clock.
+ */
+export interface Authenticated {
+  caller: Caller;
+  programId: string;
+  clockAt: Date | null;
+}
 
 /** Integrator routes: the `api-key` header, for the program in the path only. */
 export const byApiKey: Authenticate = async (req, params, edge, database) => {
@@ -44,13 +55,25 @@ export const byApiKey: Authenticate = async (req, params, edge, database) => {
   if (!secret) throw invalidApiKey();
   const apiKey = await findActiveKey(database, secret.trim());
   if (!apiKey) throw invalidApiKey();
-  // Another program's path looks exactly like a program that does not exist.
+  // A key's prefix says its program's mode; a key whose prefix disagrees with its own program acts nowhere.
+  const keyIsTest = secret.trim().startsWith(TEST_KEY_PREFIX);
+  if (keyIsTest !== apiKey.programTest) throw apiKeyModeMismatch(keyIsTest);
   // Ids are lower-case UUIDs; a UUID's meaning does not depend on case (RFC 9562), so the upper-case form is the same program.
-  if (params.programId?.toLowerCase() !== apiKey.programId) throw notFound("program");
+  const pathProgram = params.programId?.toLowerCase();
+  if (pathProgram !== apiKey.programId) {
+    // A test key acts on its own test program only: it is refused as such on any other path, which says nothing of
+    // that program. A live key on a test program's path is told so (its mode, read on this error path only);
+    // another live program's path looks exactly like a program that does not exist.
+    if (keyIsTest) throw apiKeyModeMismatch(true);
+    if (pathProgram && isUuid(pathProgram) && (await isTestProgram(database, pathProgram)))
+      throw apiKeyModeMismatch(false);
+    throw notFound("program");
+  }
   await applyRateLimit(edge, database, apiKey.id, apiKey.rateLimitPerSec, apiKey.rateLimitBurst);
   return {
     caller: { actor: `api_key:${apiKey.id}`, scopeId: apiKey.id, customerId: null },
     programId: apiKey.programId,
+    clockAt: apiKey.programTest ? await readProgramClock(database, apiKey.programId) : null,
   };
 };
 
@@ -62,10 +85,18 @@ export const byCustomerToken: Authenticate = async (req, params, edge, database)
   // A UUID in any case names the same program; ids are stored lower-case.
   const programId = (params.programId ?? "").toLowerCase();
   if (!isUuid(programId)) throw notFound("program");
-  const customerId = await verifyCustomerToken(database, programId, match[1]!);
+  const { customerId, clockAt } = await verifyCustomerToken(database, programId, match[1]!);
   await applyRateLimit(edge, database, `customer:${customerId}`, 10, 30);
-  return { caller: { actor: `customer:${customerId}`, scopeId: customerId, customerId }, programId };
+  return {
+    caller: { actor: `customer:${customerId}`, scopeId: customerId, customerId },
+    programId,
+    // Read with the program's token key: no round trip of its own.
+    clockAt,
+  };
 };
+
+const isTestProgram = async (database: Db, programId: string) =>
+  (await database.program.findUnique({ where: { id: programId }, select: { test: true } }))?.test === true;
 
 /**
  * Takes a token from the caller's bucket and states the bucket in the headers of every answer, 429 included:

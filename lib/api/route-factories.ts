@@ -6,7 +6,8 @@ import { retryRead, transactionWithRetry } from "@/lib/db/outage";
 import type { AppError } from "@/lib/errors";
 import { normaliseEmail } from "@/lib/domain/customers";
 import { resolveCustomerId } from "@/lib/domain/customer-lookup";
-import { byApiKey, byCustomerToken, type Authenticate, type Caller } from "./authenticate";
+import { byApiKey, byCustomerToken, type Authenticate, type Authenticated, type Caller } from "./authenticate";
+import { onProgramClock } from "@/lib/domain/clock";
 import {
   parseWith,
   replyText,
@@ -35,6 +36,8 @@ export interface ApiRequest<B = undefined, Q = undefined, C extends string | nul
   requestId: string;
   caller: Caller;
   programId: string;
+  /** A test program's clock, the business time `run` acts at (lib/domain/clock.ts); null: live, real time. */
+  clockAt: Date | null;
   /** The path's segments, the declared ones (`params`) as their schema returned them. */
   params: Record<string, string>;
   url: URL;
@@ -182,7 +185,7 @@ function readRoute<Q, C extends string | null>(
           options,
         );
         await resolvePath(scope, options, apiReq, database);
-        return options.run(apiReq, database);
+        return onProgramClock(apiReq.programId, apiReq.clockAt, () => options.run(apiReq, database));
       });
       return replyToResponse(reply, edge);
     });
@@ -224,7 +227,10 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
       if (options.statement) {
         const findsCustomer = options.statementFindsCustomer && scope === INTEGRATOR_CUSTOMER && !options.params;
         if (!findsCustomer) await retryRead(() => resolvePath(scope, options, apiReq, database));
-        const done = await options.statement(apiReq, database, keyed ? outcomeSlot(keyed) : null);
+        const statement = options.statement;
+        const done = await onProgramClock(apiReq.programId, apiReq.clockAt, () =>
+          statement(apiReq, database, keyed ? outcomeSlot(keyed) : null),
+        );
         if (done) {
           if (done.replayed) edge.headers.set(IDEMPOTENT_REPLAYED, "true");
           return replyToResponse({ status: done.status, rawJson: done.body ?? undefined }, edge);
@@ -232,7 +238,7 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
       }
       const act = async (tx: Tx) => {
         await resolvePath(scope, options, apiReq, tx);
-        return options.run(apiReq, tx);
+        return onProgramClock(apiReq.programId, apiReq.clockAt, () => options.run(apiReq, tx));
       };
       if (!keyed) return replyToResponse(await transactionWithRetry(database, act, TX_OPTIONS), edge);
       const outcome = await runIdempotently(database, keyed, async (tx) => {
@@ -248,7 +254,7 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
 function newRequest<B, Q, C extends string | null>(
   req: Request,
   edge: Edge,
-  { caller, programId }: { caller: Caller; programId: string },
+  { caller, programId, clockAt }: Authenticated,
   params: Record<string, string>,
   body: B,
   options: Inputs<Q>,
@@ -262,6 +268,7 @@ function newRequest<B, Q, C extends string | null>(
     requestId: edge.requestId,
     caller,
     programId,
+    clockAt,
     params: { ...params },
     url,
     body,

@@ -8,6 +8,8 @@
  */
 export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly string[]])[] = [
   ["openapi.json", ["GET"]],
+  ["programs/:programId/clock", ["GET"]],
+  ["programs/:programId/clock/advance", ["POST"]],
   ["programs/:programId/custom-earning-flows/:flowKey/execute", ["POST"]],
   ["programs/:programId/customers/token", ["GET"]],
   ["programs/:programId/customers/:email", ["GET"]],

@@ -9,7 +9,10 @@ import { realTime, realTimeMs } from "./real-time";
 
 export { RATE_LIMIT } from "./api-key-limits";
 
-const KEY_PREFIX = "lk_live_";
+/** A live program's keys start `lk_live_`, a test program's `lk_test_` (fixed by the program's mode at creation). */
+export const LIVE_KEY_PREFIX = "lk_live_";
+export const TEST_KEY_PREFIX = "lk_test_";
+const KEY_PREFIX_LENGTH = LIVE_KEY_PREFIX.length;
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 export interface ApiKeyIdentity {
@@ -17,16 +20,18 @@ export interface ApiKeyIdentity {
   programId: string;
   rateLimitPerSec: number;
   rateLimitBurst: number;
+  /** Whether the key's program is a test program (fixed at its creation, so the cached lookup stays true). */
+  programTest: boolean;
 }
 
 export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
-function randomSecret(): string {
+function randomSecret(test: boolean): string {
   // 32 characters of base62 (~190 bits); the modulo bias of 256 % 62 is irrelevant at this length.
   const bytes = randomBytes(32);
-  let out = KEY_PREFIX;
+  let out = test ? TEST_KEY_PREFIX : LIVE_KEY_PREFIX;
   for (const b of bytes) out += ALPHABET[b % ALPHABET.length];
   return out;
 }
@@ -36,9 +41,9 @@ export async function createApiKey(
   db: Db,
   input: { programId: string; name: string; rateLimitPerSec?: number; rateLimitBurst?: number },
 ): Promise<{ id: string; key: string; prefix: string; rateLimitPerSec: number; rateLimitBurst: number }> {
-  await requireProgram(db, input.programId);
-  const key = randomSecret();
-  const prefix = key.slice(0, KEY_PREFIX.length + 6);
+  const program = await requireProgram(db, input.programId, { test: true });
+  const key = randomSecret(program.test);
+  const prefix = key.slice(0, KEY_PREFIX_LENGTH + 6);
   const rate = input.rateLimitPerSec ?? RATE_LIMIT.defaultPerSec;
   const burst = input.rateLimitBurst ?? defaultBurst(rate);
   const within = (n: number, max: number) => Number.isInteger(n) && n >= 1 && n <= max;
@@ -112,7 +117,7 @@ const TOUCH_EVERY_MS = 60_000;
 
 /** The active key for a presented secret, or null. Records lastUsedAt at most once a minute per key and process. */
 export async function findActiveKey(db: Db, secret: string): Promise<ApiKeyIdentity | null> {
-  if (!secret.startsWith(KEY_PREFIX) || secret.length > 128) return null;
+  if (!(secret.startsWith(LIVE_KEY_PREFIX) || secret.startsWith(TEST_KEY_PREFIX)) || secret.length > 128) return null;
   const hash = hashSecret(secret);
   const now = realTimeMs();
   const cached = keyCache.get(hash);
@@ -133,6 +138,7 @@ async function lookUp(db: Db, hash: string, now: number): Promise<ApiKeyIdentity
       revokedAt: true,
       rateLimitPerSec: true,
       rateLimitBurst: true,
+      program: { select: { test: true } },
     },
   });
   if (!row || row.revokedAt) return null;
@@ -149,6 +155,7 @@ async function lookUp(db: Db, hash: string, now: number): Promise<ApiKeyIdentity
     programId: row.programId,
     rateLimitPerSec: row.rateLimitPerSec,
     rateLimitBurst: row.rateLimitBurst,
+    programTest: row.program.test,
   };
 }
 

@@ -14,15 +14,29 @@ const AUDIENCE = "loyalty:me";
 
 /** The program's signing key, created on first use. Rotating it (setting it to null) revokes every token. */
 async function programSecret(db: Db, programId: string): Promise<Uint8Array | null> {
-  const program = await db.program.findUnique({ where: { id: programId }, select: { tokenSecret: true } });
+  return (await programSecretAndClock(db, programId))?.secret ?? null;
+}
+
+/**
+ * The signing key with the program's test clock (null: a live program), read together: the /me routes run on the
+ * program's clock (clock.ts) without a read of their own.
+ */
+async function programSecretAndClock(
+  db: Db,
+  programId: string,
+): Promise<{ secret: Uint8Array; clockAt: Date | null } | null> {
+  const program = await db.program.findUnique({
+    where: { id: programId },
+    select: { tokenSecret: true, clockAt: true },
+  });
   if (!program) return null;
-  if (program.tokenSecret) return Buffer.from(program.tokenSecret, "hex");
+  if (program.tokenSecret) return { secret: Buffer.from(program.tokenSecret, "hex"), clockAt: program.clockAt };
   // Two concurrent first uses may both try: only a null secret is replaced, and both then read the winner's.
   await db.program.updateMany({
     where: { id: programId, tokenSecret: null },
     data: { tokenSecret: randomBytes(32).toString("hex") },
   });
-  return programSecret(db, programId);
+  return programSecretAndClock(db, programId);
 }
 
 /** A token for the customer, valid `ttlSeconds` (1 to MAX_TOKEN_TTL_SECONDS; the API's schemas bound it). */
@@ -49,10 +63,18 @@ export async function issueCustomerToken(
   return { token, expiresAt: expiresAt.toISOString() };
 }
 
-/** The live customer a token names, for the program in the path; 401 for anything else. */
-export async function verifyCustomerToken(db: Db, programId: string, token: string): Promise<string> {
-  const secret = await programSecret(db, programId).catch(() => null);
-  if (!secret) throw invalidCustomerToken();
+/**
+ * The live customer a token names, for the program in the path, with the program's test clock (null: live); 401 for
+ * anything else.
+ */
+export async function verifyCustomerToken(
+  db: Db,
+  programId: string,
+  token: string,
+): Promise<{ customerId: string; clockAt: Date | null }> {
+  const program = await programSecretAndClock(db, programId).catch(() => null);
+  if (!program) throw invalidCustomerToken();
+  const { secret, clockAt } = program;
   let customerId: string | undefined;
   try {
     const { payload } = await jwtVerify(token, secret, { audience: AUDIENCE, algorithms: ["HS256"] });
@@ -65,7 +87,7 @@ export async function verifyCustomerToken(db: Db, programId: string, token: stri
     ? await db.customer.findFirst({ where: { id: customerId, programId, deletedAt: null }, select: { id: true } })
     : null;
   if (!customer) throw invalidCustomerToken();
-  return customer.id;
+  return { customerId: customer.id, clockAt };
 }
 
 /**

@@ -83,8 +83,9 @@ export async function listTransactionsJson(
 }
 
 /**
- * The expiry job: every customer with lots past their expiry gets one `expire` entry. Customers are
- * claimed with SKIP LOCKED so several instances can run it at once.
+ * The expiry job: every customer with lots past their expiry gets one `expire` entry, of one program or of every
+ * live program (the scheduler's sweep on real time; a test program's lots expire when its clock is advanced).
+ * Customers are claimed with SKIP LOCKED so several instances can run it at once.
  */
 export async function expireDuePoints(
   prisma: PrismaClient,
@@ -105,6 +106,7 @@ export async function expireDuePoints(
                    WHERE remaining > 0 AND "expiresAt" <= ${now.toISOString()}::timestamptz
                      AND (${programId}::uuid IS NULL OR "programId" = ${programId}::uuid))
              AND (${programId}::uuid IS NULL OR l."programId" = ${programId}::uuid)
+             AND (${programId}::uuid IS NOT NULL OR l."programId" IN (SELECT id FROM "Program" WHERE NOT test))
            LIMIT ${batchSize}::int FOR UPDATE OF l SKIP LOCKED`,
         );
         let expired = 0;

@@ -3,6 +3,7 @@ import type { Db, Tx } from "@/lib/db/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { notFound, validationFailed } from "@/lib/errors";
 import type { AdjustCeilings } from "./adjustment-ceilings";
+import { realTime } from "./real-time";
 import { isTimeZone } from "./time-zones";
 import { allowedOrigins, allowedOriginsProblem } from "./web-origins";
 
@@ -28,9 +29,20 @@ export async function requireProgram(
   return program;
 }
 
+/**
+ * A new program, live or test (fixed here, never changed: API.md "Test programs"). A test program's clock starts at
+ * the real time of its creation, or at `clockAt`.
+ */
 export async function createProgram(
   db: Db,
-  input: { name: string; tierPeriodMonths?: number; pointsExpiryMonths?: number | null; timeZone?: string },
+  input: {
+    name: string;
+    tierPeriodMonths?: number;
+    pointsExpiryMonths?: number | null;
+    timeZone?: string;
+    test?: boolean;
+    clockAt?: Date;
+  },
 ): Promise<{ programId: string }> {
   const program = await db.program.create({
     data: {
@@ -38,6 +50,8 @@ export async function createProgram(
       tierPeriodMonths: input.tierPeriodMonths ?? 12,
       pointsExpiryMonths: input.pointsExpiryMonths ?? null,
       timeZone: input.timeZone ?? "UTC",
+      test: input.test ?? false,
+      clockAt: input.test ? (input.clockAt ?? realTime()) : null,
     },
     select: { id: true },
   });
@@ -45,11 +59,7 @@ export async function createProgram(
 }
 
 /** A new program and its first owner (the staff member who created it from the dashboard), in the caller's transaction. */
-export async function createProgramWithOwner(
-  tx: Tx,
-  ownerStaffId: string,
-  input: { name: string; tierPeriodMonths?: number; pointsExpiryMonths?: number | null; timeZone?: string },
-) {
+export async function createProgramWithOwner(tx: Tx, ownerStaffId: string, input: Parameters<typeof createProgram>[1]) {
   const created = await createProgram(tx, input);
   await tx.staffMembership.create({ data: { staffId: ownerStaffId, programId: created.programId, role: "owner" } });
   return created;

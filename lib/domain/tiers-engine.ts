@@ -88,11 +88,19 @@ async function save(tx: Tx, programId: string, customerId: string, before: TierS
   }
 }
 
-/** Closes the customer's period if it has ended (the scheduled job may not have reached it yet). */
-export async function recalculateIfDue(tx: Tx, programId: string, customerId: string, now: Date) {
+/**
+ * Closes the customer's period if it has ended (the scheduled job may not have reached it yet); answers the state
+ * before and after the close, or null when no period had ended.
+ */
+export async function recalculateIfDue(
+  tx: Tx,
+  programId: string,
+  customerId: string,
+  now: Date,
+): Promise<{ before: TierState; after: TierState } | null> {
   const loaded = await loadTierState(tx, programId, customerId);
-  if (!loaded || !periodEnded(loaded.state, now)) return;
-  await saveRecalculated(tx, programId, customerId, loaded, now);
+  if (!loaded || !periodEnded(loaded.state, now)) return null;
+  return { before: loaded.state, after: await saveRecalculated(tx, programId, customerId, loaded, now) };
 }
 
 /** Saves the customer's tier state after the period close of API.md §4 at `now`, and answers it. */
@@ -139,7 +147,8 @@ export async function reverseEarnTierPoints(
 }
 
 /**
- * Recalculates every customer whose recalculationDate has passed, in batches. Rows are claimed with
+ * Recalculates every customer whose recalculationDate has passed, in batches: of one program, or of every live
+ * program (the scheduler's sweep on real time; a test program's periods close when its clock is advanced). Rows are claimed with
  * FOR UPDATE SKIP LOCKED on the balance row (the lock order of every balance change), so several app
  * instances can run this at once without doing a customer twice or waiting on each other.
  */
@@ -161,6 +170,7 @@ export async function recalculateDueTiers(
              JOIN "Customer" c ON c.id = l."customerId"
            WHERE ct."recalculationDate" <= ${now.toISOString()}::timestamptz AND c."deletedAt" IS NULL
              AND (${programId}::uuid IS NULL OR l."programId" = ${programId}::uuid)
+             AND (${programId}::uuid IS NOT NULL OR l."programId" IN (SELECT id FROM "Program" WHERE NOT test))
            LIMIT ${batchSize}::int FOR UPDATE OF l SKIP LOCKED`,
         );
         for (const { customerId, programId } of due) {

@@ -34,11 +34,12 @@ export function signature(secrets: string | readonly string[], body: string, at 
 
 /**
  * The JSON text a webhook delivery sends for its event, built by the database in one expression (`e` is the
- * "Event" row): the outbox signs and posts exactly this text, and the dashboard shows exactly this text.
- * `sequence` is the row's (migration cors_origins_event_sequence): deliveries are unordered (API.md §5), and a
- * receiver orders a customer's events by it.
+ * "Event" row; `livemode` is false for a test program's events): the outbox signs and posts exactly this text, and the
+ * dashboard shows exactly this text. `sequence` is the row's (migration cors_origins_event_sequence): deliveries are
+ * unordered (API.md §5), and a receiver orders a customer's events by it.
  */
 export const EVENT_BODY_SQL = `json_build_object('id', e.id, 'type', e.type, 'programId', e."programId",
+  'livemode', NOT (SELECT lp.test FROM "Program" lp WHERE lp.id = e."programId"),
   'createdAt', ${isoSql('e."createdAt"')}, 'sequence', e.sequence, 'data', e.data)::text`;
 
 /** A webhook of the program, or 404 (another program's webhook is answered the same as a missing one). */

@@ -93,7 +93,8 @@ async function claim(prisma: PrismaClient, batch: number): Promise<Claimed[]> {
               AS "previousSecret",
             CASE WHEN l.kind = 'webhook' THEN ${raw(EVENT_BODY_SQL)}
             ELSE
-              json_build_object('id', n.id, 'type', 'notification', 'programId', n."programId", 'customerId', n."customerId",
+              json_build_object('id', n.id, 'type', 'notification', 'programId', n."programId", 'livemode', NOT p.test,
+                                'customerId', n."customerId",
                                 'loyaltyCustomerId', ld."loyaltyCustomerId", 'title', n.title, 'body', n.body, 'category', n.category,
                                 'data', n.data, 'createdAt', ${raw(isoSql('n."createdAt"'))})::text
             END AS body

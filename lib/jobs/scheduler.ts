@@ -13,8 +13,10 @@ import { runOutbox } from "./outbox";
  * it at the same moment split the work instead of repeating it.
  */
 const jobs: { name: string; run: () => Promise<unknown> }[] = [
-  { name: "tiers.recalculate", run: async () => recalculateDueTiers(await db()) },
+  // Live programs only, on real time; in the declared order of timers (API.md "Test programs": expiry, then tier
+  // period closing), the order a test program's advance runs them in (lib/domain/program-clock.ts).
   { name: "points.expire", run: async () => expireDuePoints(await db()) },
+  { name: "tiers.recalculate", run: async () => recalculateDueTiers(await db()) },
 ];
 
 /** The timers of the started jobs, and the runs in progress (awaited by stopScheduler). */

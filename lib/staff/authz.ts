@@ -30,6 +30,7 @@
  */
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
+import { onProgramClock } from "@/lib/domain/clock";
 import { memberOf, ROLES, type Role } from "@/lib/domain/vocabulary";
 import { forbidden } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
@@ -79,6 +80,10 @@ export interface StaffContext {
   programId: string;
   programName: string;
   role: Role;
+  /** A test program (issue 25): the dashboard says so on every page. */
+  programTest: boolean;
+  /** A test program's clock, the business time its operations act at (lib/domain/clock.ts); null: live. */
+  programClockAt: Date | null;
 }
 
 /** Re-exported for the pages and routes that check ids beside their permission checks. */
@@ -89,7 +94,11 @@ export async function resolveStaff(database: Db, staffId: string, programId: str
   if (!isUuid(staffId) || !isUuid(programId)) return null;
   const membership = await database.staffMembership.findUnique({
     where: { staffId_programId: { staffId, programId } },
-    select: { role: true, program: { select: { name: true } }, staff: { select: { email: true, disabledAt: true } } },
+    select: {
+      role: true,
+      program: { select: { name: true, test: true, clockAt: true } },
+      staff: { select: { email: true, disabledAt: true } },
+    },
   });
   if (!membership || membership.staff.disabledAt) return null;
   return {
@@ -98,6 +107,8 @@ export async function resolveStaff(database: Db, staffId: string, programId: str
     programId,
     programName: membership.program.name,
     role: memberOf(ROLES, membership.role),
+    programTest: membership.program.test,
+    programClockAt: membership.program.clockAt,
   };
 }
 
@@ -123,7 +134,7 @@ function permitted<D, A extends unknown[], R>(
 ): Permitted<D, A, R> {
   const checked = async (database: D, staff: StaffContext, ...args: A) => {
     authorize(staff, permission);
-    return run(database, staff, ...args);
+    return onProgramClock(staff.programId, staff.programClockAt, () => run(database, staff, ...args));
   };
   return Object.assign(checked, { permission });
 }

@@ -25,6 +25,7 @@ export const staffApi = {
   settings: (programId: string) => `${api(programId)}/settings`,
   referralSettings: (programId: string) => `${api(programId)}/settings/referrals`,
   programs: (programId: string) => `${api(programId)}/programs`,
+  testCopy: (programId: string) => `${api(programId)}/programs/test-copy`,
   apiKeys: (programId: string) => `${api(programId)}/api-keys`,
   apiKey: (programId: string, keyId: string) => `${api(programId)}/api-keys/${keyId}`,
   customerTokens: (programId: string) => `${api(programId)}/customer-tokens`,

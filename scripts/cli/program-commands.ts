@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invalidInput } from "@/lib/errors";
 import { db } from "@/lib/db/client";
 import { ImageUrl, MAX_POINTS } from "@/lib/api/schemas/common";
 import { createApiKey, RATE_LIMIT, revokeApiKey } from "@/lib/domain/api-keys";
@@ -27,10 +28,23 @@ const originList = (flag: string | undefined) =>
 /** CLI commands for a program and who may use it: settings, tiers, API keys, staff, the periodic jobs, demo data. */
 export const programCommands: Record<string, Command> = {
   "program create": {
-    usage: "--name N [--tier-period-months 12]",
-    flags: z.strictObject({ name: Name, "tier-period-months": Int(1, 120).optional() }),
-    run: async (f: { name: string; "tier-period-months"?: number }) =>
-      createProgram(await db(), { name: f.name, tierPeriodMonths: f["tier-period-months"] }),
+    usage: "--name N [--tier-period-months 12] [--test [--clock ISO]]",
+    flags: z.strictObject({
+      name: Name,
+      "tier-period-months": Int(1, 120).optional(),
+      // A test program (fixed at creation): lk_test_ keys, livemode false, a clock moved by POST …/clock/advance.
+      test: z.literal(true).optional(),
+      clock: z.iso.datetime({ offset: true }).optional(),
+    }),
+    run: async (f: { name: string; "tier-period-months"?: number; test?: true; clock?: string }) => {
+      if (f.clock && !f.test) throw invalidInput("--clock is the starting time of a test program: add --test");
+      return createProgram(await db(), {
+        name: f.name,
+        tierPeriodMonths: f["tier-period-months"],
+        test: f.test ?? false,
+        clockAt: f.clock ? new Date(f.clock) : undefined,
+      });
+    },
   },
   "program show": {
     usage: "--id ID",

@@ -36,6 +36,8 @@ import {
   otherProgram,
   programWithTiers,
   referralSettings,
+  testProgram,
+  TEST_CLOCK_START,
   type FixturePart,
 } from "../support/fixtures";
 import { OpenApiConformance, type Json, type Violation } from "../support/openapi-validator";
@@ -91,6 +93,7 @@ const CONFORMANCE = fixtures("conformance", programWithTiers(), otherProgram()).
   earningFlows(),
   catalogue(),
   referralSettings(),
+  testProgram(),
 );
 
 const isKnown = (v: Violation) =>
@@ -385,6 +388,26 @@ for (const backend of BACKENDS) {
         "unauthorized",
       );
       expect(await call("GET", mine.replace(stack.programId, "not-a-program"), bearer(token)), 404, "not_found");
+    });
+
+    exercise("getProgramClock, advanceProgramClock: 200 ×2, 409 program_not_test, 400, 403, 401, 404", async () => {
+      const T = `/v1/programs/${stack.testProgramId}`;
+      const asTest = { key: stack.testKey };
+      expect(await call("GET", `${A()}/clock`), 200);
+      expect(await call("GET", `${T}/clock`, asTest), 200);
+      await commonReadErrors(`${A()}/clock`, `${B()}/clock`);
+      expect(await call("GET", `${A()}/clock`, asTest), 403, "api_key_mode_mismatch");
+      const later = "2026-02-01T00:00:00.000Z";
+      expect(await call("POST", `${T}/clock/advance`, { ...asTest, body: { to: later, dryRun: true } }), 200);
+      expect(await call("POST", `${T}/clock/advance`, { ...asTest, body: { to: later } }), 200);
+      expect(
+        await call("POST", `${T}/clock/advance`, { ...asTest, body: { to: TEST_CLOCK_START } }),
+        400,
+        "validation_failed",
+      );
+      expect(await call("POST", `${T}/clock/advance`, { ...asTest, body: {} }), 400, "validation_failed");
+      expect(await call("POST", `${A()}/clock/advance`, { body: { to: later } }), 409, "program_not_test");
+      expect(await call("POST", `${B()}/clock/advance`, { body: { to: later } }), 404, "not_found");
     });
 
     exercise("listTiers, listRewards: 200, 401, 404", async () => {

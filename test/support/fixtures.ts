@@ -172,6 +172,19 @@ export const otherTier = (): FixturePart<{ otherProgramId: string }, { otherTier
   make: async (tools, { otherProgramId }) => ({ otherTierId: await newTier(tools, otherProgramId, ["Member", 0, 1]) }),
 });
 
+/** The clock a test program of the fixtures starts at. */
+export const TEST_CLOCK_START = "2026-01-01T00:00:00.000Z";
+
+/** A test program (`program create --test`, clock at TEST_CLOCK_START, no tiers) and its lk_test_ key. */
+export const testProgram = (name = "Program T"): FixturePart<unknown, { testProgramId: string; testKey: string }> => ({
+  key: `testProgram ${JSON.stringify([name, TEST_CLOCK_START])}`,
+  async make(tools) {
+    const created = await tools.loyalty("program", "create", "--name", name, "--test", "--clock", TEST_CLOCK_START);
+    const testProgramId = cliString(created.programId, "programId");
+    return { testProgramId, testKey: (await newKey(tools, testProgramId, "test")).key };
+  },
+});
+
 /** With earningFlows(), program A's points expire this many months after they are earned. */
 export const EXPIRY_MONTHS = 12;
 

@@ -5,6 +5,7 @@ import { navLinks } from "@/lib/staff/nav";
 import { Providers } from "@/components/providers";
 import { Sidebar } from "@/components/dashboard/sidebar";
 import { GlobalSearch } from "@/components/dashboard/global-search";
+import { TestProgramBanner } from "@/components/dashboard/test-program-banner";
 
 export default async function ProgramLayout({
   children,
@@ -32,6 +33,7 @@ export default async function ProgramLayout({
       <div className="min-h-screen md:flex">
         <Sidebar links={links} programs={programs} current={programId} staffEmail={staff.email} role={staff.role} />
         <div className="min-w-0 flex-1">
+          {staff.programTest && staff.programClockAt && <TestProgramBanner clockAt={staff.programClockAt} />}
           <header className="sticky top-0 z-10 border-b border-slate-200 bg-white/95 px-4 py-3 backdrop-blur md:px-8">
             <GlobalSearch programId={programId} />
           </header>

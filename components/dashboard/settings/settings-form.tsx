@@ -162,3 +162,46 @@ export function NewProgramCard({ programId }: { programId: string }) {
     </CardForm>
   );
 }
+
+/**
+ * "Create a test copy" (owners): the configuration of this program in a new test program, whose clock can be
+ * advanced; no customers are copied.
+ */
+export function TestCopyCard({ programId, name }: { programId: string; name: string }) {
+  const router = useRouter();
+  const copy = useStaffForm<typeof NewProgramForm, { programId: string }>({
+    schema: NewProgramForm,
+    method: "POST",
+    url: staffApi.testCopy(programId),
+    success: "Test copy created: you are its owner",
+    onSuccess: (data) => router.push(dashboardPages.settings(data.programId)),
+    read: (f) => ({ name: f.text("name") }),
+  });
+  return (
+    <CardForm
+      title="Create a test copy"
+      form={copy.form}
+      pending={copy.pending}
+      submit="Create a test copy"
+      submitClassName="sm:mt-6"
+      noValidate
+      className="flex flex-wrap items-start gap-3"
+      footer={
+        <p className="mt-3 text-xs text-slate-600">
+          A test program with this program&apos;s settings, tiers, earning flows, rewards and coupon pools (without
+          their codes), and no customers. Its API keys start lk_test_ and its clock moves only when you advance it.
+        </p>
+      }
+    >
+      <div className="min-w-56 flex-1">
+        <InputField
+          label="Test program name"
+          error={copy.errors.name}
+          id="test-copy-name"
+          name="name"
+          defaultValue={`${name} (test)`}
+        />
+      </div>
+    </CardForm>
+  );
+}

@@ -269,6 +269,10 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
     part: { summary: "Part of an entry", value: { points: 100, reason: "Item returned" } },
     all: { summary: "Everything left of it", value: { reason: "Order cancelled" } },
   },
+  advanceProgramClock: {
+    preview: { summary: "Preview a year, storing nothing", value: { to: "2027-06-01T00:00:00.000Z", dryRun: true } },
+    apply: { summary: "Apply it", value: { to: "2027-06-01T00:00:00.000Z" } },
+  },
   refundOrder: {
     partial: { summary: "A partial refund", value: { amount: 20, total: 80, reason: "One item returned" } },
     full: { summary: "The whole order", value: { reason: "Order cancelled" } },
@@ -348,6 +352,39 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
       value: { pointsEarned: 0, balance: 1250, transaction: null, capped: "cap_per_day" },
     },
   },
+  getProgramClock: one("A test program's clock", { now: "2026-03-01T00:00:00.000Z", mode: "test" }),
+  advanceProgramClock: one("Fifteen months: two lots expired, a period closed with carry-over", {
+    from: "2026-03-01T00:00:00.000Z",
+    to: "2027-06-01T00:00:00.000Z",
+    dryRun: false,
+    applied: {
+      expiredLots: 2,
+      expiredPoints: 1500,
+      tierChanges: 0,
+      pendingActivated: 0,
+      lifecycleFired: 0,
+      webhooks: 2,
+    },
+    steps: 2,
+    timeline: [
+      { at: "2027-01-01T00:00:00.000Z", kind: "points.expired", customer: C, detail: { points: 1200, lots: 1 } },
+      {
+        at: "2027-01-01T00:00:00.000Z",
+        kind: "tier.period_closed",
+        customer: C,
+        detail: {
+          fromTierId: silver.id,
+          toTierId: silver.id,
+          periodTierPoints: 1500,
+          carryTierId: silver.id,
+          nextPeriodEndsAt: "2028-01-01T00:00:00.000Z",
+        },
+      },
+      { at: "2027-03-01T00:00:00.000Z", kind: "points.expired", customer: C, detail: { points: 300, lots: 1 } },
+    ],
+    timelineTotal: 3,
+    timelineLimit: 1000,
+  }),
   listTiers: one("Two tiers", {
     data: [
       {

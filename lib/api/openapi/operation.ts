@@ -18,6 +18,11 @@ export const TAGS = [
   { name: "Coupons", description: "Codes from coupon pools." },
   { name: "Notifications", description: "Push notifications to a customer's devices, through the program's endpoint." },
   { name: "Tiers", description: "The program's tiers." },
+  {
+    name: "Test programs",
+    description:
+      "A program's clock; a test program's clock moves forward on request, running every timer due on the way.",
+  },
   { name: "Customer (me)", description: "Calls a front-end makes as a customer, with a customer token." },
   {
     name: "Webhooks",

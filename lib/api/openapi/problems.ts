@@ -16,6 +16,7 @@ const EVERY_CALL = ["rate_limited", "internal", "service_unavailable"] as const 
 /** Every integrator call: the api-key, the program in the path (another program's looks absent), the rate limit. */
 export const INTEGRATOR_ERRORS = [
   "unauthorized",
+  ["api_key_mode_mismatch", "a test key (`lk_test_`) on a live program, or a live key on a test program"],
   ["not_found", "the program of the path: unknown, malformed, or not the api-key's"],
   ...EVERY_CALL,
 ] as const satisfies readonly ErrorSpec[];

@@ -139,7 +139,7 @@ export function webhooks(): Record<string, unknown> {
         {
           default: {
             summary: type,
-            value: { id: EVENT_ID, type, programId, createdAt: at, sequence: 48213, data: DATA[type] },
+            value: { id: EVENT_ID, type, programId, livemode: true, createdAt: at, sequence: 48213, data: DATA[type] },
           },
         },
       ),
@@ -158,6 +158,7 @@ export function webhooks(): Record<string, unknown> {
             id: EVENT_ID,
             type: TEST_EVENT_TYPE,
             programId,
+            livemode: true,
             createdAt: at,
             sequence: 48214,
             data: {
@@ -179,6 +180,7 @@ export function webhooks(): Record<string, unknown> {
             id: "0193a5b3-26d0-74fc-81aa-e3d2cf1a0b98",
             type: "notification",
             programId,
+            livemode: true,
             customerId,
             loyaltyCustomerId: "LC-7K2M9Q",
             title: "You earned 250 points",

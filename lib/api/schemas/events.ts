@@ -9,12 +9,16 @@ import { Id, Timestamp } from "./common";
  * The document's `webhooks` section is built from these (lib/api/openapi/webhooks.ts).
  */
 
+/** Every delivery says whether it comes from a live program or a test one (API.md "Test programs"). */
+const LIVEMODE = z.boolean().describe("false when the program is a test program (its clock is moved by advance).");
+
 const envelope = <T extends DeliveredEventType, D extends z.ZodType>(type: T, data: D, description: string) =>
   z
     .object({
       id: Id.describe("The event's id: the same on every retry of its delivery, so receivers can drop duplicates."),
       type: z.literal(type),
       programId: Id,
+      livemode: LIVEMODE,
       createdAt: Timestamp,
       sequence: z
         .number()
@@ -181,6 +185,7 @@ export const PushNotification = z
     id: Id,
     type: z.literal("notification"),
     programId: Id,
+    livemode: LIVEMODE,
     customerId: Id,
     loyaltyCustomerId: z.string(),
     title: z.string(),

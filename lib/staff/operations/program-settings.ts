@@ -1,5 +1,6 @@
 import "server-only";
 import { createProgramWithOwner, getProgram, updateProgram } from "@/lib/domain/programs";
+import { createTestCopy } from "@/lib/domain/program-test-copy";
 import { audited, auditedUpdate } from "../audit";
 import { staffOperation } from "../authz";
 import type { NewProgramForm, ProgramSettingsForm } from "../forms/program";
@@ -33,6 +34,23 @@ export const createProgramAsStaff = staffOperation("programs.create", async (tx,
     { type: "program", id: created.programId },
     null,
     { name: input.name, createdFrom: staff.programId },
+  );
+  return created;
+});
+
+/**
+ * "Create a test copy": an owner copies this program's configuration into a new test program (no customers) and
+ * becomes its owner; audited in the new program's log, naming the program it was copied from.
+ */
+export const createTestCopyAsStaff = staffOperation("programs.create", async (tx, staff, input: NewProgramForm) => {
+  const created = await createTestCopy(tx, staff.staffId, staff.programId, input);
+  await audited(
+    tx,
+    { ...staff, programId: created.programId, programName: input.name, role: "owner" },
+    "program.create",
+    { type: "program", id: created.programId },
+    null,
+    { name: input.name, createdFrom: staff.programId, test: true },
   );
   return created;
 });

@@ -6,7 +6,7 @@ import { can } from "@/lib/staff/authz";
 import { requirePage } from "@/lib/staff/session";
 import { Card, formatNumber } from "@/components/ui";
 import { DefinitionList } from "@/components/dashboard/edit-drawer";
-import { NewProgramCard } from "@/components/dashboard/settings/settings-form";
+import { NewProgramCard, TestCopyCard } from "@/components/dashboard/settings/settings-form";
 import { SettingsDrawer } from "@/components/dashboard/settings/settings-drawer";
 import { ReferralSettingsCard } from "@/components/dashboard/settings/referral-settings-card";
 
@@ -62,6 +62,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
         canEdit={can(staff.role, "program.manage")}
       />
       {can(staff.role, "programs.create") && <NewProgramCard programId={programId} />}
+      {can(staff.role, "programs.create") && <TestCopyCard programId={programId} name={settings.name} />}
     </div>
   );
 }

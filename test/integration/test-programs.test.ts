@@ -1,0 +1,371 @@
+/**
+ * Test programs and the program clock (API.md "Test programs", lib/domain/program-clock.ts) over HTTP against the
+ * built app, on PGlite and (with TEST_DATABASE_URL) PostgreSQL, one stack per backend:
+ *   lk_test_ and lk_live_ keys, each refused on a program of the other mode (api_key_mode_mismatch);
+ *   GET …/clock on both; advance refused on a live program (program_not_test), backwards, and beyond two years;
+ *   writes to a test program dated at its clock; a year of a customer's life in one advance (lots expire on their
+ *   day, the tier period closes with carry-over, then a later close drops the tier), in the declared order;
+ *   a dry run answering the same report and storing nothing;
+ *   an advance cut short by a failure in its second step (a trigger fails that step's transaction once), leaving the
+ *   first step and the clock consistent, and completed by repeating the call with nothing applied twice;
+ *   webhook payloads saying livemode false for a test program, true for a live one.
+ *
+ * Fixtures: program A (live, three tiers, its key, 12-month expiry); test program T (three tiers, 12-month expiry,
+ * clock 2026-01-01, its lk_test_ key); test program U (the same, for the interrupted advance).
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { BACKENDS, cliString, customerPath, openStack, type Fixtures, type Stack } from "../support/stack";
+import { fixtures, programWithTiers, TIERS, type FixturePart, type FixtureTools } from "../support/fixtures";
+import { assertProblem } from "../support/assertions";
+import { EVENT_BODY_SQL } from "@/lib/domain/webhooks";
+
+const START = "2026-01-01T00:00:00.000Z";
+
+async function makeTestProgram(tools: FixtureTools, name: string) {
+  const programId = cliString(
+    (await tools.loyalty("program", "create", "--name", name, "--test", "--clock", START)).programId,
+    "programId",
+  );
+  const tiers: Record<string, string> = {};
+  for (const [tier, points, factor] of TIERS)
+    tiers[tier.toLowerCase()] = cliString(
+      (
+        await tools.loyalty(
+          ...["tier", "create", "--program", programId, "--name", tier],
+          ...["--required-points", String(points), "--factor", String(factor)],
+        )
+      ).tierId,
+      "tierId",
+    );
+  await tools.loyalty("program", "update", "--id", programId, "--points-expiry-months", "12");
+  const key = await tools.loyalty(
+    ...["apikey", "create", "--program", programId, "--name", "test", "--rate-limit", "100000"],
+  );
+  return { programId, tiers, key: cliString(key.key, "key") };
+}
+
+const testPrograms = (): FixturePart<
+  unknown,
+  {
+    test: { programId: string; tiers: Record<string, string>; key: string };
+    interrupted: { programId: string; key: string };
+  }
+> => ({
+  key: `testPrograms ${START}`,
+  async make(tools) {
+    const test = await makeTestProgram(tools, "Program T");
+    const { programId, key } = await makeTestProgram(tools, "Program U");
+    return { test, interrupted: { programId, key } };
+  },
+});
+
+const SPEC = fixtures("test-programs", programWithTiers(), testPrograms());
+
+/** Fails, once, the `expire` entry of 333 points of program U (its second expiry step): an advance cut short. */
+const FAIL_ONCE = (programId: string) => [
+  `CREATE SEQUENCE clock_fail_once`,
+  `CREATE FUNCTION clock_fail_once() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF NEW."programId" = '${programId}'::uuid AND NEW.type = 'expire' AND NEW.points = -333 THEN
+       IF nextval('clock_fail_once') = 1 THEN RAISE EXCEPTION 'the advance is cut short here'; END IF;
+     END IF;
+     RETURN NEW;
+   END $$`,
+  `CREATE TRIGGER clock_fail_once BEFORE INSERT ON "LedgerEntry" FOR EACH ROW EXECUTE FUNCTION clock_fail_once()`,
+];
+
+let counter = 0;
+const email = (label: string) => `${label}.${process.pid}.${++counter}@example.com`;
+
+for (const backend of BACKENDS) {
+  describe(`Test programs and the program clock [${backend}]`, () => {
+    let app: Stack<Fixtures<typeof SPEC>>;
+    before(async () => {
+      app = await openStack(backend, SPEC);
+      for (const statement of FAIL_ONCE(app.interrupted.programId)) await app.query(statement);
+      await app.start();
+    });
+    after(() => app?.close());
+
+    const T = () => `/v1/programs/${app.test.programId}`;
+    const U = () => `/v1/programs/${app.interrupted.programId}`;
+    const A = () => `/v1/programs/${app.programId}`;
+    const asT = () => ({ key: app.test.key });
+    const clock = async (base: string, key: string) => {
+      const res = await app.api("GET", `${base}/clock`, { key });
+      assert.equal(res.status, 200, res.text);
+      return res.json as { now: string; mode: string };
+    };
+    const advance = (base: string, key: string, body: unknown) =>
+      app.api("POST", `${base}/clock/advance`, { key, body });
+    const create = async (base: string, key: string, address: string) => {
+      const res = await app.api("POST", `${base}/integrations/api`, {
+        key,
+        body: [{ email: address, feature: "user", payload: {} }],
+      });
+      assert.equal(res.status, 201, res.text);
+    };
+    const increase = async (programId: string, key: string, address: string, points: number) => {
+      const res = await app.api("POST", `${customerPath(programId, address)}/balance/increase`, {
+        key,
+        body: { points },
+      });
+      assert.equal(res.status, 200, res.text);
+      return res.json;
+    };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const customer = async (programId: string, key: string, address: string): Promise<any> => {
+      const res = await app.api("GET", customerPath(programId, address), { key });
+      assert.equal(res.status, 200, res.text);
+      return res.json;
+    };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const history = async (programId: string, key: string, address: string): Promise<any[]> => {
+      const res = await app.api("GET", `${customerPath(programId, address)}/transactions?limit=100`, { key });
+      assert.equal(res.status, 200, res.text);
+      return res.json.data;
+    };
+
+    test("a test program's keys start lk_test_, and each mode's key is refused on the other mode's program", async () => {
+      assert.match(app.test.key, /^lk_test_[0-9A-Za-z]{32}$/);
+      assert.match(app.key, /^lk_live_[0-9A-Za-z]{32}$/);
+      assert.equal((await app.api("GET", `${T()}/tiers`, asT())).status, 200);
+      const testOnLive = assertProblem(await app.api("GET", `${A()}/tiers`, asT()), 403, "api_key_mode_mismatch");
+      assert.match(testOnLive.detail, /test key/);
+      const liveOnTest = assertProblem(await app.api("GET", `${T()}/tiers`), 403, "api_key_mode_mismatch");
+      assert.match(liveOnTest.detail, /live key/);
+      // A test key on another test program: refused the same way (it acts on its own program only).
+      assertProblem(await app.api("GET", `${U()}/tiers`, asT()), 403, "api_key_mode_mismatch");
+      // A live key on another live program's path (or none) still looks like a program that does not exist.
+      assertProblem(await app.api("GET", `/v1/programs/${crypto.randomUUID()}/tiers`), 404, "not_found");
+    });
+
+    test("GET …/clock: a test program's stored clock, real time for a live one", async () => {
+      assert.deepEqual(await clock(T(), app.test.key), { now: START, mode: "test" });
+      const before = Date.now();
+      const live = await clock(A(), app.key);
+      assert.equal(live.mode, "live");
+      assert.ok(Math.abs(Date.parse(live.now) - before) < 60_000, live.now);
+    });
+
+    test("advance: live programs refused, forward only, at most two years; a rejected advance moves nothing", async () => {
+      assertProblem(await advance(A(), app.key, { to: "2027-01-01T00:00:00Z" }), 409, "program_not_test");
+      const back = assertProblem(
+        await advance(T(), app.test.key, { to: "2025-12-31T23:59:59Z" }),
+        400,
+        "validation_failed",
+      );
+      assert.equal(back.errors[0].path, "to");
+      const far = assertProblem(
+        await advance(T(), app.test.key, { to: "2028-01-01T00:00:00.001Z" }),
+        400,
+        "validation_failed",
+      );
+      assert.match(far.errors[0].message, /two years/);
+      assertProblem(await advance(T(), app.test.key, { to: "next year" }), 400, "validation_failed");
+      assertProblem(await advance(T(), app.test.key, { to: START, extra: 1 }), 400, "validation_failed");
+      assert.equal((await clock(T(), app.test.key)).now, START);
+    });
+
+    test("a year of a customer's life in one advance: lots expire on their day, the period closes with carry-over", async () => {
+      const who = email("year");
+      // Writes to a test program happen at its clock: the customer joins and earns at 2026-01-01.
+      await create(T(), app.test.key, who);
+      const first = await increase(app.test.programId, app.test.key, who, 1200);
+      assert.equal(first.transaction.createdAt, START);
+      const joined = await customer(app.test.programId, app.test.key, who);
+      assert.equal(joined.createdAt, START);
+      assert.equal(joined.customerTier.currentTierId, app.test.tiers.silver);
+      assert.equal(joined.customerTier.recalculationDate, "2027-01-01T00:00:00.000Z");
+
+      // Two months on (nothing due on the way), a second earn dated there.
+      const moved = await advance(T(), app.test.key, { to: "2026-03-01T00:00:00Z" });
+      assert.equal(moved.status, 200, moved.text);
+      assert.deepEqual(moved.json.applied, {
+        expiredLots: 0,
+        expiredPoints: 0,
+        tierChanges: 0,
+        pendingActivated: 0,
+        lifecycleFired: 0,
+        webhooks: 0,
+      });
+      await increase(app.test.programId, app.test.key, who, 300);
+      const entries = await history(app.test.programId, app.test.key, who);
+      assert.deepEqual(
+        entries.map((e) => [e.type, e.points, e.createdAt]),
+        [
+          ["earn", 300, "2026-03-01T00:00:00.000Z"],
+          ["earn", 1200, START],
+        ],
+      );
+
+      // The dry run answers what the advance will do, and stores nothing.
+      const to = "2027-06-01T00:00:00.000Z";
+      const dry = await advance(T(), app.test.key, { to, dryRun: true });
+      assert.equal(dry.status, 200, dry.text);
+      assert.equal(dry.json.dryRun, true);
+      assert.equal((await clock(T(), app.test.key)).now, "2026-03-01T00:00:00.000Z");
+      assert.equal((await customer(app.test.programId, app.test.key, who)).loyaltyData.balance, 1500);
+      assert.equal((await history(app.test.programId, app.test.key, who)).length, 2);
+
+      const real = await advance(T(), app.test.key, { to });
+      assert.equal(real.status, 200, real.text);
+      const { dryRun: _d, ...report } = real.json;
+      const { dryRun: _r, ...preview } = dry.json;
+      assert.deepEqual(preview, report, "the dry run previewed exactly what the advance did");
+      assert.equal(report.from, "2026-03-01T00:00:00.000Z");
+      assert.equal(report.to, to);
+      assert.deepEqual(report.applied, {
+        expiredLots: 2,
+        expiredPoints: 1500,
+        tierChanges: 0,
+        pendingActivated: 0,
+        lifecycleFired: 0,
+        webhooks: 2,
+      });
+      // In time order; at one instant, expiry before the period close.
+      assert.deepEqual(
+        report.timeline.map((e: { at: string; kind: string; customer: string }) => [e.at, e.kind, e.customer]),
+        [
+          ["2027-01-01T00:00:00.000Z", "points.expired", joined.id],
+          ["2027-01-01T00:00:00.000Z", "tier.period_closed", joined.id],
+          ["2027-03-01T00:00:00.000Z", "points.expired", joined.id],
+        ],
+      );
+      assert.equal(report.timeline[1].detail.periodTierPoints, 1500);
+      assert.equal(report.timelineTotal, 3);
+
+      const after = await customer(app.test.programId, app.test.key, who);
+      assert.equal(after.loyaltyData.balance, 0);
+      // Carry-over: the period's 1,500 points keep Silver for the next period.
+      assert.equal(after.customerTier.currentTierId, app.test.tiers.silver);
+      assert.equal(after.customerTier.carryTierPoints, 1500);
+      assert.equal(after.customerTier.currentTierPoints, 0);
+      assert.equal(after.customerTier.recalculationDate, "2028-01-01T00:00:00.000Z");
+      assert.deepEqual(
+        (await history(app.test.programId, app.test.key, who)).map((e) => [e.type, e.points, e.createdAt]),
+        [
+          ["expire", -300, "2027-03-01T00:00:00.000Z"],
+          ["expire", -1200, "2027-01-01T00:00:00.000Z"],
+          ["earn", 300, "2026-03-01T00:00:00.000Z"],
+          ["earn", 1200, START],
+        ],
+      );
+      assert.equal((await clock(T(), app.test.key)).now, to);
+
+      // The next close, with nothing earned in the period, drops the tier.
+      const next = await advance(T(), app.test.key, { to: "2028-02-01T00:00:00Z" });
+      assert.equal(next.status, 200, next.text);
+      assert.equal(next.json.applied.tierChanges, 1);
+      assert.deepEqual(next.json.timeline, [
+        {
+          at: "2028-01-01T00:00:00.000Z",
+          kind: "tier.changed",
+          customer: joined.id,
+          detail: {
+            fromTierId: app.test.tiers.silver,
+            toTierId: app.test.tiers.bronze,
+            periodTierPoints: 0,
+            carryTierId: app.test.tiers.bronze,
+            nextPeriodEndsAt: "2029-01-01T00:00:00.000Z",
+          },
+        },
+      ]);
+      assert.equal(
+        (await customer(app.test.programId, app.test.key, who)).customerTier.currentTierId,
+        app.test.tiers.bronze,
+      );
+    });
+
+    test("an advance under an Idempotency-Key is one transaction, replayed on a repeat with the key", async () => {
+      const key = `advance-${process.pid}-${++counter}`;
+      const to = "2028-03-01T00:00:00.000Z";
+      const first = await app.api("POST", `${T()}/clock/advance`, {
+        ...asT(),
+        body: { to },
+        headers: { "Idempotency-Key": key },
+      });
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.json.from, "2028-02-01T00:00:00.000Z");
+      const again = await app.api("POST", `${T()}/clock/advance`, {
+        ...asT(),
+        body: { to },
+        headers: { "Idempotency-Key": key },
+      });
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.headers.get("idempotent-replayed"), "true");
+      assert.deepEqual(again.json, first.json);
+      assert.equal((await clock(T(), app.test.key)).now, to);
+      const other = await app.api("POST", `${T()}/clock/advance`, {
+        ...asT(),
+        body: { to: "2028-04-01T00:00:00Z" },
+        headers: { "Idempotency-Key": key },
+      });
+      assertProblem(other, 409, "idempotency_conflict");
+    });
+
+    test("an advance cut short in its second step leaves the first applied; repeating it finishes, nothing twice", async () => {
+      const who = email("cut");
+      await create(U(), app.interrupted.key, who);
+      await increase(app.interrupted.programId, app.interrupted.key, who, 1200);
+      assert.equal((await advance(U(), app.interrupted.key, { to: "2026-03-01T00:00:00Z" })).status, 200);
+      await increase(app.interrupted.programId, app.interrupted.key, who, 333);
+
+      const to = "2027-06-01T00:00:00.000Z";
+      // The step of 2027-03-01 fails (the trigger), after the step of 2027-01-01 committed.
+      const cut = await advance(U(), app.interrupted.key, { to });
+      assertProblem(cut, 500, "internal");
+      assert.equal((await clock(U(), app.interrupted.key)).now, "2027-01-01T00:00:00.000Z");
+      const half = await customer(app.interrupted.programId, app.interrupted.key, who);
+      assert.equal(half.loyaltyData.balance, 333);
+      assert.equal(half.customerTier.recalculationDate, "2028-01-01T00:00:00.000Z");
+
+      const again = await advance(U(), app.interrupted.key, { to });
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.json.from, "2027-01-01T00:00:00.000Z");
+      assert.deepEqual(
+        [again.json.applied.expiredLots, again.json.applied.expiredPoints, again.json.steps],
+        [1, 333, 1],
+      );
+      // A third call to the same time applies nothing.
+      const third = await advance(U(), app.interrupted.key, { to });
+      assert.equal(third.status, 200, third.text);
+      assert.equal(third.json.applied.expiredPoints, 0);
+      assert.deepEqual(third.json.timeline, []);
+      assert.deepEqual(
+        (await history(app.interrupted.programId, app.interrupted.key, who)).map((e) => [
+          e.type,
+          e.points,
+          e.createdAt,
+        ]),
+        [
+          ["expire", -333, "2027-03-01T00:00:00.000Z"],
+          ["expire", -1200, "2027-01-01T00:00:00.000Z"],
+          ["earn", 333, "2026-03-01T00:00:00.000Z"],
+          ["earn", 1200, START],
+        ],
+      );
+      assert.equal((await customer(app.interrupted.programId, app.interrupted.key, who)).loyaltyData.balance, 0);
+    });
+
+    test("webhook payloads say livemode: false for a test program's events, true for a live one's", async () => {
+      const who = email("live");
+      await create(A(), app.key, who);
+      await increase(app.programId, app.key, who, 10);
+      if (backend === "pglite") await app.stopAll(); // PGlite: SQL only while no app runs
+      const bodies = async (programId: string) =>
+        (
+          await app.query<{ body: string }>(
+            `SELECT ${EVENT_BODY_SQL} AS body FROM "Event" e WHERE e."programId" = $1`,
+            [programId],
+          )
+        ).map((r) => JSON.parse(r.body).livemode);
+      const test = await bodies(app.test.programId);
+      const live = await bodies(app.programId);
+      assert.ok(test.length > 0 && live.length > 0);
+      assert.deepEqual([...new Set(test)], [false]);
+      assert.deepEqual([...new Set(live)], [true]);
+    });
+  });
+}

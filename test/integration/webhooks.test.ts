@@ -195,7 +195,15 @@ for (const backend of BACKENDS) {
       assert.equal(sample.method, "POST");
 
       for (const r of mine("/hooks")) {
-        assert.deepEqual(Object.keys(r.json).sort(), ["createdAt", "data", "id", "livemode", "programId", "sequence", "type"]);
+        assert.deepEqual(Object.keys(r.json).sort(), [
+          "createdAt",
+          "data",
+          "id",
+          "livemode",
+          "programId",
+          "sequence",
+          "type",
+        ]);
         assert.ok(Number.isSafeInteger(r.json.sequence) && r.json.sequence > 0, r.body);
         assert.equal(r.json.programId, stack.programId);
         assert.match(r.json.createdAt, ISO_MS);

@@ -51,6 +51,7 @@ export const ROWS = [
   "batch1000", // one 1,000-item batch, median of 5, ours vs bare
   "node24", // GET and increase on Node 24 against the same rows on this Node (when a Node 24 binary is found)
   "corrections", // reverse and refund (locked path) next to increase on the same server (ours only)
+  "evaluator", // the campaign evaluator alone, in process on one core: evaluations/s of a 10-leaf tree
 ] as const;
 export type RowId = (typeof ROWS)[number];
 

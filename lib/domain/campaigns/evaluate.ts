@@ -18,7 +18,7 @@
 import { withTierFactor } from "../tier-rules";
 import { conditionHolds, type AttrTypes } from "./conditions";
 import type { CampaignDefinition, Effect, SkipReason } from "./definition";
-import { inSchedule, localTime, windowKey, type LocalTime } from "./schedule";
+import { inSchedule, zonedTime, windowKey, type ZonedTime } from "./schedule";
 
 export interface EvaluatedEvent {
   type: string;
@@ -76,7 +76,7 @@ export interface EvaluationInput {
 const DAY_MS = 86_400_000;
 
 /** The window of a per-customer limit that `now` falls in (null: no limit); the live path counts uses by it. */
-export const limitWindow = (definition: CampaignDefinition, nowLocal: LocalTime): string | null =>
+export const limitWindow = (definition: CampaignDefinition, nowLocal: ZonedTime): string | null =>
   definition.limits.perCustomer ? windowKey(definition.limits.perCustomer.window, nowLocal) : null;
 
 /** The order campaigns are decided in: priority, highest first, then campaign id. */
@@ -109,8 +109,8 @@ export function awardPoints(
 
 export function evaluate(input: EvaluationInput): Evaluation {
   const { event, customer, now, timeZone } = input;
-  const eventLocal = localTime(event.occurredAt, timeZone);
-  const nowLocal = localTime(now, timeZone);
+  const eventLocal = zonedTime(event.occurredAt, timeZone);
+  const nowLocal = zonedTime(now, timeZone);
   const ctx = {
     attributes: event.attributes,
     customer: {

@@ -6,7 +6,7 @@
 import type { CampaignSchedule, LimitWindow } from "./definition";
 
 /** An instant's wall-clock parts in a time zone. */
-export interface LocalTime {
+export interface ZonedTime {
   year: number;
   month: number;
   day: number;
@@ -64,7 +64,7 @@ function offsetAt(t: number, timeZone: string): number {
   return offset;
 }
 
-export function localTime(at: Date, timeZone: string): LocalTime {
+export function zonedTime(at: Date, timeZone: string): ZonedTime {
   const t = at.getTime();
   const wall = t + offsetAt(t, timeZone);
   const days = Math.floor(wall / 86_400_000);
@@ -87,7 +87,7 @@ export function localTime(at: Date, timeZone: string): LocalTime {
 const hhmm = (s: string) => Number(s.slice(0, 2)) * 60 + Number(s.slice(3, 5));
 
 /** Whether `at` (with its local parts) is inside the schedule. */
-export function inSchedule(schedule: CampaignSchedule, at: Date, local: LocalTime): boolean {
+export function inSchedule(schedule: CampaignSchedule, at: Date, local: ZonedTime): boolean {
   const t = at.getTime();
   if (schedule.startsAt !== undefined && t < Date.parse(schedule.startsAt)) return false;
   if (schedule.endsAt !== undefined && t >= Date.parse(schedule.endsAt)) return false;
@@ -115,7 +115,7 @@ function isoWeek(year: number, month: number, day: number): [number, number] {
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** The key of the limit window `local` falls in: "2026-11-25", "2026-W48", "2026-11", "2026", "lifetime". */
-export function windowKey(window: LimitWindow, local: LocalTime): string {
+export function windowKey(window: LimitWindow, local: ZonedTime): string {
   switch (window) {
     case "day":
       return `${local.year}-${pad(local.month)}-${pad(local.day)}`;

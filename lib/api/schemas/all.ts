@@ -16,3 +16,4 @@ export * as events from "./events";
 export * as balanceExplained from "./balance-explained";
 export * as reversals from "./reversals";
 export * as tokens from "./tokens";
+export * as campaigns from "./campaigns";

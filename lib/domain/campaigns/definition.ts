@@ -83,6 +83,9 @@ export interface CampaignDefinition {
   stacking: Stacking;
 }
 
+/** What a campaign is written as: its name and its definition. */
+export type CampaignBody = { name: string } & CampaignDefinition;
+
 export const CAMPAIGN_STATUSES = ["draft", "active", "paused", "ended"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 

@@ -789,7 +789,7 @@ for (const backend of BACKENDS) {
           { type: "assign_coupon", couponPoolId: stack.pools.welcome },
         ],
         limits: { perCustomer: { count: 5, window: "day" }, budgetPoints: 1000 },
-        schedule: { hours: { from: "00:00", to: "23:59" } },
+        schedule: { daysOfWeek: [1, 2, 3, 4, 5, 6, 7] },
       };
       const created = expect(await call("POST", `${A()}/campaigns`, { body }), 201).json;
       await idempotency(`${A()}/campaigns`, body, { ...body, name: "Other" }, 201);

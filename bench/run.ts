@@ -82,8 +82,9 @@ const FAMILIES: [config.RowId, (ctx: Context) => Promise<void>][] = [
   ["batch1000", batch1000Row],
   ["node24", node24Rows],
   ["corrections", correctionRows],
-  ["evaluator", evaluatorRow],
+  // events before evaluator: the evaluator's busy loop would leave the client's idle keep-alive sockets closed.
   ["events", eventsRow],
+  ["evaluator", evaluatorRow],
 ];
 
 async function main() {

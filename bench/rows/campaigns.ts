@@ -17,6 +17,8 @@ import { EVALUATOR_TARGET, measureEvaluator } from "../evaluator";
 
 const figures = (rps: number) => ({ rps, p50: 0, p99: 0, requests: Math.round(rps * 3), errors: 0, non2xx: 0 });
 const SECONDS = 10;
+/** How many of the 5 matching campaigns have a budget (BENCH_EVENTS_BUDGETED, default 2): each serialises the events. */
+const BUDGETED = Number(process.env.BENCH_EVENTS_BUDGETED ?? 2);
 export const EVENTS_TARGET = 0.6;
 
 export async function evaluatorRow(ctx: Context) {
@@ -43,6 +45,8 @@ export async function eventsRow(ctx: Context) {
       method,
       headers: work.headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).catch((err: Error) => {
+      throw new Error(`events set-up: ${method} ${path}: ${err.message} (${String(err.cause)})`);
     });
     if (res.status >= 300)
       throw new Error(`events set-up: ${method} ${path} answered ${res.status}: ${await res.text()}`);
@@ -70,11 +74,11 @@ export async function eventsRow(ctx: Context) {
         ],
       },
       effects: [{ type: "award_points", per: "event.total", rate: 0.1, round: "down", max: 50 }],
-      limits: i < 2 ? { budgetPoints: 1_000_000_000 } : {},
+      limits: i < BUDGETED ? { budgetPoints: 1_000_000_000 } : {},
       priority: i,
     });
     await call("POST", `/campaigns/${c.id}/activate`);
-    if (i < 2) budgeted.push(c.id);
+    if (i < BUDGETED) budgeted.push(c.id);
   }
   log(`events: 20 active campaigns on ${type}, 5 matching`);
   const customers = work.emails.slice(0, 5000);
@@ -102,7 +106,7 @@ export async function eventsRow(ctx: Context) {
   const ratio = ratioOf(sent, increase);
   ctx.add({
     family: "events",
-    name: "POST …/events, Idempotency-Key (20 active campaigns, 5 match)",
+    name: `POST …/events, Idempotency-Key (20 active campaigns, 5 match, ${BUDGETED} with a budget)`,
     load: String(CONNECTIONS),
     ours: sent,
     refs: [{ label: "keyed increase (same server)", figures: increase }],

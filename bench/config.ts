@@ -54,6 +54,8 @@ export const ROWS = [
   "node24", // GET and increase on Node 24 against the same rows on this Node (when a Node 24 binary is found)
   "corrections", // reverse and refund (locked path) next to increase on the same server (ours only)
   "clock", // a test program of BENCH_CLOCK_CUSTOMERS customers advanced by a year, beside the live sweeps of the same work
+  "evaluator", // the campaign evaluator alone, in process on one core: evaluations/s of a 10-leaf tree
+  "events", // keyed POST …/events against 20 active campaigns (5 match) next to the keyed increase (ours only)
 ] as const;
 export type RowId = (typeof ROWS)[number];
 

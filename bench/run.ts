@@ -21,6 +21,9 @@
  *   extra      increase without a key (vs bare), hot spot on 10 customers, 100k coupon codes imported through the
  *              CLI then assigned, reward redemptions; each with its invariant checked afterwards
  *   batch1000  one 1,000-item batch upsert, median of 5, ours vs bare; target ≤ 200 ms
+ *   evaluator  the campaign evaluator alone, in this process on one core: a 10-leaf tree; target ≥ 100,000/s
+ *   events     keyed POST …/events against 20 active campaigns of which 5 match, next to the keyed increase on the
+ *              same server; target ≥ 0.6 of the increase
  *   node24     GET and keyed increase on Node 24 vs this Node (when BENCH_NODE24 or
  *              /tmp/node24/node_modules/node/bin/node exists: `npm install --no-save --prefix /tmp/node24 node@24`)
  *
@@ -60,6 +63,7 @@ import { batch100Row, floorRows, getRow, increaseRow, rateLimitRow } from "./row
 import { workerRows } from "./rows/workers";
 import { correctionRows } from "./rows/corrections";
 import { clockRows } from "./rows/clock";
+import { evaluatorRow, eventsRow } from "./rows/campaigns";
 import { ensureBuild, productionCommand, startOurs } from "./servers";
 import { createProgram, Workload } from "./setup";
 
@@ -80,6 +84,9 @@ const FAMILIES: [config.RowId, (ctx: Context) => Promise<void>][] = [
   ["node24", node24Rows],
   ["corrections", correctionRows],
   ["clock", clockRows],
+  // events before evaluator: the evaluator's busy loop would leave the client's idle keep-alive sockets closed.
+  ["events", eventsRow],
+  ["evaluator", evaluatorRow],
 ];
 
 async function main() {

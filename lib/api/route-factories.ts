@@ -96,6 +96,11 @@ export interface WriteOptions<B, Q = undefined, C extends string | null = string
    * unset in `statement`.
    */
   statementFindsCustomer?: boolean;
+  /**
+   * A request that must store nothing, not even its Idempotency-Key's outcome (a dry run): its key is ignored, so a
+   * later real request with the same key acts.
+   */
+  storesNothing?: (req: ApiRequest<NoInfer<B>, NoInfer<Q>, C>) => boolean;
 }
 
 type RouteContext = { params: Promise<Record<string, string>> };
@@ -215,7 +220,7 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
         parse ? parse(parsed.value) : (undefined as B),
         options,
       );
-      const key = apiReq.idempotencyKey;
+      const key = options.storesNothing?.(apiReq) ? null : apiReq.idempotencyKey;
       const keyed = key && {
         programId: apiReq.programId,
         scopeId: apiReq.caller.scopeId,

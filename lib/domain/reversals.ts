@@ -8,6 +8,7 @@ import { emitEvents } from "./events";
 import { programNow } from "./clock";
 import { ledgerEntryJson } from "./sql";
 import { reverseEarnTierPoints } from "./tiers-engine";
+import { releaseCampaignUse } from "./campaigns/release";
 import type { LedgerSource } from "./vocabulary";
 
 /**
@@ -136,6 +137,8 @@ export async function reverseEntry(tx: Tx, input: ReverseInput): Promise<Reversa
       ? await changeBalance(tx, { ...change, points: original.points > 0 ? -taken : taken })
       : await recordNothingTaken(tx, change, balance);
 
+  // A campaign's entry gives its budget and the customer's use back (campaigns/release.ts).
+  await releaseCampaignUse(tx, { programId, customerId, entryId: original.id, taken, leftAfter: left - requested });
   const tierPoints =
     original.type === "earn"
       ? await reverseEarnTierPoints(

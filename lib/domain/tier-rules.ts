@@ -25,6 +25,13 @@ export interface TierState {
 }
 
 /** Tiers sorted by requiredPoints (ties by id, so the order is total). */
+/**
+ * Points earned at a tier: the base points × the tier's factor (1 without a tier), rounded down. The earn of an
+ * earning flow (earning-flows.ts, in TypeScript and as its SQL twin) and a campaign's awards (campaigns/effects.ts).
+ */
+export const withTierFactor = (points: number, factor: number | null | undefined): number =>
+  Math.floor(points * (factor ?? 1) + 1e-9);
+
 export const sortTiers = <T extends TierDef>(tiers: readonly T[]): T[] =>
   [...tiers].sort((a, b) => a.requiredPoints - b.requiredPoints || (a.id < b.id ? -1 : 1));
 

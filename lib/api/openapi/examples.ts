@@ -224,6 +224,51 @@ const cancelled = {
   }),
 };
 
+const CAMPAIGN = "0193a5b3-1c2d-7e3f-8a4b-5c6d7e8f9a0b";
+const PURCHASE_ATTRIBUTES = {
+  total: { type: "number", required: true },
+  channel: { type: "string" },
+  items: { type: "items", fields: { sku: { type: "string" }, price: { type: "number" } } },
+};
+const purchaseType = { type: "purchase", attributes: PURCHASE_ATTRIBUTES, createdAt: AT, updatedAt: AT };
+const weekendGold = {
+  name: "Double points on weekends for Gold",
+  trigger: { event: "purchase" },
+  conditions: { all: [{ attr: "customer.tier", op: "eq", value: "Gold" }] },
+  effects: [{ type: "multiply_points", factor: 2 }],
+  limits: { budgetPoints: 10000 },
+  schedule: { daysOfWeek: [6, 7] },
+  priority: 10,
+  stacking: "stack",
+};
+const campaign = (status: string, version: number | null, draft: object | null) => ({
+  id: CAMPAIGN,
+  name: weekendGold.name,
+  status,
+  version,
+  draft,
+  budgetUsed: version === null ? 0 : 250,
+  createdAt: AT,
+  updatedAt: AT,
+});
+const { name: _name, ...weekendGoldDefinition } = weekendGold;
+void _name;
+const campaignEvent = {
+  event: { id: "0193a5b3-2d3e-7f40-9b5c-6d7e8f9a0b1c", type: "purchase", occurredAt: AT },
+  effects: [
+    {
+      campaignId: CAMPAIGN,
+      campaignVersion: 1,
+      type: "multiply_points",
+      points: 250,
+      couponCode: null,
+      transactionId: TX1,
+    },
+  ],
+  balance: 1250,
+  skipped: [{ campaignId: "0193a5b3-3e4f-7a51-8c6d-7e8f9a0b1c2d", reason: "condition_false" }],
+};
+
 /** Request bodies, by operationId. */
 export const REQUEST_EXAMPLES: Record<string, Examples> = {
   createOrUpdateResources: {
@@ -286,6 +331,14 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
   redeemReward: one("With metadata (the body may be left out)", { metadata: { channel: "pos", store: "Lyon" } }),
   redeemMyReward: one("With metadata (the body may be left out)", { metadata: { channel: "app" } }),
   assignCoupon: one("From a pool", { couponPoolId: POOL }),
+  putEventType: one("A purchase with its line items", { attributes: PURCHASE_ATTRIBUTES }),
+  createCampaign: one("Double points on weekends for Gold", weekendGold),
+  updateCampaign: one("Triple points instead", { ...weekendGold, effects: [{ type: "multiply_points", factor: 3 }] }),
+  sendCustomerEvent: one("A purchase", {
+    type: "purchase",
+    orderId: "1042",
+    attributes: { total: 125, channel: "web", items: [{ sku: "shoe-42", price: 125 }] },
+  }),
   cancelRedemption: one("A cancelled order", { reason: CANCEL_REASON }),
   recordReferral: one("The referrer's code, from their referral link", { code: "K7QM3RTX" }),
   sendPushNotification: one("A balance update", {
@@ -419,6 +472,21 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
   redeemReward: one("Redeemed", redemption),
   redeemMyReward: one("Redeemed", redemption),
   cancelRedemption: one("Cancelled: 500 points back", cancelled),
+  listEventTypes: one("One declared type", { data: [purchaseType] }),
+  getEventType: one("A purchase", purchaseType),
+  putEventType: one("As declared", purchaseType),
+  listCampaigns: one("One active campaign", { data: [campaign("active", 1, null)] }),
+  createCampaign: one("A draft", campaign("draft", null, weekendGold)),
+  getCampaign: one("Version 1 running", {
+    ...campaign("active", 1, null),
+    versions: [{ version: 1, name: weekendGold.name, definition: weekendGoldDefinition, activatedAt: AT }],
+  }),
+  updateCampaign: one("A change waiting for activation", campaign("active", 1, weekendGold)),
+  activateCampaign: one("Version 1 running", campaign("active", 1, null)),
+  pauseCampaign: one("Paused", campaign("paused", 1, null)),
+  resumeCampaign: one("Running again", campaign("active", 1, null)),
+  endCampaign: one("Ended", campaign("ended", 1, null)),
+  sendCustomerEvent: one("Points from one campaign, another skipped", campaignEvent),
   assignCoupon: one("A code assigned", {
     coupon: { code: "WELCOME-8F3K2", couponPoolId: POOL, assignedAt: AT, expiresAt: "2026-12-31T23:59:59.000Z" },
   }),

@@ -23,6 +23,10 @@ export const TAGS = [
     description:
       "A program's clock; a test program's clock moves forward on request, running every timer due on the way.",
   },
+  {
+    name: "Campaigns",
+    description: "Customer events in, campaign rules decide, effects out: event types, campaigns and their versions.",
+  },
   { name: "Customer (me)", description: "Calls a front-end makes as a customer, with a customer token." },
   {
     name: "Webhooks",
@@ -53,7 +57,7 @@ export interface OperationSpec {
 }
 
 /** The methods an operation may have, in the order a path lists them. */
-export const METHODS = ["GET", "POST", "DELETE"] as const;
+export const METHODS = ["GET", "PUT", "POST", "DELETE"] as const;
 
 /** What an app/v1 openapi.ts exports: an OperationSpec for each method its route.ts exports, by the same name. */
 export type RouteOperations = Partial<Record<(typeof METHODS)[number], OperationSpec>>;

@@ -86,3 +86,22 @@ export const expiresIn = {
   description: `Seconds the token stays valid, 1 to ${MAX_TOKEN_TTL_SECONDS} (7 days), in decimal digits; ${TOKEN_TTL_SECONDS} (one hour) when left out. Anything else is 400 \`validation_failed\`.`,
   schema: { type: "integer", minimum: 1, maximum: MAX_TOKEN_TTL_SECONDS, default: TOKEN_TTL_SECONDS },
 };
+
+export const eventType = inPath(
+  "type",
+  "The event type's name: 1 to 64 letters, digits, `_`, `.` or `-` (else 400 `validation_failed`).",
+  "purchase",
+  { type: "string", pattern: "^[A-Za-z0-9_.-]{1,64}$" },
+);
+export const campaignId = inPath(
+  "campaignId",
+  "The campaign's id. A value that is not a UUID is an unknown campaign (404 `not_found`).",
+  "0193a5b3-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+);
+export const dryRun = {
+  name: "dryRun",
+  in: "query",
+  required: false,
+  description: "`true`: evaluate and answer the same, and store nothing (no entry, no counter, no event, no webhook).",
+  schema: { type: "string", enum: ["true", "false"] },
+};

@@ -20,6 +20,12 @@ export const INTEGRATOR_ERRORS = [
   ["not_found", "the program of the path: unknown, malformed, or not the api-key's"],
   ...EVERY_CALL,
 ] as const satisfies readonly ErrorSpec[];
+/** An integrator call about one campaign of the program (`{campaignId}`). */
+export const CAMPAIGN_ERRORS = [
+  "unauthorized",
+  ["not_found", "the program of the path (unknown, malformed, or not the api-key's), or the campaign"],
+  ...EVERY_CALL,
+] as const satisfies readonly ErrorSpec[];
 /** An integrator call about the customer of the `{email}` segment. */
 export const CUSTOMER_ERRORS = [...INTEGRATOR_ERRORS, "customer_not_found"] as const satisfies readonly ErrorSpec[];
 /** A call with a customer token (/me): a token of another program is a 401, a malformed program id a 404. */

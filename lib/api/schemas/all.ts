@@ -17,3 +17,4 @@ export * as balanceExplained from "./balance-explained";
 export * as reversals from "./reversals";
 export * as tokens from "./tokens";
 export * as clock from "./clock";
+export * as campaigns from "./campaigns";

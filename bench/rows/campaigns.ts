@@ -1,0 +1,118 @@
+/**
+ * Campaigns (issue 23), two rows:
+ * - `evaluator`: the evaluator alone, in the bench's process on one core (bench/evaluator.ts), beside the same
+ *   decision written by hand. Target: ≥ 100,000 evaluations/s of a 10-leaf tree.
+ * - `events`: keyed `POST …/customers/{email}/events` against 20 active campaigns of which 5 match (2 of them with a
+ *   budget, none exhausted within the row), next to the keyed increase on the same server in the same run. Target:
+ *   ≥ 0.6 of the increase's req/s. Afterwards balance = Σ ledger = Σ lots for every customer, and no budget is
+ *   exceeded.
+ */
+import { randomUUID } from "node:crypto";
+import { CONNECTIONS, WARMUP } from "../config";
+import { clean, type Context } from "../context";
+import { log } from "../lifecycle";
+import { measure, ratioOf, type LoadRequest } from "../load";
+import { brokenBalances } from "../setup";
+import { EVALUATOR_TARGET, measureEvaluator } from "../evaluator";
+
+const figures = (rps: number) => ({ rps, p50: 0, p99: 0, requests: Math.round(rps * 3), errors: 0, non2xx: 0 });
+const SECONDS = 10;
+/** How many of the 5 matching campaigns have a budget (BENCH_EVENTS_BUDGETED, default 2): each serialises the events. */
+const BUDGETED = Number(process.env.BENCH_EVENTS_BUDGETED ?? 2);
+export const EVENTS_TARGET = 0.6;
+
+export async function evaluatorRow(ctx: Context) {
+  const m = measureEvaluator(3000);
+  log(`evaluator: ${Math.round(m.evaluator)} evaluations/s, by hand ${Math.round(m.hand)}/s`);
+  ctx.add({
+    family: "evaluator",
+    name: "campaign evaluator, 10-leaf tree (evaluations/s, one core)",
+    load: "1 core",
+    ours: figures(m.evaluator),
+    refs: [{ label: "the same decision by hand", figures: figures(m.hand) }],
+    ratio: m.ratio,
+    ratioOf: "by hand",
+    target: `≥ ${EVALUATOR_TARGET.toLocaleString("en")} evaluations/s`,
+    pass: m.pass,
+  });
+}
+
+export async function eventsRow(ctx: Context) {
+  const { sql, work } = ctx;
+  const base = `${ctx.ours.baseUrl}${work.base}`;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: work.headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).catch((err: Error) => {
+      throw new Error(`events set-up: ${method} ${path}: ${err.message} (${String(err.cause)})`);
+    });
+    if (res.status >= 300)
+      throw new Error(`events set-up: ${method} ${path} answered ${res.status}: ${await res.text()}`);
+    return res.json() as Promise<{ id: string }>;
+  };
+  const type = `bench.purchase.${Math.random().toString(36).slice(2, 7)}`;
+  await call("PUT", `/event-types/${type}`, {
+    attributes: {
+      total: { type: "number", required: true },
+      channel: { type: "string" },
+      items: { type: "items", fields: { sku: { type: "string" }, price: { type: "number" } } },
+    },
+  });
+  const budgeted: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const matches = i < 5;
+    const c = await call("POST", "/campaigns", {
+      name: `bench ${i}`,
+      trigger: { event: type },
+      conditions: {
+        all: [
+          { attr: "event.channel", op: "eq", value: matches ? "web" : `store-${i}` },
+          { attr: "event.total", op: "gte", value: 10 },
+          { attr: "event.items[].sku", op: "contains", value: "shoe" },
+        ],
+      },
+      effects: [{ type: "award_points", per: "event.total", rate: 0.1, round: "down", max: 50 }],
+      limits: i < BUDGETED ? { budgetPoints: 1_000_000_000 } : {},
+      priority: i,
+    });
+    await call("POST", `/campaigns/${c.id}/activate`);
+    if (i < BUDGETED) budgeted.push(c.id);
+  }
+  log(`events: 20 active campaigns on ${type}, 5 matching`);
+  const customers = work.emails.slice(0, 5000);
+  const events: LoadRequest = {
+    method: "POST",
+    headers: work.headers,
+    setupRequest: (req) => ({
+      ...req,
+      path: `${work.base}/customers/${encodeURIComponent(customers[Math.floor(Math.random() * customers.length)]!)}/events`,
+      headers: { ...work.headers, "idempotency-key": randomUUID() },
+      body: JSON.stringify({
+        type,
+        attributes: { total: 120, channel: "web", items: [{ sku: "shoe-42", price: 120 }] },
+      }),
+    }),
+  };
+  const increase = await measure(ctx.ours.baseUrl, work.increase(true, customers), CONNECTIONS, SECONDS, WARMUP);
+  const sent = await measure(ctx.ours.baseUrl, events, CONNECTIONS, SECONDS, WARMUP);
+  const broken = await brokenBalances(sql, work.program.programId);
+  const { rows: over } = await sql.query(
+    `SELECT count(*)::int AS n FROM "Campaign" c JOIN "CampaignVersion" v ON v."campaignId" = c.id AND v.version = c.version
+     WHERE c.id = ANY($1::uuid[]) AND c."budgetUsed" > (v.definition->'limits'->>'budgetPoints')::int`,
+    [budgeted],
+  );
+  const ratio = ratioOf(sent, increase);
+  ctx.add({
+    family: "events",
+    name: `POST …/events, Idempotency-Key (20 active campaigns, 5 match, ${BUDGETED} with a budget)`,
+    load: String(CONNECTIONS),
+    ours: sent,
+    refs: [{ label: "keyed increase (same server)", figures: increase }],
+    ratio,
+    ratioOf: "keyed increase",
+    target: `≥ ${EVENTS_TARGET} of the keyed increase; balance = Σ ledger = Σ lots; budgets held`,
+    pass: (ratio ?? 0) >= EVENTS_TARGET && clean(sent) && broken.length === 0 && over[0].n === 0,
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * What a campaign and an event type are made of (API.md "Campaigns and events"): the closed vocabularies and the
+ * plain types the evaluator, the validator, the store and the schemas share. Client-safe: constants and types only.
+ */
+
+/** The types an event attribute may be declared with; `items` is an array of objects declared the same way. */
+export const ATTRIBUTE_TYPES = ["number", "string", "boolean", "datetime", "items"] as const;
+export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
+
+/** A scalar attribute (also an item's field). */
+export interface ScalarAttribute {
+  type: Exclude<AttributeType, "items">;
+  required?: boolean;
+}
+/** An array of objects whose fields are declared as scalars. */
+export interface ItemsAttribute {
+  type: "items";
+  required?: boolean;
+  fields: Record<string, ScalarAttribute>;
+}
+export type AttributeDeclaration = ScalarAttribute | ItemsAttribute;
+/** An event type's declaration: its attributes by name. */
+export type EventAttributes = Record<string, AttributeDeclaration>;
+
+export const CONDITION_OPS = ["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "contains", "exists"] as const;
+export type ConditionOp = (typeof CONDITION_OPS)[number];
+
+/** A leaf: `attr` is `event.<attribute>`, `event.<items>[].<field>` or `customer.<field>`. */
+export interface ConditionLeaf {
+  attr: string;
+  op: ConditionOp;
+  value?: unknown;
+}
+export type Condition = { all: Condition[] } | { any: Condition[] } | { not: Condition } | ConditionLeaf;
+
+/** The customer's fields a condition may read, with their types. */
+export const CUSTOMER_ATTRIBUTES = {
+  tier: "string",
+  balance: "number",
+  memberDays: "number",
+  language: "string",
+} as const satisfies Record<string, Exclude<AttributeType, "items">>;
+export type CustomerAttribute = keyof typeof CUSTOMER_ATTRIBUTES;
+
+export const ROUNDINGS = ["down", "nearest", "up"] as const;
+export type Rounding = (typeof ROUNDINGS)[number];
+
+export type Effect =
+  | { type: "award_points"; points: number; tierFactor?: boolean }
+  | { type: "award_points"; per: string; rate: number; round: Rounding; max?: number; tierFactor?: boolean }
+  | { type: "multiply_points"; factor: number }
+  | { type: "assign_coupon"; couponPoolId: string };
+export const EFFECT_TYPES = ["award_points", "multiply_points", "assign_coupon"] as const;
+export type EffectType = (typeof EFFECT_TYPES)[number];
+
+export const LIMIT_WINDOWS = ["day", "week", "month", "year", "lifetime"] as const;
+export type LimitWindow = (typeof LIMIT_WINDOWS)[number];
+
+export interface CampaignLimits {
+  perCustomer?: { count: number; window: LimitWindow };
+  budgetPoints?: number;
+}
+
+/** When a campaign runs: from startsAt (inclusive) to endsAt (exclusive); ISO days 1 (Monday)–7; local HH:MM from–to. */
+export interface CampaignSchedule {
+  startsAt?: string;
+  endsAt?: string;
+  daysOfWeek?: number[];
+  hours?: { from: string; to: string };
+}
+
+export const STACKINGS = ["stack", "exclusive"] as const;
+export type Stacking = (typeof STACKINGS)[number];
+
+/** What a version freezes: everything but the name and status. */
+export interface CampaignDefinition {
+  trigger: { event: string };
+  conditions: Condition | null;
+  effects: Effect[];
+  limits: CampaignLimits;
+  schedule: CampaignSchedule;
+  priority: number;
+  stacking: Stacking;
+}
+
+/** What a campaign is written as: its name and its definition. */
+export type CampaignBody = { name: string } & CampaignDefinition;
+
+export const CAMPAIGN_STATUSES = ["draft", "active", "paused", "ended"] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** Why a campaign whose trigger matched did not apply (the events answer's `skipped`). */
+export const SKIP_REASONS = [
+  "condition_false",
+  "outside_schedule",
+  "customer_limit_reached",
+  "budget_exhausted",
+  "exclusive_campaign_applied",
+  "coupon_pool_empty",
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];

@@ -1,0 +1,599 @@
+/**
+ * Campaigns over HTTP against the built app (issue 23), on PGlite and (with TEST_DATABASE_URL) on PostgreSQL, one
+ * stack per backend: event types, campaign validation and lifecycle, each condition operator, each effect, schedule
+ * edges in the program's time zone, exclusive vs stacking by priority, per-customer limits and budgets (in
+ * parallel on PostgreSQL), dry runs storing nothing, Idempotency-Key replays, version immutability, provenance in
+ * the ledger, and what reversals and refunds give back.
+ *
+ * Each test declares its own event type, so the campaigns of one test never trigger on another's events. The
+ * program's time zone is Europe/Madrid (UTC+1 in November); the fixture customers start in the Bronze tier (factor 1).
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { BACKENDS, customerPath, openStack, type ApiOptions, type Fixtures, type Stack } from "../support/stack";
+import { TWO_PROGRAMS } from "../support/fixtures";
+import { assertProblem } from "../support/assertions";
+
+const ORDER_ATTRIBUTES = {
+  total: { type: "number", required: true },
+  channel: { type: "string" },
+  vip: { type: "boolean" },
+  placedAt: { type: "datetime" },
+  items: { type: "items", fields: { sku: { type: "string" }, price: { type: "number" } } },
+};
+
+interface Effect {
+  campaignId: string;
+  campaignVersion: number;
+  type: string;
+  points: number | null;
+  couponCode: string | null;
+  transactionId: string | null;
+}
+
+for (const backend of BACKENDS) {
+  describe(`Campaigns [${backend}]`, () => {
+    let app: Stack<Fixtures<typeof TWO_PROGRAMS>>;
+    const pools = { shoes: "", empty: "", other: "" };
+    before(async () => {
+      app = await openStack(backend, TWO_PROGRAMS);
+      await app.loyalty("program", "update", "--id", app.programId, "--time-zone", "Europe/Madrid");
+      const dir = mkdtempSync(path.join(os.tmpdir(), "campaign-codes-"));
+      writeFileSync(path.join(dir, "codes.csv"), "code\nSHOE-1\nSHOE-2\nSHOE-3\n");
+      pools.shoes = String(
+        (await app.loyalty("coupon-pool", "create", "--program", app.programId, "--name", "Shoes")).couponPoolId,
+      );
+      await app.loyalty("coupon-pool", "import", "--pool", pools.shoes, "--file", path.join(dir, "codes.csv"));
+      pools.empty = String(
+        (await app.loyalty("coupon-pool", "create", "--program", app.programId, "--name", "Empty")).couponPoolId,
+      );
+      pools.other = String(
+        (await app.loyalty("coupon-pool", "create", "--program", app.otherProgramId, "--name", "Theirs")).couponPoolId,
+      );
+      await app.start();
+    });
+    after(() => app?.close());
+
+    const A = () => `/v1/programs/${app.programId}`;
+    const P = (email: string) => customerPath(app.programId, email);
+    const post = (p: string, body?: unknown, options: Omit<ApiOptions, "body"> = {}) =>
+      app.api("POST", p, { ...options, ...(body === undefined ? {} : { body }) });
+
+    let seq = 0;
+    async function newCustomer(label = "c"): Promise<string> {
+      const email = `${label}.${backend}.${++seq}@example.com`;
+      const res = await post(`${A()}/integrations/api`, [{ email, feature: "user", payload: {} }]);
+      assert.equal(res.status, 201, res.text);
+      return email;
+    }
+    let types = 0;
+    async function declare(attributes: object = ORDER_ATTRIBUTES): Promise<string> {
+      const type = `t${++types}.${backend}`;
+      const res = await app.api("PUT", `${A()}/event-types/${type}`, { body: { attributes } });
+      assert.equal(res.status, 200, res.text);
+      return type;
+    }
+    /** Creates and activates a campaign (stacking, no tier factor unless said): its id. */
+    async function campaign(body: Record<string, unknown>, activate = true): Promise<string> {
+      const created = await post(`${A()}/campaigns`, { name: "c", ...body });
+      assert.equal(created.status, 201, created.text);
+      if (activate) {
+        const on = await post(`${A()}/campaigns/${created.json.id}/activate`);
+        assert.equal(on.status, 200, on.text);
+      }
+      return created.json.id as string;
+    }
+    const award = (points: number) => [{ type: "award_points", points, tierFactor: false }];
+    const send = (
+      email: string,
+      body: Record<string, unknown>,
+      options: Omit<ApiOptions, "body"> & { dry?: boolean } = {},
+    ) => post(`${P(email)}/events${options.dry ? "?dryRun=true" : ""}`, body, options);
+    async function event(email: string, type: string, attributes: object = { total: 10 }, extra: object = {}) {
+      const res = await send(email, { type, attributes, ...extra });
+      assert.equal(res.status, 200, res.text);
+      return res.json as {
+        event: { id: string };
+        effects: Effect[];
+        balance: number;
+        skipped: { campaignId: string; reason: string }[];
+      };
+    }
+    const balance = async (email: string) => (await app.api("GET", P(email))).json.loyaltyData.balance as number;
+    const transactions = async (email: string) =>
+      (await app.api("GET", `${P(email)}/transactions`)).json.data as {
+        id: string;
+        type: string;
+        points: number;
+        metadata: Record<string, unknown>;
+      }[];
+    const getCampaign = async (id: string) => (await app.api("GET", `${A()}/campaigns/${id}`)).json;
+
+    test("event types: declared with PUT, read one and the list; a bad declaration or name is 400 by path", async () => {
+      const type = await declare();
+      const one = await app.api("GET", `${A()}/event-types/${type}`);
+      assert.equal(one.status, 200, one.text);
+      assert.deepEqual(one.json.attributes, ORDER_ATTRIBUTES);
+      const list = await app.api("GET", `${A()}/event-types`);
+      assert.ok(list.json.data.some((t: { type: string }) => t.type === type));
+      const bad = await app.api("PUT", `${A()}/event-types/${type}`, {
+        body: { attributes: { total: { type: "money" }, items: { type: "items" }, "1x": { type: "number" } } },
+      });
+      const problem = assertProblem(bad, 400, "validation_failed");
+      const paths = problem.errors.map((e: { path: string }) => e.path).join(" ");
+      for (const p of ["attributes.total", "attributes.items", "attributes.1x"])
+        assert.ok(paths.includes(p), `${p} in ${paths}`);
+      assert.deepEqual(
+        (await app.api("GET", `${A()}/event-types/${type}`)).json.attributes,
+        ORDER_ATTRIBUTES,
+        "unchanged",
+      );
+      assertProblem(await app.api("GET", `${A()}/event-types/never-declared`), 404, "not_found");
+      assertProblem(await app.api("GET", `${A()}/event-types/bad%20name`), 400, "validation_failed");
+      assertProblem(await app.api("GET", `${A()}/event-types`, { key: app.otherKey }), 404, "not_found");
+    });
+
+    test("an event of an undeclared type, or that does not fit its declaration, is 400 with the path of each problem", async () => {
+      const type = await declare();
+      const email = await newCustomer();
+      assertProblem(await send(email, { type: "undeclared", attributes: {} }), 400, "validation_failed");
+      const bad = await send(email, {
+        type,
+        attributes: {
+          channel: 3,
+          vip: "yes",
+          placedAt: "yesterday",
+          items: [{ sku: "a", price: "9" }, 4],
+          colour: "red",
+        },
+      });
+      const problem = assertProblem(bad, 400, "validation_failed");
+      assert.deepEqual(problem.errors.map((e: { path: string }) => e.path).sort(), [
+        "attributes.channel",
+        "attributes.colour",
+        "attributes.items[0].price",
+        "attributes.items[1]",
+        "attributes.placedAt",
+        "attributes.total",
+        "attributes.vip",
+      ]);
+      assertProblem(
+        await send(email, { type, attributes: { total: 1, blob: "x".repeat(33 * 1024) } }),
+        400,
+        "validation_failed",
+      );
+      assert.equal((await transactions(email)).length, 0);
+    });
+
+    test("a campaign naming an unknown attribute or operator, a value of the wrong type or another program's pool is refused by path", async () => {
+      const type = await declare();
+      const res = await post(`${A()}/campaigns`, {
+        name: "bad",
+        trigger: { event: type },
+        conditions: {
+          all: [
+            { attr: "event.colour", op: "eq", value: "red" },
+            { attr: "event.total", op: "like", value: 3 },
+            { attr: "event.total", op: "gt", value: "3" },
+            { attr: "event.items[].sku", op: "contains", value: 1 },
+            { attr: "customer.height", op: "gt", value: 1 },
+          ],
+        },
+        effects: [
+          { type: "award_points", per: "event.channel", rate: 1, round: "down" },
+          { type: "assign_coupon", couponPoolId: pools.other },
+        ],
+      });
+      const problem = assertProblem(res, 400, "validation_failed");
+      assert.deepEqual(
+        problem.errors.map((e: { path: string }) => e.path),
+        [
+          "conditions.all[0].attr",
+          "conditions.all[1].op",
+          "conditions.all[2].value",
+          "conditions.all[3].value",
+          "conditions.all[4].attr",
+          "effects[0].per",
+          "effects[1].couponPoolId",
+        ],
+      );
+      const undeclared = await post(`${A()}/campaigns`, { name: "x", trigger: { event: "nope" }, effects: award(1) });
+      assert.deepEqual(assertProblem(undeclared, 400, "validation_failed").errors[0].path, "trigger.event");
+      const shape = await post(`${A()}/campaigns`, {
+        name: "x",
+        trigger: { event: type },
+        effects: [{ type: "award_points" }],
+        stacking: "solo",
+      });
+      assertProblem(shape, 400, "validation_failed");
+      assert.equal(
+        (await app.api("GET", `${A()}/campaigns`)).json.data.filter((c: { name: string }) => c.name === "bad").length,
+        0,
+      );
+    });
+
+    test("each condition operator, true and false, over event attributes, items and customer fields", async () => {
+      const type = await declare();
+      const email = await newCustomer();
+      const attributes = {
+        total: 120,
+        channel: "web-shop",
+        vip: true,
+        placedAt: "2026-11-20T10:00:00.000Z",
+        items: [
+          { sku: "sock-1", price: 5 },
+          { sku: "shoe-42", price: 90 },
+        ],
+      };
+      const cases: [string, object, boolean][] = [
+        ["eq", { attr: "event.total", op: "eq", value: 120 }, true],
+        ["eq", { attr: "event.vip", op: "eq", value: false }, false],
+        ["ne", { attr: "event.channel", op: "ne", value: "store" }, true],
+        ["ne", { attr: "event.total", op: "ne", value: 120 }, false],
+        ["gt", { attr: "event.total", op: "gt", value: 119.5 }, true],
+        ["gt", { attr: "event.placedAt", op: "gt", value: "2026-11-20T10:00:00.000Z" }, false],
+        ["gte", { attr: "event.placedAt", op: "gte", value: "2026-11-20T11:00:00+01:00" }, true],
+        ["gte", { attr: "event.total", op: "gte", value: 121 }, false],
+        ["lt", { attr: "event.items[].price", op: "lt", value: 6 }, true],
+        ["lt", { attr: "customer.balance", op: "lt", value: 0 }, false],
+        ["lte", { attr: "customer.memberDays", op: "lte", value: 0 }, true],
+        ["lte", { attr: "event.items[].price", op: "lte", value: 4 }, false],
+        ["in", { attr: "customer.tier", op: "in", value: ["Bronze", "Gold"] }, true],
+        ["in", { attr: "event.total", op: "in", value: [1, 2] }, false],
+        ["nin", { attr: "event.items[].sku", op: "nin", value: ["sock-1"] }, true],
+        ["nin", { attr: "event.channel", op: "nin", value: ["web-shop"] }, false],
+        ["contains", { attr: "event.items[].sku", op: "contains", value: "shoe" }, true],
+        ["contains", { attr: "event.channel", op: "contains", value: "store" }, false],
+        ["exists", { attr: "event.placedAt", op: "exists", value: true }, true],
+        ["exists", { attr: "customer.language", op: "exists", value: true }, false],
+        [
+          "all/any/not",
+          {
+            all: [
+              {
+                any: [
+                  { attr: "event.total", op: "lt", value: 0 },
+                  { not: { attr: "event.vip", op: "eq", value: false } },
+                ],
+              },
+            ],
+          },
+          true,
+        ],
+      ];
+      const ids: string[] = [];
+      for (const [op, conditions] of cases)
+        ids.push(await campaign({ name: op, trigger: { event: type }, conditions, effects: award(1) }));
+      const out = await event(email, type, attributes);
+      const applied = new Set(out.effects.map((e) => e.campaignId));
+      const falseOnes = new Set(out.skipped.filter((s) => s.reason === "condition_false").map((s) => s.campaignId));
+      cases.forEach(([op, cond, holds], i) => {
+        assert.equal(applied.has(ids[i]!), holds, `${op} ${JSON.stringify(cond)} applied`);
+        assert.equal(falseOnes.has(ids[i]!), !holds, `${op} ${JSON.stringify(cond)} skipped condition_false`);
+      });
+      assert.equal(out.balance, cases.filter((c) => c[2]).length);
+    });
+
+    test("effects: fixed and per-unit awards with rounding, max and the tier factor, multiply, coupons (and an empty pool)", async () => {
+      const type = await declare();
+      const email = await newCustomer();
+      assert.equal((await post(`${P(email)}/balance/increase`, { points: 1000 })).status, 200); // Silver: factor 1.25
+      const fixed = await campaign({
+        name: "fixed",
+        trigger: { event: type },
+        effects: [{ type: "award_points", points: 100 }],
+      });
+      const noTier = await campaign({ name: "no tier", trigger: { event: type }, effects: award(100) });
+      const down = await campaign({
+        name: "down",
+        trigger: { event: type },
+        effects: [{ type: "award_points", per: "event.total", rate: 1.5, round: "down", tierFactor: false }],
+      });
+      const up = await campaign({
+        name: "up",
+        trigger: { event: type },
+        effects: [{ type: "award_points", per: "event.total", rate: 1.5, round: "up", max: 30, tierFactor: false }],
+      });
+      const nearest = await campaign({
+        name: "nearest",
+        trigger: { event: type },
+        effects: [{ type: "award_points", per: "event.total", rate: 0.1, round: "nearest" }],
+      });
+      const double = await campaign({
+        name: "double",
+        trigger: { event: type },
+        effects: [{ type: "multiply_points", factor: 2 }],
+      });
+      const coupon = await campaign({
+        name: "shoe coupon",
+        trigger: { event: type },
+        conditions: { attr: "event.items[].sku", op: "contains", value: "shoe" },
+        effects: [{ type: "assign_coupon", couponPoolId: pools.shoes }],
+      });
+      const empty = await campaign({
+        name: "empty pool",
+        trigger: { event: type },
+        effects: [{ type: "assign_coupon", couponPoolId: pools.empty }],
+      });
+      const out = await event(email, type, { total: 19.99, items: [{ sku: "shoe-42", price: 19.99 }] });
+      const by = (id: string) => out.effects.filter((e) => e.campaignId === id);
+      // fixed 100 × 1.25; 19.99 × 1.5 = 29.985 → 29 / 30 (max 30); 19.99 × 0.1 = 1.999 → 2 × 1.25 = 2.5 → 2.
+      assert.equal(by(fixed)[0]!.points, 125);
+      assert.equal(by(noTier)[0]!.points, 100);
+      assert.equal(by(down)[0]!.points, 29);
+      assert.equal(by(up)[0]!.points, 30);
+      assert.equal(by(nearest)[0]!.points, 2);
+      const awarded = 125 + 100 + 29 + 30 + 2;
+      assert.equal(by(double)[0]!.points, awarded, "multiply_points 2: the awards once more");
+      assert.match(by(coupon)[0]!.couponCode ?? "", /^SHOE-\d$/);
+      assert.equal(by(empty).length, 0);
+      assert.deepEqual(out.skipped, [{ campaignId: empty, reason: "coupon_pool_empty" }]);
+      assert.equal(out.balance, 1000 + 2 * awarded);
+      assert.equal(await balance(email), out.balance);
+      for (const e of out.effects.filter((x) => x.type !== "assign_coupon"))
+        assert.ok(e.transactionId, "each points effect names its entry");
+    });
+
+    test("schedule: days and hours in the program's time zone, start inclusive and end exclusive", async () => {
+      const type = await declare();
+      const email = await newCustomer();
+      const saturday = await campaign({
+        name: "sat",
+        trigger: { event: type },
+        effects: award(1),
+        schedule: { daysOfWeek: [6] },
+      });
+      const hours = await campaign({
+        name: "9-18",
+        trigger: { event: type },
+        effects: award(1),
+        schedule: { hours: { from: "09:00", to: "18:00" } },
+      });
+      const night = await campaign({
+        name: "22-02",
+        trigger: { event: type },
+        effects: award(1),
+        schedule: { hours: { from: "22:00", to: "02:00" } },
+      });
+      const window = await campaign({
+        name: "window",
+        trigger: { event: type },
+        effects: award(1),
+        schedule: { startsAt: "2026-11-28T08:00:00.000Z", endsAt: "2026-11-29T08:00:00.000Z" },
+      });
+      const cases: [string, string[]][] = [
+        ["2026-11-27T23:30:00.000Z", [saturday, night]], // Saturday 00:30 in Madrid, Friday in UTC
+        ["2026-11-28T07:59:00.000Z", [saturday]], // 08:59
+        ["2026-11-28T08:00:00.000Z", [saturday, hours, window]], // 09:00, the window's start
+        ["2026-11-28T16:59:59.000Z", [saturday, hours, window]], // 17:59:59
+        ["2026-11-28T17:00:00.000Z", [saturday, window]], // 18:00
+        ["2026-11-28T21:00:00.000Z", [saturday, night, window]], // 22:00
+        ["2026-11-28T23:00:00.000Z", [night, window]], // Sunday 00:00
+        ["2026-11-29T08:00:00.000Z", [hours]], // Sunday 09:00, the window's end
+      ];
+      for (const [occurredAt, expected] of cases) {
+        const dry = await send(email, { type, occurredAt, attributes: { total: 1 } }, { dry: true });
+        assert.equal(dry.status, 200, dry.text);
+        assert.deepEqual(dry.json.effects.map((e: Effect) => e.campaignId).sort(), [...expected].sort(), occurredAt);
+        assert.deepEqual(
+          dry.json.skipped.map((s: { campaignId: string; reason: string }) => s.reason),
+          Array(4 - expected.length).fill("outside_schedule"),
+          occurredAt,
+        );
+      }
+      const live = await event(email, type, { total: 1 }, { occurredAt: "2026-11-28T08:00:00.000Z" });
+      assert.equal(live.balance, 3);
+      assert.equal(live.event.id.length, 36);
+    });
+
+    test("priority decides the order; an exclusive campaign that applies stops the ones after it", async () => {
+      const type = await declare();
+      const email = await newCustomer();
+      const high = await campaign({ name: "high", trigger: { event: type }, effects: award(1), priority: 10 });
+      const exclusive = await campaign({
+        name: "exclusive",
+        trigger: { event: type },
+        conditions: { attr: "event.total", op: "gte", value: 100 },
+        effects: award(10),
+        priority: 5,
+        stacking: "exclusive",
+      });
+      const low = await campaign({ name: "low", trigger: { event: type }, effects: award(100), priority: 1 });
+      const big = await event(email, type, { total: 150 });
+      assert.deepEqual(
+        big.effects.map((e) => e.campaignId),
+        [high, exclusive],
+      );
+      assert.deepEqual(big.skipped, [{ campaignId: low, reason: "exclusive_campaign_applied" }]);
+      const small = await event(email, type, { total: 50 });
+      assert.deepEqual(
+        small.effects.map((e) => e.campaignId),
+        [high, low],
+      );
+      assert.deepEqual(small.skipped, [{ campaignId: exclusive, reason: "condition_false" }]);
+      assert.equal(await balance(email), 11 + 101);
+    });
+
+    test("a customer's limit and a campaign's budget hold under concurrent events", async () => {
+      const type = await declare();
+      const limited = await campaign({
+        name: "twice a day",
+        trigger: { event: type },
+        conditions: { attr: "event.channel", op: "eq", value: "limit" },
+        effects: award(5),
+        limits: { perCustomer: { count: 2, window: "day" } },
+      });
+      const budgeted = await campaign({
+        name: "budget 50",
+        trigger: { event: type },
+        conditions: { attr: "event.channel", op: "eq", value: "budget" },
+        effects: award(20),
+        limits: { budgetPoints: 50 },
+      });
+      const one = await newCustomer("limit");
+      const runs = await app.together(
+        ...Array.from({ length: 6 }, () => () => event(one, type, { total: 1, channel: "limit" })),
+      );
+      assert.equal(runs.filter((r) => r.effects.length === 1).length, 2);
+      const reached = runs.filter((r) =>
+        r.skipped.some((s) => s.campaignId === limited && s.reason === "customer_limit_reached"),
+      );
+      assert.equal(reached.length, 4);
+      assert.equal(await balance(one), 10);
+      const others = await Promise.all(Array.from({ length: 6 }, () => newCustomer("budget")));
+      const spent = await app.together(
+        ...others.map((email) => () => event(email, type, { total: 1, channel: "budget" })),
+      );
+      const points = spent.flatMap((r) => r.effects).reduce((sum, e) => sum + (e.points ?? 0), 0);
+      assert.equal(points, 50, "20 + 20 + the 10 left");
+      assert.equal(
+        spent.filter((r) => r.skipped.some((s) => s.campaignId === budgeted && s.reason === "budget_exhausted")).length,
+        3,
+      );
+      assert.equal((await getCampaign(budgeted)).budgetUsed, 50);
+      let total = 0;
+      for (const email of others) total += await balance(email);
+      assert.equal(total, 50);
+    });
+
+    test("a dry run answers the same and stores nothing; its Idempotency-Key does not hold the key", async () => {
+      const type = await declare();
+      const email = await newCustomer();
+      const id = await campaign({
+        name: "once",
+        trigger: { event: type },
+        effects: award(7),
+        limits: { perCustomer: { count: 1, window: "lifetime" }, budgetPoints: 100 },
+      });
+      const body = { type, orderId: `dry-${backend}`, attributes: { total: 3 } };
+      const dry = await send(email, body, { dry: true, headers: { "Idempotency-Key": `dry-${backend}` } });
+      assert.equal(dry.status, 200, dry.text);
+      assert.equal(dry.json.event.id, null);
+      assert.deepEqual(dry.json.effects, [
+        { campaignId: id, campaignVersion: 1, type: "award_points", points: 7, couponCode: null, transactionId: null },
+      ]);
+      assert.equal(dry.json.balance, 0);
+      assert.equal((await transactions(email)).length, 0);
+      assert.equal((await getCampaign(id)).budgetUsed, 0);
+      const real = await send(email, body, { headers: { "Idempotency-Key": `dry-${backend}` } });
+      assert.equal(real.status, 200, real.text);
+      assert.equal(real.headers.get("idempotent-replayed"), null);
+      assert.equal(real.json.effects[0].points, 7, "neither the limit nor the key was taken by the dry run");
+      const replay = await send(email, body, { headers: { "Idempotency-Key": `dry-${backend}` } });
+      assert.equal(replay.headers.get("idempotent-replayed"), "true");
+      assert.deepEqual(replay.json, real.json);
+      assertProblem(
+        await send(email, { ...body, attributes: { total: 4 } }, { headers: { "Idempotency-Key": `dry-${backend}` } }),
+        409,
+        "idempotency_conflict",
+      );
+      assert.equal((await transactions(email)).length, 1, "the retry applied nothing twice");
+      const again = await event(email, type, { total: 3 });
+      assert.deepEqual(again.skipped, [{ campaignId: id, reason: "customer_limit_reached" }]);
+      const dryAfter = await send(email, body, { dry: true });
+      assert.deepEqual(dryAfter.json.skipped, [{ campaignId: id, reason: "customer_limit_reached" }]);
+    });
+
+    test("versions are immutable: a change runs only once activated, as version 2; the entries name campaign, version and event", async () => {
+      const type = await declare();
+      const email = await newCustomer();
+      const id = await campaign({ name: "v", trigger: { event: type }, effects: award(10) });
+      const changed = await app.api("PUT", `${A()}/campaigns/${id}`, {
+        body: { name: "v2", trigger: { event: type }, effects: award(20) },
+      });
+      assert.equal(changed.status, 200, changed.text);
+      assert.equal(changed.json.version, 1);
+      assert.equal(changed.json.draft.effects[0].points, 20);
+      const first = await event(email, type);
+      assert.deepEqual([first.effects[0]!.points, first.effects[0]!.campaignVersion], [10, 1]);
+      assert.equal((await post(`${A()}/campaigns/${id}/activate`)).json.version, 2);
+      const second = await event(email, type);
+      assert.deepEqual([second.effects[0]!.points, second.effects[0]!.campaignVersion], [20, 2]);
+      const detail = await getCampaign(id);
+      assert.deepEqual(
+        detail.versions.map((v: { version: number; name: string; definition: { effects: { points: number }[] } }) => [
+          v.version,
+          v.name,
+          v.definition.effects[0]!.points,
+        ]),
+        [
+          [1, "v", 10],
+          [2, "v2", 20],
+        ],
+      );
+      assert.equal(detail.draft, null);
+      assertProblem(await post(`${A()}/campaigns/${id}/activate`), 409, "conflict");
+
+      const entries = await transactions(email);
+      const entry = entries.find((t) => t.id === first.effects[0]!.transactionId)!;
+      assert.deepEqual(
+        [
+          entry.type,
+          entry.points,
+          entry.metadata.campaignId,
+          entry.metadata.campaignVersion,
+          entry.metadata.eventId,
+          entry.metadata.eventType,
+        ],
+        ["earn", 10, id, 1, first.event.id, type],
+      );
+      assert.equal(entries.find((t) => t.id === second.effects[0]!.transactionId)!.metadata.campaignVersion, 2);
+
+      assert.equal((await post(`${A()}/campaigns/${id}/pause`)).json.status, "paused");
+      assert.deepEqual((await event(email, type)).effects, []);
+      assertProblem(await post(`${A()}/campaigns/${id}/pause`), 409, "conflict");
+      assert.equal((await post(`${A()}/campaigns/${id}/resume`)).json.status, "active");
+      assert.equal((await post(`${A()}/campaigns/${id}/end`)).json.status, "ended");
+      assertProblem(await post(`${A()}/campaigns/${id}/resume`), 409, "conflict");
+      assertProblem(
+        await app.api("PUT", `${A()}/campaigns/${id}`, {
+          body: { name: "x", trigger: { event: type }, effects: award(1) },
+        }),
+        409,
+        "conflict",
+      );
+      assertProblem(await app.api("GET", `${A()}/campaigns/${id}`, { key: app.otherKey }), 404, "not_found");
+      assertProblem(await app.api("GET", `${A()}/campaigns/not-a-uuid`), 404, "not_found");
+    });
+
+    test("reversing a campaign's entry, or refunding the event's order, takes its points back and gives budget and limit back", async () => {
+      const type = await declare();
+      const id = await campaign({
+        name: "refundable",
+        trigger: { event: type },
+        effects: award(30),
+        limits: { perCustomer: { count: 1, window: "lifetime" }, budgetPoints: 60 },
+      });
+      const email = await newCustomer();
+      const first = await event(email, type, { total: 1 }, { orderId: `o1-${backend}` });
+      const entryId = first.effects[0]!.transactionId!;
+      assert.equal((await getCampaign(id)).budgetUsed, 30);
+      assert.equal((await event(email, type)).skipped[0]!.reason, "customer_limit_reached");
+
+      const part = await post(`${P(email)}/transactions/${entryId}/reverse`, { points: 10, reason: "part" });
+      assert.equal(part.status, 200, part.text);
+      assert.equal((await getCampaign(id)).budgetUsed, 20);
+      assert.equal(
+        (await event(email, type)).skipped[0]!.reason,
+        "customer_limit_reached",
+        "a partial reversal keeps the use",
+      );
+      const refund = await post(`${A()}/orders/o1-${backend}/refund`, { reason: "returned" });
+      assert.equal(refund.status, 200, refund.text);
+      assert.equal(refund.json.pointsReversed, 20);
+      assert.equal(await balance(email), 0);
+      assert.equal((await getCampaign(id)).budgetUsed, 0);
+      const again = await event(email, type);
+      assert.equal(again.effects[0]!.points, 30, "the limit was given back with the last of the entry");
+
+      // The budget given back is spendable by others.
+      const other = await newCustomer();
+      assert.equal((await event(other, type)).effects[0]!.points, 30);
+      assert.equal((await getCampaign(id)).budgetUsed, 60);
+      assert.equal((await event(await newCustomer(), type)).skipped[0]!.reason, "budget_exhausted");
+    });
+  });
+}

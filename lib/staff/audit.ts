@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
 import type { StaffContext } from "./authz";
+import { requireVersion, nextVersion, type Versioned } from "./versions";
 
 /**
  * The audit log: the one place that records who changed what in a program (before → after, in the transaction of
@@ -95,20 +96,29 @@ export async function audited(
  * The one shape of an audited change to an existing entity: read it, change it, read it again with the same
  * `read` (which also proves the entity is the caller's), and record before → after in the same transaction.
  * `shown` is what the log keeps of a reading (default: all of it), e.g. a URL without its password.
+ * `version`: the edit is refused (409 `stale_edit`) unless made from the row's current version (lib/staff/versions.ts),
+ * and moves it on; the new version is returned for the form's next save.
  */
 export async function auditedUpdate<T, R>(
   tx: Tx,
   actor: StaffContext,
   action: AuditAction,
   entity: AuditEntity,
-  steps: { read: () => Promise<T>; change: (before: T) => Promise<R>; shown?: (reading: T) => unknown },
-): Promise<{ after: T; result: R }> {
+  steps: {
+    read: () => Promise<T>;
+    change: (before: T) => Promise<R>;
+    shown?: (reading: T) => unknown;
+    version?: { of: Versioned; expected: string | undefined };
+  },
+): Promise<{ after: T; result: R; version?: string }> {
   const shown = steps.shown ?? ((reading: T) => reading);
+  if (steps.version) await requireVersion(tx, actor, steps.version.of, entity.id ?? "", steps.version.expected);
   const before = await steps.read();
   const result = await steps.change(before);
+  const version = steps.version ? await nextVersion(tx, actor, steps.version.of, entity.id ?? "") : undefined;
   const after = await steps.read();
   await audited(tx, actor, action, entity, shown(before), shown(after));
-  return { after, result };
+  return { after, result, version };
 }
 
 /**

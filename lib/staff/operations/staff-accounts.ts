@@ -7,6 +7,7 @@ import { createStaff } from "@/lib/domain/staff";
 import { revokeAllStaffSessions } from "@/lib/domain/staff-sessions";
 import { audited } from "../audit";
 import { staffOperation, type StaffContext } from "../authz";
+import { nextVersion, requireVersion } from "../versions";
 import type { StaffDisabledForm, StaffForm, StaffRoleForm } from "../forms/staff";
 
 /**
@@ -74,9 +75,10 @@ export const createStaffAsStaff = staffOperation("staff.manage", async (tx, staf
 
 export const changeRoleAsStaff = staffOperation(
   "staff.manage",
-  async (tx, staff, staffId: string, input: StaffRoleForm) => {
+  async (tx, staff, staffId: string, input: StaffRoleForm, version?: string) => {
     if (staffId === staff.staffId) throw conflict("You cannot change your own role: ask another owner.");
     await lockPrograms(tx, [staff.programId]);
+    await requireVersion(tx, staff, "staff", staffId, version);
     const member = await memberIn(tx, staff, staffId);
     if (member.role === input.role) throw conflict(`${member.email} is already ${input.role}.`);
     if (member.role === "owner" && !member.disabledAt && !(await otherActiveOwner(tx, staff.programId, staffId)))
@@ -93,14 +95,15 @@ export const changeRoleAsStaff = staffOperation(
       { email: member.email, role: member.role },
       { role: input.role },
     );
-    return { id: staffId, role: input.role };
+    return { id: staffId, role: input.role, version: await nextVersion(tx, staff, "staff", staffId) };
   },
 );
 
 export const setStaffDisabledAsStaff = staffOperation(
   "staff.manage",
-  async (tx, staff, staffId: string, input: StaffDisabledForm) => {
+  async (tx, staff, staffId: string, input: StaffDisabledForm, version?: string) => {
     if (staffId === staff.staffId) throw conflict("You cannot disable or re-enable your own account.");
+    await requireVersion(tx, staff, "staff", staffId, version);
     const member = await memberIn(tx, staff, staffId);
     if (!!member.disabledAt === input.disabled)
       throw conflict(`${member.email} is already ${input.disabled ? "disabled" : "active"}.`);
@@ -141,6 +144,11 @@ export const setStaffDisabledAsStaff = staffOperation(
       { email: member.email, disabledAt: member.disabledAt },
       { disabledAt },
     );
-    return { id: staffId, disabled: input.disabled, disabledAt };
+    return {
+      id: staffId,
+      disabled: input.disabled,
+      disabledAt,
+      version: await nextVersion(tx, staff, "staff", staffId),
+    };
   },
 );

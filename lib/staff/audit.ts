@@ -50,6 +50,7 @@ export const AUDIT_ACTIONS = [
   "staff.role",
   "staff.disable",
   "staff.enable",
+  "staff.unlock",
   "data.export",
   "staff.signin_failed",
   "staff.signin_locked",
@@ -122,9 +123,10 @@ export async function auditedUpdate<T, R>(
 }
 
 /**
- * Records a failed staff sign-in or a lock it started. These are account-level events: no program (the e-mail
- * may belong to no account, or to several programs), `staffId` when the e-mail is an account's, and the
- * e-mail as typed (lower-cased, cut to 320 characters). `detail` holds the client address and the counts.
+ * Records a failed staff sign-in or a lock it started: one row in the audit log of every program the account
+ * belongs to (so each program's owners see them), or one row without a program when the e-mail is no account's.
+ * `staffId` when the e-mail is an account's, and the e-mail as typed (lower-cased, cut to 320 characters).
+ * `detail` holds the client address and the counts.
  */
 export async function auditedSignIn(
   db: Db,
@@ -133,16 +135,20 @@ export async function auditedSignIn(
   detail: Record<string, unknown>,
 ) {
   const email = attempt.email.trim().toLowerCase().slice(0, 320);
-  const account = await db.staffUser.findUnique({ where: { email }, select: { id: true } });
-  await db.auditLog.create({
-    data: {
-      programId: null,
+  const account = await db.staffUser.findUnique({
+    where: { email },
+    select: { id: true, memberships: { select: { programId: true } } },
+  });
+  const programs = account && account.memberships.length > 0 ? account.memberships.map((m) => m.programId) : [null];
+  await db.auditLog.createMany({
+    data: programs.map((programId) => ({
+      programId,
       staffId: account?.id ?? null,
       staffEmail: email,
       action,
       entityType: "staff_account",
       entityId: account?.id ?? null,
       after: json({ address: attempt.address, ...detail }),
-    },
+    })),
   });
 }

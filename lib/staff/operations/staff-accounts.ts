@@ -5,6 +5,7 @@ import { requireRow } from "@/lib/db/require-row";
 import { conflict, notFound } from "@/lib/errors";
 import { createStaff } from "@/lib/domain/staff";
 import { revokeAllStaffSessions } from "@/lib/domain/staff-sessions";
+import { unlockAccount } from "@/lib/domain/sign-in-throttle";
 import { audited } from "../audit";
 import { staffOperation, type StaffContext } from "../authz";
 import { nextVersion, requireVersion } from "../versions";
@@ -152,3 +153,23 @@ export const setStaffDisabledAsStaff = staffOperation(
     };
   },
 );
+
+/**
+ * An owner ends a member's sign-in lock (and the backoff of every address's failures against the account), audited
+ * in the program; the lock is the account's, so it ends for every program the account belongs to.
+ */
+export const unlockStaffAsStaff = staffOperation("staff.manage", async (tx, staff, staffId: string) => {
+  const member = await memberIn(tx, staff, staffId);
+  const wasLocked = await unlockAccount(tx, member.email);
+  await audited(
+    tx,
+    staff,
+    "staff.unlock",
+    { type: "staff", id: staffId },
+    { email: member.email, wasLocked },
+    {
+      locked: false,
+    },
+  );
+  return { id: staffId, wasLocked };
+});

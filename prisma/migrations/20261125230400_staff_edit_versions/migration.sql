@@ -3,3 +3,11 @@ ALTER TABLE "ApiKey" ADD COLUMN "updatedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURR
 ALTER TABLE "CouponPool" ADD COLUMN "updatedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP;
 ALTER TABLE "Webhook" ADD COLUMN "updatedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP;
 ALTER TABLE "StaffMembership" ADD COLUMN "updatedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP;
+
+-- Addresses an account signed in from: its lock does not hold back a correct password from them.
+CREATE TABLE "StaffTrustedAddress" (
+    "email" TEXT NOT NULL,
+    "address" TEXT NOT NULL,
+    "lastSignInAt" TIMESTAMPTZ(3) NOT NULL,
+    CONSTRAINT "StaffTrustedAddress_pkey" PRIMARY KEY ("email","address")
+);

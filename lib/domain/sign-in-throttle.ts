@@ -129,17 +129,22 @@ export async function signInFailed(prisma: PrismaClient, keys: string[], policy:
 }
 
 /**
- * The attempt succeeded: the account and its pair with this address start afresh; the address gets this attempt
- * back (others' failures stay); the address becomes (or stays) one the account trusts.
+ * The attempt succeeded: the account (unless locked) and its pair with this address start afresh; the address gets
+ * this attempt back (others' failures stay); the address becomes (or stays) one the account trusts.
  */
 export async function signInSucceeded(prisma: PrismaClient, email: string, address: string) {
   await prisma.$transaction(async (tx) => {
-    await tx.staffSignInThrottle.deleteMany({ where: { key: { in: [accountKey(email), pairKey(email, address)] } } });
+    const now = realTime();
+    // A lock of the account stays on (the member got in from an address it trusts; strangers elsewhere are still
+    // held back); a count that is not a lock starts afresh.
+    await tx.staffSignInThrottle.deleteMany({
+      where: { key: accountKey(email), OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
+    });
+    await tx.staffSignInThrottle.deleteMany({ where: { key: pairKey(email, address) } });
     await tx.staffSignInThrottle.updateMany({
       where: { key: addressKey(address), failures: { gt: 0 } },
       data: { failures: { decrement: 1 } },
     });
-    const now = realTime();
     const id = { email: normalEmail(email), address: address.slice(0, 100) };
     await tx.staffTrustedAddress.upsert({
       where: { email_address: id },

@@ -117,6 +117,8 @@ export function useStaffWrite<S extends z.ZodType, T = unknown>(options: StaffWr
         });
         return;
       }
+      // A refusal shown at its field (a duplicate tier name, an earning-flow key in use) is not repeated in a toast.
+      if (!field && Object.keys(fields).length > 0) return;
       toast.error(err.message);
     },
   });

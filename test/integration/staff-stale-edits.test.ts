@@ -336,6 +336,39 @@ for (const backend of BACKENDS) {
       assert.notEqual(read.json!.firstName, "Cleo");
     });
 
+    test("a duplicate tier name or earning-flow key is refused at its field (issue 28, item 4)", async () => {
+      const tiers = await staffCall(app.baseUrl, ownerA, "POST", `/api/staff/${programId}/tiers`, {
+        name: "Dup tier",
+        requiredPoints: 123456,
+        factor: 1,
+      });
+      assert.equal(tiers.status, 201, tiers.text);
+      const dup = await staffCall(app.baseUrl, ownerA, "POST", `/api/staff/${programId}/tiers`, {
+        name: "Dup tier",
+        requiredPoints: 223456,
+        factor: 1,
+      });
+      assert.equal(dup.status, 409, dup.text);
+      assert.deepEqual(
+        (dup.json!.errors as { path: string }[]).map((e) => e.path),
+        ["name"],
+      );
+      const flow = await staffCall(app.baseUrl, ownerA, "POST", `/api/staff/${programId}/earning-flows`, {
+        key: "dup_flow",
+        points: 1,
+      });
+      assert.equal(flow.status, 201, flow.text);
+      const dupFlow = await staffCall(app.baseUrl, ownerA, "POST", `/api/staff/${programId}/earning-flows`, {
+        key: "dup_flow",
+        points: 2,
+      });
+      assert.equal(dupFlow.status, 409, dupFlow.text);
+      assert.deepEqual(
+        (dupFlow.json!.errors as { path: string }[]).map((e) => e.path),
+        ["key"],
+      );
+    });
+
     test("a malformed If-Match is a 400, and an edit without one is made as before", async () => {
       const url = `/api/staff/${programId}/tiers/${ids.tier}`;
       const bad = await staffCall(app.baseUrl, ownerA, "PATCH", url, { content: "x" }, { "if-match": "yesterday" });

@@ -115,6 +115,7 @@ for (const backend of BACKENDS) {
         "/api/auth/%ZZ",
         "/%",
         "/dashboard/%ZZ?q=1",
+        `/api/staff/${app.programId}/api-keys/%00`,
       ]) {
         for (const method of ["GET", "POST"]) {
           const res = await raw(app.baseUrl, method, target);

@@ -49,6 +49,10 @@ export const ERROR_CATALOGUE = {
     meaning: "the change contradicts the current state (for example a unique e-mail); nothing was changed",
   },
   program_not_test: { status: 409, meaning: "only a test program's clock can be moved; this program is live" },
+  stale_edit: {
+    status: 409,
+    meaning: "a staff edit was made from a version that someone else has changed since; nothing was changed",
+  },
   idempotency_conflict: { status: 409, meaning: "the Idempotency-Key was already used with a different request" },
   insufficient_balance: { status: 409, meaning: "the balance is lower than the points to take; nothing was changed" },
   balance_limit: { status: 409, meaning: "the change would take a balance above the maximum; nothing was changed" },
@@ -191,6 +195,17 @@ export const methodNotAllowed = (allow: string) =>
 
 // 409
 export const conflict = (message: string, errors?: FieldProblem[]) => fail("conflict", message, errors);
+/**
+ * A staff edit made from an older version of what it changes (If-Match): nothing was changed. `changed` names,
+ * in words, what was changed since (field names, with who changed them when known).
+ */
+export const staleEdit = (what: string, changed: string[]) =>
+  fail(
+    "stale_edit",
+    `Someone else changed this ${what} since you opened it${
+      changed.length > 0 ? ` (${changed.join("; ")})` : ""
+    }: reload to see the current values, then make your change again. Nothing was saved.`,
+  );
 export const idempotencyConflict = () =>
   fail("idempotency_conflict", "This Idempotency-Key was already used with a different request.");
 export const insufficientBalance = () =>

@@ -17,7 +17,7 @@ import "server-only";
 import type http from "node:http";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { answer, verdictOf } from "@/lib/api/http-guard";
+import { answer, dropUntrustedForwarding, verdictOf } from "@/lib/api/http-guard";
 import { edgeAnswer, requestIdFrom } from "@/lib/api/edge-guard";
 import { internalError } from "@/lib/api/problem";
 import { methodNotAllowed } from "@/lib/errors";
@@ -114,6 +114,7 @@ const HSTS: readonly [string, string][] = Object.entries(SECURITY_HEADERS.https)
 /** The request listener of the front. */
 export function frontListener({ routes, next }: FrontOptions) {
   return (req: http.IncomingMessage, res: http.ServerResponse) => {
+    dropUntrustedForwarding(req);
     const method = req.method ?? "";
     const url = req.url ?? "/";
     const verdict = verdictOf(method, url);

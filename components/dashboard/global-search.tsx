@@ -51,13 +51,16 @@ export function GlobalSearch({ programId }: { programId: string }) {
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
-  const { data, isFetching, isError } = useQuery({
+  const { data, isFetching, isError, isPlaceholderData } = useQuery({
     queryKey: queryKeys.search(programId, query),
     queryFn: () => staffFetch<{ data: CustomerRow[] }>("GET", staffApi.search(programId, query)),
     enabled: query.length > 0,
     placeholderData: (previous) => previous,
   });
   const results = query.length > 0 ? (data?.data ?? []) : [];
+  // The previous query's rows stay shown while the new one is typed or fetched, but not its match labels ("name",
+  // "phone"), which would describe a text that is no longer in the box.
+  const fresh = !isPlaceholderData && query === text.trim();
   const expanded = open && query.length > 0;
   const optionId = (i: number) => `${listId}-option-${i}`;
 
@@ -135,7 +138,7 @@ export function GlobalSearch({ programId }: { programId: string }) {
             <span className="block truncate text-xs text-slate-600">
               {[row.firstName, row.lastName].filter(Boolean).join(" ") || "No name"} · {row.tier ?? "no tier"} ·{" "}
               {formatNumber(row.balance)} pts
-              {row.match ? ` · ${MATCH_LABELS[row.match]}` : ""}
+              {row.match && fresh ? ` · ${MATCH_LABELS[row.match]}` : ""}
             </span>
           </li>
         ))}

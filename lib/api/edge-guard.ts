@@ -49,6 +49,17 @@ function wellEncoded(segment: string): boolean {
   }
 }
 
+/**
+ * Whether a path outside /v1 (the dashboard, /api/staff, /api/auth, …) has a malformed percent-encoding (`%ZZ`) or
+ * an encoded NUL:
+ * Next would answer it with a bare text/plain 500 without the security headers, so the guard answers 400
+ * `invalid_path` first, with them.
+ */
+export function malformedPath(pathname: string): boolean {
+  // An encoded NUL (`%00`) is well-formed but names nothing here, and Next drops the connection on it.
+  return pathname.includes("%") && (/%00/.test(pathname) || !pathname.split("/").every(wellEncoded));
+}
+
 /** The verdict for `method` on `pathname` (the path as sent, still percent-encoded, without the query). */
 export function judgeV1(method: string, pathname: string): EdgeVerdict {
   if (!isV1Path(pathname)) return PASS;

@@ -1,7 +1,8 @@
 import "server-only";
 import http from "node:http";
-import { edgeAnswer, isV1Path, judgeV1, requestIdFrom, type EdgeVerdict } from "./edge-guard";
-import { methodNotAllowed } from "@/lib/errors";
+import { edgeAnswer, isV1Path, judgeV1, malformedPath, requestIdFrom, type EdgeVerdict } from "./edge-guard";
+import { invalidPath, methodNotAllowed } from "@/lib/errors";
+import { config } from "@/lib/config";
 
 /**
  * The one place where edge-guard's verdicts are applied: on the node:http server itself, before Next sees the request.
@@ -31,6 +32,7 @@ export function installEdgeGuard(): void {
   http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]) {
     if (event === "request") {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
+      dropUntrustedForwarding(req);
       const verdict = verdictOf(req.method ?? "", req.url ?? "/");
       if (verdict) {
         answer(req, res, verdict);
@@ -41,10 +43,27 @@ export function installEdgeGuard(): void {
   } as typeof emit;
 }
 
+/**
+ * Without a trusted proxy (TRUST_PROXY=0) no client's X-Forwarded-Proto is believed: it is removed before anything
+ * reads it, so a client cannot turn HSTS on (next.config.mjs's rule, the front's /v1 answers, securePage) nor make
+ * the app think it is served over https. Called first on every request, by the guard and by the front.
+ */
+export function dropUntrustedForwarding(req: http.IncomingMessage): void {
+  if (req.headers["x-forwarded-proto"] === undefined || config().TRUST_PROXY > 0) return;
+  delete req.headers["x-forwarded-proto"];
+  const raw = req.rawHeaders;
+  for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]!.toLowerCase() === "x-forwarded-proto") raw.splice(i, 2);
+}
+
 /** The verdict to answer before any route or page runs, or null to hand the request on (server/front.ts too). */
 export function verdictOf(method: string, url: string): Exclude<EdgeVerdict, { kind: "pass" }> | null {
   const trace = method === "TRACE";
-  if (!trace && !url.startsWith("/v1")) return null;
+  if (!trace && !url.startsWith("/v1")) {
+    // Outside /v1 only a malformed path is refused here (one indexOf in the common case): Next would answer 500.
+    if (!url.includes("%")) return null;
+    const query = url.indexOf("?");
+    return malformedPath(query === -1 ? url : url.slice(0, query)) ? { kind: "refuse", error: invalidPath() } : null;
+  }
   const query = url.indexOf("?");
   const pathname = query === -1 ? url : url.slice(0, query);
   const verdict = judgeV1(method, pathname);

@@ -59,7 +59,10 @@ export async function createEarningFlow(db: Db, input: EarningFlowInput): Promis
         data: { programId: input.programId, key: input.key, ...definition },
         select: { id: true },
       }),
-    () => conflict(`The program already has an earning flow with key "${input.key}".`),
+    () =>
+      conflict(`The program already has an earning flow with key "${input.key}".`, [
+        { path: "key", message: "is taken" },
+      ]),
   );
   return { earningFlowId: flow.id };
 }

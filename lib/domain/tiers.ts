@@ -20,7 +20,7 @@ export async function createTier(db: Db, input: TierInput): Promise<{ tierId: st
   await requireProgram(db, input.programId);
   const tier = await uniqueOr409(
     () => db.tier.create({ data: input, select: { id: true } }),
-    () => conflict(`The program already has a tier named "${input.name}".`),
+    () => conflict(`The program already has a tier named "${input.name}".`, [{ path: "name", message: "is taken" }]),
   );
   return { tierId: tier.id };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FIRST_DAY, LAST_DAY } from "@/lib/staff/report-range";
 
 /**
  * The one list of CSV exports and the filters each takes, shared by the dashboard's export route, its buttons and
@@ -9,7 +10,9 @@ import { z } from "zod";
 export const EXPORT_KINDS = ["customers", "ledger", "redemptions", "coupon-codes", "audit-log"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
-const Day = z.iso.date({ error: "must be a date (YYYY-MM-DD)" });
+const Day = z.iso
+  .date({ error: "must be a date (YYYY-MM-DD)" })
+  .refine((d) => d >= FIRST_DAY && d <= LAST_DAY, { error: "must be a date in the years 1970 to 2100" });
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
 import type { StaffContext } from "./authz";
+import { requireVersion, nextVersion, type Versioned } from "./versions";
 
 /**
  * The audit log: the one place that records who changed what in a program (before → after, in the transaction of
@@ -49,6 +50,7 @@ export const AUDIT_ACTIONS = [
   "staff.role",
   "staff.disable",
   "staff.enable",
+  "staff.unlock",
   "data.export",
   "staff.signin_failed",
   "staff.signin_locked",
@@ -95,26 +97,36 @@ export async function audited(
  * The one shape of an audited change to an existing entity: read it, change it, read it again with the same
  * `read` (which also proves the entity is the caller's), and record before → after in the same transaction.
  * `shown` is what the log keeps of a reading (default: all of it), e.g. a URL without its password.
+ * `version`: the edit is refused (409 `stale_edit`) unless made from the row's current version (lib/staff/versions.ts),
+ * and moves it on; the new version is returned for the form's next save.
  */
 export async function auditedUpdate<T, R>(
   tx: Tx,
   actor: StaffContext,
   action: AuditAction,
   entity: AuditEntity,
-  steps: { read: () => Promise<T>; change: (before: T) => Promise<R>; shown?: (reading: T) => unknown },
-): Promise<{ after: T; result: R }> {
+  steps: {
+    read: () => Promise<T>;
+    change: (before: T) => Promise<R>;
+    shown?: (reading: T) => unknown;
+    version?: { of: Versioned; expected: string | undefined };
+  },
+): Promise<{ after: T; result: R; version?: string }> {
   const shown = steps.shown ?? ((reading: T) => reading);
+  if (steps.version) await requireVersion(tx, actor, steps.version.of, entity.id ?? "", steps.version.expected);
   const before = await steps.read();
   const result = await steps.change(before);
+  const version = steps.version ? await nextVersion(tx, actor, steps.version.of, entity.id ?? "") : undefined;
   const after = await steps.read();
   await audited(tx, actor, action, entity, shown(before), shown(after));
-  return { after, result };
+  return { after, result, version };
 }
 
 /**
- * Records a failed staff sign-in or a lock it started. These are account-level events: no program (the e-mail
- * may belong to no account, or to several programs), `staffId` when the e-mail is an account's, and the
- * e-mail as typed (lower-cased, cut to 320 characters). `detail` holds the client address and the counts.
+ * Records a failed staff sign-in or a lock it started: one row in the audit log of every program the account
+ * belongs to (so each program's owners see them), or one row without a program when the e-mail is no account's.
+ * `staffId` when the e-mail is an account's, and the e-mail as typed (lower-cased, cut to 320 characters).
+ * `detail` holds the client address and the counts.
  */
 export async function auditedSignIn(
   db: Db,
@@ -123,16 +135,20 @@ export async function auditedSignIn(
   detail: Record<string, unknown>,
 ) {
   const email = attempt.email.trim().toLowerCase().slice(0, 320);
-  const account = await db.staffUser.findUnique({ where: { email }, select: { id: true } });
-  await db.auditLog.create({
-    data: {
-      programId: null,
+  const account = await db.staffUser.findUnique({
+    where: { email },
+    select: { id: true, memberships: { select: { programId: true } } },
+  });
+  const programs = account && account.memberships.length > 0 ? account.memberships.map((m) => m.programId) : [null];
+  await db.auditLog.createMany({
+    data: programs.map((programId) => ({
+      programId,
       staffId: account?.id ?? null,
       staffEmail: email,
       action,
       entityType: "staff_account",
       entityId: account?.id ?? null,
       after: json({ address: attempt.address, ...detail }),
-    },
+    })),
   });
 }

@@ -9,6 +9,8 @@ import {
   accountKey,
   addressKey,
   beginSignInAttempt,
+  isTrustedAddress,
+  pairKey,
   signInFailed,
   signInSucceeded,
 } from "@/lib/domain/sign-in-throttle";
@@ -66,12 +68,14 @@ class StaffSessionEnded extends Error {
 async function authorizeStaff(email: string, password: string, headers: Record<string, string | string[] | undefined>) {
   const prisma = await db();
   const address = clientAddress(headers);
-  const keys = [accountKey(email), addressKey(address)];
-  const attempt = await beginSignInAttempt(prisma, keys, THROTTLE_POLICY);
+  const keys = [accountKey(email), addressKey(address), pairKey(email, address)];
+  // From an address the account signed in from, the account's own lock does not hold a correct password back.
+  const trusted = await isTrustedAddress(prisma, email, address);
+  const attempt = await beginSignInAttempt(prisma, keys, THROTTLE_POLICY, trusted ? [keys[0]!] : []);
   if (!attempt.allowed) throw new Error(SIGN_IN_THROTTLED);
   const user = password.length > 200 ? null : await verifyStaffPassword(prisma, email, password);
   if (user) {
-    await signInSucceeded(prisma, keys[0]!, keys[1]!);
+    await signInSucceeded(prisma, email, address);
     return user;
   }
   const outcome = await signInFailed(prisma, keys, THROTTLE_POLICY);

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { formValues, type FormValues } from "./form-data";
@@ -20,10 +20,15 @@ export class StaffApiError extends Error {
   }
 }
 
-export async function staffFetch<T>(method: string, url: string, body?: unknown): Promise<T> {
+/** The problem code of an edit made from a version someone else has changed since (lib/staff/versions.ts). */
+export const STALE_EDIT = "stale_edit";
+
+export async function staffFetch<T>(method: string, url: string, body?: unknown, version?: string): Promise<T> {
+  const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
+  if (version) headers["if-match"] = `"${version}"`;
   const res = await fetch(url, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -70,16 +75,28 @@ export interface StaffWrite<S extends z.ZodType, T> {
    * their message shows at that field. Any other refusal shows as the form's error (`errors.form`) and a toast.
    */
   codeFields?: Record<string, string>;
+  /**
+   * The version of what the write edits, as the page loaded it (lib/staff/versions.ts): sent as If-Match, so a
+   * save made from a page someone else has changed since is refused (409 `stale_edit`) and offers to reload.
+   * After a save, the version the server answers replaces it until the page brings a newer one.
+   */
+  version?: string | Date;
 }
 
 export function useStaffWrite<S extends z.ZodType, T = unknown>(options: StaffWrite<S, T>) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // The version answered by our own last save, kept while the page still gives the one it was made from.
+  const [saved, setSaved] = useState<{ from: string | undefined; version: string } | null>(null);
+  const given = options.version instanceof Date ? options.version.toISOString() : options.version;
+  const version = saved && saved.from === given ? saved.version : given;
   const mutation = useMutation({
-    mutationFn: (body: unknown) => staffFetch<T>(options.method, options.url, body),
+    mutationFn: (body: unknown) => staffFetch<T>(options.method, options.url, body, version),
     onSuccess: (data) => {
       setErrors({});
+      const answered = (data as { version?: unknown } | null)?.version;
+      if (given !== undefined && typeof answered === "string") setSaved({ from: given, version: answered });
       toast.success(typeof options.success === "function" ? options.success(data) : options.success);
       for (const queryKey of options.invalidate ?? []) void queryClient.invalidateQueries({ queryKey });
       options.onSuccess?.(data);
@@ -92,6 +109,16 @@ export function useStaffWrite<S extends z.ZodType, T = unknown>(options: StaffWr
       setErrors(
         field ? { ...fields, [field]: err.message } : Object.keys(fields).length > 0 ? fields : { form: err.message },
       );
+      if (err instanceof StaffApiError && err.code === STALE_EDIT) {
+        // Someone else saved first: nothing was changed; reloading shows their values (what is typed is lost).
+        toast.error(err.message, {
+          duration: Infinity,
+          action: { label: "Reload", onClick: () => window.location.reload() },
+        });
+        return;
+      }
+      // A refusal shown at its field (a duplicate tier name, an earning-flow key in use) is not repeated in a toast.
+      if (!field && Object.keys(fields).length > 0) return;
       toast.error(err.message);
     },
   });
@@ -109,8 +136,14 @@ export function useStaffWrite<S extends z.ZodType, T = unknown>(options: StaffWr
     mutation.mutate(input);
     return true;
   };
-  return { submit, errors, pending: mutation.isPending };
+  return { submit, errors, pending: mutation.isPending, stale: errors.form !== undefined && isStale(mutation.error) };
 }
+
+const isStale = (error: unknown) => error instanceof StaffApiError && error.code === STALE_EDIT;
+
+/** A form's input as a record of fields, or null when it is not one (then it is sent whole). */
+const asRecord = (input: unknown): Record<string, unknown> | null =>
+  input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : null;
 
 /** A field of the schema's input, by the name the form submits it under. */
 type FieldName<S extends z.ZodType> = Extract<keyof z.input<S>, string>;
@@ -138,21 +171,59 @@ export function useStaffForm<S extends z.ZodType, T = unknown>(
   options: StaffWrite<S, T> & {
     read: (form: FormValues) => z.input<S>;
     clear?: "saved" | "never";
+    /**
+     * Send only the fields that differ from what the form showed when it opened (or after its last save): the
+     * default for a PATCH that carries a version. A form whose endpoint replaces the whole thing says false.
+     */
+    changedOnly?: boolean;
     values?: { [K in FieldName<S>]?: unknown };
   },
 ) {
   const ref = useRef<HTMLFormElement>(null);
   const clear = options.clear ?? "saved";
+  const changedOnly = options.changedOnly ?? (options.method === "PATCH" && options.version !== undefined);
+  // What the form showed when it opened (read the same way as a submit), and after each save.
+  const shown = useRef<Record<string, unknown> | null>(null);
+  const { read } = options;
+  const version = options.version instanceof Date ? options.version.toISOString() : options.version;
+  useEffect(() => {
+    if (ref.current) shown.current = asRecord(read(formValues(ref.current)));
+    // The page's new version (after a reload or a refresh) is what the form shows from now on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [version]);
+  const sent = useRef<Record<string, unknown> | null>(null);
   const write = useStaffWrite<S, T>({
     ...options,
     onSuccess: (data) => {
       if (clear === "saved") ref.current?.reset();
+      if (sent.current && shown.current) shown.current = { ...shown.current, ...sent.current };
       options.onSuccess?.(data);
     },
   });
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    write.submit(options.read(formValues(event.currentTarget)));
+    const input = options.read(formValues(event.currentTarget));
+    const all = asRecord(input);
+    if (!changedOnly || !all || !shown.current) {
+      sent.current = null;
+      write.submit(input);
+      return;
+    }
+    const before = shown.current;
+    const changed = Object.fromEntries(
+      Object.entries(all).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])),
+    );
+    if (Object.keys(changed).length === 0) {
+      toast.info("Nothing to save: no field was changed.");
+      return;
+    }
+    // The whole input is checked in the browser (the same errors as ever); only what changed is sent.
+    if (options.schema && !options.schema.safeParse(input).success) {
+      write.submit(input);
+      return;
+    }
+    sent.current = changed;
+    write.submit(changed as z.input<S>);
   };
   const field = (name: FieldName<S>): BoundField => ({
     name,

@@ -7,6 +7,7 @@ import { crossSiteRequest } from "@/lib/errors";
 import { type StaffContext, type StaffOperation, type StaffQuery } from "./authz";
 import { requireStaff } from "./session";
 import { appOrigin } from "./request-origin";
+import { requestedVersion } from "./versions";
 
 /**
  * The dashboard's JSON routes (app/api/staff/**): session auth, the role check, zod validation, one transaction,
@@ -28,6 +29,8 @@ export interface StaffRequest<B> {
   params: Record<string, string>;
   url: URL;
   body: B;
+  /** The version an edit was made from (If-Match; lib/staff/versions.ts), undefined when none was sent. */
+  version: string | undefined;
 }
 
 /** A GET answered with `query(db, staff, ...args(req))` as JSON, 200. */
@@ -41,7 +44,11 @@ export function staffRead<A extends [] | unknown[]>(
       // Reads change nothing: a lost connection is retried once (lib/db/outage.ts); an outage is a 503 from withEdge.
       const json = await retryRead(async () => {
         const staff = await requireStaff(params.programId ?? "", query.permission);
-        return query(await db(), staff, ...options.args({ staff, params, url: new URL(req.url), body: undefined }));
+        return query(
+          await db(),
+          staff,
+          ...options.args({ staff, params, url: new URL(req.url), body: undefined, version: undefined }),
+        );
       });
       return replyToResponse({ status: 200, json }, edge);
     });
@@ -68,7 +75,8 @@ export function staffWrite<A extends [] | unknown[], B = undefined>(
       const params = await ctx.params;
       const staff = await retryRead(() => requireStaff(params.programId ?? "", operation.permission));
       const body = options.body ? parseWith(options.body)((await readJsonBody(req)).value) : (undefined as B);
-      const args = options.args({ staff, params, url: new URL(req.url), body });
+      const version = requestedVersion(req.headers);
+      const args = options.args({ staff, params, url: new URL(req.url), body, version });
       const database = await db();
       const json = await transactionWithRetry(database, (tx) => operation(tx, staff, ...args), TX_OPTIONS);
       return replyToResponse({ status: options.status ?? 200, json }, edge);

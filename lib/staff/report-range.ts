@@ -33,9 +33,16 @@ export function addDays(day: string, n: number): string {
 export const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 
-/** Whether `day` is a real calendar day in YYYY-MM-DD form. */
-export const isDay = (day: string | undefined): day is string =>
-  !!day && DAY.test(day) && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+/** The years a staff date may fall in (report ranges, export ranges, date inputs' `min`/`max`). */
+export const FIRST_DAY = "1970-01-01";
+export const LAST_DAY = "2100-12-31";
+
+/** Whether `day` is a real calendar day in YYYY-MM-DD form, in the years 1970–2100 (month 13 or year 0001 is not). */
+export const isDay = (day: string | undefined): day is string => {
+  if (!day || !DAY.test(day) || day < FIRST_DAY || day > LAST_DAY) return false;
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === day;
+};
 
 /** Today's date in `timeZone` (IANA), at `now`. */
 export function todayIn(timeZone: string, now = new Date()): string {
@@ -68,7 +75,8 @@ export function resolveRange(
       return preset(365);
     case "custom": {
       const { from, to } = search;
-      if (!isDay(from) || !isDay(to)) return preset(30, "Give both dates of the custom range (YYYY-MM-DD).");
+      if (!isDay(from) || !isDay(to))
+        return preset(30, "Give both dates of the custom range (YYYY-MM-DD, years 1970 to 2100).");
       if (from > to) return preset(30, "The custom range must not end before it starts.");
       if (daysBetween(from, to) > MAX_REPORT_DAYS)
         return preset(30, `A custom range may cover at most ${MAX_REPORT_DAYS} days.`);

@@ -39,6 +39,7 @@ export const staffApi = {
   staff: (programId: string) => `${api(programId)}/staff`,
   staffRole: (programId: string, staffId: string) => `${api(programId)}/staff/${staffId}/role`,
   staffDisabled: (programId: string, staffId: string) => `${api(programId)}/staff/${staffId}/disabled`,
+  staffLock: (programId: string, staffId: string) => `${api(programId)}/staff/${staffId}/lock`,
   search: (programId: string, q: string) => `${api(programId)}/search${query({ q })}`,
   customer: customerApi,
   balance: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/balance`,

@@ -123,6 +123,40 @@ for (const backend of BACKENDS) {
         );
     });
 
+    test("a cross-site link cannot make a signed-in browser download an export; the dashboard's own fetch can", async () => {
+      const exportsBefore = await stack
+        .query<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditLog" WHERE action = 'data.export'`)
+        .catch(() => null);
+      for (const kind of ["customers", "ledger", "audit-log"]) {
+        for (const site of ["cross-site", "same-site"]) {
+          // A link or <img> on another site: a GET navigation with the session cookie and Sec-Fetch-Site of its origin.
+          const res = await staffCall(app.baseUrl, owner, "GET", `/api/staff/${programId}/exports/${kind}`, undefined, {
+            origin: "",
+            "sec-fetch-site": site,
+            "sec-fetch-mode": "navigate",
+          });
+          assert.equal(res.status, 403, `${kind} from ${site}`);
+          assert.equal(res.json?.code, "cross_site_request");
+          assert.doesNotMatch(res.headers.get("content-type") ?? "", /csv/);
+          assert.equal(res.headers.get("content-disposition"), null);
+        }
+      }
+      if (exportsBefore) {
+        const after = await stack.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "AuditLog" WHERE action = 'data.export'`,
+        );
+        assert.equal(after[0]!.n, exportsBefore[0]!.n, "no refused export was started");
+      }
+      for (const site of ["same-origin", "none"]) {
+        const ok = await staffCall(app.baseUrl, owner, "GET", `/api/staff/${programId}/exports/customers`, undefined, {
+          origin: "",
+          "sec-fetch-site": site,
+        });
+        assert.equal(ok.status, 200, `${site}: ${ok.text}`);
+        assert.match(ok.headers.get("content-type") ?? "", /text\/csv/);
+      }
+    });
+
     test("without Origin, Sec-Fetch-Site decides; with neither header the write is refused", async () => {
       for (const site of ["cross-site", "same-site", "none"]) {
         const res = await adjust({ origin: "", "sec-fetch-site": site });

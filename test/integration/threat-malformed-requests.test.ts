@@ -106,6 +106,37 @@ for (const backend of BACKENDS) {
       }
     });
 
+    test("outside /v1 too (dashboard, staff API, sign-in), a malformed percent-encoding is 400 with the security headers", async () => {
+      for (const target of [
+        "/dashboard/%ZZ",
+        `/dashboard/${app.programId}/customers/%E0%A4%A`,
+        "/api/staff/%ZZ/tiers",
+        `/api/staff/${app.programId}/customers/abc%C3`,
+        "/api/auth/%ZZ",
+        "/%",
+        "/dashboard/%ZZ?q=1",
+        `/api/staff/${app.programId}/api-keys/%00`,
+      ]) {
+        for (const method of ["GET", "POST"]) {
+          const res = await raw(app.baseUrl, method, target);
+          assert.equal(res.status, 400, `${method} ${target}: ${res.status} ${res.text.slice(0, 200)}`);
+          assertProblem(res, 400, "invalid_path");
+          assert.equal(res.headers.get("x-content-type-options"), "nosniff", target);
+          assert.ok(res.headers.get("x-frame-options") ?? res.headers.get("content-security-policy"), target);
+        }
+      }
+      // A well-formed encoding outside /v1 is untouched: the sign-in page still renders.
+      assert.equal((await raw(app.baseUrl, "GET", "/sign%2Din")).status < 500, true);
+    });
+
+    test("with TRUST_PROXY=0 a client's X-Forwarded-Proto never turns HSTS on (pages, /api/auth, /v1)", async () => {
+      for (const target of ["/sign-in", "/api/auth/csrf", `/v1/programs/${app.programId}/customers`]) {
+        const res = await raw(app.baseUrl, "GET", target, { "x-forwarded-proto": "https", "api-key": app.key });
+        assert.ok(res.status < 500, `${target}: ${res.status}`);
+        assert.equal(res.headers.get("strict-transport-security"), null, target);
+      }
+    });
+
     test("TRACE (which the fetch API cannot represent) is 405 method_not_allowed with Allow, not a 500", async () => {
       const res = await send("TRACE", `${A()}/tiers`, { "x-request-id": "trace-probe-1" });
       assertProblem(res, 405, "method_not_allowed");

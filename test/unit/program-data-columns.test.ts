@@ -18,8 +18,9 @@ const NOT_PROGRAM_DATA: Record<string, string> = {
   StaffUser: "a staff account may belong to several programs (StaffMembership carries the program)",
   StaffSession: "a signed-in staff account, across its programs",
   StaffSignInThrottle: "failed sign-ins per e-mail or address, before any program is known",
+  StaffTrustedAddress: "the addresses a staff account signed in from, across its programs",
   AuditLog:
-    "programId is nullable on purpose: account-level events (failed sign-ins, locks) belong to no program; every program event has it",
+    "programId is nullable on purpose: a failed sign-in with an e-mail that is no account's belongs to no program; every program event has it",
 };
 
 function models(schema: string): Map<string, string> {

@@ -6,7 +6,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
-import { resolveRange, todayIn } from "@/lib/staff/report-range";
+import { isDay, resolveRange, todayIn } from "@/lib/staff/report-range";
+import { EXPORT_FILTERS } from "@/lib/exports/kinds";
 import { toCsv } from "@/lib/exports/csv";
 
 describe("report range", () => {
@@ -57,6 +58,46 @@ describe("report range", () => {
       const r = resolveRange({ range: "custom", from, to }, "UTC", now);
       assert.equal(r.range, "30d");
       assert.match(r.error ?? "", reason);
+    }
+  });
+});
+
+describe("staff dates (issue 28: no 5xx from a date)", () => {
+  test("isDay: real days of 1970-2100 only; month 13, day 32, year 0001 or 9999 are not days, and never throw", () => {
+    for (const day of ["1970-01-01", "2024-02-29", "2100-12-31"]) assert.equal(isDay(day), true, day);
+    for (const day of [
+      "2026-13-01",
+      "2026-00-10",
+      "2026-02-30",
+      "2026-01-32",
+      "0001-01-01",
+      "1969-12-31",
+      "2101-01-01",
+      "9999-12-31",
+      "+02026-01-01",
+      "",
+    ])
+      assert.equal(isDay(day), false, day);
+  });
+
+  test("a custom report range out of bounds falls back to 30 days with a message", () => {
+    const now = new Date("2026-06-15T12:00:00Z");
+    for (const [from, to] of [
+      ["0001-01-01", "0001-01-31"],
+      ["2026-13-01", "2026-13-05"],
+      ["2026-01-01", "9999-12-31"],
+    ]) {
+      const r = resolveRange({ range: "custom", from, to }, "UTC", now);
+      assert.equal(r.range, "30d", `${from}..${to}`);
+      assert.match(r.error ?? "", /1970 to 2100/);
+    }
+  });
+
+  test("exports refuse days outside 1970-2100 at the edge (400, not a database error)", () => {
+    for (const kind of ["ledger", "redemptions", "audit-log"] as const) {
+      assert.equal(EXPORT_FILTERS[kind].safeParse({ to: "9999-12-31" }).success, false, kind);
+      assert.equal(EXPORT_FILTERS[kind].safeParse({ from: "0001-01-01" }).success, false, kind);
+      assert.equal(EXPORT_FILTERS[kind].safeParse({ from: "2026-01-01", to: "2026-12-31" }).success, true, kind);
     }
   });
 });

@@ -11,6 +11,8 @@ export interface PoolData {
   name: string;
   validDays: number | null;
   active: boolean;
+  /** Its version: a save made from an older one is refused (409 stale_edit) and offers to reload. */
+  updatedAt: Date;
 }
 
 /** A pool row's actions (managers): rename it or change its validity in a drawer; switch it off (no assignments) or on. */
@@ -20,6 +22,7 @@ export function CouponPoolActions({ programId, pool }: { programId: string; pool
     schema: CouponPoolUpdate,
     method: "PATCH",
     url,
+    version: pool.updatedAt,
     success: `"${pool.name}" ${pool.active ? "deactivated: it assigns no codes" : "activated"}`,
   });
   return (
@@ -45,6 +48,7 @@ function PoolEditForm({ url, pool, onSaved }: { url: string; pool: PoolData; onS
     schema: CouponPoolUpdate,
     method: "PATCH",
     url,
+    version: pool.updatedAt,
     success: "Coupon pool saved",
     clear: "never",
     onSuccess: onSaved,

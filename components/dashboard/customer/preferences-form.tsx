@@ -15,10 +15,13 @@ export function PreferencesFormCard({
   programId,
   customerId,
   customer,
+  version,
 }: {
   programId: string;
   customerId: string;
   customer: CustomerData;
+  /** The customer's version the form is made from (a stale save is refused and offers to reload). */
+  version: string;
 }) {
   const save = useStaffForm({
     schema: PreferencesForm,
@@ -27,6 +30,7 @@ export function PreferencesFormCard({
     success: "Preferences saved",
     invalidate: customerQueries(customerId),
     clear: "never",
+    version,
     read: (f) => ({
       language: f.optionalText("language"),
       ...Object.fromEntries(NOTIFICATION_FLAGS.map(([flag]) => [flag, f.checked(flag)])),

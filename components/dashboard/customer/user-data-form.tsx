@@ -21,6 +21,8 @@ export function UserDataCard(props: {
   email: string;
   userData: CustomerData["userData"];
   canEdit: boolean;
+  /** The customer's version the form is made from (a stale save is refused and offers to reload). */
+  version: string;
 }) {
   if (props.canEdit) return <UserDataForm {...props} />;
   const { email, userData } = props;
@@ -47,11 +49,13 @@ function UserDataForm({
   customerId,
   email,
   userData,
+  version,
 }: {
   programId: string;
   customerId: string;
   email: string;
   userData: CustomerData["userData"];
+  version: string;
 }) {
   const save = useStaffForm({
     schema: UserDataEdit,
@@ -61,6 +65,7 @@ function UserDataForm({
     invalidate: customerQueries(customerId),
     // The fields show the saved values once the page refreshes.
     clear: "never",
+    version,
     read: (f) => {
       const body: Record<string, unknown> = Object.fromEntries(
         USER_FIELDS.map(([name]) => [name, f.optionalText(name)]),

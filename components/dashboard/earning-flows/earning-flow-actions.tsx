@@ -21,6 +21,8 @@ export interface FlowData {
   capTotal: number | null;
   once: boolean;
   active: boolean;
+  /** Its version: a save made from an older one is refused (409 stale_edit) and offers to reload. */
+  updatedAt: Date;
 }
 
 /** A flow row's actions (managers): redefine it in a drawer; switch it off (runs are refused) or on. */
@@ -29,6 +31,7 @@ export function EarningFlowActions({ programId, flow }: { programId: string; flo
     schema: EarningFlowActive,
     method: "PUT",
     url: staffApi.earningFlowActive(programId, flow.id),
+    version: flow.updatedAt,
     success: `"${flow.key}" ${flow.active ? "deactivated: its runs are refused" : "activated"}`,
   });
   return (
@@ -59,6 +62,9 @@ function EarningFlowEditForm({ programId, flow, onSaved }: { programId: string; 
     method: "PATCH",
     url: staffApi.earningFlow(programId, flow.id),
     values: flow,
+    version: flow.updatedAt,
+    // The edit redefines the whole flow (its rules hold across fields): sent whole, with its version.
+    changedOnly: false,
     success: `"${flow.key}" saved`,
     clear: "never",
     onSuccess: onSaved,

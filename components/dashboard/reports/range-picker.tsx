@@ -1,6 +1,6 @@
 import clsx from "clsx";
 import Link from "next/link";
-import { REPORT_RANGES, type ReportRange } from "@/lib/staff/report-range";
+import { FIRST_DAY, LAST_DAY, REPORT_RANGES, type ReportRange } from "@/lib/staff/report-range";
 import { dashboardPages } from "@/lib/staff/urls";
 import { FilterForm, inputClass } from "@/components/ui";
 
@@ -40,13 +40,31 @@ export function RangePicker({ programId, range }: { programId: string; range: Re
           <label htmlFor="from" className="block text-sm font-medium text-slate-800">
             From
           </label>
-          <input id="from" name="from" type="date" defaultValue={range.from} className={inputClass} required />
+          <input
+            id="from"
+            name="from"
+            type="date"
+            min={FIRST_DAY}
+            max={LAST_DAY}
+            defaultValue={range.from}
+            className={inputClass}
+            required
+          />
         </div>
         <div>
           <label htmlFor="to" className="block text-sm font-medium text-slate-800">
             To
           </label>
-          <input id="to" name="to" type="date" defaultValue={range.to} className={inputClass} required />
+          <input
+            id="to"
+            name="to"
+            type="date"
+            min={FIRST_DAY}
+            max={LAST_DAY}
+            defaultValue={range.to}
+            className={inputClass}
+            required
+          />
         </div>
       </FilterForm>
     </div>

@@ -27,6 +27,8 @@ export interface RewardRowData {
   perCustomerLimit: number | null;
   minTierId: string | null;
   redemptions: number;
+  /** Its version: a save made from an older one is refused (409 stale_edit) and offers to reload. */
+  updatedAt: Date;
 }
 
 export interface TierOption {
@@ -102,6 +104,7 @@ function RewardActions({
     schema: RewardUpdateSchema,
     method: "PATCH",
     url: staffApi.reward(programId, reward.id),
+    version: reward.updatedAt,
     success: `"${reward.name}" ${reward.active ? "deactivated" : "activated"}`,
   });
   return (
@@ -137,6 +140,7 @@ function RewardEditForm({
     schema: RewardUpdateSchema,
     method: "PATCH",
     url: staffApi.reward(programId, reward.id),
+    version: reward.updatedAt,
     values: reward,
     success: "Reward saved",
     clear: "never",

@@ -14,11 +14,14 @@ export function StaffRoleForm({
   staffId,
   email,
   role,
+  version,
 }: {
   programId: string;
   staffId: string;
   email: string;
   role: string;
+  /** The membership's version: a change made from an older one is refused and offers to reload. */
+  version: Date;
 }) {
   const change = useStaffForm({
     schema: StaffRoleSchema,
@@ -27,6 +30,7 @@ export function StaffRoleForm({
     success: "Role changed",
     // The picker shows the saved role (keyed on it), so there is nothing to clear.
     clear: "never",
+    version,
     read: (f) => ({ role: f.text("role") as StaffRole }),
   });
   const id = `role-${staffId}`;
@@ -74,6 +78,28 @@ export function StaffDisableButton({
       label={`${disabled ? "Re-enable" : "Disable"} ${email}`}
     >
       {disabled ? "Re-enable" : "Disable"}
+    </WriteButton>
+  );
+}
+
+/** Ends a member's sign-in lock (owners), shown while the account is locked. */
+export function StaffUnlockButton({
+  programId,
+  staffId,
+  email,
+}: {
+  programId: string;
+  staffId: string;
+  email: string;
+}) {
+  return (
+    <WriteButton
+      write={{ method: "DELETE", url: staffApi.staffLock(programId, staffId), success: `${email} unlocked` }}
+      confirm={null}
+      className={`${secondaryButtonClass} whitespace-nowrap py-1`}
+      label={`Unlock ${email}`}
+    >
+      Unlock
     </WriteButton>
   );
 }

@@ -13,6 +13,8 @@ export interface TierData {
   factor: number;
   content: string | null;
   image: string | null;
+  /** Its version: a save made from an older one is refused (409 stale_edit) and offers to reload. */
+  updatedAt: Date;
 }
 
 const moved = (data: { customersMoved?: number }) =>
@@ -52,6 +54,7 @@ function TierEditForm({ programId, tier, onSaved }: { programId: string; tier: T
     method: "PATCH",
     url: staffApi.tier(programId, tier.id),
     values: tier,
+    version: tier.updatedAt,
     success: (data) => `Tier saved${moved(data)}`,
     clear: "never",
     onSuccess: onSaved,

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { retryRead } from "@/lib/db/outage";
 import { parseWith, withEdge, type SchemaLike } from "@/lib/api/edge";
-import { notFound } from "@/lib/errors";
+import { crossSiteRequest, notFound } from "@/lib/errors";
 import { csvFileName } from "@/lib/exports/csv-options";
 import { EXPORT_FILTERS, EXPORT_KINDS, EXPORT_ROWS_HEADER, type ExportKind } from "@/lib/exports/kinds";
 import { exportSource } from "@/lib/exports/sources";
@@ -30,8 +30,20 @@ async function auditExport(staff: StaffContext, kind: ExportKind, filter: unknow
 
 type Ctx = { params: Promise<Record<string, string>> };
 
+/**
+ * An export is started only by the dashboard itself (its fetch sends Sec-Fetch-Site: same-origin) or by the staff
+ * member typing or bookmarking the URL (`none`): a link or image on another site (`cross-site`, `same-site`) is
+ * refused (403 `cross_site_request`) before anything is read, so it cannot make a signed-in browser download a CSV.
+ * A client that sends no Fetch Metadata (curl, a script with the session cookie) carries no victim's session.
+ */
+export function requireExportStartedHere(req: Request): void {
+  const site = req.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin" && site !== "none") throw crossSiteRequest();
+}
+
 export async function exportRoute(req: Request, ctx: Ctx): Promise<Response> {
   return withEdge(req, async (edge) => {
+    requireExportStartedHere(req);
     const params = await ctx.params;
     const kind = EXPORT_KINDS.find((k) => k === params.kind);
     if (!kind) throw notFound("export");

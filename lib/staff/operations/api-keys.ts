@@ -4,6 +4,7 @@ import { conflict, notFound } from "@/lib/errors";
 import { createApiKey, revokeApiKey, setApiKeyLimits } from "@/lib/domain/api-keys";
 import { audited } from "../audit";
 import { staffOperation } from "../authz";
+import { nextVersion, requireVersion } from "../versions";
 import type { ApiKeyForm, ApiKeyLimits } from "../forms/api-keys";
 
 /** The staff writes on the program's API keys (`apikeys.manage`). A key's secret is shown once and never audited. */
@@ -51,7 +52,8 @@ export const revokeApiKeyAsStaff = staffOperation("apikeys.manage", async (tx, s
 /** Changes a key's rate and burst (a revoked key is refused: it answers nothing anyway). */
 export const setApiKeyLimitsAsStaff = staffOperation(
   "apikeys.manage",
-  async (tx, staff, keyId: string, input: ApiKeyLimits) => {
+  async (tx, staff, keyId: string, input: ApiKeyLimits, version?: string) => {
+    await requireVersion(tx, staff, "api_key", keyId, version);
     const key = await requireRow(
       keyId,
       (id) =>
@@ -71,6 +73,6 @@ export const setApiKeyLimitsAsStaff = staffOperation(
       { name: key.name, prefix: key.prefix, rateLimitPerSec: key.rateLimitPerSec, rateLimitBurst: key.rateLimitBurst },
       { rateLimitPerSec: result.rateLimitPerSec, rateLimitBurst: result.rateLimitBurst },
     );
-    return result;
+    return { ...result, version: await nextVersion(tx, staff, "api_key", keyId) };
   },
 );

@@ -44,8 +44,8 @@ const REWARD_FIELDS = {
 /** Any field of a reward of the staff member's program: name, description, image, cost, stock, active, rules. */
 export const updateRewardAsStaff = staffOperation(
   "program.manage",
-  async (tx, staff, rewardId: string, input: RewardUpdate) => {
-    const { after } = await auditedUpdate(
+  async (tx, staff, rewardId: string, input: RewardUpdate, version?: string) => {
+    const { after, version: next } = await auditedUpdate(
       tx,
       staff,
       "reward.update",
@@ -58,9 +58,10 @@ export const updateRewardAsStaff = staffOperation(
             rewardNotFound,
           ),
         change: () => updateReward(tx, staff.programId, rewardId, input),
+        version: { of: "reward", expected: version },
       },
     );
-    return { rewardId, ...after };
+    return { rewardId, ...after, version: next };
   },
 );
 
@@ -97,8 +98,8 @@ const POOL_FIELDS = { name: true, validDays: true, active: true } as const;
 /** Renames a pool, changes its validity, or switches it off (it assigns no codes) or on. */
 export const updateCouponPoolAsStaff = staffOperation(
   "program.manage",
-  async (tx, staff, poolId: string, input: CouponPoolUpdate) => {
-    const { after } = await auditedUpdate(
+  async (tx, staff, poolId: string, input: CouponPoolUpdate, version?: string) => {
+    const { after, version: next } = await auditedUpdate(
       tx,
       staff,
       "coupon_pool.update",
@@ -111,9 +112,10 @@ export const updateCouponPoolAsStaff = staffOperation(
             couponPoolNotFound,
           ),
         change: () => updateCouponPool(tx, staff.programId, poolId, input),
+        version: { of: "coupon_pool", expected: version },
       },
     );
-    return { couponPoolId: poolId, ...after };
+    return { couponPoolId: poolId, ...after, version: next };
   },
 );
 

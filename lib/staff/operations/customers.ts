@@ -46,8 +46,8 @@ async function customerWithUserData(db: Db, programId: string, customerId: strin
 
 export const updateCustomer = staffOperation(
   "customers.edit",
-  async (tx, staff, customerId: string, input: UserDataEdit) => {
-    const { after } = await auditedUpdate(
+  async (tx, staff, customerId: string, input: UserDataEdit, version?: string) => {
+    const { after, version: next } = await auditedUpdate(
       tx,
       staff,
       "customer.update",
@@ -59,9 +59,10 @@ export const updateCustomer = staffOperation(
           await applyUserBatch(tx, staff.programId, [{ email: before.email, feature: "user", payload }]);
           if (birthdate !== undefined) await tx.userData.update({ where: { customerId }, data: { birthdate } });
         },
+        version: { of: "customer", expected: version },
       },
     );
-    return after;
+    return { ...after, version: next };
   },
 );
 
@@ -160,8 +161,8 @@ const PREFERENCE_FIELDS = {
 /** Support changes the customer's notification flags and language (what the customer could ask them to). */
 export const updatePreferences = staffOperation(
   "customers.edit",
-  async (tx, staff, customerId: string, input: PreferencesForm) => {
-    const { after } = await auditedUpdate(
+  async (tx, staff, customerId: string, input: PreferencesForm, version?: string) => {
+    const { after, version: next } = await auditedUpdate(
       tx,
       staff,
       "customer.preferences",
@@ -172,9 +173,10 @@ export const updatePreferences = staffOperation(
           return tx.customer.findUniqueOrThrow({ where: { id: customerId }, select: PREFERENCE_FIELDS });
         },
         change: () => tx.customer.update({ where: { id: customerId }, data: input, select: { id: true } }),
+        version: { of: "customer", expected: version },
       },
     );
-    return after;
+    return { ...after, version: next };
   },
 );
 

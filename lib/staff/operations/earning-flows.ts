@@ -24,22 +24,26 @@ const read = (tx: Parameters<typeof requireEarningFlow>[0], programId: string, f
 
 export const updateEarningFlowAsStaff = staffOperation(
   "program.manage",
-  async (tx, staff, flowId: string, input: EarningFlowEdit) => {
-    const { after } = await auditedUpdate(
+  async (tx, staff, flowId: string, input: EarningFlowEdit, version?: string) => {
+    const { after, version: next } = await auditedUpdate(
       tx,
       staff,
       "earning_flow.update",
       { type: "earning_flow", id: flowId },
-      { read: read(tx, staff.programId, flowId), change: () => updateEarningFlow(tx, staff.programId, flowId, input) },
+      {
+        read: read(tx, staff.programId, flowId),
+        change: () => updateEarningFlow(tx, staff.programId, flowId, input),
+        version: { of: "earning_flow", expected: version },
+      },
     );
-    return { earningFlowId: flowId, ...after };
+    return { earningFlowId: flowId, ...after, version: next };
   },
 );
 
 export const setEarningFlowActiveAsStaff = staffOperation(
   "program.manage",
-  async (tx, staff, flowId: string, input: EarningFlowActive) => {
-    const { after } = await auditedUpdate(
+  async (tx, staff, flowId: string, input: EarningFlowActive, version?: string) => {
+    const { after, version: next } = await auditedUpdate(
       tx,
       staff,
       input.active ? "earning_flow.activate" : "earning_flow.deactivate",
@@ -48,8 +52,9 @@ export const setEarningFlowActiveAsStaff = staffOperation(
         read: read(tx, staff.programId, flowId),
         change: () => setEarningFlowActive(tx, staff.programId, flowId, input.active),
         shown: (f) => ({ key: f.key, active: f.active }),
+        version: { of: "earning_flow", expected: version },
       },
     );
-    return { earningFlowId: flowId, key: after.key, active: after.active };
+    return { earningFlowId: flowId, key: after.key, active: after.active, version: next };
   },
 );

@@ -9,15 +9,19 @@ import type { NewProgramForm, ProgramSettingsForm } from "../forms/program";
 
 export const updateProgramSettingsAsStaff = staffOperation(
   "program.manage",
-  async (tx, staff, input: ProgramSettingsForm) => {
-    const { after } = await auditedUpdate(
+  async (tx, staff, input: ProgramSettingsForm, version?: string) => {
+    const { after, version: next } = await auditedUpdate(
       tx,
       staff,
       "program.update",
       { type: "program", id: staff.programId },
-      { read: () => getProgram(tx, staff.programId), change: () => updateProgram(tx, staff.programId, input) },
+      {
+        read: () => getProgram(tx, staff.programId),
+        change: () => updateProgram(tx, staff.programId, input),
+        version: { of: "program", expected: version },
+      },
     );
-    return after;
+    return { ...after, version: next };
   },
 );
 

@@ -7,8 +7,8 @@ import type { ReferralSettingsForm } from "../forms/program";
 /** The settings page's "Referrals" card: the program's referral settings (managers and owners), audited. */
 export const updateReferralSettingsAsStaff = staffOperation(
   "program.manage",
-  async (tx, staff, input: ReferralSettingsForm) => {
-    const { after } = await auditedUpdate(
+  async (tx, staff, input: ReferralSettingsForm, version?: string) => {
+    const { after, version: next } = await auditedUpdate(
       tx,
       staff,
       "program.referrals_update",
@@ -16,8 +16,9 @@ export const updateReferralSettingsAsStaff = staffOperation(
       {
         read: () => getReferralSettings(tx, staff.programId),
         change: () => updateReferralSettings(tx, staff.programId, input),
+        version: { of: "program", expected: version },
       },
     );
-    return after;
+    return { ...after, version: next };
   },
 );

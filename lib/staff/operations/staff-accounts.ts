@@ -5,8 +5,10 @@ import { requireRow } from "@/lib/db/require-row";
 import { conflict, notFound } from "@/lib/errors";
 import { createStaff } from "@/lib/domain/staff";
 import { revokeAllStaffSessions } from "@/lib/domain/staff-sessions";
+import { unlockAccount } from "@/lib/domain/sign-in-throttle";
 import { audited } from "../audit";
 import { staffOperation, type StaffContext } from "../authz";
+import { nextVersion, requireVersion } from "../versions";
 import type { StaffDisabledForm, StaffForm, StaffRoleForm } from "../forms/staff";
 
 /**
@@ -74,9 +76,10 @@ export const createStaffAsStaff = staffOperation("staff.manage", async (tx, staf
 
 export const changeRoleAsStaff = staffOperation(
   "staff.manage",
-  async (tx, staff, staffId: string, input: StaffRoleForm) => {
+  async (tx, staff, staffId: string, input: StaffRoleForm, version?: string) => {
     if (staffId === staff.staffId) throw conflict("You cannot change your own role: ask another owner.");
     await lockPrograms(tx, [staff.programId]);
+    await requireVersion(tx, staff, "staff", staffId, version);
     const member = await memberIn(tx, staff, staffId);
     if (member.role === input.role) throw conflict(`${member.email} is already ${input.role}.`);
     if (member.role === "owner" && !member.disabledAt && !(await otherActiveOwner(tx, staff.programId, staffId)))
@@ -93,14 +96,15 @@ export const changeRoleAsStaff = staffOperation(
       { email: member.email, role: member.role },
       { role: input.role },
     );
-    return { id: staffId, role: input.role };
+    return { id: staffId, role: input.role, version: await nextVersion(tx, staff, "staff", staffId) };
   },
 );
 
 export const setStaffDisabledAsStaff = staffOperation(
   "staff.manage",
-  async (tx, staff, staffId: string, input: StaffDisabledForm) => {
+  async (tx, staff, staffId: string, input: StaffDisabledForm, version?: string) => {
     if (staffId === staff.staffId) throw conflict("You cannot disable or re-enable your own account.");
+    await requireVersion(tx, staff, "staff", staffId, version);
     const member = await memberIn(tx, staff, staffId);
     if (!!member.disabledAt === input.disabled)
       throw conflict(`${member.email} is already ${input.disabled ? "disabled" : "active"}.`);
@@ -141,6 +145,31 @@ export const setStaffDisabledAsStaff = staffOperation(
       { email: member.email, disabledAt: member.disabledAt },
       { disabledAt },
     );
-    return { id: staffId, disabled: input.disabled, disabledAt };
+    return {
+      id: staffId,
+      disabled: input.disabled,
+      disabledAt,
+      version: await nextVersion(tx, staff, "staff", staffId),
+    };
   },
 );
+
+/**
+ * An owner ends a member's sign-in lock (and the backoff of every address's failures against the account), audited
+ * in the program; the lock is the account's, so it ends for every program the account belongs to.
+ */
+export const unlockStaffAsStaff = staffOperation("staff.manage", async (tx, staff, staffId: string) => {
+  const member = await memberIn(tx, staff, staffId);
+  const wasLocked = await unlockAccount(tx, member.email);
+  await audited(
+    tx,
+    staff,
+    "staff.unlock",
+    { type: "staff", id: staffId },
+    { email: member.email, wasLocked },
+    {
+      locked: false,
+    },
+  );
+  return { id: staffId, wasLocked };
+});

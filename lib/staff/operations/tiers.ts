@@ -12,8 +12,12 @@ import type { TierUpdate } from "../forms/tiers";
 
 export const updateTierAsStaff = staffOperation(
   "program.manage",
-  async (tx, staff, tierId: string, input: TierUpdate) => {
-    const { after, result } = await auditedUpdate(
+  async (tx, staff, tierId: string, input: TierUpdate, version?: string) => {
+    const {
+      after,
+      result,
+      version: next,
+    } = await auditedUpdate(
       tx,
       staff,
       "tier.update",
@@ -21,9 +25,10 @@ export const updateTierAsStaff = staffOperation(
       {
         read: () => requireTier(tx, staff.programId, tierId),
         change: () => updateTier(tx, staff.programId, tierId, input),
+        version: { of: "tier", expected: version },
       },
     );
-    return { ...after, customersMoved: result.customersMoved };
+    return { ...after, customersMoved: result.customersMoved, version: next };
   },
 );
 

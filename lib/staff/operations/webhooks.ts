@@ -11,6 +11,7 @@ import {
   setWebhookSubscriptions,
 } from "@/lib/domain/webhooks";
 import { audited, auditedUpdate } from "../audit";
+import { nextVersion, requireVersion } from "../versions";
 import { staffOperation } from "../authz";
 import type {
   PushEndpointForm,
@@ -63,7 +64,8 @@ export const createWebhookAsStaff = staffOperation("program.manage", async (tx, 
 
 export const setWebhookActiveAsStaff = staffOperation(
   "program.manage",
-  async (tx, staff, webhookId: string, input: WebhookUpdate) => {
+  async (tx, staff, webhookId: string, input: WebhookUpdate, version?: string) => {
+    await requireVersion(tx, staff, "webhook", webhookId, version);
     const webhook = await requireRow(
       webhookId,
       (id) =>
@@ -84,7 +86,7 @@ export const setWebhookActiveAsStaff = staffOperation(
       { url: auditUrl(webhook.url), active: webhook.active },
       { active: input.active },
     );
-    return { id: webhookId, active: input.active };
+    return { id: webhookId, active: input.active, version: await nextVersion(tx, staff, "webhook", webhookId) };
   },
 );
 
@@ -103,7 +105,8 @@ const webhookOf = (tx: Tx, programId: string, webhookId: string) =>
 /** Which event types the endpoint receives; an empty list means all of them. */
 export const setWebhookSubscriptionsAsStaff = staffOperation(
   "program.manage",
-  async (tx, staff, webhookId: string, input: WebhookSubscriptions) => {
+  async (tx, staff, webhookId: string, input: WebhookSubscriptions, version?: string) => {
+    await requireVersion(tx, staff, "webhook", webhookId, version);
     const before = await webhookOf(tx, staff.programId, webhookId);
     const after = await setWebhookSubscriptions(tx, staff.programId, webhookId, input.eventTypes);
     await audited(
@@ -114,7 +117,7 @@ export const setWebhookSubscriptionsAsStaff = staffOperation(
       { url: auditUrl(before.url), eventTypes: before.eventTypes },
       { eventTypes: after.eventTypes },
     );
-    return after;
+    return { ...after, version: await nextVersion(tx, staff, "webhook", webhookId) };
   },
 );
 
@@ -143,21 +146,29 @@ export const sendTestEventAsStaff = staffOperation("program.manage", async (tx, 
   return { ...queued, status: "pending" as const };
 });
 
-export const setPushEndpointAsStaff = staffOperation("program.manage", async (tx, staff, input: PushEndpointForm) => {
-  // A new signing secret comes with every new URL: returned once, never audited.
-  const { after, result } = await auditedUpdate(
-    tx,
-    staff,
-    "push.set",
-    { type: "program", id: staff.programId },
-    {
-      read: () => pushEndpointOf(tx, staff.programId),
-      change: () => setPushEndpoint(tx, { programId: staff.programId, url: input.url }),
-      shown: (program) => ({ url: auditUrl(program.pushEndpointUrl) }),
-    },
-  );
-  return { url: after.pushEndpointUrl, secret: result.secret };
-});
+export const setPushEndpointAsStaff = staffOperation(
+  "program.manage",
+  async (tx, staff, input: PushEndpointForm, version?: string) => {
+    // A new signing secret comes with every new URL: returned once, never audited.
+    const {
+      after,
+      result,
+      version: next,
+    } = await auditedUpdate(
+      tx,
+      staff,
+      "push.set",
+      { type: "program", id: staff.programId },
+      {
+        read: () => pushEndpointOf(tx, staff.programId),
+        change: () => setPushEndpoint(tx, { programId: staff.programId, url: input.url }),
+        shown: (program) => ({ url: auditUrl(program.pushEndpointUrl) }),
+        version: { of: "program", expected: version },
+      },
+    );
+    return { url: after.pushEndpointUrl, secret: result.secret, version: next };
+  },
+);
 
 export const resendDeliveryAsStaff = staffOperation("program.manage", async (tx, staff, deliveryId: string) => {
   const delivery = await requireRow(

@@ -24,6 +24,7 @@ export async function programRewards(db: Db, programId: string) {
       active: true,
       perCustomerLimit: true,
       minTierId: true,
+      updatedAt: true,
       // A cancelled redemption is void: it is not counted.
       _count: { select: { redemptions: { where: { cancelledAt: null } } } },
     },
@@ -37,6 +38,7 @@ export interface CouponPoolRow {
   name: string;
   validDays: number | null;
   active: boolean;
+  updatedAt: Date;
   total: number;
   free: number;
   assigned: number;
@@ -46,7 +48,7 @@ export interface CouponPoolRow {
 export async function couponPools(db: Db, programId: string): Promise<CouponPoolRow[]> {
   const rows = await query<Omit<CouponPoolRow, "assigned">>(
     db,
-    sql`SELECT p.id, p.name, p."validDays", p.active,
+    sql`SELECT p.id, p.name, p."validDays", p.active, p."updatedAt",
             (SELECT count(*) FROM "Coupon" c WHERE c."programId" = p."programId" AND c."poolId" = p.id)::int AS total,
             (SELECT count(*) FROM "Coupon" c WHERE c."programId" = p."programId" AND c."poolId" = p.id AND c."customerId" IS NULL)::int AS free
      FROM "CouponPool" p WHERE p."programId" = ${programId}::uuid ORDER BY p.name`,

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/types";
 import { memberOf, ROLES } from "@/lib/domain/vocabulary";
+import { accountLocks } from "@/lib/domain/sign-in-throttle";
 
 /** The dashboard's reads of the program's staff: the staff page and the audit page's filter. Never a password hash. */
 
@@ -18,9 +19,18 @@ export async function programStaff(db: Db, programId: string) {
 export async function staffMembers(db: Db, programId: string) {
   const members = await db.staffMembership.findMany({
     where: { programId },
-    select: { role: true, createdAt: true, staff: { select: { id: true, email: true, name: true, disabledAt: true } } },
+    select: {
+      role: true,
+      createdAt: true,
+      updatedAt: true,
+      staff: { select: { id: true, email: true, name: true, disabledAt: true } },
+    },
     orderBy: { staff: { email: "asc" } },
   });
+  const locks = await accountLocks(
+    db,
+    members.map((m) => m.staff.email),
+  );
   // The column is text; the role vocabulary (lib/domain/staff.ts ROLES) is what writes it.
   return members.map((m) => ({
     id: m.staff.id,
@@ -29,5 +39,9 @@ export async function staffMembers(db: Db, programId: string) {
     role: memberOf(ROLES, m.role),
     addedAt: m.createdAt,
     disabledAt: m.staff.disabledAt,
+    /** When the account's sign-in lock ends (failed sign-ins from addresses it never signed in from), or null. */
+    lockedUntil: locks.get(m.staff.email) ?? null,
+    /** The membership's version, for the role form (a stale change is refused). */
+    version: m.updatedAt,
   }));
 }

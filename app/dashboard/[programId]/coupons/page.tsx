@@ -60,7 +60,7 @@ export default async function CouponPoolsPage({ params }: { params: Promise<{ pr
                 <td className="px-4 py-2">
                   <CouponPoolActions
                     programId={programId}
-                    pool={{ id: p.id, name: p.name, validDays: p.validDays, active: p.active }}
+                    pool={{ id: p.id, name: p.name, validDays: p.validDays, active: p.active, updatedAt: p.updatedAt }}
                   />
                 </td>
               )}

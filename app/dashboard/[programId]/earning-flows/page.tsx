@@ -84,6 +84,7 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
                       capTotal: f.capTotal,
                       once: f.once,
                       active: f.active,
+                      updatedAt: f.updatedAt,
                     }}
                   />
                 </td>

@@ -28,6 +28,7 @@ export default async function RewardsPage({ params }: { params: Promise<{ progra
               name: r.name,
               description: r.description,
               image: r.image,
+              updatedAt: r.updatedAt,
               perCustomerLimit: r.perCustomerLimit,
               minTierId: r.minTierId,
               costPoints: r.costPoints,

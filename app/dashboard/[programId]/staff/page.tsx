@@ -4,7 +4,7 @@ import { requirePage } from "@/lib/staff/session";
 import { staffMembers } from "@/lib/staff/queries/staff-accounts";
 import { ActiveBadge, Badge, Card, Table } from "@/components/ui";
 import { StaffForm } from "@/components/dashboard/staff/staff-form";
-import { StaffDisableButton, StaffRoleForm } from "@/components/dashboard/staff/staff-row-actions";
+import { StaffDisableButton, StaffRoleForm, StaffUnlockButton } from "@/components/dashboard/staff/staff-row-actions";
 
 export const metadata = { title: "Staff · Loyalty" };
 
@@ -50,14 +50,31 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                   {self || !manage ? (
                     <span className="capitalize">{m.role}</span>
                   ) : (
-                    <StaffRoleForm programId={programId} staffId={m.id} email={m.email} role={m.role} />
+                    <StaffRoleForm
+                      programId={programId}
+                      staffId={m.id}
+                      email={m.email}
+                      role={m.role}
+                      version={m.version}
+                    />
                   )}
                 </td>
                 <td className={`${td} whitespace-nowrap`}>
                   {m.addedAt.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}
                 </td>
                 <td className={td}>
-                  <ActiveBadge active={!m.disabledAt} inactive="disabled" inactiveTone="red" />
+                  <div className="flex flex-wrap items-center gap-2">
+                    <ActiveBadge active={!m.disabledAt} inactive="disabled" inactiveTone="red" />
+                    {m.lockedUntil && (
+                      <Badge tone="red">
+                        sign-in locked until{" "}
+                        {m.lockedUntil.toLocaleTimeString("en-GB", { timeStyle: "short", timeZone: "UTC" })} UTC
+                      </Badge>
+                    )}
+                    {m.lockedUntil && manage && !self && (
+                      <StaffUnlockButton programId={programId} staffId={m.id} email={m.email} />
+                    )}
+                  </div>
                 </td>
                 {manage && (
                   <td className={`${td} text-right`}>

@@ -47,6 +47,7 @@ export default async function TiersPage({ params }: { params: Promise<{ programI
                       factor: t.factor,
                       content: t.content,
                       image: t.image,
+                      updatedAt: t.updatedAt,
                     }}
                   />
                 </td>

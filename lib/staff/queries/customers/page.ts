@@ -1,4 +1,5 @@
 import "server-only";
+import { versionOf } from "@/lib/staff/versions";
 import type { z } from "zod";
 import type { Customer } from "@/lib/api/schemas/customers";
 import type { TransactionPage } from "@/lib/api/schemas/points";
@@ -27,7 +28,7 @@ export const customerTransactions = staffQuery(
 /** Everything the customer page shows, in parallel; null when the id names no live customer of the program. */
 export async function customerProfile(db: Db, programId: string, customerId: string) {
   if (!(await findCustomer(db, programId, customerId))) return null;
-  const [customerJson, tiers, timeline, rewards, pools, balance, redemptions, referrals] = await Promise.all([
+  const [customerJson, tiers, timeline, rewards, pools, balance, redemptions, referrals, row] = await Promise.all([
     getCustomerJsonById(db, programId, customerId),
     programTiers(db, programId),
     customerTimeline(db, programId, customerId),
@@ -40,10 +41,13 @@ export async function customerProfile(db: Db, programId: string, customerId: str
     findBalanceExplained(db, programId, customerId),
     customerRedemptions(db, programId, customerId),
     customerReferrals(db, programId, customerId),
+    db.customer.findFirst({ where: { id: customerId, programId }, select: { updatedAt: true } }),
   ]);
   // Deleted between the two reads: as missing as before them.
-  if (!customerJson || !balance) return null;
+  if (!customerJson || !balance || !row) return null;
   return {
+    /** The version the page's edit forms are made from (If-Match; lib/staff/versions.ts). */
+    version: versionOf(row.updatedAt),
     customer: JSON.parse(customerJson) as z.infer<typeof Customer>,
     tiers,
     timeline,

@@ -59,7 +59,12 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
             }}
           />
           {canEdit ? (
-            <PreferencesFormCard programId={programId} customerId={customerId} customer={customer} />
+            <PreferencesFormCard
+              programId={programId}
+              customerId={customerId}
+              customer={customer}
+              version={profile.version}
+            />
           ) : (
             <NotificationPreferencesCard customer={customer} />
           )}
@@ -95,6 +100,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
             email={customer.email}
             userData={customer.userData}
             canEdit={canEdit}
+            version={profile.version}
           />
         </div>
       </div>

@@ -5,7 +5,7 @@ import { revokeApiKeyAsStaff, setApiKeyLimitsAsStaff } from "@/lib/staff/operati
 /** Changes a key's rate and burst; 200 with the new limits. */
 export const PATCH = staffWrite(setApiKeyLimitsAsStaff, {
   body: ApiKeyLimits,
-  args: (req) => [req.params.keyId!, req.body],
+  args: (req) => [req.params.keyId!, req.body, req.version],
 });
 
 /** Revokes one of the program's API keys; 200 with the revocation time. */

@@ -5,5 +5,5 @@ import { updateCouponPoolAsStaff } from "@/lib/staff/operations/catalogue";
 /** Renames a coupon pool, changes its validity or switches it off or on; 200 with the pool. */
 export const PATCH = staffWrite(updateCouponPoolAsStaff, {
   body: CouponPoolUpdate,
-  args: (req) => [req.params.poolId!, req.body],
+  args: (req) => [req.params.poolId!, req.body, req.version],
 });

@@ -5,5 +5,5 @@ import { updateEarningFlowAsStaff } from "@/lib/staff/operations/earning-flows";
 /** Redefines an earning flow (everything but its key); 200 with the flow. */
 export const PATCH = staffWrite(updateEarningFlowAsStaff, {
   body: EarningFlowEdit,
-  args: (req) => [req.params.flowId!, req.body],
+  args: (req) => [req.params.flowId!, req.body, req.version],
 });

@@ -5,5 +5,5 @@ import { updateRewardAsStaff } from "@/lib/staff/operations/catalogue";
 /** Changes a reward's cost, stock or active flag; 200 with the reward. */
 export const PATCH = staffWrite(updateRewardAsStaff, {
   body: RewardUpdate,
-  args: (req) => [req.params.rewardId!, req.body],
+  args: (req) => [req.params.rewardId!, req.body, req.version],
 });

@@ -5,5 +5,5 @@ import { updateReferralSettingsAsStaff } from "@/lib/staff/operations/referrals"
 /** Saves the program's referral settings; 200 with them. */
 export const PATCH = staffWrite(updateReferralSettingsAsStaff, {
   body: ReferralSettingsForm,
-  args: (req) => [req.body],
+  args: (req) => [req.body, req.version],
 });

@@ -5,5 +5,5 @@ import { updatePreferences } from "@/lib/staff/operations/customers";
 /** PATCH changes the customer's notification flags and language (200 with all six). */
 export const PATCH = staffWrite(updatePreferences, {
   body: PreferencesForm,
-  args: (req) => [req.params.customerId!, req.body],
+  args: (req) => [req.params.customerId!, req.body, req.version],
 });

@@ -5,5 +5,5 @@ import { setEarningFlowActiveAsStaff } from "@/lib/staff/operations/earning-flow
 /** Switches an earning flow off (its runs are refused) or on; 200. */
 export const PUT = staffWrite(setEarningFlowActiveAsStaff, {
   body: EarningFlowActive,
-  args: (req) => [req.params.flowId!, req.body],
+  args: (req) => [req.params.flowId!, req.body, req.version],
 });

@@ -5,5 +5,5 @@ import { setStaffDisabledAsStaff } from "@/lib/staff/operations/staff-accounts";
 /** Disables or re-enables a staff account; 200. */
 export const PUT = staffWrite(setStaffDisabledAsStaff, {
   body: StaffDisabledForm,
-  args: (req) => [req.params.staffId!, req.body],
+  args: (req) => [req.params.staffId!, req.body, req.version],
 });

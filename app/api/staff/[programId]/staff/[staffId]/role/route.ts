@@ -5,5 +5,5 @@ import { changeRoleAsStaff } from "@/lib/staff/operations/staff-accounts";
 /** Changes a staff member's role in the program; 200. */
 export const PUT = staffWrite(changeRoleAsStaff, {
   body: StaffRoleForm,
-  args: (req) => [req.params.staffId!, req.body],
+  args: (req) => [req.params.staffId!, req.body, req.version],
 });

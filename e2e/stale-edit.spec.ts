@@ -1,0 +1,56 @@
+import { expect, test } from "@playwright/test";
+import { seed, shot, signIn } from "./helpers";
+
+// Issue 28, item 1: two people edit one customer. Support saves a new phone; a manager whose page still shows the
+// old one changes only the first name: the save is refused (nothing changes, the old phone does not come back), the
+// message says what was changed, and Reload shows the current values, from which the manager's save goes through.
+
+test("two sessions edit one customer: the second save is refused and offers to reload", async ({ browser }) => {
+  const { programId, sampleEmail, apiKey } = seed();
+  const support = await browser.newContext();
+  const manager = await browser.newContext();
+  const a = await support.newPage();
+  const b = await manager.newPage();
+  await signIn(a, "support");
+  await signIn(b, "manager");
+  const res = await a.request.get(`/v1/programs/${programId}/customers/${encodeURIComponent(sampleEmail)}`, {
+    headers: { "api-key": apiKey },
+  });
+  const { id } = (await res.json()) as { id: string };
+  const url = `/dashboard/${programId}/customers/${id}`;
+  await a.goto(url);
+  await b.goto(url);
+
+  const phone = `+34 6${String(Date.now()).slice(-8)}`;
+  const formA = a.getByRole("form", { name: "User data" });
+  await formA.getByLabel("Phone").fill(phone);
+  await formA.getByRole("button", { name: "Save user data" }).click();
+  await expect(a.getByText("User data saved")).toBeVisible();
+
+  const formB = b.getByRole("form", { name: "User data" });
+  const firstName = `Stale${Date.now() % 1000}`;
+  await formB.getByLabel("First name").fill(firstName);
+  await formB.getByRole("button", { name: "Save user data" }).click();
+  const refusal = b.getByText(/Someone else changed this customer since you opened it/).first();
+  await expect(refusal).toBeVisible();
+  await expect(refusal).toContainText("phone");
+  await shot(b, "stale-edit-refused", { fullPage: false });
+
+  // Nothing changed: the phone support saved is still there, the first name is not the manager's.
+  const after = await a.request.get(`/v1/programs/${programId}/customers/${encodeURIComponent(sampleEmail)}`, {
+    headers: { "api-key": apiKey },
+  });
+  const user = ((await after.json()) as { userData: { phone: string; firstName: string } }).userData;
+  expect(user.phone).toBe(phone);
+  expect(user.firstName).not.toBe(firstName);
+
+  // Reload shows support's phone; the manager's change, made again, is saved.
+  await b.getByRole("button", { name: "Reload" }).click();
+  await expect(b.getByRole("form", { name: "User data" }).getByLabel("Phone")).toHaveValue(phone);
+  const reloaded = b.getByRole("form", { name: "User data" });
+  await reloaded.getByLabel("First name").fill(firstName);
+  await reloaded.getByRole("button", { name: "Save user data" }).click();
+  await expect(b.getByText("User data saved")).toBeVisible();
+  await support.close();
+  await manager.close();
+});

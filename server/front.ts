@@ -17,7 +17,7 @@ import "server-only";
 import type http from "node:http";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { answer, verdictOf } from "@/lib/api/http-guard";
+import { answer, toOriginForm, verdictOf } from "@/lib/api/http-guard";
 import { edgeAnswer, requestIdFrom } from "@/lib/api/edge-guard";
 import { internalError } from "@/lib/api/problem";
 import { methodNotAllowed } from "@/lib/errors";
@@ -115,6 +115,8 @@ const HSTS: readonly [string, string][] = Object.entries(SECURITY_HEADERS.https)
 export function frontListener({ routes, next }: FrontOptions) {
   return (req: http.IncomingMessage, res: http.ServerResponse) => {
     const method = req.method ?? "";
+    const target = toOriginForm(req);
+    if (target) return answer(req, res, target);
     const url = req.url ?? "/";
     const verdict = verdictOf(method, url);
     if (verdict) return answer(req, res, verdict);

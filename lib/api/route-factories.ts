@@ -8,8 +8,10 @@ import { normaliseEmail } from "@/lib/domain/customers";
 import { resolveCustomerId } from "@/lib/domain/customer-lookup";
 import { byApiKey, byCustomerToken, type Authenticate, type Caller } from "./authenticate";
 import {
+  PARSE_PARAMS,
   parseWith,
   replyText,
+  urlInputs,
   replyToResponse,
   TX_OPTIONS,
   withEdge,
@@ -51,7 +53,8 @@ export type CustomerRequest<B = undefined, Q = undefined> = ApiRequest<B, Q, str
 /** A path segment's declared shape, and the error for a segment that does not fit it (a 404: nothing has that id). */
 export interface PathParam {
   schema: SchemaLike<string>;
-  orElse: () => AppError;
+  /** Given the segment as sent. */
+  orElse: (segment: string) => AppError;
 }
 
 interface Inputs<Q> {
@@ -165,7 +168,7 @@ function readRoute<Q, C extends string | null>(
   const options = typeof declared === "function" ? { run: declared } : declared;
   return (req, ctx) =>
     withEdge(req, async (edge) => {
-      const params = await ctx.params;
+      const params = await urlInputs(req, ctx);
       const database = await hotDb();
       // Reads change nothing: a lost connection is retried once, authentication included (lib/db/outage.ts).
       const reply = await retryRead(async () => {
@@ -192,7 +195,7 @@ function readRoute<Q, C extends string | null>(
 function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteOptions<B, Q, C>): RouteHandler {
   return (req, ctx) =>
     withEdge(req, async (edge) => {
-      const params = await ctx.params;
+      const params = await urlInputs(req, ctx);
       const database = await hotDb();
       const authenticated = await retryRead(() => scope.authenticate(req, params, edge, database));
       const parsed = options.body
@@ -275,8 +278,8 @@ async function resolvePath(
 ) {
   if (scope.customer) await scope.customer(apiReq, database);
   for (const [name, param] of Object.entries(options.params ?? {})) {
-    const result = param.schema.safeParse(apiReq.params[name] ?? "");
-    if (!result.success) throw param.orElse();
+    const result = param.schema.safeParse(apiReq.params[name] ?? "", PARSE_PARAMS);
+    if (!result.success) throw param.orElse(apiReq.params[name] ?? "");
     apiReq.params[name] = result.data;
   }
 }

@@ -29,7 +29,8 @@ import { readJsonBody } from "./json-body";
  * customer token), the customer it acts on, its path parameters, query and body schemas, then one call of `run`,
  * outside any transaction for a read and inside one for a write (with Idempotency-Key on POST). Route files only
  * declare these and call the domain. The steps run in this order, which decides which error a request with
- * several faults gets: caller, query or body, Idempotency-Key, customer, path parameters, `run`.
+ * several faults gets: the text rule on the URL's path parameters and query values (./edge.ts `urlInputs`), caller,
+ * query or body, Idempotency-Key, customer, path parameters, `run`.
  */
 
 export interface ApiRequest<B = undefined, Q = undefined, C extends string | null = string | null> {

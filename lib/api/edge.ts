@@ -45,7 +45,10 @@ export type SchemaLike<T> = {
  * string, received undefined"), whatever its type; a schema's own message for a field still wins.
  */
 export const PARSE_PARAMS: z.core.ParseContext<z.core.$ZodIssue> = {
-  error: (issue) => (issue.code === "invalid_type" && issue.input === undefined ? "required" : undefined),
+  error: (issue) =>
+    issue.input === undefined && (issue.code === "invalid_type" || issue.code === "invalid_union")
+      ? "required"
+      : undefined,
 };
 
 /**

@@ -18,6 +18,13 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { BACKENDS, customerPath, openStack, type ApiResponse, type Fixtures, type Stack } from "../support/stack";
 import { earningFlows, fixtures, otherProgram, programWithTiers, type FixturePart } from "../support/fixtures";
+import { assertProblem, problemPaths } from "../support/assertions";
+import { rawRequest } from "../support/raw-http";
+import { signIn, staffClient } from "../support/staff-http";
+import { createStaff } from "@/lib/domain/staff";
+
+const PASSWORD = "correct horse battery staple";
+const STAFF_EMAIL = "fuzz.manager@example.com";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Schema = Record<string, unknown>;
@@ -303,12 +310,18 @@ for (const backend of BACKENDS) {
   describe(`Threat: odd text into every string of every operation (OpenAPI-generated fuzz) [${backend}]`, () => {
     let stack: Stack<Fixtures<typeof FUZZ>>;
     let cases: Case[] = [];
-    let token = "";
+    /** Customer tokens to take turns with: each customer's bucket allows 30 at once, 10 a second. */
+    const tokens: string[] = [];
+    let turn = 0;
     const refused: Case[] = [];
     let started = 0;
 
     before(async () => {
-      stack = await openStack(backend, FUZZ, { start: true });
+      stack = await openStack(backend, FUZZ);
+      await stack.withPrisma((prisma) =>
+        createStaff(prisma, { email: STAFF_EMAIL, password: PASSWORD, programId: stack.programId, role: "manager" }),
+      );
+      await stack.start();
       started = Date.now();
     });
     after(async () => {
@@ -319,7 +332,9 @@ for (const backend of BACKENDS) {
     });
 
     const send = async (c: Case): Promise<ApiResponse> => {
-      const headers: Record<string, string> = c.token ? { authorization: `Bearer ${token}` } : { "api-key": stack.key };
+      const headers: Record<string, string> = c.token
+        ? { authorization: `Bearer ${tokens[turn++ % tokens.length]}` }
+        : { "api-key": stack.key };
       let body: string | Uint8Array<ArrayBuffer> | undefined;
       if (c.body instanceof Uint8Array) {
         body = c.body;
@@ -366,7 +381,13 @@ for (const backend of BACKENDS) {
       assert.equal(earned.status, 200, earned.text);
       const redeemed = await api("POST", `${C}/rewards/${stack.rewardId}/redeem`, { body: {} });
       assert.equal(redeemed.status, 201, redeemed.text);
-      token = String((await api("GET", `${C}/token`)).json?.token);
+      for (let i = 0; i < 12; i++) {
+        const holder = `fuzz.holder.${i}@example.com`;
+        await api("POST", `${A}/integrations/api`, { body: [{ email: holder, feature: "user", payload: {} }] });
+        const path = customerPath(stack.programId, holder);
+        assert.equal((await api("POST", `${path}/balance/increase`, { body: { points: 1000 } })).status, 200);
+        tokens.push(String((await api("GET", `${path}/token`)).json?.token));
+      }
       const doc = (await api("GET", "/v1/openapi.json", { key: null })).json as Schema;
       const known: Known = {
         programId: stack.programId,
@@ -400,6 +421,82 @@ for (const backend of BACKENDS) {
         if (res.status >= 400 && res.status < 500) refused.push(c);
       });
       assert.deepEqual(failures, []);
+    });
+
+    test("the inputs of issue 26, a 10,000-character flowKey, invalid UTF-8, an absolute-form target, staff routes", async () => {
+      const A = `/v1/programs/${stack.programId}`;
+      const email = "fuzz.named@example.com";
+      const C = customerPath(stack.programId, email);
+      const api = stack.api;
+      const named = async (res: ApiResponse, path: string) =>
+        assert.deepEqual(problemPaths(assertProblem(res, 400, "validation_failed")), [path], res.text);
+      assert.equal(
+        (await api("POST", `${A}/integrations/api`, { body: [{ email, feature: "user", payload: {} }] })).status,
+        201,
+      );
+      await named(await api("POST", `${C}/balance/increase`, { body: { points: 5, reason: "a\u0000b" } }), "reason");
+      await named(await api("POST", `${C}/balance/decrease`, { body: { points: 5, reason: "a\u0000b" } }), "reason");
+      // A lone surrogate, as a JSON escape: refused, not stored as U+FFFD.
+      await named(await api("POST", `${C}/balance/increase`, { body: '{"points":5,"reason":"a\\ud800"}' }), "reason");
+      await named(await api("POST", `${C}/referral`, { body: { code: "AB\u0000" } }), "code");
+      await named(
+        await api("POST", `${A}/integrations/api`, {
+          body: [{ email, feature: "user", payload: { referralCode: "AB\u0000" } }],
+        }),
+        "[0].payload.referralCode",
+      );
+      await named(await api("POST", `${C}/earning-flows/vi%00sit`), "flowKey");
+      await named(
+        await api("POST", `${A}/custom-earning-flows/vi%00sit/execute`, { body: { customerEmail: email } }),
+        "flowKey",
+      );
+      const longKey = "k".repeat(10_000);
+      for (const [path, body] of [
+        [`${C}/earning-flows/${longKey}`, {}],
+        [`${A}/custom-earning-flows/${longKey}/execute`, { customerEmail: email }],
+      ] as const) {
+        const long = await api("POST", path, { body });
+        assertProblem(long, 404, "earning_flow_not_found");
+        assert.ok(
+          String(long.json?.detail).length < 200,
+          `detail echoes the key whole: ${String(long.json?.detail).length}`,
+        );
+      }
+      // Bytes that are not UTF-8, whatever the declared charset: 400 invalid_json, nothing stored.
+      for (const charset of ["", "; charset=utf-8", "; charset=iso-8859-1"]) {
+        const res = await fetch(`${stack.baseUrl}${C}/balance/increase`, {
+          method: "POST",
+          headers: { "api-key": stack.key, "content-type": `application/json${charset}` },
+          body: Buffer.concat([Buffer.from('{"points":5,"reason":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]),
+        });
+        assert.equal(res.status, 400, charset);
+        assert.equal(((await res.json()) as { code: string }).code, "invalid_json");
+      }
+      const c = (await api("GET", C)).json;
+      assert.equal(c.loyaltyData.balance, 0, "none of the above wrote anything");
+
+      // An absolute-form request target (RFC 9112 §3.2.2) is served like its origin form; another host is refused.
+      const host = new URL(stack.baseUrl).host;
+      const absolute = await rawRequest(stack.baseUrl, "GET", `http://${host}${C}`, { "api-key": stack.key });
+      assert.equal(absolute.status, 200, absolute.text);
+      assert.deepEqual(absolute.json, c);
+      const elsewhere = await rawRequest(stack.baseUrl, "GET", `http://evil.example${C}`, { "api-key": stack.key });
+      assertProblem(elsewhere, 400, "invalid_path");
+      assert.match(elsewhere.headers.get("content-type") ?? "", /^application\/problem\+json/);
+
+      // The dashboard's JSON routes share the edge (lib/staff/http.ts → parseWith, urlInputs): the same rule.
+      const cookie = await signIn(stack.baseUrl, STAFF_EMAIL, PASSWORD);
+      assert.ok(cookie, "signed in");
+      const staff = staffClient(stack.baseUrl, stack.programId, cookie);
+      const staffNamed = async (res: { status: number; json: unknown; text: string }, path: string) => {
+        assert.equal(res.status, 400, res.text);
+        assert.deepEqual(problemPaths(res.json), [path], res.text);
+      };
+      await staffNamed(await staff("PATCH", `/customers/${c.id}`, { firstName: "a\u0000" }), "firstName");
+      await staffNamed(await staff("GET", "/search?q=a%00"), "q");
+      await staffNamed(await staff("PATCH", `/customers/${c.id}a%00`, {}), "customerId");
+      const edited = await staff("PATCH", `/customers/${c.id}`, { firstName: "Zoë", birthdate: "1990-04-23" });
+      assert.equal(edited.status, 200, edited.text);
     });
 
     test("a request answered 4xx writes nothing: every refused case again, every table's digest unchanged", async () => {

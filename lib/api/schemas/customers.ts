@@ -37,8 +37,12 @@ export const MIN_BIRTHDATE = "1900-01-01";
 /** A date of birth, `YYYY-MM-DD`: a real calendar date, from MIN_BIRTHDATE to yesterday (UTC). */
 export const Birthdate = z.iso
   .date("must be a date (YYYY-MM-DD)")
-  .refine((d) => d >= MIN_BIRTHDATE, `must not be before ${MIN_BIRTHDATE}`)
-  .refine((d) => d < new Date().toISOString().slice(0, 10), "must be a date in the past")
+  .pipe(
+    z
+      .string()
+      .refine((d) => d >= MIN_BIRTHDATE, `must not be before ${MIN_BIRTHDATE}`)
+      .refine((d) => d < new Date().toISOString().slice(0, 10), "must be a date in the past"),
+  )
   .meta({ examples: ["1990-04-23"] });
 
 export const UserPayload = z

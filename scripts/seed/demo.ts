@@ -180,7 +180,7 @@ async function demoActivity(prisma: PrismaClient, programId: string) {
   return { rewardId: mug.rewardId, couponPoolId };
 }
 
-/** The demo's earning flow: 25 points a visit, once a UTC day. */
+/** The demo's earning flow: 25 points a visit, at most 25 points a UTC day (capPerDay counts points). */
 export const DEMO_FLOW_KEY = "store-visit";
 
 /** A demo program with three tiers, `customers` customers and an API key (whose secret is returned once). */
@@ -197,8 +197,21 @@ export async function seedDemo(prisma: PrismaClient, customers = 1000) {
     await prisma.$transaction((tx) => applyUserBatch(tx, programId, people.slice(i, i + 1000)), { timeout: 60_000 });
   }
   const { rewardId, couponPoolId } = await demoActivity(prisma, programId);
+  // The printed curls act on the first customer: enough points that "Redeem a reward" and "Decrease balance" work.
+  const sample = await prisma.customer.findFirstOrThrow({ where: { programId, email: people[0]!.email } });
+  await prisma.$transaction((tx) =>
+    increaseBalance(tx, {
+      programId,
+      customerId: sample.id,
+      points: 1000,
+      reason: "welcome bonus",
+      actor: "system",
+      source: "api",
+      now: new Date(),
+    }),
+  );
   // An earning flow, so that "Execute a custom earning flow" can be tried from what `npm run up` prints.
-  await createEarningFlow(prisma, { programId, key: DEMO_FLOW_KEY, name: "Store visit", points: 25, capPerDay: 1 });
+  await createEarningFlow(prisma, { programId, key: DEMO_FLOW_KEY, name: "Store visit", points: 25, capPerDay: 25 });
   const apiKey = await createApiKey(prisma, { programId, name: "Demo key" });
   // One account per role, sharing a password generated for this seed and shown once.
   const password = `demo-${randomBytes(6).toString("hex")}`;

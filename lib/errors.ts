@@ -21,7 +21,10 @@ export const ERROR_CATALOGUE = {
   },
   unsupported_feature: { status: 400, meaning: "only `feature` values this service does not support were sent" },
   invalid_json: { status: 400, meaning: "the body is not valid JSON" },
-  invalid_path: { status: 400, meaning: "a path segment has a malformed percent-encoding" },
+  invalid_path: {
+    status: 400,
+    meaning: "a path segment has a malformed percent-encoding, or an absolute request target names another host",
+  },
   url_not_allowed: { status: 400, meaning: "deliveries cannot be sent to this URL" },
   invalid_callback_url: { status: 400, meaning: "the sign-in callback is not a page of this app" },
   referral_code_unknown: { status: 400, meaning: "no live customer of this program has this referral code" },
@@ -127,8 +130,10 @@ export function validationFailed(
 /** A 400 `validation_failed` whose message is a whole sentence rather than a count (the CLI and forms show it as is). */
 export const invalidInput = (message: string, errors?: FieldProblem[]) => fail("validation_failed", message, errors);
 export const invalidJson = () => fail("invalid_json", "The body is not valid JSON.");
+/** A body whose bytes are not UTF-8, whatever charset it declares (lib/api/json-body.ts). */
+export const invalidUtf8 = () => fail("invalid_json", "The body is not valid UTF-8.");
 /** A path segment that is not valid percent-encoded UTF-8: no route could read it (API.md §1). */
-export const invalidPath = () => fail("invalid_path", "The path has a malformed percent-encoding.");
+export const invalidPath = (message = "The path has a malformed percent-encoding.") => fail("invalid_path", message);
 /** A webhook or push URL that deliveries must not go to (lib/net/delivery-target.ts). */
 export const urlNotAllowed = (path: string, message: string) =>
   fail("url_not_allowed", "Deliveries cannot be sent to this URL.", [{ path, message }]);
@@ -181,7 +186,9 @@ export const transactionNotFound = () =>
   fail("transaction_not_found", "No such transaction of this customer in this program.");
 export const orderNotFound = () => fail("order_not_found", "No points were earned with this orderId in this program.");
 export const earningFlowNotFound = (flowKey: string) =>
-  fail("earning_flow_not_found", `No active earning flow "${flowKey}" in this program.`);
+  fail("earning_flow_not_found", `No active earning flow "${shortened(flowKey)}" in this program.`);
+/** A client's value quoted in a message: at most 64 characters, so a 10,000-character path is not echoed whole. */
+const shortened = (text: string) => (text.length > 64 ? `${text.slice(0, 64)}…` : text);
 export const redemptionNotFound = () =>
   fail("redemption_not_found", "No such redemption in this program (or its customer was erased).");
 /** The path names an endpoint that does not serve this method; `allow` lists those it does. */

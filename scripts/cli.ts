@@ -59,10 +59,19 @@ async function main() {
   const { positionals, values } = parseFlags(process.argv.slice(2));
   const name = positionals.slice(0, 2).join(" ");
   const command = commands[name];
+  const list = Object.entries(commands)
+    .map(([n, c]) => `  ${n} ${c.usage}`)
+    .join("\n");
+  // `--help` (or `help`) is a question, not a mistake: the usage, and exit 0.
+  if (values.help !== undefined || positionals[0] === "help") {
+    if (command) console.error(`usage: npm run --silent loyalty -- ${name} ${command.usage}`);
+    else console.error(`usage: npm run --silent loyalty -- <noun> <verb> [--flags]\n${list}`);
+    console.log(
+      JSON.stringify(command ? { command: name, usage: command.usage } : { commands: Object.keys(commands) }),
+    );
+    return;
+  }
   if (!command) {
-    const list = Object.entries(commands)
-      .map(([n, c]) => `  ${n} ${c.usage}`)
-      .join("\n");
     console.error(`usage: npm run --silent loyalty -- <noun> <verb> [--flags]\n${list}`);
     fail("unknown_command", name ? `unknown command "${name}"` : "no command given");
   }

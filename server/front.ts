@@ -17,7 +17,7 @@ import "server-only";
 import type http from "node:http";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { answer, dropUntrustedForwarding, verdictOf } from "@/lib/api/http-guard";
+import { answer, dropUntrustedForwarding, toOriginForm, verdictOf } from "@/lib/api/http-guard";
 import { edgeAnswer, requestIdFrom } from "@/lib/api/edge-guard";
 import { internalError } from "@/lib/api/problem";
 import { methodNotAllowed } from "@/lib/errors";
@@ -116,6 +116,8 @@ export function frontListener({ routes, next }: FrontOptions) {
   return (req: http.IncomingMessage, res: http.ServerResponse) => {
     dropUntrustedForwarding(req);
     const method = req.method ?? "";
+    const target = toOriginForm(req);
+    if (target) return answer(req, res, target);
     const url = req.url ?? "/";
     const verdict = verdictOf(method, url);
     if (verdict) return answer(req, res, verdict);

@@ -9,6 +9,7 @@ import { errorFields, log, withRequestContext } from "@/lib/ops/logger";
 import { recordRequest } from "@/lib/ops/metrics";
 import { routeOf } from "./route-pattern";
 import { FRONT_REQUESTS, RESPONSE_TEXTS } from "./front-channels";
+import { textProblems } from "./text-rule";
 
 /**
  * The one place for the edge that /v1 and the dashboard's JSON routes (lib/staff/http.ts) share: the request id
@@ -35,15 +36,45 @@ export interface Edge {
 export const TX_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
 
 /** Something that validates like a zod schema. */
-export type SchemaLike<T> = { safeParse(input: unknown): z.ZodSafeParseResult<T> };
+export type SchemaLike<T> = {
+  safeParse(input: unknown, params?: z.core.ParseContext<z.core.$ZodIssue>): z.ZodSafeParseResult<T>;
+};
 
-/** Parses with `schema` or throws a 400 `validation_failed` listing every problem by path. */
+/**
+ * How every input is parsed with its schema: a required field that is missing reads "required" (not zod's "expected
+ * string, received undefined"), whatever its type; a schema's own message for a field still wins.
+ */
+export const PARSE_PARAMS: z.core.ParseContext<z.core.$ZodIssue> = {
+  error: (issue) =>
+    issue.input === undefined && (issue.code === "invalid_type" || issue.code === "invalid_union")
+      ? "required"
+      : undefined,
+};
+
+/**
+ * Parses with `schema` or throws a 400 `validation_failed` listing every problem by path: the text rule's
+ * (./text-rule.ts, applied to every string of the input) and the schema's.
+ */
 export function parseWith<T>(schema: SchemaLike<T>) {
   return (input: unknown): T => {
-    const result = schema.safeParse(input);
-    if (!result.success) throw validationFailed(zodProblems(result.error));
+    const text = textProblems(input);
+    const result = schema.safeParse(input, PARSE_PARAMS);
+    if (!result.success) throw validationFailed([...text, ...zodProblems(result.error)]);
+    if (text.length > 0) throw validationFailed(text);
     return result.data;
   };
+}
+
+/**
+ * The text rule on what a route reads from its URL, before anything else reads it: every path parameter (by its
+ * name) and every query value (by its name). 400 `validation_failed` listing each offending one.
+ */
+export async function urlInputs(req: Request, ctx: { params: Promise<Record<string, string>> }) {
+  const params = await ctx.params;
+  const query = new URL(req.url).searchParams;
+  const problems = [...textProblems(params), ...[...query].flatMap(([name, value]) => textProblems({ [name]: value }))];
+  if (problems.length > 0) throw validationFailed(problems);
+  return params;
 }
 
 /** The JSON text of a reply, or null when it has no body. */

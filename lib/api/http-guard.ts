@@ -33,7 +33,7 @@ export function installEdgeGuard(): void {
     if (event === "request") {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
       dropUntrustedForwarding(req);
-      const verdict = verdictOf(req.method ?? "", req.url ?? "/");
+      const verdict = toOriginForm(req) ?? verdictOf(req.method ?? "", req.url ?? "/");
       if (verdict) {
         answer(req, res, verdict);
         return true;
@@ -53,6 +53,25 @@ export function dropUntrustedForwarding(req: http.IncomingMessage): void {
   delete req.headers["x-forwarded-proto"];
   const raw = req.rawHeaders;
   for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]!.toLowerCase() === "x-forwarded-proto") raw.splice(i, 2);
+}
+
+/**
+ * An absolute-form request target (`GET http://host/v1/…`, RFC 9112 §3.2.2, which a server must accept) rewritten
+ * in place to its origin form (`/v1/…`), so it is served like any other request — Next would answer a 308 to the
+ * same URL. Its authority must be the Host header's (RFC 9112 §3.2.2 lets it override Host; we never let two names
+ * of the host disagree): otherwise 400 `invalid_path`. Null when the request may go on.
+ */
+export function toOriginForm(req: http.IncomingMessage): Exclude<EdgeVerdict, { kind: "pass" }> | null {
+  const url = req.url ?? "/";
+  if (url.startsWith("/")) return null;
+  const absolute = /^https?:\/\/([^/?#]*)(.*)$/is.exec(url);
+  if (!absolute) return null; // `*` (OPTIONS) or garbage: as before
+  const [, authority, rest] = absolute as unknown as [string, string, string];
+  if (authority.toLowerCase() !== (req.headers.host ?? "").toLowerCase()) {
+    return { kind: "refuse", error: invalidPath("The request target's host is not the Host header's.") };
+  }
+  req.url = rest.startsWith("/") ? rest : `/${rest}`;
+  return null;
 }
 
 /** The verdict to answer before any route or page runs, or null to hand the request on (server/front.ts too). */

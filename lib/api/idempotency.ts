@@ -14,6 +14,7 @@ import { uniqueViolation } from "@/lib/errors";
 import { TX_OPTIONS } from "./edge";
 import { IDEMPOTENCY_KEY } from "@/lib/header-names";
 import { validationFailed } from "./problem";
+import { isStorableText, TEXT_RULE_MESSAGE } from "./text-rule";
 
 /**
  * The one place for Idempotency-Key (API.md §1; the record and the one-statement writes: lib/db/keyed-statement.ts):
@@ -89,6 +90,9 @@ export function idempotencyKeyOf(req: Request): string | null {
   if (key !== null && (key.length < 1 || key.length > 255)) {
     throw validationFailed([{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }]);
   }
+  // Stored with the outcome: the edge's text rule (a header cannot carry these today; the rule holds regardless).
+  if (key !== null && !isStorableText(key))
+    throw validationFailed([{ path: "Idempotency-Key", message: TEXT_RULE_MESSAGE }]);
   return key;
 }
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { invalidJson, payloadTooLarge, unsupportedMediaType } from "@/lib/errors";
+import { invalidJson, invalidUtf8, payloadTooLarge, unsupportedMediaType } from "@/lib/errors";
 import { formatPath, validationFailed } from "./problem";
 import { REQUEST_BODIES } from "./front-channels";
 
@@ -40,7 +40,7 @@ export async function readJsonBody(
   if (bytes.byteLength === 0 && whenEmpty) return { raw: "", value: whenEmpty.value };
   if (!isJson) throw unsupportedMediaType();
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
-  const raw = new TextDecoder().decode(bytes);
+  const raw = decodeUtf8(bytes);
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -53,6 +53,18 @@ export async function readJsonBody(
       { path: formatPath(deep), message: `must not be nested more than ${MAX_JSON_DEPTH} levels deep` },
     ]);
   return { raw, value };
+}
+
+/**
+ * The body as text: UTF-8 whatever charset the Content-Type declares (JSON is UTF-8, RFC 8259 §8.1), and strictly —
+ * a byte sequence that is not UTF-8 is 400 `invalid_json`, never silently replaced by U+FFFD and stored.
+ */
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidUtf8();
+  }
 }
 
 /** The path of the first object or array nested deeper than `maxDepth`, or null. Iterative: any depth is safe. */

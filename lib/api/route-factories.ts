@@ -9,8 +9,10 @@ import { resolveCustomerId } from "@/lib/domain/customer-lookup";
 import { byApiKey, byCustomerToken, type Authenticate, type Authenticated, type Caller } from "./authenticate";
 import { onProgramClock } from "@/lib/domain/clock";
 import {
+  PARSE_PARAMS,
   parseWith,
   replyText,
+  urlInputs,
   replyToResponse,
   TX_OPTIONS,
   withEdge,
@@ -29,7 +31,8 @@ import { applyCors } from "./cors";
  * customer token), the customer it acts on, its path parameters, query and body schemas, then one call of `run`,
  * outside any transaction for a read and inside one for a write (with Idempotency-Key on POST). Route files only
  * declare these and call the domain. The steps run in this order, which decides which error a request with
- * several faults gets: caller, query or body, Idempotency-Key, customer, path parameters, `run`.
+ * several faults gets: the text rule on the URL's path parameters and query values (./edge.ts `urlInputs`), caller,
+ * query or body, Idempotency-Key, customer, path parameters, `run`.
  */
 
 export interface ApiRequest<B = undefined, Q = undefined, C extends string | null = string | null> {
@@ -55,7 +58,8 @@ export type CustomerRequest<B = undefined, Q = undefined> = ApiRequest<B, Q, str
 /** A path segment's declared shape, and the error for a segment that does not fit it (a 404: nothing has that id). */
 export interface PathParam {
   schema: SchemaLike<string>;
-  orElse: () => AppError;
+  /** Given the segment as sent. */
+  orElse: (segment: string) => AppError;
 }
 
 interface Inputs<Q> {
@@ -176,7 +180,7 @@ function readRoute<Q, C extends string | null>(
   const options = typeof declared === "function" ? { run: declared } : declared;
   return (req, ctx) =>
     withEdge(req, async (edge) => {
-      const params = await ctx.params;
+      const params = await urlInputs(req, ctx);
       const database = await hotDb();
       if (scope.cors) await applyCors(req, params, edge, database);
       // Reads change nothing: a lost connection is retried once, authentication included (lib/db/outage.ts).
@@ -204,7 +208,7 @@ function readRoute<Q, C extends string | null>(
 function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteOptions<B, Q, C>): RouteHandler {
   return (req, ctx) =>
     withEdge(req, async (edge) => {
-      const params = await ctx.params;
+      const params = await urlInputs(req, ctx);
       const database = await hotDb();
       if (scope.cors) await applyCors(req, params, edge, database);
       const authenticated = await retryRead(() => scope.authenticate(req, params, edge, database));
@@ -292,8 +296,8 @@ async function resolvePath(
 ) {
   if (scope.customer) await scope.customer(apiReq, database);
   for (const [name, param] of Object.entries(options.params ?? {})) {
-    const result = param.schema.safeParse(apiReq.params[name] ?? "");
-    if (!result.success) throw param.orElse();
+    const result = param.schema.safeParse(apiReq.params[name] ?? "", PARSE_PARAMS);
+    if (!result.success) throw param.orElse(apiReq.params[name] ?? "");
     apiReq.params[name] = result.data;
   }
 }

@@ -29,6 +29,14 @@ export interface UserFields {
   email?: string;
   /** The referral code of the customer who referred this one (referrals.ts `recordReferral`). */
   referralCode?: string;
+  /** The customer's own columns (CUSTOMER_FIELDS), and the birthdate (a userData column). */
+  utmSource?: string | null;
+  utmMedium?: string | null;
+  utmCampaign?: string | null;
+  /** A canonical BCP 47 tag. */
+  language?: string | null;
+  /** `YYYY-MM-DD`. */
+  birthdate?: string | null;
 }
 
 /** One item of a create/update batch: the customer's e-mail (normalised) and the fields to set. */
@@ -47,7 +55,24 @@ const isUserItem = (item: IntegrationBatchItem): item is UserBatchItem => item.f
 /** The form every e-mail is stored and compared in (email.ts: IDNA ASCII domain, NFC lower-cased local part). */
 export { normaliseEmail } from "./email";
 
-const USER_FIELDS = ["externalCustomerId", "firstName", "lastName", "phone"] as const;
+const USER_FIELDS = ["externalCustomerId", "firstName", "lastName", "phone", "birthdate"] as const;
+
+/**
+ * The payload fields kept on the Customer row itself. BATCH_WRITE writes them in their `c` CTE with
+ * these snippets (set when the customer is created; on an existing one, changed only when present in the payload),
+ * which is why they are kept apart from the rest of those statements.
+ */
+const CUSTOMER_FIELDS = ["utmSource", "utmMedium", "utmCampaign", "language"] as const;
+const customerColumns = raw(CUSTOMER_FIELDS.map((f) => `, "${f}"`).join(""));
+const customerValues = raw(CUSTOMER_FIELDS.map((f) => `, i.payload->>'${f}'`).join(""));
+/** In ON CONFLICT DO UPDATE: the payload of the conflicting e-mail, read from the statement's `input`. */
+const customerUpdates = raw(
+  CUSTOMER_FIELDS.map(
+    (f) =>
+      `, "${f}" = CASE WHEN (SELECT x.payload FROM input x WHERE x.email = EXCLUDED.email) ? '${f}' ` +
+      `THEN EXCLUDED."${f}" ELSE "Customer"."${f}" END`,
+  ).join(""),
+);
 
 const presentOr = (field: string) =>
   `CASE WHEN i.payload ? '${field}' THEN i.payload->>'${field}' ELSE u."${field}" END`;
@@ -191,14 +216,14 @@ export const BATCH_WRITE: StatementWrite = {
          (SELECT t.id FROM "Tier" t WHERE t."programId" = p.id ORDER BY t."requiredPoints", t."createdAt", t.id LIMIT 1) AS base_tier
   FROM "Program" p WHERE p.id = ${b.programId}::uuid
 ), c AS (
-  INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt")
-  SELECT ${b.programId}::uuid, i.email, ${b.now}::timestamptz, ${b.now}::timestamptz FROM input i ORDER BY i.email
-  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = ${b.now}::timestamptz
+  INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt"${customerColumns})
+  SELECT ${b.programId}::uuid, i.email, ${b.now}::timestamptz, ${b.now}::timestamptz${customerValues} FROM input i ORDER BY i.email
+  ON CONFLICT ("programId", email) DO UPDATE SET "updatedAt" = ${b.now}::timestamptz${customerUpdates}
   RETURNING id, email, (xmax = 0) AS inserted
 ), new_user AS (
-  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, "emailVerified", "createdAt", "updatedAt")
+  INSERT INTO "UserData" ("customerId", "programId", "externalCustomerId", "firstName", "lastName", phone, birthdate, "emailVerified", "createdAt", "updatedAt")
   SELECT c.id, ${b.programId}::uuid, i.payload->>'externalCustomerId', i.payload->>'firstName', i.payload->>'lastName',
-         i.payload->>'phone', coalesce((i.payload->>'emailVerified')::boolean, false), ${b.now}::timestamptz, ${b.now}::timestamptz
+         i.payload->>'phone', i.payload->>'birthdate', coalesce((i.payload->>'emailVerified')::boolean, false), ${b.now}::timestamptz, ${b.now}::timestamptz
   FROM c JOIN input i USING (email) WHERE c.inserted
   RETURNING 1
 ), new_loyalty AS (

@@ -13,7 +13,8 @@ import type { EventType, TierStatus } from "./vocabulary";
  * member-since date and tier, set as the former system knew them. The balance is set through ONE `adjust` ledger entry
  * of the difference (reason OPENING_BALANCE_REASON) on the locked path of ledger.ts, so balance = sum of entries =
  * sum of lots ≥ 0 still holds; an item that repeats the current state writes nothing. Points due to expire are expired
- * first, so the balance set is the balance the customer then has. The tier is held as a carried tier (API.md §4:
+ * first, so the balance set is the balance the customer then has. The tier an item names (tierStatus is optional, as
+ * in JeriCommerce: without it the customer's tier stays as it is) is held as a carried tier (API.md §4:
  * tierStatus `carried`, or `base` for the lowest tier) until the period ends, when the points earned here decide
  * (tier-rules.ts `migratedTier`).
  */
@@ -27,8 +28,8 @@ export interface LoyaltyFields {
   balance: number;
   /** ISO 8601: a date-time with its offset, or a date. */
   memberSince: string;
-  /** A tier's NAME. */
-  tierStatus: string;
+  /** A tier's NAME; left out, the customer's tier stays as it is. */
+  tierStatus?: string;
 }
 
 export interface LoyaltyBatchItem {
@@ -59,9 +60,8 @@ interface Target {
   balance: number;
   memberSince: Date;
   loyaltyCustomerId?: string;
-  tierId: string;
-  carryTierId: string | null;
-  tierStatus: TierStatus;
+  /** The tier the item sets, or null when no item for this customer names one (the tier stays as it is). */
+  tier: { tierId: string; carryTierId: string | null; tierStatus: TierStatus } | null;
 }
 
 /** The items' targets by customer (later items for the same e-mail win), or the problems that refuse the batch. */
@@ -74,7 +74,7 @@ async function resolveTargets(
   const names = tiers.map((t) => t.name).join(", ");
   const tierProblems: FieldProblem[] = [];
   for (const { item, index } of items) {
-    if (!tierNamed(tiers, item.payload.tierStatus))
+    if (item.payload.tierStatus !== undefined && !tierNamed(tiers, item.payload.tierStatus))
       tierProblems.push({
         path: `[${index}].payload.tierStatus`,
         message: tiers.length
@@ -101,7 +101,8 @@ async function resolveTargets(
   const byCustomer = new Map<string, Target>();
   for (const { item, index } of items) {
     const customerId = idOf.get(item.email)!;
-    const held = migratedTier(tiers, tierNamed(tiers, item.payload.tierStatus)!.id);
+    const named = item.payload.tierStatus === undefined ? null : tierNamed(tiers, item.payload.tierStatus)!;
+    const held = named && migratedTier(tiers, named.id);
     byCustomer.set(customerId, {
       customerId,
       email: item.email,
@@ -109,9 +110,9 @@ async function resolveTargets(
       balance: item.payload.balance,
       memberSince: new Date(item.payload.memberSince),
       loyaltyCustomerId: item.payload.loyaltyCustomerId ?? byCustomer.get(customerId)?.loyaltyCustomerId,
-      tierId: held.currentTierId,
-      carryTierId: held.carryTierId,
-      tierStatus: held.tierStatus,
+      tier: held
+        ? { tierId: held.currentTierId, carryTierId: held.carryTierId, tierStatus: held.tierStatus }
+        : (byCustomer.get(customerId)?.tier ?? null),
     });
   }
   const targets = [...byCustomer.values()].sort((a, b) => (a.customerId < b.customerId ? -1 : 1));
@@ -212,6 +213,12 @@ export async function applyLoyaltyItems(
     const cur = current.get(t.customerId);
     if (!cur) throw new Error(`customer ${t.customerId} without loyalty data`);
     const points = t.balance - cur.balance;
+    // No tier named: the customer's own, so nothing about it changes.
+    const tier = t.tier ?? {
+      tierId: cur.currentTierId,
+      carryTierId: cur.carryTierId,
+      tierStatus: cur.tierStatus as TierStatus,
+    };
     if (points !== 0) {
       await changeBalance(tx, {
         programId,
@@ -231,11 +238,11 @@ export async function applyLoyaltyItems(
       ...(t.loyaltyCustomerId !== undefined && t.loyaltyCustomerId !== cur.loyaltyCustomerId
         ? ["loyaltyCustomerId"]
         : []),
-      ...(cur.tierStatus !== t.tierStatus ? ["tierStatus"] : []),
+      ...(cur.tierStatus !== tier.tierStatus ? ["tierStatus"] : []),
     ];
-    const tierMoved = cur.currentTierId !== t.tierId;
-    if (tierMoved || cur.carryTierId !== t.carryTierId) {
-      tierChanges.push({ customerId: t.customerId, tierId: t.tierId, carryTierId: t.carryTierId });
+    const tierMoved = cur.currentTierId !== tier.tierId;
+    if (tierMoved || cur.carryTierId !== tier.carryTierId) {
+      tierChanges.push({ customerId: t.customerId, tierId: tier.tierId, carryTierId: tier.carryTierId });
       if (!changes.includes("tierStatus")) changes.push("customerTier");
     }
     if (changes.length) {
@@ -243,14 +250,19 @@ export async function applyLoyaltyItems(
         customerId: t.customerId,
         memberSince: t.memberSince.toISOString(),
         loyaltyCustomerId: t.loyaltyCustomerId ?? null,
-        tierStatus: t.tierStatus,
+        tierStatus: tier.tierStatus,
       });
       events.push({ type: "customer.updated", data: { customerId: t.customerId, email: t.email, changes } });
     }
     if (tierMoved) {
       events.push({
         type: "tier.changed",
-        data: { customerId: t.customerId, fromTierId: cur.currentTierId, toTierId: t.tierId, tierStatus: t.tierStatus },
+        data: {
+          customerId: t.customerId,
+          fromTierId: cur.currentTierId,
+          toTierId: tier.tierId,
+          tierStatus: tier.tierStatus,
+        },
       });
     }
   }

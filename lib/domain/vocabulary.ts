@@ -17,6 +17,9 @@ export type LedgerSource = (typeof LEDGER_SOURCES)[number];
 export const TIER_STATUSES = ["base", "earned", "carried"] as const;
 export type TierStatus = (typeof TIER_STATUSES)[number];
 
+/** An earning flow's key: lower-case letters, digits, - or _, at most 64 (forms, CLI and the API's path agree). */
+export const EARNING_FLOW_KEY = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
 /** Which cap limited an earning-flow run (earning-flows.ts). */
 export const CAP_REASONS = ["once", "cap_total", "cap_per_day"] as const;
 export type CapReason = (typeof CAP_REASONS)[number];

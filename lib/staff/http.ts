@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { retryRead, transactionWithRetry } from "@/lib/db/outage";
-import { parseWith, replyToResponse, TX_OPTIONS, withEdge, type SchemaLike } from "@/lib/api/edge";
+import { parseWith, replyToResponse, TX_OPTIONS, urlInputs, withEdge, type SchemaLike } from "@/lib/api/edge";
 import { readJsonBody } from "@/lib/api/json-body";
 import { crossSiteRequest } from "@/lib/errors";
 import { type StaffContext, type StaffOperation, type StaffQuery } from "./authz";
@@ -40,7 +40,7 @@ export function staffRead<A extends [] | unknown[]>(
 ) {
   return (req: Request, ctx: Ctx) =>
     withEdge(req, async (edge) => {
-      const params = await ctx.params;
+      const params = await urlInputs(req, ctx);
       // Reads change nothing: a lost connection is retried once (lib/db/outage.ts); an outage is a 503 from withEdge.
       const json = await retryRead(async () => {
         const staff = await requireStaff(params.programId ?? "", query.permission);
@@ -72,7 +72,7 @@ export function staffWrite<A extends [] | unknown[], B = undefined>(
   return (req: Request, ctx: Ctx) =>
     withEdge(req, async (edge) => {
       requireSameOrigin(req);
-      const params = await ctx.params;
+      const params = await urlInputs(req, ctx);
       const staff = await retryRead(() => requireStaff(params.programId ?? "", operation.permission));
       const body = options.body ? parseWith(options.body)((await readJsonBody(req)).value) : (undefined as B);
       const version = requestedVersion(req.headers);

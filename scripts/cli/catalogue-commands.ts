@@ -5,6 +5,7 @@ import { db } from "@/lib/db/client";
 import { ImageUrl } from "@/lib/api/schemas/common";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
 import { createEarningFlow } from "@/lib/domain/earning-flows";
+import { EARNING_FLOW_KEY } from "@/lib/domain/vocabulary";
 import { parseFlowParamsFlag, type FlowParamInput } from "@/lib/domain/flow-params";
 import { createReward, updateReward } from "@/lib/domain/rewards";
 import { Int, Name, Uuid, type Command } from "./command";
@@ -18,7 +19,7 @@ export const catalogueCommands: Record<string, Command> = {
     flags: z
       .strictObject({
         program: Uuid,
-        key: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lower-case letters, digits, - or _"),
+        key: z.string().regex(EARNING_FLOW_KEY, "must be lower-case letters, digits, - or _"),
         name: Name.optional(),
         points: Int(1, 1_000_000_000).optional(),
         "points-per-unit": z.coerce.number().positive().max(1_000_000).optional(),

@@ -4,6 +4,7 @@ import { execute, sql } from "@/lib/db/sql";
 import { createApiKey } from "@/lib/domain/api-keys";
 import { applyUserBatch, type UserBatchItem } from "@/lib/domain/customers";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
+import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { decreaseBalance, increaseBalance } from "@/lib/domain/points";
 import { createProgram } from "@/lib/domain/programs";
 import { createReward } from "@/lib/domain/rewards";
@@ -179,6 +180,9 @@ async function demoActivity(prisma: PrismaClient, programId: string) {
   return { rewardId: mug.rewardId, couponPoolId };
 }
 
+/** The demo's earning flow: 25 points a visit, at most 25 points a UTC day (capPerDay counts points). */
+export const DEMO_FLOW_KEY = "store-visit";
+
 /** A demo program with three tiers, `customers` customers and an API key (whose secret is returned once). */
 export async function seedDemo(prisma: PrismaClient, customers = 1000) {
   const { programId } = await createProgram(prisma, { name: "Demo Coffee Club" });
@@ -192,7 +196,22 @@ export async function seedDemo(prisma: PrismaClient, customers = 1000) {
   for (let i = 0; i < people.length; i += 1000) {
     await prisma.$transaction((tx) => applyUserBatch(tx, programId, people.slice(i, i + 1000)), { timeout: 60_000 });
   }
-  await demoActivity(prisma, programId);
+  const { rewardId, couponPoolId } = await demoActivity(prisma, programId);
+  // The printed curls act on the first customer: enough points that "Redeem a reward" and "Decrease balance" work.
+  const sample = await prisma.customer.findFirstOrThrow({ where: { programId, email: people[0]!.email } });
+  await prisma.$transaction((tx) =>
+    increaseBalance(tx, {
+      programId,
+      customerId: sample.id,
+      points: 1000,
+      reason: "welcome bonus",
+      actor: "system",
+      source: "api",
+      now: new Date(),
+    }),
+  );
+  // An earning flow, so that "Execute a custom earning flow" can be tried from what `npm run up` prints.
+  await createEarningFlow(prisma, { programId, key: DEMO_FLOW_KEY, name: "Store visit", points: 25, capPerDay: 25 });
   const apiKey = await createApiKey(prisma, { programId, name: "Demo key" });
   // One account per role, sharing a password generated for this seed and shown once.
   const password = `demo-${randomBytes(6).toString("hex")}`;
@@ -210,6 +229,9 @@ export async function seedDemo(prisma: PrismaClient, customers = 1000) {
     apiKeyId: apiKey.id,
     customers: people.length,
     sampleEmail: people[0]!.email,
+    rewardId,
+    couponPoolId,
+    earningFlowKey: DEMO_FLOW_KEY,
     staff,
   };
 }

@@ -278,7 +278,7 @@ for (const backend of BACKENDS) {
         const email = fresh("unknown");
         const cases: [unknown, string, RegExp][] = [
           [[user(email, { firstName: "X", balance: 100 })], "[0].payload", /balance/],
-          [[user(email, { birthdate: "1990-01-01" })], "[0].payload", /birthdate/],
+          [[user(email, { referral: "ABC" })], "[0].payload", /referral/],
           [[{ ...user(email), origin: "ADMIN" }], "[0]", /origin/],
         ];
         for (const [body, path, mentions] of cases) {
@@ -495,6 +495,64 @@ for (const backend of BACKENDS) {
         );
       });
 
+      test("utmSource, utmMedium, utmCampaign, language (BCP 47, canonical) and birthdate are set by the user payload", async () => {
+        const seed = {
+          utmSource: "newsletter",
+          utmMedium: "email",
+          utmCampaign: "spring-2026",
+          language: "pt-br",
+          birthdate: "1990-04-23",
+        };
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        const shown = (c: any) => ({
+          utmSource: c.utmSource,
+          utmMedium: c.utmMedium,
+          utmCampaign: c.utmCampaign,
+          language: c.language,
+          birthdate: c.userData.birthdate,
+        });
+        // Created by the one-statement batch, then by the locked path (a rename in the batch takes it).
+        const direct = fresh("seed");
+        const [renamedFrom, renamed] = [fresh("seed-from"), fresh("seed-to")];
+        await applied([user(direct, seed)]);
+        await applied([user(renamedFrom, { ...seed, email: renamed })]);
+        for (const email of [direct, renamed])
+          assert.deepEqual(shown(await customer(email)), { ...seed, language: "pt-BR" }, email);
+
+        // An update changes only what it names, on both paths; null clears.
+        await applied([user(direct, { utmSource: "ads", language: null })]);
+        await applied([user(renamed, { utmSource: "ads", language: null, email: renamedFrom })]);
+        for (const email of [direct, renamedFrom])
+          assert.deepEqual(
+            shown(await customer(email)),
+            { ...seed, utmSource: "ads", language: null },
+            `${email}: only utmSource and language changed`,
+          );
+        await applied([user(direct, { birthdate: null, language: "ZH-hant-tw" })]);
+        const c = await customer(direct);
+        assert.equal(c.userData.birthdate, null);
+        assert.equal(c.language, "zh-Hant-TW");
+
+        // Refused by path, nothing written.
+        const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+        const bad = await upsert([
+          user(direct, { language: "not a tag", birthdate: tomorrow }),
+          user(direct, { language: "e", birthdate: "1899-12-31" }),
+          user(direct, { birthdate: "2001-02-29" }),
+          user(direct, { birthdate: "23/04/1990", utmCampaign: "c".repeat(256) }),
+        ]);
+        assert.deepEqual(problemPaths(assertProblem(bad, 400, "validation_failed")), [
+          "[0].payload.birthdate",
+          "[0].payload.language",
+          "[1].payload.birthdate",
+          "[1].payload.language",
+          "[2].payload.birthdate",
+          "[3].payload.birthdate",
+          "[3].payload.utmCampaign",
+        ]);
+        assert.deepEqual(await customer(direct), c);
+      });
+
       test("items for one customer in one batch apply in order (later fields win)", async () => {
         const email = fresh("order");
         await applied([user(email, { firstName: "A", lastName: "L" }), user(email.toUpperCase(), { firstName: "B" })]);
@@ -619,11 +677,13 @@ for (const backend of BACKENDS) {
         assert.equal(res.json.userData.firstName, "Plus");
       });
 
-      test("404 customer_not_found for an unknown e-mail, or one that cannot exist", async () => {
+      test("404 customer_not_found for an unknown e-mail, or one that cannot exist; U+0000 is 400 by the text rule", async () => {
         await absent(fresh("nobody"));
-        for (const path of ["%00", `${"x".repeat(300)}%40example.com`, "not-an-email", "%20"]) {
+        for (const path of [`${"x".repeat(300)}%40example.com`, "not-an-email", "%20"]) {
           assertProblem(await call("GET", `${A()}/customers/${path}`), 404, "customer_not_found");
         }
+        const nul = assertProblem(await call("GET", `${A()}/customers/a%00b%40example.com`), 400, "validation_failed");
+        assert.deepEqual(problemPaths(nul), ["email"]);
       });
 
       test("payload.email renames the customer", async () => {

@@ -119,6 +119,52 @@ for (const backend of BACKENDS) {
       );
     });
 
+    test("a loyalty item without tierStatus (optional in JeriCommerce) sets balance and memberSince, and leaves the tier", async () => {
+      const { tierStatus: _left, ...noTier } = OPENING;
+      // A new customer: stays on the base tier.
+      const fresh = newEmail("jc-no-tier");
+      const created = await batch([users(fresh), loyalty(fresh, noTier)]);
+      assert.equal(created.status, 201, created.text);
+      const c = await customer(fresh);
+      assert.equal(c.loyaltyData.balance, OPENING.balance);
+      assert.equal(c.loyaltyData.memberSince, OPENING.memberSince);
+      assert.equal(c.loyaltyData.tierStatus, "base");
+      assert.equal(c.customerTier.currentTier.name, "Bronze");
+      assert.equal(c.customerTier.carryTierId, null);
+
+      // A customer migrated onto Silver: a later item without tierStatus keeps Silver (carried) as it was.
+      const silver = newEmail("jc-keep-tier");
+      assert.equal((await batch([users(silver), loyalty(silver, OPENING)])).status, 201);
+      const before = await customer(silver);
+      assert.equal(before.customerTier.currentTier.name, "Silver");
+      const again = await batch([loyalty(silver, { ...noTier, balance: 900 })]);
+      assert.equal(again.status, 201, again.text);
+      const afterwards = await customer(silver);
+      assert.equal(afterwards.loyaltyData.balance, 900);
+      assert.equal(afterwards.loyaltyData.tierStatus, before.loyaltyData.tierStatus);
+      assert.deepEqual(afterwards.customerTier, before.customerTier);
+    });
+
+    test('a missing required field reads "required", whatever its type', async () => {
+      const fresh = newEmail("jc-required");
+      const res = await batch([users(fresh), loyalty(fresh, {}), { feature: "users", payload: {} }]);
+      assertProblem(res, 400, "validation_failed");
+      assert.deepEqual(
+        res.json.errors,
+        [
+          { path: "[1].payload.balance", message: "required" },
+          { path: "[1].payload.memberSince", message: "required" },
+          { path: "[2].email", message: "required" },
+        ],
+        res.text,
+      );
+      // The same on a plain route: increase balance without `points`.
+      await batch([users(fresh)]);
+      const increase = await call("POST", `${customerPath(app.programId, fresh)}/balance/increase`, { body: {} });
+      assertProblem(increase, 400, "validation_failed");
+      assert.deepEqual(increase.json.errors, [{ path: "points", message: "required" }]);
+    });
+
     test("refusals: unknown tier (400 unknown_tier), unknown or erased customer (404), bad fields (400); nothing written", async () => {
       const fresh = newEmail("jc-refused");
       const unknown = await batch([users(fresh), loyalty(fresh, { ...OPENING, tierStatus: "Platinum" })]);

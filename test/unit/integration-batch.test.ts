@@ -76,7 +76,7 @@ describe("parseIntegrationBatch", () => {
     assert.deepEqual(r.paths, ["[0]", "[0].payload"]);
     assert.ok(r.messages.some((m) => m.includes("balance")));
     assert.ok(r.messages.some((m) => m.includes("origin")));
-    assert.deepEqual(refused([user("a@b.co", { birthdate: "1990-01-01" })]).paths, ["[0].payload"]);
+    assert.deepEqual(refused([user("a@b.co", { referral: "ABC" })]).paths, ["[0].payload"]);
   });
 
   test("a batch whose only problems are unknown feature names is unsupported_feature", () => {
@@ -159,7 +159,7 @@ describe("parseIntegrationBatch", () => {
     ]);
   });
 
-  test("a loyalty item needs balance, memberSince and a tier name; loyaltyCustomerId is optional", () => {
+  test("a loyalty item needs balance and memberSince; loyaltyCustomerId and tierStatus are optional", () => {
     const loyalty = (payload: Record<string, unknown>) => ({ email: "a@b.co", feature: "loyalty", payload });
     const good = { balance: 1200, memberSince: "2021-03-14T09:26:53.000+01:00", tierStatus: " Gold " };
     assert.deepEqual(parseIntegrationBatch([loyalty(good)])[0]!.payload, { ...good, tierStatus: "Gold" });
@@ -168,11 +168,10 @@ describe("parseIntegrationBatch", () => {
         .memberSince,
       "2021-03-14",
     );
-    assert.deepEqual(refused([loyalty({})]).paths, [
-      "[0].payload.balance",
-      "[0].payload.memberSince",
-      "[0].payload.tierStatus",
-    ]);
+    assert.deepEqual(refused([loyalty({})]).paths, ["[0].payload.balance", "[0].payload.memberSince"]);
+    const { tierStatus: _left, ...noTier } = good;
+    assert.deepEqual(parseIntegrationBatch([loyalty(noTier)])[0]!.payload, noTier);
+    assert.deepEqual(refused([loyalty({ ...good, tierStatus: " " })]).paths, ["[0].payload.tierStatus"]);
     for (const balance of [-1, 1.5, "10", 2_147_483_648])
       assert.deepEqual(refused([loyalty({ ...good, balance })]).paths, ["[0].payload.balance"], String(balance));
     for (const memberSince of ["yesterday", "2021-13-01", "2999-01-01T00:00:00Z"])

@@ -1,5 +1,6 @@
 import "server-only";
 import { MAX_TOKEN_TTL_SECONDS, TOKEN_TTL_SECONDS } from "@/lib/domain/customer-tokens";
+import { EARNING_FLOW_KEY } from "@/lib/domain/vocabulary";
 import { IDEMPOTENCY_KEY } from "@/lib/header-names";
 import { DEFAULT_PAGE_SIZE, MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from "../schemas/common";
 import { EXAMPLE_IDS } from "./examples";
@@ -32,7 +33,13 @@ export const rewardId = inPath(
   "The reward's id. A value that is not a UUID is an unknown reward (404 `reward_not_found`).",
   EXAMPLE_IDS.rewardId,
 );
-export const flowKey = inPath("flowKey", "The earning flow's key, as set when the flow was created.", "store-purchase");
+export const flowKey = inPath(
+  "flowKey",
+  "The earning flow's key, as set when the flow was created. Any other value is an unknown flow (404 " +
+    "`earning_flow_not_found`, quoting at most its first 64 characters).",
+  "store-purchase",
+  { type: "string", pattern: EARNING_FLOW_KEY.source, maxLength: 64 },
+);
 export const transactionId = inPath(
   "transactionId",
   "The ledger entry's id (`transaction.id`). A value that is not a UUID is an unknown one (404 `transaction_not_found`).",

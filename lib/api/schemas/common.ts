@@ -30,12 +30,11 @@ export const Email = z
   )
   .meta({ examples: ["jane.doe@example.com"] });
 
-/** PostgreSQL text cannot hold U+0000 nor unpaired UTF-16 surrogates: refuse them here rather than fail as a 500. */
-const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
-export const storableText = (text: z.ZodString) =>
-  text.refine(storable, "must not contain U+0000 or unpaired surrogates");
-
-const Text = storableText(z.string().trim().max(255));
+/*
+ * No field here refuses U+0000 or unpaired surrogates itself: the edge's one text rule does, for every string of
+ * every input (lib/api/text-rule.ts, applied by lib/api/edge.ts `parseWith`).
+ */
+const Text = z.string().trim().max(255);
 export const OptionalText = Text.nullable().optional();
 
 export const Timestamp = z.iso.datetime().meta({ examples: ["2026-11-22T15:31:33.000Z"] });
@@ -63,10 +62,7 @@ export const ImageUrl = z.url({ protocol: /^https?$/, error: "must be an http(s)
 export const MAX_METADATA_KEYS = 20;
 
 export const Metadata = z
-  .record(
-    storableText(z.string().min(1).max(64)),
-    z.union([storableText(z.string().max(255)), z.number(), z.boolean(), z.null()]),
-  )
+  .record(z.string().min(1).max(64), z.union([z.string().max(255), z.number(), z.boolean(), z.null()]))
   .refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `must have at most ${MAX_METADATA_KEYS} keys`)
   .describe(`Your own key/value data stored with the ledger entry (at most ${MAX_METADATA_KEYS} keys).`)
   // The refine above is invisible to z.toJSONSchema: state the same rule in the document.

@@ -14,6 +14,37 @@ export const ReferralRequest = z
   .strictObject({ code: ReferralCode.describe("The referrer's referral code (their `referralLink` carries it).") })
   .meta({ id: "ReferralRequest" });
 
+/** A BCP 47 language tag (`en`, `pt-BR`, `zh-Hant-TW`), stored in its canonical form (Intl.getCanonicalLocales). */
+export const LanguageTag = z
+  .string()
+  .trim()
+  .max(35)
+  .transform((tag, ctx) => {
+    try {
+      const [canonical] = Intl.getCanonicalLocales(tag);
+      if (canonical) return canonical;
+    } catch {
+      // RangeError: not a well-formed tag
+    }
+    ctx.addIssue({ code: "custom", message: "must be a BCP 47 language tag such as en or pt-BR", input: tag });
+    return z.NEVER;
+  })
+  .meta({ examples: ["pt-BR"] });
+
+/** The earliest birthdate accepted. */
+export const MIN_BIRTHDATE = "1900-01-01";
+
+/** A date of birth, `YYYY-MM-DD`: a real calendar date, from MIN_BIRTHDATE to yesterday (UTC). */
+export const Birthdate = z.iso
+  .date("must be a date (YYYY-MM-DD)")
+  .pipe(
+    z
+      .string()
+      .refine((d) => d >= MIN_BIRTHDATE, `must not be before ${MIN_BIRTHDATE}`)
+      .refine((d) => d < new Date().toISOString().slice(0, 10), "must be a date in the past"),
+  )
+  .meta({ examples: ["1990-04-23"] });
+
 export const UserPayload = z
   .strictObject({
     externalCustomerId: OptionalText,
@@ -30,6 +61,13 @@ export const UserPayload = z
     referralCode: ReferralCode.optional().describe(
       "The referral code of the customer who referred this one; recorded only before the customer's first earn.",
     ),
+    utmSource: OptionalText.describe("Where the customer came from (`utm_source` of the link they came by)."),
+    utmMedium: OptionalText.describe("The `utm_medium` of the link the customer came by."),
+    utmCampaign: OptionalText.describe("The `utm_campaign` of the link the customer came by."),
+    language: LanguageTag.nullable().optional().describe("The customer's language, a BCP 47 tag, stored canonical."),
+    birthdate: Birthdate.nullable()
+      .optional()
+      .describe(`Shown as \`userData.birthdate\`: a past date, not before ${MIN_BIRTHDATE}.`),
   })
   .meta({ id: "UserPayload" }) satisfies z.ZodType<UserFields>;
 export type UserPayload = z.infer<typeof UserPayload>;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { LoyaltyBatchItem, UserBatchItem } from "@/lib/domain/customers";
 import { MAX_BALANCE } from "@/lib/domain/ledger";
 import { USER_FEATURES } from "@/lib/domain/vocabulary";
-import { Email, MAX_BATCH_ITEMS, storableText } from "./common";
+import { Email, MAX_BATCH_ITEMS } from "./common";
 import { UserPayload } from "./customers";
 
 /** The integration batches (API.md §2 and §3): create/update customers, and erase them. */
@@ -25,7 +25,11 @@ const PastInstant = z
 /** What a program coming from JeriCommerce knew of a customer's loyalty (lib/domain/loyalty-items.ts). */
 export const LoyaltyPayload = z
   .strictObject({
-    loyaltyCustomerId: storableText(z.string().trim().min(1).max(255))
+    loyaltyCustomerId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
       .optional()
       .describe("The customer's id in the former system; kept as `loyaltyData.loyaltyCustomerId`."),
     balance: z
@@ -38,10 +42,17 @@ export const LoyaltyPayload = z
           '(reason "opening balance (migration)"); none when it is already this balance.',
       ),
     memberSince: PastInstant.describe("Set as `loyaltyData.memberSince`."),
-    tierStatus: storableText(z.string().trim().min(1).max(255)).describe(
-      "The NAME of one of the program's tiers (JeriCommerce's tierStatus), compared case-insensitively: the customer " +
-        "holds it as a carried tier until the period ends (API.md §4). Another name is 400 `unknown_tier`.",
-    ),
+    tierStatus: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe(
+        "The NAME of one of the program's tiers (JeriCommerce's tierStatus), compared case-insensitively: the customer " +
+          "holds it as a carried tier until the period ends (API.md §4). Another name is 400 `unknown_tier`. Optional, " +
+          "as in JeriCommerce: left out, the customer's tier stays as it is.",
+      ),
   })
   .meta({ id: "LoyaltyPayload" });
 

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import type { NotificationInput } from "@/lib/domain/notifications";
 import { NOTIFICATION_CATEGORIES, NOTIFICATION_OUTCOMES } from "@/lib/domain/vocabulary";
-import { Id, Metadata, storableText } from "./common";
+import { Id, Metadata } from "./common";
 
 /** Push notifications to a customer (API.md §3). */
 
 export const NotificationRequest = z
   .strictObject({
-    title: storableText(z.string().trim().min(1).max(120)),
-    body: storableText(z.string().trim().min(1).max(1000)),
+    title: z.string().trim().min(1).max(120),
+    body: z.string().trim().min(1).max(1000),
     category: z.enum(NOTIFICATION_CATEGORIES),
     data: Metadata.nullable().optional(),
   })

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PointsMove } from "@/lib/domain/points";
 import { LEDGER_SOURCES, LEDGER_TYPES } from "@/lib/domain/vocabulary";
-import { Id, MAX_POINTS, Metadata, storableText, Timestamp } from "./common";
+import { Id, MAX_POINTS, Metadata, Timestamp } from "./common";
 
 /** Balances and the ledger (API.md §4): increase/decrease, and the transactions read model. */
 
@@ -14,7 +14,12 @@ export const PointsChange = z
   .meta({ id: "PointsChange" }) satisfies z.ZodType<Pick<PointsMove, "points" | "reason" | "metadata">>;
 
 /** The integrator's order reference: what `POST /orders/{orderId}/refund` finds the order's points by. */
-export const OrderId = storableText(z.string().trim().min(1).max(128)).meta({ examples: ["ORD-10042"] });
+export const OrderId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(128)
+  .meta({ examples: ["ORD-10042"] });
 
 /** Increase balance: a points change that may name the order it was earned with. */
 export const PointsIncrease = PointsChange.extend({

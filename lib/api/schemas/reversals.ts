@@ -1,12 +1,15 @@
 import { z } from "zod";
-import { Id, MAX_POINTS, storableText } from "./common";
+import { Id, MAX_POINTS } from "./common";
 import { Transaction } from "./points";
 
 /** Reversals of ledger entries and refunds of orders (lib/domain/reversals.ts, refunds.ts). */
 
-const Reason = storableText(z.string().trim().min(1).max(255)).describe(
-  "Why: kept on the reversal entries (shown in the points history and the dashboard).",
-);
+const Reason = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .describe("Why: kept on the reversal entries (shown in the points history and the dashboard).");
 
 export const ReversalRequest = z
   .strictObject({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REDEMPTION_STATUSES } from "@/lib/domain/vocabulary";
-import { Id, Metadata, Timestamp, storableText } from "./common";
+import { Id, Metadata, Timestamp } from "./common";
 import { Transaction } from "./points";
 
 /** Rewards and their redemption (API.md §3). */
@@ -46,9 +46,12 @@ export const RedeemResult = z
 
 export const CancelRedemptionRequest = z
   .strictObject({
-    reason: storableText(z.string().trim().min(1, "a reason is required").max(255)).describe(
-      "Why the redemption is cancelled (kept on the redemption and in the ledger entry).",
-    ),
+    reason: z
+      .string()
+      .trim()
+      .min(1, "a reason is required")
+      .max(255)
+      .describe("Why the redemption is cancelled (kept on the redemption and in the ledger entry)."),
   })
   .meta({ id: "CancelRedemptionRequest" });
 

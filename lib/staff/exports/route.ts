@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { retryRead } from "@/lib/db/outage";
-import { parseWith, withEdge, type SchemaLike } from "@/lib/api/edge";
+import { parseWith, urlInputs, withEdge, type SchemaLike } from "@/lib/api/edge";
 import { crossSiteRequest, notFound } from "@/lib/errors";
 import { csvFileName } from "@/lib/exports/csv-options";
 import { EXPORT_FILTERS, EXPORT_KINDS, EXPORT_ROWS_HEADER, type ExportKind } from "@/lib/exports/kinds";
@@ -44,7 +44,7 @@ export function requireExportStartedHere(req: Request): void {
 export async function exportRoute(req: Request, ctx: Ctx): Promise<Response> {
   return withEdge(req, async (edge) => {
     requireExportStartedHere(req);
-    const params = await ctx.params;
+    const params = await urlInputs(req, ctx);
     const kind = EXPORT_KINDS.find((k) => k === params.kind);
     if (!kind) throw notFound("export");
     const staff = await retryRead(() => requireStaff(params.programId ?? "", EXPORT_PERMISSIONS[kind]));

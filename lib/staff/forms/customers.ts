@@ -1,13 +1,11 @@
 import "@/lib/zod-browser";
 import { z } from "zod";
-import { UserPayload } from "@/lib/api/schemas/customers";
+import { LanguageTag, UserPayload } from "@/lib/api/schemas/customers";
 
 /** A customer's details, internal notes and preferences, as support edits them on the customer page. */
 
-/** The API's user payload (names, phone, external id, e-mail verified, new e-mail) plus the birthdate. */
-export const UserDataEdit = UserPayload.extend({
-  birthdate: z.iso.date("must be a date (YYYY-MM-DD)").nullable().optional(),
-});
+/** The API's user payload (names, phone, birthdate, external id, e-mail verified, new e-mail, language, UTM fields). */
+export const UserDataEdit = UserPayload;
 export type UserDataEdit = z.infer<typeof UserDataEdit>;
 
 /** A staff member's internal note on a customer (never shown to the customer). */
@@ -19,13 +17,7 @@ export type NoteForm = z.infer<typeof NoteForm>;
 /** The customer's notification flags and language, as support changes them; at least one. */
 export const PreferencesForm = z
   .strictObject({
-    language: z
-      .string()
-      .trim()
-      .max(35)
-      .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, "must be a language tag such as en or pt-BR")
-      .nullable()
-      .optional(),
+    language: LanguageTag.nullable().optional(),
     balanceNotifications: z.boolean().optional(),
     tierNotifications: z.boolean().optional(),
     rewardAvailableNotifications: z.boolean().optional(),

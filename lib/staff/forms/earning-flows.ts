@@ -1,6 +1,7 @@
 import "@/lib/zod-browser";
 import { z } from "zod";
 import { MAX_POINTS } from "@/lib/api/schemas/common";
+import { EARNING_FLOW_KEY } from "@/lib/domain/vocabulary";
 import {
   declareFlowParams,
   FLOW_PARAM_NAME,
@@ -89,10 +90,7 @@ const withFlowRules = <S extends z.ZodType<z.infer<typeof FlowDefinition>>>(sche
  */
 export const EarningFlowForm = withFlowRules(
   FlowDefinition.extend({
-    key: z
-      .string()
-      .trim()
-      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lower-case letters, digits, - or _ (at most 64)"),
+    key: z.string().trim().regex(EARNING_FLOW_KEY, "must be lower-case letters, digits, - or _ (at most 64)"),
   }),
 );
 export type EarningFlowForm = z.infer<typeof EarningFlowForm>;

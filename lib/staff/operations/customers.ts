@@ -55,9 +55,7 @@ export const updateCustomer = staffOperation(
       {
         read: () => customerWithUserData(tx, staff.programId, customerId),
         change: async (before) => {
-          const { birthdate, ...payload } = input;
-          await applyUserBatch(tx, staff.programId, [{ email: before.email, feature: "user", payload }]);
-          if (birthdate !== undefined) await tx.userData.update({ where: { customerId }, data: { birthdate } });
+          await applyUserBatch(tx, staff.programId, [{ email: before.email, feature: "user", payload: input }]);
         },
         version: { of: "customer", expected: version },
       },

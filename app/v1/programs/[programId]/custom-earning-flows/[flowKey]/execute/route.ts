@@ -1,3 +1,4 @@
+import { flowKeyParam } from "@/lib/api/path-params";
 import { customerWriteNamed } from "@/lib/api/route-factories";
 import { EarningFlowExecute } from "@/lib/api/schemas/earning-flows";
 import { executeEarningFlow, flowAllowance } from "@/lib/domain/earning-flows";
@@ -7,6 +8,7 @@ import { executeEarningFlow, flowAllowance } from "@/lib/domain/earning-flows";
  * remainingExecutions, recurrence }`. The same run, on the locked path, and what the flow still allows. 200.
  */
 export const POST = customerWriteNamed((body) => body.customerEmail, {
+  params: { flowKey: flowKeyParam },
   body: EarningFlowExecute,
   run: async (req, tx) => {
     const run = { programId: req.programId, customerId: req.customerId, flowKey: req.params.flowKey ?? "" };

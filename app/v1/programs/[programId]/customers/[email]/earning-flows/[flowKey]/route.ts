@@ -1,3 +1,4 @@
+import { flowKeyParam } from "@/lib/api/path-params";
 import { customerWrite } from "@/lib/api/route-factories";
 import { jsonObject, rawJson } from "@/lib/api/json-compose";
 import { EarningFlowRun } from "@/lib/api/schemas/earning-flows";
@@ -21,6 +22,7 @@ const flowRun = (req: CustomerRequest<z.output<typeof EarningFlowRun>>) => ({
  * with pointsEarned 0 and `capped`.
  */
 export const POST = customerWrite({
+  params: { flowKey: flowKeyParam },
   body: EarningFlowRun,
   bodyOptional: true,
   statement: (req, database, slot) => executeEarningFlowInOneStatement(database, flowRun(req), slot),

@@ -10,7 +10,7 @@ import {
   type Condition,
   type Effect as DomainEffect,
 } from "@/lib/domain/campaigns/definition";
-import { Id, MAX_POINTS, storableText, Timestamp } from "./common";
+import { Id, MAX_POINTS, Timestamp } from "./common";
 import { OrderId } from "./points";
 
 /**
@@ -110,7 +110,7 @@ const Effect = z.discriminatedUnion("type", [AwardPoints, MultiplyPoints, Assign
 
 export const CampaignBody = z
   .strictObject({
-    name: storableText(z.string().trim().min(1).max(255)),
+    name: z.string().trim().min(1).max(255),
     trigger: z.strictObject({ event: EventTypeName }),
     conditions: z
       .record(z.string(), z.unknown())

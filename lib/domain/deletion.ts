@@ -63,6 +63,16 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
      WHERE "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid) AND (metadata IS NOT NULL OR "cancelReason" IS NOT NULL)`,
     ids,
   );
+  // The event log keeps what happened and what the campaigns did (type, times, outcome), not what was sent about the
+  // person: attributes (line items, addresses, anything), the order id and the idempotency key. A campaign entry's
+  // provenance in its ledger metadata went with the other metadata above (an integrator's metadata may use the same
+  // keys, so none can be told apart and kept).
+  await tx.$executeRawUnsafe(
+    `UPDATE "CustomerEvent" SET attributes = '{}'::jsonb, "orderId" = NULL, "idempotencyKey" = NULL
+     WHERE "programId" = $2::uuid AND "customerId" IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
+    ids,
+    programId,
+  );
   // Stored idempotent responses about them (balances, entries, metadata) go: a replayed key must not answer with
   // an erased person's data. A replay then runs afresh and finds no such customer.
   await tx.$executeRawUnsafe(

@@ -26,6 +26,7 @@ import {
   type Stack,
 } from "../support/stack";
 import { newEmail, TWO_PROGRAMS } from "../support/fixtures";
+import { putEventType } from "@/lib/domain/campaigns/store";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
 import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { createReward } from "@/lib/domain/rewards";
@@ -68,6 +69,9 @@ const STORED_IN = [
   "AuditLog.after",
   "AuditLog.before",
   "Customer.email",
+  "CustomerEvent.attributes",
+  "CustomerEvent.idempotencyKey",
+  "CustomerEvent.orderId",
   "Event.data",
   "IdempotencyRecord.body",
   "IdempotencyRecord.key",
@@ -130,6 +134,15 @@ for (const backend of BACKENDS) {
         process.env.LOYALTY_ALLOW_HTTP_WEBHOOKS = "1";
         await setPushEndpoint(prisma, { programId: id.program, url: "http://127.0.0.1:9/push" });
         await createStaff(prisma, { email: staffEmail, password: PASSWORD, programId: id.program, role: "manager" });
+        // Customer events are kept in the event log with whatever the integrator sent about the person.
+        await prisma.$transaction((tx) =>
+          putEventType(tx, {
+            programId: id.program,
+            type: "contact",
+            attributes: { name: { type: "string" }, reach: { type: "string" } },
+            now: new Date(),
+          }),
+        );
       });
       app = await stack.start({ AUTH_SECRET_FILE: path.join(files, "auth-secret") });
     });
@@ -194,6 +207,16 @@ for (const backend of BACKENDS) {
           body: { metadata: { deliverTo: `${who.firstName} ${who.lastName}`, crm: who.externalId } },
         },
         { path: `${c(who.email)}/coupons`, key: `coupon-${who.email}`, status: 201, body: { couponPoolId: id.pool } },
+        {
+          path: `${c(who.email)}/events`,
+          key: `event-${who.lastName}`,
+          status: 200,
+          body: {
+            type: "contact",
+            orderId: `order-${who.externalId}`,
+            attributes: { name: `${who.firstName} ${who.lastName}`, reach: who.phone },
+          },
+        },
         {
           path: `${c(who.email)}/notifications`,
           key: `note-${who.lastName}`,

@@ -14,6 +14,8 @@ test("an owner makes a test copy: the banner shows on every page, the configurat
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, "owner");
   await nav(page, "Tiers").click();
+  await expect(page).toHaveURL(/\/tiers$/);
+  await expect(page.getByRole("table").first().getByRole("row").nth(1)).toBeVisible();
   const liveTiers = await page.getByRole("table").first().getByRole("row").count();
   await expect(page.getByRole("status", { name: "Test program" })).toHaveCount(0);
 

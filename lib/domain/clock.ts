@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { realTime } from "./real-time";
 
 /**
  * The business time of a program: when an entry, a lot or a redemption is made, when points expire, when a tier
@@ -33,7 +34,7 @@ const current = (holder[SLOT] ??= new AsyncLocalStorage<ProgramTime>());
 export function programNow(programId: string): Date {
   const clock = current.getStore();
   if (clock && clock.programId === programId) return clock.at;
-  return new Date();
+  return realTime();
 }
 
 /**
@@ -50,5 +51,5 @@ export function onProgramClock<T>(programId: string, clockAt: Date | null, fn: (
  * is advanced, lib/domain/program-clock.ts), so real time is every swept program's time.
  */
 export function sweepNow(programId?: string): Date {
-  return programId === undefined ? new Date() : programNow(programId);
+  return programId === undefined ? realTime() : programNow(programId);
 }

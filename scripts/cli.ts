@@ -1,7 +1,9 @@
 /**
  * Admin CLI for operators and automation: `npm run --silent loyalty -- <noun> <verb> [--flags]`.
  * The last line of stdout is always one JSON object: the result, or {"error":{...}} with a non-zero exit.
+ * `--stdin` runs one command per input line (a JSON array of its arguments) in one process: see runLines.
  */
+import { createInterface } from "node:readline";
 import { db, disconnectDb } from "@/lib/db/client";
 import { onProgramClock } from "@/lib/domain/clock";
 import { readProgramClock } from "@/lib/domain/program-clock-read";
@@ -48,67 +50,119 @@ function parseFlags(args: string[]) {
   return { positionals, values };
 }
 
-function fail(code: string, message: string, errors?: unknown): never {
-  console.error(`error: ${message}`);
-  console.log(JSON.stringify({ error: { code, message, ...(errors ? { errors } : {}) } }));
-  process.exitCode = 1;
-  throw new Error("handled");
+/** A command's refusal: its JSON error, printed as the result. */
+class Refused extends Error {
+  constructor(readonly error: { code: string; message: string; [k: string]: unknown }) {
+    super(error.message);
+  }
 }
 
-async function main() {
-  const { positionals, values } = parseFlags(process.argv.slice(2));
-  const name = positionals.slice(0, 2).join(" ");
-  const command = commands[name];
-  const list = Object.entries(commands)
+function refuse(code: string, message: string, errors?: unknown): never {
+  throw new Refused({ code, message, ...(errors ? { errors } : {}) });
+}
+
+const usageList = () =>
+  Object.entries(commands)
     .map(([n, c]) => `  ${n} ${c.usage}`)
     .join("\n");
-  // `--help` (or `help`) is a question, not a mistake: the usage, and exit 0.
-  if (values.help !== undefined || positionals[0] === "help") {
-    if (command) console.error(`usage: npm run --silent loyalty -- ${name} ${command.usage}`);
-    else console.error(`usage: npm run --silent loyalty -- <noun> <verb> [--flags]\n${list}`);
-    console.log(
-      JSON.stringify(command ? { command: name, usage: command.usage } : { commands: Object.keys(commands) }),
-    );
-    return;
+
+/** Runs one command line; answers its result, or `{ error }` (the caller decides the exit code). */
+async function runCommand(args: string[]): Promise<{ ok: boolean; result: unknown }> {
+  try {
+    const { positionals, values } = parseFlags(args);
+    const name = positionals.slice(0, 2).join(" ");
+    const command = commands[name];
+    // `--help` (or `help`) is a question, not a mistake: the usage, and exit 0.
+    if (values.help !== undefined || positionals[0] === "help") {
+      if (command) console.error(`usage: npm run --silent loyalty -- ${name} ${command.usage}`);
+      else console.error(`usage: npm run --silent loyalty -- <noun> <verb> [--flags]\n${usageList()}`);
+      return {
+        ok: true,
+        result: command ? { command: name, usage: command.usage } : { commands: Object.keys(commands) },
+      };
+    }
+    if (!command) {
+      console.error(`usage: npm run --silent loyalty -- <noun> <verb> [--flags]\n${usageList()}`);
+      refuse("unknown_command", name ? `unknown command "${name}"` : "no command given");
+    }
+    const parsed = command.flags.safeParse(values);
+    if (!parsed.success) {
+      const errors = parsed.error.issues.map((i) => ({ flag: `--${formatPath(i.path)}`, message: i.message }));
+      refuse(
+        "invalid_flags",
+        `${name}: ${errors.map((e) => `${e.flag} ${e.message}`).join("; ")} (usage: ${command.usage})`,
+        errors,
+      );
+    }
+    // A command on a test program acts at that program's clock (lib/domain/clock.ts), as the API and dashboard do.
+    const programId = (parsed.data as { program?: unknown }).program;
+    const clockAt = typeof programId === "string" ? await readProgramClock(await db(), programId) : null;
+    return {
+      ok: true,
+      result: await onProgramClock(String(programId), clockAt, () => command.run(parsed.data as never)),
+    };
+  } catch (err) {
+    return { ok: false, result: { error: errorOf(err) } };
   }
-  if (!command) {
-    console.error(`usage: npm run --silent loyalty -- <noun> <verb> [--flags]\n${list}`);
-    fail("unknown_command", name ? `unknown command "${name}"` : "no command given");
+}
+
+function errorOf(err: unknown): Record<string, unknown> {
+  if (err instanceof Refused) {
+    console.error(`error: ${err.message}`);
+    return err.error;
   }
-  const parsed = command.flags.safeParse(values);
-  if (!parsed.success) {
-    const errors = parsed.error.issues.map((i) => ({ flag: `--${formatPath(i.path)}`, message: i.message }));
-    fail(
-      "invalid_flags",
-      `${name}: ${errors.map((e) => `${e.flag} ${e.message}`).join("; ")} (usage: ${command.usage})`,
-      errors,
-    );
+  if (err instanceof AppError) {
+    console.error(`error: ${err.message}`);
+    return { code: err.code, message: err.message };
   }
-  // A command on a test program acts at that program's clock (lib/domain/clock.ts), as the API and dashboard do.
-  const programId = (parsed.data as { program?: unknown }).program;
-  const clockAt = typeof programId === "string" ? await readProgramClock(await db(), programId) : null;
-  const result = await onProgramClock(String(programId), clockAt, () => command.run(parsed.data as never));
+  if (err instanceof DatabaseLockedError) {
+    console.error(`error: ${err.message}`);
+    return { code: "database_locked", message: err.message, pid: err.holder.pid };
+  }
+  console.error(err);
+  return { code: "internal", message: String((err as Error)?.message ?? err) };
+}
+
+/**
+ * `--stdin`: one command per line, each a JSON array of its arguments, answered by one JSON line each, in one
+ * process and on one database connection (a setup script of many commands without a process start per command).
+ * Exit code 1 when any command failed.
+ */
+async function runLines(): Promise<boolean> {
+  let allOk = true;
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (!line.trim()) continue;
+    let args: unknown;
+    try {
+      args = JSON.parse(line);
+    } catch {
+      args = null;
+    }
+    const { ok, result } =
+      Array.isArray(args) && args.every((a) => typeof a === "string")
+        ? await runCommand(args)
+        : { ok: false, result: { error: { code: "invalid_line", message: "a line is a JSON array of strings" } } };
+    allOk &&= ok;
+    console.log(JSON.stringify(result));
+  }
+  return allOk;
+}
+
+async function main(): Promise<boolean> {
+  const args = process.argv.slice(2);
+  if (args.length === 1 && args[0] === "--stdin") return runLines();
+  const { ok, result } = await runCommand(args);
   console.log(JSON.stringify(result));
+  return ok;
 }
 
 main()
   .catch((err) => {
-    if (err instanceof Error && err.message === "handled") return;
-    if (err instanceof AppError) {
-      console.error(`error: ${err.message}`);
-      console.log(JSON.stringify({ error: { code: err.code, message: err.message } }));
-    } else if (err instanceof DatabaseLockedError) {
-      console.error(`error: ${err.message}`);
-      console.log(JSON.stringify({ error: { code: "database_locked", message: err.message, pid: err.holder.pid } }));
-    } else {
-      console.error(err);
-      console.log(JSON.stringify({ error: { code: "internal", message: String((err as Error)?.message ?? err) } }));
-    }
-    process.exitCode = 1;
+    console.log(JSON.stringify({ error: errorOf(err) }));
+    return false;
   })
-  .finally(async () => {
+  .then(async (ok) => {
     // PGlite (Emscripten) sets process.exitCode itself when it opens (99) and closes (0): decide it last.
-    const failed = process.exitCode === 1;
     await disconnectDb();
-    process.exitCode = failed ? 1 : 0;
+    process.exitCode = ok ? 0 : 1;
   });

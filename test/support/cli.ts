@@ -3,6 +3,7 @@
  * (`npm run loyalty`), with the environment every child of the tests gets.
  */
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import path from "node:path";
 
 /** The repository root: every child process runs there. */
@@ -83,3 +84,52 @@ export const cliString = (v: unknown, what: string): string => {
   if (typeof v !== "string" || !v) throw new Error(`CLI output has no ${what}`);
   return v;
 };
+
+/** A running `loyalty --stdin`: many commands in one process (the fixtures' templates are made with one). */
+export interface CliSession {
+  /** The command's JSON result; throws when it fails. One command at a time, in call order. */
+  loyalty(args: string[]): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export function cliSession(env: NodeJS.ProcessEnv): CliSession {
+  const child = spawn(process.execPath, [...NODE_FLAGS, "scripts/cli.ts", "--stdin"], {
+    cwd: ROOT,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const waiting: ((line: string | null) => void)[] = [];
+  const lines = createInterface({ input: child.stdout });
+  lines.on("line", (line) => waiting.shift()?.(line));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("close", (code) => {
+      for (const w of waiting.splice(0)) w(null);
+      resolve(code);
+    }),
+  );
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    loyalty(args) {
+      const run = queue.then(async () => {
+        const line = await new Promise<string | null>((resolve) => {
+          waiting.push(resolve);
+          child.stdin.write(`${JSON.stringify(args)}\n`);
+        });
+        const json = line === null ? null : (JSON.parse(line) as Record<string, unknown>);
+        if (!json || "error" in json) {
+          throw new Error(`loyalty ${args.join(" ")} failed:\n${line ?? "(the CLI exited)"}\n${stderr}`);
+        }
+        return json;
+      });
+      queue = run.catch(() => {});
+      return run;
+    },
+    async close() {
+      await queue;
+      child.stdin.end();
+      await exited;
+    },
+  };
+}

@@ -1,15 +1,15 @@
 /**
- * The one place for how fixture specs compose: a spec is parts (fixtures.ts) made at once on a migrated database
- * (on PostgreSQL; one after the other on PGlite), each `.then(…)` after the parts before it, on what they built.
+ * The one place for how fixture specs compose: a spec is parts (fixtures.ts) made one after the other on a migrated
+ * database by one CLI process, each `.then(…)` after the parts before it, on what they built.
  * What a part builds must be JSON: on PGlite it is stored with the template (template-cache.ts), keyed on the parts'
  * `key` and code.
  */
-import { loyaltyWith } from "./cli";
+import type { CliSession } from "./cli";
 
 /** What a fixture part may use: the CLI, and `together`. */
 export interface FixtureTools {
   loyalty(...args: string[]): Promise<Record<string, unknown>>;
-  /** Runs the tasks at once on PostgreSQL, one after the other on PGlite (one process at a time). */
+  /** Runs the tasks (one after the other: they share one CLI process). */
   together<T extends unknown[]>(...tasks: { [K in keyof T]: () => Promise<T[K]> }): Promise<T>;
 }
 
@@ -60,12 +60,14 @@ export function fixtures<P extends FixturePart<unknown, unknown>[]>(name: string
   return spec<unknown>(name, "", async () => ({})).then(...parts) as FixtureSpec<Built<P>>;
 }
 
-/** The tools on the database of `env` (DATABASE_URL or PGLITE_DIR); `parallel`: whether `together` runs tasks at once. */
-export function toolsFor(env: NodeJS.ProcessEnv, parallel: boolean): FixtureTools {
+/**
+ * The tools on one CLI process (`loyalty --stdin` on the template's database): its commands run one after the other,
+ * so `together` does too (a command takes milliseconds there; a process start per command took seconds).
+ */
+export function toolsFor(cli: CliSession): FixtureTools {
   return {
-    loyalty: (...args) => loyaltyWith(env, args),
+    loyalty: (...args) => cli.loyalty(args),
     together: async <T extends unknown[]>(...tasks: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> => {
-      if (parallel) return (await Promise.all(tasks.map((t) => t()))) as T;
       const out: unknown[] = [];
       for (const t of tasks) out.push(await t());
       return out as T;

@@ -25,8 +25,8 @@ import type { Api } from "./api-client";
 import { requireBuild, startApp, type AppInstance, type ServerKind } from "./app-process";
 import { childEnv, cliRun, loyaltyWith, type CliRun } from "./cli";
 import { pgliteDatabase, postgresDatabase, type TestDatabase } from "./databases";
-import { fixtures, type FixtureSpec } from "./fixture-spec";
-import { pgliteTemplate, postgresTemplate } from "./template-cache";
+import type { FixtureSpec } from "./fixture-spec";
+import { MIGRATED, pgliteTemplate, postgresTemplate } from "./template-cache";
 
 export { customerPath, type Api, type ApiOptions, type ApiResponse } from "./api-client";
 export { waitFor, type AppInstance, type ServerKind } from "./app-process";
@@ -38,7 +38,7 @@ export type Backend = "pglite" | "postgres";
 export const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
 /** A migrated database and nothing else, for tests that make their fixtures in the test (withPrisma). */
-export const MIGRATED_ONLY = fixtures("migrated");
+export const MIGRATED_ONLY = MIGRATED;
 
 /** What a spec builds. */
 export type Fixtures<S> = S extends FixtureSpec<infer F> ? F : never;

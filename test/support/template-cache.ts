@@ -7,12 +7,12 @@
  * until the temp folder or the server is cleared.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { childEnv, migrate, ROOT } from "./cli";
+import { childEnv, cliSession, migrate, ROOT, type CliSession } from "./cli";
 import { asAdmin, pgliteDatabase, postgresDatabase } from "./databases";
-import { toolsFor, type FixtureSpec } from "./fixture-spec";
+import { fixtures, toolsFor, type FixtureSpec } from "./fixture-spec";
 
 /** Every file below `dir` (from the repo root), sorted; `skip` names folders left out. */
 function filesBelow(dir: string, skip: string[] = []): string[] {
@@ -53,18 +53,35 @@ function hashOfCode(): string {
 const templateKey = (spec: FixtureSpec<unknown>) =>
   createHash("sha256").update(hashOfCode()).update(spec.key).digest("hex").slice(0, 12);
 
+/** `spec`'s fixtures made by one CLI process on the database of `env`. */
+async function makeFixtures<F>(spec: FixtureSpec<F>, env: NodeJS.ProcessEnv): Promise<F> {
+  const cli: CliSession = cliSession(env);
+  try {
+    return await spec.make(toolsFor(cli));
+  } finally {
+    await cli.close();
+  }
+}
+
+/** A migrated database and nothing else: the base every other template is copied from. */
+export const MIGRATED = fixtures("migrated");
+const isBase = (spec: FixtureSpec<unknown>) => spec.key === MIGRATED.key;
+
 /** A migrated PGlite directory with `spec`'s fixtures, and the fixtures; built on first use, then reused. */
 export async function pgliteTemplate<F>(spec: FixtureSpec<F>): Promise<{ dir: string; fixtures: F }> {
   const key = templateKey(spec);
   const dir = path.join(os.tmpdir(), `loyalty-${spec.name}-template-${key}`);
   const fixturesFile = path.join(dir, "fixtures.json");
   if (!existsSync(fixturesFile)) {
+    // Migrating takes seconds: every template but the base starts as a copy of the migrated base.
+    const base = isBase(spec) ? null : await pgliteTemplate(MIGRATED);
     const building = mkdtempSync(path.join(os.tmpdir(), `loyalty-${spec.name}-building-`));
     try {
       const db = pgliteDatabase(path.join(building, "db"));
       const env = childEnv(db.env);
-      await migrate(env);
-      writeFileSync(path.join(building, "fixtures.json"), JSON.stringify(await spec.make(toolsFor(env, false))));
+      if (base) cpSync(base.dir, path.join(building, "db"), { recursive: true });
+      else await migrate(env);
+      writeFileSync(path.join(building, "fixtures.json"), JSON.stringify(await makeFixtures(spec, env)));
       renameSync(building, dir); // atomic: if a concurrent builder won, its equivalent copy stays
     } catch (err) {
       rmSync(building, { recursive: true, force: true });
@@ -92,11 +109,12 @@ export async function postgresTemplate<F>(
   const name = `tpl_${spec.name.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${templateKey(spec)}`;
   const found = await templateFixtures<F>(adminUrl, name);
   if (found) return { name, fixtures: found };
-  const building = await postgresDatabase(adminUrl, undefined, "tpl_building");
+  const base = isBase(spec) ? null : await postgresTemplate(adminUrl, MIGRATED);
+  const building = await postgresDatabase(adminUrl, base?.name, "tpl_building");
   try {
     const env = childEnv(building.env);
-    await migrate(env);
-    const fixtures = await spec.make(toolsFor(env, true));
+    if (!base) await migrate(env);
+    const fixtures = await makeFixtures(spec, env);
     await asAdmin(
       adminUrl,
       `COMMENT ON DATABASE ${building.name} IS '${Buffer.from(JSON.stringify(fixtures)).toString("base64")}'`,

@@ -2,8 +2,9 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { seed, signIn } from "./helpers";
 
-async function expectNoSeriousViolations(page: Page, name: string) {
-  const results = await new AxeBuilder({ page }).analyze();
+async function expectNoSeriousViolations(page: Page, name: string, exclude?: string) {
+  const axe = new AxeBuilder({ page });
+  const results = await (exclude ? axe.exclude(exclude) : axe).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(
     serious.map(
@@ -82,11 +83,12 @@ for (const sub of [
   "api-reference",
 ]) {
   test(`the manager's ${sub} page has no serious or critical accessibility violations`, async ({ page }) => {
-    if (sub === "api-reference") test.slow();
     await signIn(page, "manager");
     const { programId } = seed();
     await page.goto(`/dashboard/${programId}/${sub}`);
-    await expectNoSeriousViolations(page, sub);
+    // The reference itself is the component the /docs case scans (a minute of axe on a busy machine): here, the
+    // dashboard around it.
+    await expectNoSeriousViolations(page, sub, sub === "api-reference" ? "[data-api-reference]" : undefined);
   });
 }
 

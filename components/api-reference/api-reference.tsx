@@ -18,7 +18,7 @@ export function ApiReference({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
   const webhooks = operationsOf(doc.webhooks, "webhook-");
   const [H, H2, H3] = headings(headingLevel);
   return (
-    <div className="space-y-8">
+    <div className="space-y-8" data-api-reference>
       <header>
         <H className="text-3xl font-bold">{doc.info.title}</H>
         <p className="mt-1 text-sm text-slate-600">Version {doc.info.version}</p>

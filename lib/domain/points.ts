@@ -1,5 +1,5 @@
 import "server-only";
-import { isoSql, type Db, type RawQueries, type Tx } from "@/lib/db/types";
+import { isoSql, type RawQueries, type Tx } from "@/lib/db/types";
 import { query, sql } from "@/lib/db/sql";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "./cursor";
 import { invalidInput } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "@/lib/db/types";
+import type { Db, HotDb, RawQueries } from "@/lib/db/types";
 import { apiKeyModeMismatch, invalidApiKey, invalidCustomerToken, notFound, rateLimited } from "@/lib/errors";
 import { findActiveKey, TEST_KEY_PREFIX } from "@/lib/domain/api-keys";
 import { readProgramClock } from "@/lib/domain/program-clock-read";
@@ -36,7 +36,7 @@ export type Authenticate = (
   req: Request,
   params: Record<string, string>,
   edge: Edge,
-  database: Db,
+  database: HotDb,
 ) => Promise<Authenticated>;
 
 /**
@@ -53,7 +53,7 @@ export interface Authenticated {
 export const byApiKey: Authenticate = async (req, params, edge, database) => {
   const secret = req.headers.get("api-key");
   if (!secret) throw invalidApiKey();
-  const apiKey = await findActiveKey(database, secret.trim());
+  const apiKey = await findActiveKey(database.prisma, secret.trim());
   if (!apiKey) throw invalidApiKey();
   // A key's prefix says its program's mode; a key whose prefix disagrees with its own program acts nowhere.
   const keyIsTest = secret.trim().startsWith(TEST_KEY_PREFIX);
@@ -65,15 +65,15 @@ export const byApiKey: Authenticate = async (req, params, edge, database) => {
     // that program. A live key on a test program's path is told so (its mode, read on this error path only);
     // another live program's path looks exactly like a program that does not exist.
     if (keyIsTest) throw apiKeyModeMismatch(true);
-    if (pathProgram && isUuid(pathProgram) && (await isTestProgram(database, pathProgram)))
+    if (pathProgram && isUuid(pathProgram) && (await isTestProgram(database.prisma, pathProgram)))
       throw apiKeyModeMismatch(false);
     throw notFound("program");
   }
-  await applyRateLimit(edge, database, apiKey.id, apiKey.rateLimitPerSec, apiKey.rateLimitBurst);
+  await applyRateLimit(edge, database.raw, apiKey.id, apiKey.rateLimitPerSec, apiKey.rateLimitBurst);
   return {
     caller: { actor: `api_key:${apiKey.id}`, scopeId: apiKey.id, customerId: null },
     programId: apiKey.programId,
-    clockAt: apiKey.programTest ? await readProgramClock(database, apiKey.programId) : null,
+    clockAt: apiKey.programTest ? await readProgramClock(database.prisma, apiKey.programId) : null,
   };
 };
 
@@ -85,8 +85,8 @@ export const byCustomerToken: Authenticate = async (req, params, edge, database)
   // A UUID in any case names the same program; ids are stored lower-case.
   const programId = (params.programId ?? "").toLowerCase();
   if (!isUuid(programId)) throw notFound("program");
-  const { customerId, clockAt } = await verifyCustomerToken(database, programId, match[1]!);
-  await applyRateLimit(edge, database, `customer:${customerId}`, 10, 30);
+  const { customerId, clockAt } = await verifyCustomerToken(database.prisma, programId, match[1]!);
+  await applyRateLimit(edge, database.raw, `customer:${customerId}`, 10, 30);
   return {
     caller: { actor: `customer:${customerId}`, scopeId: customerId, customerId },
     programId,
@@ -104,7 +104,7 @@ const isTestProgram = async (database: Db, programId: string) =>
  * `RateLimit` r = tokens left, t = seconds until full) and the three legacy headers with the same numbers, so
  * Remaining never exceeds Limit.
  */
-async function applyRateLimit(edge: Edge, database: Db, bucketId: string, perSecond: number, burst: number) {
+async function applyRateLimit(edge: Edge, database: RawQueries, bucketId: string, perSecond: number, burst: number) {
   const rate = await takeTokenFrom(database, bucketId, perSecond, burst);
   edge.headers.set(RATE_LIMIT_POLICY, `"default";q=${rate.limit};w=${rate.windowSeconds}`);
   edge.headers.set(RATE_LIMIT, `"default";r=${rate.remaining};t=${rate.resetSeconds}`);

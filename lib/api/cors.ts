@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "@/lib/db/types";
+import type { RawQueries } from "@/lib/db/types";
 import { hotDb } from "@/lib/db/client";
 import { retryRead } from "@/lib/db/outage";
 import { isUuid } from "@/lib/ids";
@@ -46,7 +46,7 @@ const EXPOSED_HEADERS = [
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** Whether the program in the path (any letter case) allows `origin`: one primary-key lookup. */
-async function allows(database: Db, programIdInPath: string | undefined, origin: string): Promise<boolean> {
+async function allows(database: RawQueries, programIdInPath: string | undefined, origin: string): Promise<boolean> {
   const programId = (programIdInPath ?? "").toLowerCase();
   if (!isUuid(programId) || origin.length > 2048) return false;
   const [row] = await database.$queryRawUnsafe<{ ok: boolean }[]>(
@@ -62,7 +62,7 @@ async function allows(database: Db, programIdInPath: string | undefined, origin:
  * origin) with the readable headers when the path's program allows it. Runs before authentication, so refusals
  * carry it too.
  */
-export async function applyCors(req: Request, params: Record<string, string>, edge: Edge, database: Db) {
+export async function applyCors(req: Request, params: Record<string, string>, edge: Edge, database: RawQueries) {
   const origin = req.headers.get("origin");
   if (origin === null) return;
   edge.headers.append("Vary", "Origin");
@@ -92,7 +92,7 @@ export function corsPreflight(methods: readonly string[]) {
         if (
           asked !== null &&
           served.includes(asked) &&
-          (await retryRead(async () => allows(await hotDb(), params.programId, origin)))
+          (await retryRead(async () => allows((await hotDb()).raw, params.programId, origin)))
         ) {
           edge.headers.set("Access-Control-Allow-Origin", origin);
           edge.headers.set("Access-Control-Allow-Methods", served.join(", "));

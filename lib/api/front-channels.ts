@@ -1,7 +1,9 @@
 import "server-only";
+import http from "node:http";
 /**
  * Every channel between the production front (server/main.ts, server/front.ts) and the code Next loads (the /v1
- * route modules, instrumentation-node.ts), in one module. They are separate copies of this module (Next bundles its
+ * route modules, instrumentation-node.ts), in one module, with the one hook into node:http that `next start` needs
+ * instead (`interceptRequests`). They are separate copies of this module (Next bundles its
  * own), so each channel lives on globalThis under a `Symbol.for` key that every copy finds. The maps are weak: an
  * entry lives as long as its Request or Response. Under `next start` the front is absent and every channel is empty.
  */
@@ -44,3 +46,22 @@ export const servedByFront = () => process_.front;
  */
 export const setDrain = (drain: () => Promise<void>) => void (process_.drain = drain);
 export const drain = async () => process_.drain?.();
+
+const intercepted = slot("interceptedRequests", () => ({ installed: false }));
+
+/**
+ * Under `next start` (no front): every `request` event of every node:http server of the process (Next's included,
+ * created before or after this call, which all look `emit` up on `http.Server.prototype`) goes to `judge` first, which
+ * answers the requests it takes and returns true; the others reach the server's listeners as usual. Patched once per
+ * process (the flag is a slot: every copy of this module sees it). The /v1 edge guard is its one user
+ * (./http-guard.ts `installEdgeGuard`, from instrumentation-node.ts); the front judges its requests itself.
+ */
+export function interceptRequests(judge: (req: http.IncomingMessage, res: http.ServerResponse) => boolean): void {
+  if (intercepted.installed) return;
+  intercepted.installed = true;
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = function judgedEmit(this: http.Server, event: string | symbol, ...args: unknown[]) {
+    if (event === "request" && judge(...(args as [http.IncomingMessage, http.ServerResponse]))) return true;
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as typeof emit;
+}

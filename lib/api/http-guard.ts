@@ -1,8 +1,9 @@
 import "server-only";
-import http from "node:http";
+import type http from "node:http";
 import { edgeAnswer, isV1Path, judgeV1, malformedPath, requestIdFrom, type EdgeVerdict } from "./edge-guard";
 import { invalidPath, methodNotAllowed } from "@/lib/errors";
 import { config } from "@/lib/config";
+import { interceptRequests } from "./front-channels";
 
 /**
  * The one place where edge-guard's verdicts are applied: on the node:http server itself, before Next sees the request.
@@ -22,25 +23,15 @@ import { config } from "@/lib/config";
 /** What the dashboard and the other non-/v1 pages serve, for the Allow header of a TRACE refused there. */
 const PAGES_ALLOW = "GET, HEAD, OPTIONS, POST";
 
-let installed = false;
-
+/** Judges every request of every node:http server of the process (./front-channels.ts `interceptRequests`). */
 export function installEdgeGuard(): void {
-  if (installed) return;
-  installed = true;
-  const emit = http.Server.prototype.emit;
-  // Every http.Server (Next's included, created before or after this) looks emit up on this prototype.
-  http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === "request") {
-      const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-      dropUntrustedForwarding(req);
-      const verdict = toOriginForm(req) ?? verdictOf(req.method ?? "", req.url ?? "/");
-      if (verdict) {
-        answer(req, res, verdict);
-        return true;
-      }
-    }
-    return Reflect.apply(emit, this, [event, ...args]) as boolean;
-  } as typeof emit;
+  interceptRequests((req, res) => {
+    dropUntrustedForwarding(req);
+    const verdict = toOriginForm(req) ?? verdictOf(req.method ?? "", req.url ?? "/");
+    if (!verdict) return false;
+    answer(req, res, verdict);
+    return true;
+  });
 }
 
 /**

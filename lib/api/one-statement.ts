@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "@/lib/db/types";
+import type { HotDb } from "@/lib/db/types";
 import { isLostRace } from "@/lib/db/statement";
 import {
   keyedParams,
@@ -37,11 +37,11 @@ interface OneStatementWrite {
  * Tries a write in one statement: its outcome, or null when the request must take the locked path (`run` in a
  * transaction): a concurrent write overtook the statement, or it refused for a reason that path settles.
  */
-async function inOneStatement(database: Db, slot: OutcomeSlot | null, write: OneStatementWrite) {
+async function inOneStatement(database: HotDb, slot: OutcomeSlot | null, write: OneStatementWrite) {
   let result;
   try {
-    result = await runStatement(database, slot, () =>
-      database.$queryRawUnsafe<StatementRow[]>(write.sql, ...keyedParams(slot), ...write.values),
+    result = await runStatement(database.prisma, slot, () =>
+      database.raw.$queryRawUnsafe<StatementRow[]>(write.sql, ...keyedParams(slot), ...write.values),
     );
   } catch (err) {
     if (isLostRace(err)) return null;
@@ -79,7 +79,7 @@ export const changeArgs = (change: BalanceChange | CustomerByEmail<BalanceChange
 
 /** A balance change (increase, decrease). */
 export const changeBalanceInOneStatement = (
-  database: Db,
+  database: HotDb,
   change: BalanceChange | CustomerByEmail<BalanceChange>,
   slot: OutcomeSlot | null,
 ): Promise<Outcome | null> =>
@@ -97,7 +97,7 @@ const REDEEM_SQL = keyedStatement(REDEEM_WRITE, {
 
 /** A redemption of a reward. */
 export const redeemRewardInOneStatement = (
-  database: Db,
+  database: HotDb,
   input: Parameters<typeof redeemValues>[0],
   slot: OutcomeSlot | null,
 ): Promise<Outcome | null> =>
@@ -112,13 +112,13 @@ const RUN_SQL = keyedStatement(RUN_WRITE, {
 
 /** A run of an earning flow, after reading the flow. */
 export const executeEarningFlowInOneStatement = async (
-  database: Db,
+  database: HotDb,
   input: Parameters<typeof earningFlowRunValues>[1],
   slot: OutcomeSlot | null,
 ): Promise<Outcome | null> =>
   inOneStatement(database, slot, {
     sql: RUN_SQL,
-    values: await earningFlowRunValues(database, input),
+    values: await earningFlowRunValues(database.prisma, input),
     refusal: changeRefusal,
   });
 
@@ -131,7 +131,7 @@ const ASSIGN_SQL = keyedStatement(ASSIGN_WRITE, {
 
 /** A coupon assigned from a pool. */
 export const assignCouponInOneStatement = (
-  database: Db,
+  database: HotDb,
   input: Parameters<typeof assignCouponValues>[0],
   slot: OutcomeSlot | null,
 ): Promise<Outcome | null> =>
@@ -142,12 +142,12 @@ const BATCH_SQL = keyedStatement(BATCH_WRITE, { status: 201, body: sql`NULL::tex
 
 /** A Create/Update batch, when it can be applied in one statement (null: the locked path). */
 export async function applyIntegrationBatchInOneStatement(
-  database: Db,
+  database: HotDb,
   programId: string,
   items: IntegrationBatchItem[],
   slot: OutcomeSlot | null,
 ): Promise<Outcome | null> {
-  const values = await userBatchValues(database, programId, items);
+  const values = await userBatchValues(database.prisma, programId, items);
   if (!values) return null;
   return uniqueOr409(
     () => inOneStatement(database, slot, { sql: BATCH_SQL, values, refusal: () => null }),

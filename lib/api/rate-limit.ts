@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "@/lib/db/types";
+import type { RawQueries } from "@/lib/db/types";
 import { loadConfig } from "@/lib/config";
 import { databaseTarget } from "@/lib/db/adapter";
 
@@ -93,7 +93,7 @@ RETURNING tokens, allowed, granted`;
 
 /** The shared bucket of TAKE_TOKEN_SQL: one token, or up to `want` (a lease); `granted` says how many it took. */
 export async function takeSharedToken(
-  database: Db,
+  database: RawQueries,
   bucketId: string,
   perSecond: number,
   burst: number,
@@ -144,7 +144,7 @@ export class LeasedBuckets {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async take(database: Db, bucketId: string, perSecond: number, burst: number): Promise<RateDecision> {
+  async take(database: RawQueries, bucketId: string, perSecond: number, burst: number): Promise<RateDecision> {
     const cap = Math.max(1, Math.floor(burst * LEASE_SHARE));
     let lease = this.leases.get(bucketId);
     if (!lease) {
@@ -190,7 +190,7 @@ const leased = new LeasedBuckets();
 
 /** A token from this deployment's store (see the header). */
 export function takeTokenFrom(
-  database: Db,
+  database: RawQueries,
   bucketId: string,
   perSecond: number,
   burst: number,

@@ -1,7 +1,6 @@
 import "server-only";
 import { hotDb } from "@/lib/db/client";
-import type { Db, Tx } from "@/lib/db/types";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { HotDb, RawQueries, Tx } from "@/lib/db/types";
 import { retryRead, transactionWithRetry } from "@/lib/db/outage";
 import type { AppError } from "@/lib/errors";
 import { normaliseEmail } from "@/lib/domain/customers";
@@ -69,7 +68,8 @@ interface Inputs<Q> {
 }
 
 export interface ReadOptions<Q, C extends string | null> extends Inputs<Q> {
-  run: (req: ApiRequest<undefined, NoInfer<Q>, C>, database: Db) => Promise<ApiReply>;
+  /** `database`: Prisma for model queries, `raw` for raw statements (on PostgreSQL straight on the pool). */
+  run: (req: ApiRequest<undefined, NoInfer<Q>, C>, database: HotDb) => Promise<ApiReply>;
 }
 
 export interface WriteOptions<B, Q = undefined, C extends string | null = string | null> extends Inputs<Q> {
@@ -90,7 +90,7 @@ export interface WriteOptions<B, Q = undefined, C extends string | null = string
    */
   statement?: (
     req: ApiRequest<NoInfer<B>, NoInfer<Q>, C>,
-    database: PrismaClient,
+    database: HotDb,
     slot: OutcomeSlot | null,
   ) => Promise<Outcome | null>;
   /**
@@ -115,14 +115,14 @@ interface Scope {
   authenticate: Authenticate;
   /** The /me routes answer CORS for the program's allowed origins (./cors.ts); the api-key routes never do. */
   cors?: boolean;
-  customer?: (req: ApiRequest<unknown, unknown>, database: Db) => Promise<void>;
+  customer?: (req: ApiRequest<unknown, unknown>, database: RawQueries) => Promise<void>;
 }
 
 /**
  * The customer named by the `{email}` path segment (404 `customer_not_found` when absent). It becomes the
  * request's customer, so a stored idempotent outcome is filed under it and erased with it.
  */
-async function customerByEmail(req: ApiRequest<unknown, unknown>, database: Db) {
+async function customerByEmail(req: ApiRequest<unknown, unknown>, database: RawQueries) {
   req.customerId = await resolveCustomerId(database, req.programId, normaliseEmail(req.params.email ?? ""));
 }
 
@@ -182,7 +182,7 @@ function readRoute<Q, C extends string | null>(
     withEdge(req, async (edge) => {
       const params = await urlInputs(req, ctx);
       const database = await hotDb();
-      if (scope.cors) await applyCors(req, params, edge, database);
+      if (scope.cors) await applyCors(req, params, edge, database.raw);
       // Reads change nothing: a lost connection is retried once, authentication included (lib/db/outage.ts).
       const reply = await retryRead(async () => {
         const apiReq = newRequest<undefined, Q, C>(
@@ -193,7 +193,7 @@ function readRoute<Q, C extends string | null>(
           undefined,
           options,
         );
-        await resolvePath(scope, options, apiReq, database);
+        await resolvePath(scope, options, apiReq, database.raw);
         return onProgramClock(apiReq.programId, apiReq.clockAt, () => options.run(apiReq, database));
       });
       return replyToResponse(reply, edge);
@@ -210,7 +210,7 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
     withEdge(req, async (edge) => {
       const params = await urlInputs(req, ctx);
       const database = await hotDb();
-      if (scope.cors) await applyCors(req, params, edge, database);
+      if (scope.cors) await applyCors(req, params, edge, database.raw);
       const authenticated = await retryRead(() => scope.authenticate(req, params, edge, database));
       const parsed = options.body
         ? await readJsonBody(req, options.bodyOptional ? { value: {} } : undefined)
@@ -235,7 +235,7 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
       };
       if (options.statement) {
         const findsCustomer = options.statementFindsCustomer && scope === INTEGRATOR_CUSTOMER && !options.params;
-        if (!findsCustomer) await retryRead(() => resolvePath(scope, options, apiReq, database));
+        if (!findsCustomer) await retryRead(() => resolvePath(scope, options, apiReq, database.raw));
         const statement = options.statement;
         const done = await onProgramClock(apiReq.programId, apiReq.clockAt, () =>
           statement(apiReq, database, keyed ? outcomeSlot(keyed) : null),
@@ -249,8 +249,8 @@ function writeRoute<B, Q, C extends string | null>(scope: Scope, options: WriteO
         await resolvePath(scope, options, apiReq, tx);
         return onProgramClock(apiReq.programId, apiReq.clockAt, () => options.run(apiReq, tx));
       };
-      if (!keyed) return replyToResponse(await transactionWithRetry(database, act, TX_OPTIONS), edge);
-      const outcome = await runIdempotently(database, keyed, async (tx) => {
+      if (!keyed) return replyToResponse(await transactionWithRetry(database.prisma, act, TX_OPTIONS), edge);
+      const outcome = await runIdempotently(database.prisma, keyed, async (tx) => {
         const reply = await act(tx);
         return { status: reply.status, body: replyText(reply), customerId: apiReq.customerId };
       });
@@ -292,7 +292,7 @@ async function resolvePath(
   scope: Scope,
   options: Inputs<unknown>,
   apiReq: ApiRequest<unknown, unknown, string | null>,
-  database: Db,
+  database: RawQueries,
 ) {
   if (scope.customer) await scope.customer(apiReq, database);
   for (const [name, param] of Object.entries(options.params ?? {})) {

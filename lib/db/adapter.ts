@@ -19,11 +19,11 @@ export function databaseTarget(env?: Environment): DatabaseTarget {
 const POOL_WAIT_MS = 10_000;
 
 /** A raw statement straight on the driver's pool: its rows as node-postgres parses them. */
-export type DirectQuery = <T>(sql: string, values: readonly unknown[]) => Promise<T[]>;
+export type DirectQuery = <T>(sql: string, values: readonly unknown[]) => Promise<T>;
 
 export interface OpenedAdapter {
   factory: SqlMigrationAwareDriverAdapterFactory;
-  /** PostgreSQL only: raw statements on the same pool without Prisma (lib/db/client.ts `hotDb`). */
+  /** PostgreSQL only: raw statements on the same pool without Prisma (lib/db/client.ts `poolQueries`). */
   direct?: DirectQuery;
   /** Releases the pool or closes the embedded database. */
   close(): Promise<void>;
@@ -149,7 +149,7 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
     // The same statement names as Prisma's (one text, one name), so a connection prepares each statement once.
     const direct: DirectQuery = async <T>(sql: string, values: readonly unknown[]) =>
       (await pool.query({ text: sql, values: [...values], ...(pgbouncer ? {} : { name: preparedName({ sql }) }) }))
-        .rows as T[];
+        .rows as T;
     return { factory, direct, close: () => pool.end() };
   }
   const { mkdir } = await import("node:fs/promises");

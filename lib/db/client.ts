@@ -1,46 +1,32 @@
 import "server-only";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { databaseTarget, openAdapter, type DirectQuery, type OpenedAdapter } from "./adapter";
+import type { HotDb, RawQueries } from "./types";
 
-type Db = { prisma: PrismaClient; opened: OpenedAdapter; hot: PrismaClient };
+type Connected = { prisma: PrismaClient; opened: OpenedAdapter; hot: HotDb };
 
 // Kept on globalThis so Next's module reloading and the CLI share one client (PGlite allows one opener per directory).
-const holder = globalThis as unknown as { __loyaltyDb?: Promise<Db> };
+const holder = globalThis as unknown as { __loyaltyDb?: Promise<Connected> };
 
-async function connect(): Promise<Db> {
+async function connect(): Promise<Connected> {
   const opened = await openAdapter(databaseTarget());
   const prisma = new PrismaClient({ adapter: opened.factory });
-  return { prisma, opened, hot: opened.direct ? withDirectRawQueries(prisma, opened.direct) : prisma };
+  return { prisma, opened, hot: { prisma, raw: opened.direct ? poolQueries(opened.direct) : prisma } };
 }
 
 /**
- * The client for /v1's hot paths (lib/api/route-factories.ts): the same Prisma client, except that a raw statement
- * run outside a transaction (`$queryRawUnsafe` on the root client: the one-statement writes, the reads built as JSON
- * by the database, the rate-limit bucket) goes straight to the pg pool that Prisma's adapter uses. Prisma's work per
- * raw query (its query plan, argument and result mapping) cost more CPU than the rest of such a request (bench/
- * profile.ts: @prisma/client ~18% of a GET's and an increase's CPU). Inside `$transaction` the transaction client is
- * Prisma's own. Rows come as node-postgres parses them: the hot statements cast what they return to int, text,
- * boolean or uuid, which both give alike. PGlite has no pool: there it is the Prisma client itself.
+ * Raw statements straight on the pg pool that Prisma's adapter uses, for the /v1 hot paths outside a transaction (the
+ * one-statement writes, the reads built as JSON by the database, the rate-limit bucket, the customer lookup).
+ * Prisma's work per raw query (its query plan, argument and result mapping) cost more CPU than the rest of such a
+ * request (bench/profile.ts: @prisma/client ~18% of a GET's and an increase's CPU). PGlite has no pool: there `raw` is
+ * the Prisma client itself.
  */
-function withDirectRawQueries(prisma: PrismaClient, direct: DirectQuery): PrismaClient {
-  const bound = new Map<PropertyKey, unknown>();
-  const raw = (sql: string, ...values: unknown[]) => direct(sql, values);
-  return new Proxy(prisma, {
-    get(target, prop) {
-      if (prop === "$queryRawUnsafe") return raw;
-      const value = Reflect.get(target, prop, target);
-      // The model delegates (`customer`, …) are objects of their own; the client's `$` methods run on the client
-      // itself (it may keep private state that a proxy as `this` could not reach).
-      if (typeof value !== "function" || typeof prop !== "string" || !prop.startsWith("$")) return value;
-      let fn = bound.get(prop);
-      if (!fn) bound.set(prop, (fn = (value as (...a: unknown[]) => unknown).bind(target)));
-      return fn;
-    },
-  });
+export function poolQueries(direct: DirectQuery): RawQueries {
+  return { $queryRawUnsafe: (sql, ...values) => direct(sql, values) };
 }
 
-/** The process-wide Prisma client, with raw statements outside transactions straight on the pool (`withDirectRawQueries`). */
-export async function hotDb(): Promise<PrismaClient> {
+/** The /v1 hot path's handle: the process-wide Prisma client and its raw statements on the pool (`poolQueries`). */
+export async function hotDb(): Promise<HotDb> {
   await db();
   return (await holder.__loyaltyDb!).hot;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "./types";
+import type { Db, RawQueries } from "./types";
 
 /** A placeholder named in a statement built once, at module load, and bound on each run (`params`). */
 export class Param {
@@ -111,8 +111,8 @@ export function join(fragments: readonly Sql[], separator = ", "): Sql {
   return new Sql(["", ...between, ""], fragments);
 }
 
-/** The rows of a statement through Prisma's raw query (or `hotDb`'s, which goes straight to the pool). */
-export function query<T>(db: Db, statement: Sql): Promise<T[]> {
+/** The rows of a statement through Prisma's raw query, a transaction's, or the pool's (`HotDb.raw`). */
+export function query<T>(db: RawQueries, statement: Sql): Promise<T[]> {
   return db.$queryRawUnsafe<T[]>(statement.text, ...statement.values);
 }
 

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "@/lib/db/types";
+import type { Db, RawQueries } from "@/lib/db/types";
 import { findRow } from "@/lib/db/require-row";
 import { customerNotFound } from "@/lib/errors";
 
@@ -37,10 +37,10 @@ export async function requireCustomer(
 export const canNameCustomer = (email: string) => !email.includes("\u0000");
 
 /** The live customer's id for an e-mail (already normalised), or 404 `customer_not_found`. */
-export async function resolveCustomerId(db: Db, programId: string, email: string): Promise<string> {
+export async function resolveCustomerId(db: RawQueries, programId: string, email: string): Promise<string> {
   if (!canNameCustomer(email)) throw customerNotFound();
   // Raw, not the model API: this runs before every write on a customer's e-mail, and Prisma's work for a model query
-  // costs more than the lookup (bench/profile.ts); on the /v1 hot paths it goes straight to the pool (lib/db/client.ts).
+  // costs more than the lookup (bench/profile.ts); on the /v1 hot paths it goes straight to the pool (lib/db/client.ts `poolQueries`).
   const [customer] = await db.$queryRawUnsafe<{ id: string }[]>(
     `SELECT id::text AS id FROM "Customer" WHERE "programId" = $1::uuid AND email = $2 AND "deletedAt" IS NULL`,
     programId,

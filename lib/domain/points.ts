@@ -1,5 +1,5 @@
 import "server-only";
-import { isoSql, type Db, type Tx } from "@/lib/db/types";
+import { isoSql, type RawQueries, type Tx } from "@/lib/db/types";
 import { query, sql } from "@/lib/db/sql";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "./cursor";
 import { invalidInput } from "@/lib/errors";
@@ -60,7 +60,7 @@ function readCursor(cursor: string): KeysetPosition {
 
 /** A page of the customer's ledger, newest first, as `{ data, nextCursor }` JSON text. */
 export async function listTransactionsJson(
-  db: Db,
+  db: RawQueries,
   customerId: string,
   limit: number,
   cursor?: string | null,

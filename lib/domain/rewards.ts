@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { Db, Tx } from "@/lib/db/types";
+import type { Db, RawQueries, Tx } from "@/lib/db/types";
 import { rewardInactive, rewardNotFound, rewardOutOfStock, validationFailed } from "@/lib/errors";
 import { params, raw, sql, type Sql } from "@/lib/db/sql";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
@@ -72,7 +72,7 @@ export const rewardJson = (r: string) =>
   });
 
 /** Active rewards, cheapest first, as JSON text. */
-export async function listActiveRewardsJson(db: Db, programId: string): Promise<string> {
+export async function listActiveRewardsJson(db: RawQueries, programId: string): Promise<string> {
   const [row] = await db.$queryRawUnsafe<{ body: string }[]>(
     `SELECT coalesce(json_agg(${rewardJson("r")} ORDER BY r."costPoints", r.name), '[]'::json)::text AS body
      FROM "Reward" r WHERE r."programId" = $1::uuid AND r.active`,

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db, Tx } from "@/lib/db/types";
+import type { Db, RawQueries, Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, notFound, uniqueOr409 } from "@/lib/errors";
 import { requireProgram } from "./programs";
@@ -26,7 +26,7 @@ export async function createTier(db: Db, input: TierInput): Promise<{ tierId: st
 }
 
 /** The program's tiers as spec §2.5 objects, lowest requiredPoints first. */
-export async function listTiersJson(db: Db, programId: string): Promise<string> {
+export async function listTiersJson(db: RawQueries, programId: string): Promise<string> {
   const rows = await db.$queryRawUnsafe<{ body: string }[]>(
     `SELECT coalesce(json_agg(${jsonObject(tierFields("t"))} ORDER BY t."requiredPoints", t."createdAt", t.id), '[]'::json)::text AS body
      FROM "Tier" t WHERE t."programId" = $1::uuid`,

@@ -45,7 +45,11 @@ describe("A redemption, one decision on both paths [pglite]", () => {
   const reward = async (extra: Partial<RewardInput> = {}) =>
     (await createReward(prisma, { programId, name: `Reward ${++seq}`, costPoints: 10, ...extra })).rewardId;
   const fast = (customerId: string, rewardId: string) =>
-    redeemRewardInOneStatement(prisma, { programId, customerId, rewardId, actor: "t", metadata: { till: 3 } }, null);
+    redeemRewardInOneStatement(
+      { prisma, raw: prisma },
+      { programId, customerId, rewardId, actor: "t", metadata: { till: 3 } },
+      null,
+    );
   const locked = (customerId: string, rewardId: string, source: "api" | "dashboard" = "dashboard") =>
     prisma.$transaction((tx) =>
       redeemReward(tx, { programId, customerId, rewardId, actor: "t", source, metadata: { till: 3 } }),

@@ -53,7 +53,7 @@ describe("Coupons, earning-flow runs and batches: one decision on both paths [pg
 
   describe("coupon assignment", () => {
     const fast = (customerId: string, couponPoolId: string) =>
-      assignCouponInOneStatement(prisma, { programId, customerId, couponPoolId }, null);
+      assignCouponInOneStatement({ prisma, raw: prisma }, { programId, customerId, couponPoolId }, null);
     const locked = (customerId: string, couponPoolId: string) =>
       prisma.$transaction((tx) => assignCoupon(tx, { programId, customerId, couponPoolId }));
     const pool = async (codes: string[], validDays: number | null = 30) => {
@@ -116,7 +116,11 @@ describe("Coupons, earning-flow runs and batches: one decision on both paths [pg
   describe("earning-flow runs", () => {
     const run = { params: {}, actor: "t", idempotencyKey: null, orderId: null };
     const fast = (customerId: string, flowKey: string, params: Record<string, unknown> = {}) =>
-      executeEarningFlowInOneStatement(prisma, { ...run, programId, customerId, flowKey, params }, null);
+      executeEarningFlowInOneStatement(
+        { prisma, raw: prisma },
+        { ...run, programId, customerId, flowKey, params },
+        null,
+      );
     const locked = (customerId: string, flowKey: string, params: Record<string, unknown> = {}) =>
       prisma.$transaction((tx) => executeEarningFlow(tx, { ...run, programId, customerId, flowKey, params }));
     const viaStatement = async (customerId: string, flowKey: string, params?: Record<string, unknown>) => {
@@ -247,7 +251,7 @@ describe("Coupons, earning-flow runs and batches: one decision on both paths [pg
       ];
       const fresh = [`batch.${seq}.c@example.com`, `batch.${seq}.d@example.com`];
       const outcome = await applyIntegrationBatchInOneStatement(
-        prisma,
+        { prisma, raw: prisma },
         programId,
         items(existing[0]!, fresh[0]!),
         null,

@@ -541,7 +541,7 @@ function checkEntry(entryJson: string, expected: Record<string, unknown>) {
  * path in a transaction when the statement hands the request over (points due to expire, a tier period to close).
  */
 async function apiChange(change: typeof increaseBalance, move: Parameters<typeof increaseBalance>[1]) {
-  const done = await changeBalanceInOneStatement(prisma, change.change(move), null);
+  const done = await changeBalanceInOneStatement({ prisma, raw: prisma }, change.change(move), null);
   if (!done) return prisma.$transaction((tx) => change(tx, move));
   const body = JSON.parse(done.body!);
   return { balance: body.balance as number, entryJson: JSON.stringify(body.transaction) };

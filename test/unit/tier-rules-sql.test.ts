@@ -110,7 +110,7 @@ test("an earn on the hot path (ledger.ts tierCtes) decides as applyEarn", async 
       const customerId = customerIds[0]!;
       const before = await loaded(programId, customerId);
       const outcome = await changeBalanceInOneStatement(
-        prisma,
+        { prisma, raw: prisma },
         { programId, customerId, points, type: "earn", source: "api", actor: "test", now: NOW },
         null,
       );

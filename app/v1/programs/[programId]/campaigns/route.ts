@@ -6,7 +6,7 @@ import { createCampaign, listCampaigns } from "@/lib/domain/campaigns/store";
 /** The program's campaigns, newest first. 200. */
 export const GET = apiRead(async (req, db) => ({
   status: 200,
-  json: { data: await listCampaigns(db, req.programId) },
+  json: { data: await listCampaigns(db.prisma, req.programId) },
 }));
 
 /** Creates a campaign as a draft (it runs once activated). 201. */

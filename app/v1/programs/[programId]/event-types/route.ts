@@ -4,5 +4,5 @@ import { listEventTypes } from "@/lib/domain/campaigns/store";
 /** The program's declared event types, by name. 200. */
 export const GET = apiRead(async (req, db) => ({
   status: 200,
-  json: { data: await listEventTypes(db, req.programId) },
+  json: { data: await listEventTypes(db.prisma, req.programId) },
 }));

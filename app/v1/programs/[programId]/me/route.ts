@@ -5,7 +5,7 @@ import { getCustomerJsonById } from "@/lib/domain/customer-read";
 
 /** The customer a token names (same shape as Get customer details by email). 200. */
 export const GET = meRead(async (req, db) => {
-  const body = await getCustomerJsonById(db, req.programId, req.customerId);
+  const body = await getCustomerJsonById(db.raw, req.programId, req.customerId);
   if (!body) throw customerNotFound();
   return { status: 200, rawJson: body };
 });

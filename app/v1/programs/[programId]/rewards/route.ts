@@ -5,5 +5,5 @@ import { listActiveRewardsJson } from "@/lib/domain/rewards";
 /** The program's active rewards, cheapest first. 200. */
 export const GET = apiRead(async (req, db) => ({
   status: 200,
-  rawJson: dataEnvelope(await listActiveRewardsJson(db, req.programId)),
+  rawJson: dataEnvelope(await listActiveRewardsJson(db.raw, req.programId)),
 }));

@@ -5,5 +5,5 @@ import { listTiersJson } from "@/lib/domain/tiers";
 /** The program's tiers, lowest requiredPoints first. 200. */
 export const GET = apiRead(async (req, db) => ({
   status: 200,
-  rawJson: dataEnvelope(await listTiersJson(db, req.programId)),
+  rawJson: dataEnvelope(await listTiersJson(db.raw, req.programId)),
 }));

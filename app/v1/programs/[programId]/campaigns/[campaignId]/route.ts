@@ -10,7 +10,7 @@ const params = { campaignId: uuidParam(() => notFound("campaign")) };
 /** One campaign with every version it has had. 200. */
 export const GET = apiRead({
   params,
-  run: async (req, db) => ({ status: 200, json: await getCampaign(db, req.programId, req.params.campaignId!) }),
+  run: async (req, db) => ({ status: 200, json: await getCampaign(db.prisma, req.programId, req.params.campaignId!) }),
 });
 
 /** Replaces the campaign's draft: the next activation freezes it as a new version. 200. */

@@ -10,9 +10,12 @@ import { advanceClock, advanceClockInTransaction } from "@/lib/domain/program-cl
  */
 export const POST = apiWrite({
   body: AdvanceRequest,
-  statement: async (req, prisma, slot) => {
+  statement: async (req, database, slot) => {
     if (slot && !req.body.dryRun) return null;
-    const report = await advanceClock(prisma, req.programId, { to: new Date(req.body.to), dryRun: req.body.dryRun });
+    const report = await advanceClock(database.prisma, req.programId, {
+      to: new Date(req.body.to),
+      dryRun: req.body.dryRun,
+    });
     return { status: 200, body: JSON.stringify(report), replayed: false };
   },
   run: async (req, tx) => ({

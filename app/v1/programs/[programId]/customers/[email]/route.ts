@@ -5,7 +5,7 @@ import { normaliseEmail } from "@/lib/domain/customers";
 
 /** Get customer details by email (spec §4.1). 200. */
 export const GET = apiRead(async (req, db) => {
-  const body = await getCustomerJson(db, req.programId, normaliseEmail(req.params.email ?? ""));
+  const body = await getCustomerJson(db.raw, req.programId, normaliseEmail(req.params.email ?? ""));
   if (!body) throw customerNotFound();
   return { status: 200, rawJson: body };
 });

@@ -6,7 +6,7 @@ import { issueCustomerToken } from "@/lib/domain/customer-tokens";
 export const GET = customerReadNamed((query) => query.email, {
   query: TokenAliasQuery,
   run: async (req, db) => {
-    const { token } = await issueCustomerToken(db, req.programId, req.customerId, req.query.expires_in);
+    const { token } = await issueCustomerToken(db.prisma, req.programId, req.customerId, req.query.expires_in);
     return { status: 200, json: { accessToken: token } };
   },
 });

@@ -14,7 +14,7 @@ const params: Record<string, PathParam> = {
 /** One declared event type. 200. */
 export const GET = apiRead({
   params,
-  run: async (req, db) => ({ status: 200, json: await getEventType(db, req.programId, req.params.type!) }),
+  run: async (req, db) => ({ status: 200, json: await getEventType(db.prisma, req.programId, req.params.type!) }),
 });
 
 /** Declares an event type, or redeclares it (campaign versions keep what they were checked with). 200. */

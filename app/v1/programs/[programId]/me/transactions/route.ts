@@ -8,7 +8,7 @@ export const GET = meRead({
   query: PageQuery,
   run: async (req, db) => ({
     status: 200,
-    rawJson: await listTransactionsJson(db, req.customerId, req.query.limit, req.query.cursor),
+    rawJson: await listTransactionsJson(db.raw, req.customerId, req.query.limit, req.query.cursor),
   }),
 });
 

@@ -7,6 +7,6 @@ export const GET = customerRead({
   query: TokenQuery,
   run: async (req, db) => ({
     status: 200,
-    json: await issueCustomerToken(db, req.programId, req.customerId, req.query.expires_in),
+    json: await issueCustomerToken(db.prisma, req.programId, req.customerId, req.query.expires_in),
   }),
 });

@@ -34,12 +34,15 @@ const LOCKED_EVENT_SQL = lockedStatement(EVENT_WRITE, ["balance"]);
  *   its per-customer limit counters and its tier factor are exact;
  * - after locking, in id order, the triggered campaigns that have a budget (`FOR UPDATE` on their row), so the
  *   budget the evaluator sees is exact until commit: concurrent events never give more than the budget;
- * - points through the one balance change (ledger.ts `changeBalance`): one `earn` entry per campaign whose metadata
- *   names the campaign, its version and the event (`campaignId`, `campaignVersion`, `campaignName`, `eventId`,
- *   `eventType`, `window`); coupons through the one assignment (coupons.ts `assignCoupon`);
- * - the budget consumed (`budgetUsed`) and the per-customer use counted (`CampaignUsage`, a conditional upsert),
- *   each refusing to go past its limit (a bug, not a client error, if it ever did under these locks);
- * - the event kept in the event log (`CustomerEvent`) with what the campaigns did.
+ * - coupons through the one assignment (coupons.ts `assignCoupon`), before the statement (their codes are part of the
+ *   outcome); a referral the event's earn completes is closed before it and rewarded after it (as every earn does);
+ * - then the SAME statement as the hot path (event-write.ts `EVENT_WRITE`, through `runLockedWrite`): one balance
+ *   change with one `earn` entry per campaign whose metadata names the campaign, its version and the event
+ *   (`campaignId`, `campaignVersion`, `campaignName`, `eventId`, `eventType`, `window`), the budgets consumed, the
+ *   per-customer uses counted (each refusing to go past its limit: a bug under these locks), the event kept in the
+ *   event log (`CustomerEvent`) with what the campaigns did.
+ * This is the locked path of `POST …/events` (the hot path is `customerEventValues` below, handed over here for a
+ * dry run, a coupon, a race or what is due), and the only path of the dashboard's and CLI's callers.
  * A dry run evaluates the same way and writes nothing: no lock, no entry, no counter, no event row, no webhook.
  */
 

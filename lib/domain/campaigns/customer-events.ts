@@ -42,7 +42,7 @@ const LOCKED_EVENT_SQL = lockedStatement(EVENT_WRITE, ["balance"]);
  *   per-customer uses counted (each refusing to go past its limit: a bug under these locks), the event kept in the
  *   event log (`CustomerEvent`) with what the campaigns did.
  * This is the locked path of `POST …/events` (the hot path is `customerEventValues` below, handed over here for a
- * dry run, a coupon, a race or what is due), and the only path of the dashboard's and CLI's callers.
+ * dry run, a coupon, a race or what is due), and the path for any caller in a transaction of its own.
  * A dry run evaluates the same way and writes nothing: no lock, no entry, no counter, no event row, no webhook.
  */
 

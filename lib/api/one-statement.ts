@@ -17,6 +17,8 @@ import type { BalanceChange } from "@/lib/domain/balance-change";
 import { REDEEM_WRITE, redeemRefusal, redeemValues } from "@/lib/domain/rewards";
 import { earningFlowRunValues, RUN_WRITE } from "@/lib/domain/earning-flows";
 import { ASSIGN_WRITE, assignCouponRefusal, assignCouponValues } from "@/lib/domain/coupons";
+import { EVENT_ANSWER_BODY, EVENT_WRITE } from "@/lib/domain/campaigns/event-write";
+import { customerEventValues } from "@/lib/domain/campaigns/customer-events";
 import { BATCH_WRITE, externalIdTaken, userBatchValues, type IntegrationBatchItem } from "@/lib/domain/customers";
 
 /**
@@ -121,6 +123,23 @@ export const executeEarningFlowInOneStatement = async (
     values: await earningFlowRunValues(database.prisma, input),
     refusal: changeRefusal,
   });
+
+/** 200 `{ event, effects, balance, skipped }`. */
+const EVENT_SQL = keyedStatement(EVENT_WRITE, { status: 200, body: EVENT_ANSWER_BODY }).text;
+
+/**
+ * A customer event against the program's campaigns, after one snapshot read and the evaluation (null: the locked
+ * path, see `customerEventValues`).
+ */
+export async function recordCustomerEventInOneStatement(
+  database: HotDb,
+  input: Parameters<typeof customerEventValues>[1],
+  slot: OutcomeSlot | null,
+): Promise<Outcome | null> {
+  const values = await customerEventValues(database.prisma, input);
+  if (!values) return null;
+  return inOneStatement(database, slot, { sql: EVENT_SQL, values, refusal: changeRefusal });
+}
 
 /** 201 `{ coupon }`. */
 const ASSIGN_SQL = keyedStatement(ASSIGN_WRITE, {

@@ -3,7 +3,7 @@ import type { Tx } from "@/lib/db/types";
 import { empty, int, join, params, raw, sql, type Sql } from "@/lib/db/sql";
 import { balanceLimit, insufficientBalance } from "@/lib/errors";
 import { KEYED_PARAM_COUNT, keyedStatement, type StatementWrite } from "@/lib/db/keyed-statement";
-import { balanceChangedData, ledgerEntryJson } from "./sql";
+import { balanceChangedData, campaignBalanceChangedData, ledgerEntryJson } from "./sql";
 import { tierRank } from "./tier-ranking";
 import { recalculateIfDue } from "./tiers-engine";
 import { closeReferral } from "./referrals";
@@ -81,6 +81,14 @@ export interface ChangeSql {
    * race does, and takes the locked path.
    */
   shape: ChangeShape;
+  /**
+   * Several ledger entries for one change of the balance (a customer event's campaigns, campaigns/event-write.ts):
+   * a relation with columns `ord` (int, the entries' order), `id` (uuid), `points` (int > 0), `reason` (text) and
+   * `metadata` (jsonb) whose points add up to `points`. The balance moves once; each entry gets its own lot, its
+   * `balance.changed` event and the balance after it; `reason` and `metadata` above are unused, and `change` has no
+   * entry (NULL `entry`, `entry_id`). Only for an `add` shape.
+   */
+  entries?: Sql;
 }
 
 export interface ChangeShape {
@@ -145,14 +153,28 @@ export const changeCtes = (p: ChangeSql): Sql => {
   RETURNING l.balance
 ), program AS (
   SELECT "pointsExpiryMonths" AS months FROM "Program" WHERE id = ${p.programId}
-), e AS (
+), e AS (${
+    p.entries
+      ? sql`
+  INSERT INTO "LedgerEntry" (id, "programId", "customerId", type, points, "balanceAfter", reason, source, actor,
+                             "idempotencyKey", metadata, "earningFlowId", "orderId", "reversesId", "createdAt", "expiresAt")
+  SELECT x.id, ${p.programId}, ${p.customerId}, ${p.type}, x.points, upd.balance - x.later, x.reason, ${p.source}, ${p.actor},
+         ${p.idempotencyKey}, x.metadata, ${p.earningFlowId}, ${p.orderId ?? sql`NULL::text`}, NULL::uuid, clock.at,
+         CASE WHEN program.months IS NOT NULL THEN clock.at + make_interval(months => program.months) END
+  FROM upd CROSS JOIN program CROSS JOIN clock CROSS JOIN (
+    SELECT x.*, coalesce(sum(x.points) OVER (ORDER BY x.ord ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS later
+    FROM ${p.entries} x) x
+  ORDER BY x.ord
+  RETURNING *`
+      : sql`
   INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", reason, source, actor,
                              "idempotencyKey", metadata, "earningFlowId", "orderId", "reversesId", "createdAt", "expiresAt")
   SELECT ${p.programId}, ${p.customerId}, ${p.type}, ${p.points}, upd.balance, ${p.reason}, ${p.source}, ${p.actor},
          ${p.idempotencyKey}, ${p.metadata}, ${p.earningFlowId}, ${p.orderId ?? sql`NULL::text`}, ${p.reversesId ?? sql`NULL::uuid`}, clock.at,
          CASE WHEN ${p.points} > 0 AND program.months IS NOT NULL THEN clock.at + make_interval(months => program.months) END
   FROM upd CROSS JOIN program CROSS JOIN clock
-  RETURNING *
+  RETURNING *`
+  }
 ), lot AS (${
     adds
       ? sql`
@@ -196,7 +218,7 @@ export const changeCtes = (p: ChangeSql): Sql => {
   }, event AS (
   INSERT INTO "Event" ("programId", type, data, "createdAt")
   SELECT e."programId", 'balance.changed',
-         ${raw(balanceChangedData("e"))}, e."createdAt"
+         ${raw(p.entries ? campaignBalanceChangedData("e") : balanceChangedData("e"))}, e."createdAt"
   FROM e${
     tiers
       ? sql`
@@ -208,8 +230,13 @@ export const changeCtes = (p: ChangeSql): Sql => {
       : empty
   }
   RETURNING 1
-), change AS (
-  SELECT upd.balance, e.id AS entry_id, ${raw(ledgerEntryJson("e"))}::text AS entry FROM upd, e
+), change AS (${
+    p.entries
+      ? sql`
+  SELECT upd.balance, NULL::uuid AS entry_id, NULL::text AS entry FROM upd`
+      : sql`
+  SELECT upd.balance, e.id AS entry_id, ${raw(ledgerEntryJson("e"))}::text AS entry FROM upd, e`
+  }
 ), change_refusal AS (
   SELECT coalesce(due.why, CASE WHEN cur.balance::bigint + ${p.points} < 0 THEN 'insufficient_balance'
                                 WHEN cur.balance::bigint + ${p.points} > ${int(MAX_BALANCE)} THEN 'balance_limit'
@@ -221,7 +248,7 @@ export const changeCtes = (p: ChangeSql): Sql => {
          OR (((SELECT coalesce(sum(used), 0) FROM spent) = greatest(-(${p.points}), 0))
              AND (NOT ${p.tier} OR EXISTS (SELECT 1 FROM ctu))
              AND (SELECT count(*) FROM event) >= 1
-             AND (${p.points} < 0 OR (SELECT count(*) FROM lot) = 1)) AS ok
+             AND (${p.points} < 0 OR (SELECT count(*) FROM lot) = ${p.entries ? sql`(SELECT count(*) FROM ${p.entries} x)` : raw("1")})) AS ok
 )`;
 };
 

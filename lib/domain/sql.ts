@@ -98,6 +98,13 @@ export const customerJoins = `
 export const balanceChangedData = (e: string) =>
   `jsonb_build_object('customerId', ${e}."customerId", 'transactionId', ${e}.id, 'type', ${e}.type, 'points', ${e}.points, 'balance', ${e}."balanceAfter")`;
 
+/**
+ * balance.changed of an entry a campaign made (its metadata names it: campaigns/event-write.ts), with `campaign`:
+ * the campaign, the version that applied and the customer event that caused it.
+ */
+export const campaignBalanceChangedData = (e: string) =>
+  `${balanceChangedData(e)} || jsonb_build_object('campaign', jsonb_build_object('campaignId', ${e}.metadata->'campaignId', 'version', ${e}.metadata->'campaignVersion', 'eventId', ${e}.metadata->'eventId'))`;
+
 /** A ledger entry (API.md §4) from alias e. */
 export const ledgerEntryJson = (e: string) =>
   jsonObject({

@@ -559,6 +559,103 @@ for (const backend of BACKENDS) {
       assertProblem(await app.api("GET", `${A()}/campaigns/not-a-uuid`), 404, "not_found");
     });
 
+    test("one event, several campaigns: an entry each with the running balance, balance.changed naming campaign, version and event, on both paths", async () => {
+      const type = await declare();
+      const ids = [
+        await campaign({ name: "a", trigger: { event: type }, effects: award(7), priority: 3 }),
+        await campaign({ name: "b", trigger: { event: type }, effects: award(5), priority: 2 }),
+        await campaign({
+          name: "c",
+          trigger: { event: type },
+          conditions: { attr: "event.channel", op: "eq", value: "coupon" },
+          effects: [{ type: "assign_coupon", couponPoolId: pools.shoes }],
+          priority: 1,
+        }),
+      ];
+      const email = await newCustomer("several");
+      // Without a coupon: the one statement; with one (campaign c), the locked path runs the same statement.
+      const hot = await event(email, type, { total: 1, channel: "web" });
+      const locked = await event(email, type, { total: 1, channel: "coupon" });
+      assert.deepEqual(
+        hot.effects.map((e) => [e.campaignId, e.points]),
+        [
+          [ids[0], 7],
+          [ids[1], 5],
+        ],
+      );
+      assert.equal(hot.balance, 12);
+      assert.equal(locked.balance, 24);
+      // The shoes pool may be used up by the effects test: a code, or the skip that says so.
+      assert.ok(
+        locked.effects.some((e) => e.campaignId === ids[2] && e.couponCode?.startsWith("SHOE-")) ||
+          locked.skipped.some((e) => e.campaignId === ids[2] && e.reason === "coupon_pool_empty"),
+        JSON.stringify(locked),
+      );
+      const entries = await transactions(email);
+      for (const answer of [hot, locked]) {
+        const mine = entries
+          .filter((t) => t.metadata.eventId === answer.event.id)
+          .map((t) => t as typeof t & { balanceAfter: number })
+          .sort((a, b) => a.balanceAfter - b.balanceAfter);
+        assert.deepEqual(
+          mine.map((t) => [t.points, t.balanceAfter, t.metadata.campaignId]),
+          [
+            [7, answer.balance - 5, ids[0]],
+            [5, answer.balance, ids[1]],
+          ],
+        );
+        assert.deepEqual(
+          mine.map((t) => t.id),
+          answer.effects.filter((e) => e.points).map((e) => e.transactionId),
+        );
+      }
+      // The webhook data (read from the outbox: PGlite serves one connection, the app's).
+      if (backend !== "postgres") return;
+      const increase = await post(`${P(email)}/balance/increase`, { points: 1 });
+      assert.equal(increase.status, 200, increase.text);
+      const rows = await app.query<{ id: string; data: Record<string, unknown> }>(
+        `SELECT data->>'transactionId' AS id, data FROM "Event"
+         WHERE type = 'balance.changed' AND data->>'transactionId' = ANY($1::text[])`,
+        [[...entries.map((t) => t.id), increase.json.transaction.id]],
+      );
+      const campaignOf = new Map(rows.map((r) => [r.id, r.data.campaign]));
+      for (const answer of [hot, locked])
+        for (const e of answer.effects.filter((x) => x.points))
+          assert.deepEqual(campaignOf.get(e.transactionId!), {
+            campaignId: e.campaignId,
+            version: 1,
+            eventId: answer.event.id,
+          });
+      assert.equal(campaignOf.has(increase.json.transaction.id), true);
+      assert.equal(campaignOf.get(increase.json.transaction.id), undefined, "a plain increase names no campaign");
+    });
+
+    test("the campaign list is a page at a time: every campaign once, newest first; a foreign cursor is 400", async () => {
+      const type = await declare();
+      for (let i = 0; i < 3; i++)
+        await campaign({ name: `page ${i}`, trigger: { event: type }, effects: award(1) }, false);
+      const all = (await app.api("GET", `${A()}/campaigns?limit=200`)).json;
+      assert.equal(all.nextCursor, null);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { status: number; json: { data: { id: string }[]; nextCursor: string | null } } = await app.api(
+          "GET",
+          `${A()}/campaigns?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+        );
+        assert.equal(page.status, 200);
+        assert.ok(page.json.data.length <= 2);
+        seen.push(...page.json.data.map((c) => c.id));
+        cursor = page.json.nextCursor;
+      } while (cursor);
+      assert.deepEqual(
+        seen,
+        all.data.map((c: { id: string }) => c.id),
+      );
+      assert.ok(seen.length >= 3);
+      assertProblem(await app.api("GET", `${A()}/campaigns?cursor=nonsense`), 400, "validation_failed");
+    });
+
     test("reversing a campaign's entry, or refunding the event's order, takes its points back and gives budget and limit back", async () => {
       const type = await declare();
       const id = await campaign({

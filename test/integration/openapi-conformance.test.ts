@@ -837,7 +837,10 @@ for (const backend of BACKENDS) {
       expect(await call("GET", one), 200);
       expect(await call("GET", `${A()}/campaigns/not-a-uuid`), 404, "not_found");
       await commonReadErrors(one, `${B()}/campaigns/${created.id}`);
-      expect(await call("GET", `${A()}/campaigns`), 200);
+      const firstPage = expect(await call("GET", `${A()}/campaigns?limit=1`), 200).json;
+      assert.ok(firstPage.nextCursor);
+      expect(await call("GET", `${A()}/campaigns?cursor=${encodeURIComponent(firstPage.nextCursor)}`), 200);
+      expect(await call("GET", `${A()}/campaigns?cursor=nonsense`), 400, "validation_failed");
       await commonReadErrors(`${A()}/campaigns`, `${B()}/campaigns`);
 
       const email = await customer("events");

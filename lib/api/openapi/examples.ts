@@ -475,7 +475,7 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
   listEventTypes: one("One declared type", { data: [purchaseType] }),
   getEventType: one("A purchase", purchaseType),
   putEventType: one("As declared", purchaseType),
-  listCampaigns: one("One active campaign", { data: [campaign("active", 1, null)] }),
+  listCampaigns: one("One active campaign", { data: [campaign("active", 1, null)], nextCursor: null }),
   createCampaign: one("A draft", campaign("draft", null, weekendGold)),
   getCampaign: one("Version 1 running", {
     ...campaign("active", 1, null),

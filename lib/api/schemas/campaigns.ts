@@ -208,7 +208,9 @@ export const CampaignDetail = Campaign.extend({
     }),
   ),
 }).meta({ id: "CampaignDetail" });
-export const CampaignList = z.object({ data: z.array(Campaign) }).meta({ id: "CampaignList" });
+export const CampaignList = z
+  .object({ data: z.array(Campaign), nextCursor: z.string().nullable() })
+  .meta({ id: "CampaignList" });
 
 /** Attributes of an event: at most 32 KB as JSON. */
 export const MAX_EVENT_ATTRIBUTES_BYTES = 32 * 1024;

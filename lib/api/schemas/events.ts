@@ -77,8 +77,16 @@ export const WEBHOOK_EVENTS = {
       type: z.enum(LEDGER_TYPES),
       points: z.number().int().describe("Signed: positive adds to the balance, negative takes from it."),
       balance: z.number().int().describe("The balance after this entry."),
+      campaign: z
+        .object({
+          campaignId: Id,
+          version: z.number().int().describe("The campaign version that applied."),
+          eventId: Id.describe("The customer event (POST …/customers/{email}/events) that caused the entry."),
+        })
+        .optional()
+        .describe("Only on an entry a campaign made: the campaign, its version and the event (API.md, Campaigns)."),
     }),
-    "A ledger entry changed a customer's balance (any source: API, dashboard, earning flow, expiry).",
+    "A ledger entry changed a customer's balance (any source: API, dashboard, earning flow, campaign, expiry).",
   ),
   "tier.changed": envelope(
     "tier.changed",

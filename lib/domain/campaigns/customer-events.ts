@@ -1,17 +1,30 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
 import { AppError, validationFailed } from "@/lib/errors";
 import { lockBalance } from "../balance-lock";
 import { assignCoupon } from "../coupons";
-import { changeBalance } from "../ledger";
+import { changeBalance, changeRefusal } from "../ledger";
+import { lockedStatement, runLockedWrite } from "../locked-write";
+import { closeReferral } from "../referrals";
 import { recalculateIfDue } from "../tiers-engine";
 import type { AttrTypes } from "./conditions";
-import type { CampaignDefinition, SkipReason } from "./definition";
+import type { CampaignDefinition } from "./definition";
 import { evaluate, limitWindow, type CampaignVersionState, type Evaluation } from "./evaluate";
-import { zonedTime } from "./schedule";
+import { LIMIT_WINDOWS } from "./definition";
+import { windowKey, zonedTime } from "./schedule";
 import { eventTypeAttributes } from "./store";
 import { checkEventAttributes } from "./validate";
+import {
+  assignsCoupon,
+  EVENT_WRITE,
+  eventPlan,
+  readEventSnapshot,
+  versionsOf,
+  type AssignedCoupons,
+  type CustomerEventOutcome,
+} from "./event-write";
+
+const LOCKED_EVENT_SQL = lockedStatement(EVENT_WRITE, ["balance"]);
 
 /**
  * A customer event in, the campaigns' effects out (API.md "Campaigns and events"): the event is checked against its
@@ -21,12 +34,15 @@ import { checkEventAttributes } from "./validate";
  *   its per-customer limit counters and its tier factor are exact;
  * - after locking, in id order, the triggered campaigns that have a budget (`FOR UPDATE` on their row), so the
  *   budget the evaluator sees is exact until commit: concurrent events never give more than the budget;
- * - points through the one balance change (ledger.ts `changeBalance`): one `earn` entry per campaign whose metadata
- *   names the campaign, its version and the event (`campaignId`, `campaignVersion`, `campaignName`, `eventId`,
- *   `eventType`, `window`); coupons through the one assignment (coupons.ts `assignCoupon`);
- * - the budget consumed (`budgetUsed`) and the per-customer use counted (`CampaignUsage`, a conditional upsert),
- *   each refusing to go past its limit (a bug, not a client error, if it ever did under these locks);
- * - the event kept in the event log (`CustomerEvent`) with what the campaigns did.
+ * - coupons through the one assignment (coupons.ts `assignCoupon`), before the statement (their codes are part of the
+ *   outcome); a referral the event's earn completes is closed before it and rewarded after it (as every earn does);
+ * - then the SAME statement as the hot path (event-write.ts `EVENT_WRITE`, through `runLockedWrite`): one balance
+ *   change with one `earn` entry per campaign whose metadata names the campaign, its version and the event
+ *   (`campaignId`, `campaignVersion`, `campaignName`, `eventId`, `eventType`, `window`), the budgets consumed, the
+ *   per-customer uses counted (each refusing to go past its limit: a bug under these locks), the event kept in the
+ *   event log (`CustomerEvent`) with what the campaigns did.
+ * This is the locked path of `POST …/events` (the hot path is `customerEventValues` below, handed over here for a
+ * dry run, a coupon, a race or what is due), and the path for any caller in a transaction of its own.
  * A dry run evaluates the same way and writes nothing: no lock, no entry, no counter, no event row, no webhook.
  */
 
@@ -44,21 +60,7 @@ export interface CustomerEventInput {
   now: Date;
 }
 
-export interface EventEffect {
-  campaignId: string;
-  campaignVersion: number;
-  type: "award_points" | "multiply_points" | "assign_coupon";
-  points: number | null;
-  couponCode: string | null;
-  transactionId: string | null;
-}
-
-export interface CustomerEventOutcome {
-  event: { id: string | null; type: string; occurredAt: string };
-  effects: EventEffect[];
-  balance: number;
-  skipped: { campaignId: string; reason: SkipReason }[];
-}
+export type { CustomerEventOutcome, EventEffect } from "./event-write";
 
 interface CustomerRow {
   balance: number;
@@ -194,108 +196,109 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
       skipped: evaluation.skipped,
     };
 
-  const eventId = randomUUID();
-  const names = new Map(rows.map((r) => [r.campaignId, r]));
-  const effects: EventEffect[] = [];
-  const skipped = [...evaluation.skipped];
-  let balance = customer.balance;
-  for (const applied of evaluation.applied) {
-    const version = names.get(applied.campaignId)!;
-    const limits = version.definition.limits;
-    let transactionId: string | null = null;
-    if (applied.points > 0) {
-      const change = await changeBalance(tx, {
-        programId,
-        customerId,
-        points: applied.points,
-        type: "earn",
-        source: "api",
-        actor: input.actor,
-        reason: `campaign: ${version.name}`,
-        metadata: {
-          campaignId: applied.campaignId,
-          campaignVersion: applied.version,
-          campaignName: version.name,
-          eventId,
-          eventType: input.type,
-          window: applied.window,
-          budgeted: limits.budgetPoints !== undefined,
-        },
-        idempotencyKey: input.idempotencyKey ?? null,
-        orderId: input.orderId ?? null,
-        now,
-      });
-      transactionId = change.entryId;
-      balance = change.balance;
-      if (limits.budgetPoints !== undefined) {
-        const consumed = await tx.$executeRawUnsafe(
-          `UPDATE "Campaign" SET "budgetUsed" = "budgetUsed" + $2 WHERE id = $1::uuid AND "budgetUsed" + $2 <= $3`,
-          applied.campaignId,
-          applied.points,
-          limits.budgetPoints,
-        );
-        if (consumed !== 1) throw new Error(`campaign ${applied.campaignId}: budget exceeded under its row lock`);
+  // Coupons first, in this transaction (the statement cannot draw them): their codes are part of the outcome.
+  let coupons: AssignedCoupons | null = null;
+  if (assignsCoupon(evaluation)) {
+    coupons = new Map();
+    for (const applied of evaluation.applied)
+      for (const e of applied.effects) {
+        if (e.type !== "assign_coupon") continue;
+        let code: string | null = null;
+        try {
+          code = (await assignCoupon(tx, { programId, customerId, couponPoolId: e.couponPoolId })).code;
+        } catch (err) {
+          // A pool with no free code (or switched off since) gives nothing; the campaign's other effects stand.
+          if (!(err instanceof AppError) || !COUPON_SKIPS.has(err.code)) throw err;
+        }
+        coupons.set(applied.campaignId, [...(coupons.get(applied.campaignId) ?? []), code]);
       }
-    }
-    if (applied.window !== null && limits.perCustomer) {
-      const counted = await tx.$queryRawUnsafe<{ count: number }[]>(
-        `INSERT INTO "CampaignUsage" ("programId", "campaignId", "customerId", "window", count)
-         VALUES ($1::uuid, $2::uuid, $3::uuid, $4, 1)
-         ON CONFLICT ("campaignId", "customerId", "window")
-           DO UPDATE SET count = "CampaignUsage".count + 1 WHERE "CampaignUsage".count < $5
-         RETURNING count`,
-        programId,
-        applied.campaignId,
-        customerId,
-        applied.window,
-        limits.perCustomer.count,
-      );
-      if (!counted.length)
-        throw new Error(`campaign ${applied.campaignId}: customer limit exceeded under the row lock`);
-    }
-    for (const e of applied.effects) {
-      if (e.type !== "assign_coupon") {
-        effects.push({
-          campaignId: applied.campaignId,
-          campaignVersion: applied.version,
-          type: e.type,
-          points: e.points,
-          couponCode: null,
-          transactionId,
-        });
-        continue;
-      }
-      try {
-        const coupon = await assignCoupon(tx, { programId, customerId, couponPoolId: e.couponPoolId });
-        effects.push({
-          campaignId: applied.campaignId,
-          campaignVersion: applied.version,
-          type: e.type,
-          points: null,
-          couponCode: coupon.code,
-          transactionId: null,
-        });
-      } catch (err) {
-        // A pool with no free code (or switched off since) gives nothing; the campaign's other effects stand.
-        if (!(err instanceof AppError) || !COUPON_SKIPS.has(err.code)) throw err;
-        skipped.push({ campaignId: applied.campaignId, reason: "coupon_pool_empty" });
-      }
-    }
   }
-  const outcome = { effects, skipped };
-  await tx.customerEvent.create({
-    data: {
-      id: eventId,
-      programId,
-      customerId,
-      type: input.type,
+  const versions = new Map(rows.map((r) => [r.campaignId, r]));
+  const plan = eventPlan(
+    { ...input, occurredAt, orderId: input.orderId ?? null, idempotencyKey: input.idempotencyKey ?? null },
+    evaluation,
+    versions,
+    coupons,
+  );
+  // The event's earn closes the customer's open referral when it qualifies, then rewards both sides after it.
+  const referral =
+    plan.total > 0 ? await closeReferral(tx, { programId, customerId, source: "api", now, points: plan.total }) : null;
+  const done = await runLockedWrite(tx, LOCKED_EVENT_SQL, plan.values);
+  if ("refusal" in done) {
+    if (done.refusal === "missing") throw new Error("customer without loyalty data");
+    throw changeRefusal(done.refusal) ?? new Error(`customer event refused under the row lock: ${done.refusal}`);
+  }
+  if (referral) await referral.reward((award) => changeBalance(tx, award));
+  return { event: plan.event, effects: plan.effects, balance: Number(done.row.balance), skipped: plan.skipped };
+}
+
+/** The time zone last seen per program, to ask the snapshot for the use counters of now's windows in one read. */
+const ZONES = new Map<string, string>();
+
+const windowsAt = (now: Date, timeZone: string) => {
+  const local = zonedTime(now, timeZone);
+  return LIMIT_WINDOWS.map((w) => windowKey(w, local));
+};
+
+/**
+ * The hot path of an event (the route's one statement, lib/api/one-statement.ts): one read of the customer (by
+ * e-mail), the declaration, the active campaigns and the use counters (`readEventSnapshot`); the versions from their
+ * cache (`versionsOf`); the one evaluator; then the values of the one statement (`EVENT_WRITE`), which applies the
+ * decision only if nothing it read has changed meanwhile. Null when the locked path must take the event: no such
+ * customer (its lookup answers 404), an event that does not fit its declaration (the locked path checks a replay of
+ * the key first, then answers 400 by path), a dry run, or an event that assigns a coupon.
+ */
+export async function customerEventValues(
+  db: Db,
+  input: Omit<CustomerEventInput, "customerId"> & { email: string },
+): Promise<unknown[] | null> {
+  if (input.dryRun) return null;
+  const { programId, now } = input;
+  let zone = ZONES.get(programId) ?? "UTC";
+  let snap = await readEventSnapshot(db, programId, input.email, input.type, windowsAt(now, zone));
+  if (snap && snap.timeZone !== zone) {
+    ZONES.set(programId, (zone = snap.timeZone));
+    snap = await readEventSnapshot(db, programId, input.email, input.type, windowsAt(now, zone));
+  }
+  if (!snap || !snap.declared || checkEventAttributes(snap.declared, input.attributes).length) return null;
+  const occurredAt = input.occurredAt ?? now;
+  const budgetUsed = new Map(snap.campaigns.map(([id, , used]) => [id, used]));
+  const all = await versionsOf(
+    db,
+    snap.campaigns.map(([campaignId, version]) => ({ campaignId, version })),
+  );
+  const triggered = all.filter((v) => v.definition.trigger.event === input.type);
+  const nowLocal = zonedTime(now, zone);
+  const campaigns: CampaignVersionState[] = triggered.map((v) => {
+    const window = limitWindow(v.definition, nowLocal);
+    const use = window === null ? undefined : snap.uses.find(([id, w]) => id === v.campaignId && w === window);
+    return { ...v, budgetUsed: budgetUsed.get(v.campaignId) ?? 0, customerUses: use ? use[2] : 0 };
+  });
+  const evaluation = evaluate({
+    event: { type: input.type, occurredAt, attributes: input.attributes },
+    customer: {
+      tier: snap.tier,
+      tierFactor: snap.factor,
+      balance: snap.balance,
+      memberSince: new Date(snap.memberSince),
+      language: snap.language,
+    },
+    campaigns,
+    now,
+    timeZone: zone,
+  });
+  if (assignsCoupon(evaluation)) return null;
+  const plan = eventPlan(
+    {
+      ...input,
+      customerId: snap.customerId,
       occurredAt,
       orderId: input.orderId ?? null,
-      attributes: input.attributes as object,
-      outcome: outcome as object,
       idempotencyKey: input.idempotencyKey ?? null,
-      createdAt: now,
     },
-  });
-  return { event: { id: eventId, ...eventView }, effects, balance, skipped };
+    evaluation,
+    new Map(triggered.map((v) => [v.campaignId, v])),
+    null,
+  );
+  return plan.values;
 }

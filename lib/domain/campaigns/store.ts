@@ -2,7 +2,8 @@ import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { findRow } from "@/lib/db/require-row";
-import { conflict, notFound, validationFailed } from "@/lib/errors";
+import { conflict, invalidInput, notFound, validationFailed } from "@/lib/errors";
+import { decodeCursor, encodeCursor } from "../cursor";
 import { requireProgram } from "../programs";
 import { attrTypesOf, type FieldProblem } from "./conditions";
 import type { CampaignBody, CampaignDefinition, CampaignStatus, EventAttributes } from "./definition";
@@ -259,8 +260,31 @@ export async function getCampaign(db: Db, programId: string, campaignId: string)
   };
 }
 
-/** The program's campaigns, newest first. */
-export async function listCampaigns(db: Db, programId: string): Promise<CampaignView[]> {
-  const rows = await db.campaign.findMany({ where: { programId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
-  return rows.map(campaignView);
+/**
+ * A page of the program's campaigns, newest first (keyset on createdAt, id: `cursor` is the last row's position,
+ * lib/domain/cursor.ts); `nextCursor` null on the last page. A cursor that is not one of ours is 400.
+ */
+export async function listCampaigns(
+  db: Db,
+  programId: string,
+  page: { limit: number; cursor?: string | null },
+): Promise<{ data: CampaignView[]; nextCursor: string | null }> {
+  const after = page.cursor ? decodeCursor(page.cursor) : null;
+  if (page.cursor && !after)
+    throw invalidInput("The cursor is not valid.", [{ path: "cursor", message: "is not a cursor from this API" }]);
+  const at = after ? new Date(after.at) : null;
+  const rows = await db.campaign.findMany({
+    where: {
+      programId,
+      ...(after && at ? { OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: after.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: page.limit + 1,
+  });
+  const data = rows.slice(0, page.limit);
+  const last = data.at(-1);
+  return {
+    data: data.map(campaignView),
+    nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+  };
 }

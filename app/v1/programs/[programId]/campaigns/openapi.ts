@@ -1,5 +1,5 @@
 import type { OperationSpec } from "@/lib/api/openapi/operation";
-import { idempotencyKey, programId } from "@/lib/api/openapi/parameters";
+import { idempotencyKey, pageParameters, programId } from "@/lib/api/openapi/parameters";
 import { INTEGRATOR_ERRORS, WRITE_ERRORS } from "@/lib/api/openapi/problems";
 
 /** The OpenAPI operations of ./route.ts, by the method it exports (collected by lib/api/openapi/paths.ts). */
@@ -7,11 +7,11 @@ export const GET: OperationSpec = {
   operationId: "listCampaigns",
   summary: "Campaigns",
   description:
-    "The program's campaigns, newest first, with their status, running version, pending draft and budget used.",
+    "The program's campaigns, newest first, with their status, running version, pending draft and budget used, a page at a time: follow `nextCursor` until it is null.",
   tag: "Campaigns",
-  parameters: [programId],
-  success: { status: 200, description: "The campaigns.", schema: "CampaignList" },
-  errors: INTEGRATOR_ERRORS,
+  parameters: [programId, ...pageParameters],
+  success: { status: 200, description: "A page of campaigns.", schema: "CampaignList" },
+  errors: [...INTEGRATOR_ERRORS, ["validation_failed", "an invalid limit or cursor, or an unknown query parameter"]],
 };
 
 export const POST: OperationSpec = {

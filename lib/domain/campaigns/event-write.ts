@@ -1,0 +1,322 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/lib/db/types";
+import { params, sql } from "@/lib/db/sql";
+import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
+import { changeCtes } from "../ledger";
+import type { AttrTypes } from "./conditions";
+import type { CampaignDefinition, EventAttributes, SkipReason } from "./definition";
+import type { Evaluation } from "./evaluate";
+
+/**
+ * The write of a customer event (API.md "Campaigns and events") as ONE keyed statement, the same on both paths
+ * (architecture.md "Hot writes in one statement"): the event's campaign points as one balance change with one ledger
+ * entry per campaign (ledger.ts `changeCtes` with `entries`), the budgets consumed, the per-customer uses counted,
+ * the event kept in the event log, and (keyedStatement) the Idempotency-Key's record with the answer.
+ *
+ * The decision is the evaluator's (evaluate.ts), made in TypeScript over what `readEventSnapshot` read (hot path) or
+ * over the locked rows (customer-events.ts, the locked path); the statement only applies it, with guards that make a
+ * decision taken on a stale snapshot fail instead of overshooting:
+ * - the balance row must still be the version the snapshot read (changeCtes' xmin guard): a concurrent change of the
+ *   customer reports `race`, and the request takes the locked path;
+ * - each budget is consumed by `UPDATE … WHERE budgetUsed + points <= budget`, which PostgreSQL re-checks against the
+ *   latest committed row after waiting for a concurrent consumer; each use is counted by an upsert that only counts
+ *   below the limit. When one of them did not happen, the `invariant` fails and the whole statement rolls back (a
+ *   lost race: the locked path). So limits and budgets are exact whatever the interleaving;
+ * - an ended tier period (`tier_due`) or a referral the earn completes (`referral_due`) is reported for the locked
+ *   path, as for every earn.
+ * An event with no points (nothing applied, or coupons only) leaves the balance alone. Coupons are assigned by the
+ * locked path only (before the statement, in its transaction): the hot path hands such an event over.
+ */
+
+const EVENT = params(
+  [
+    "programId",
+    "customerId",
+    "eventId",
+    "type",
+    "occurredAt",
+    "orderId",
+    "attributes",
+    "outcome",
+    "idempotencyKey",
+    "actor",
+    "now",
+    "total",
+    "entries",
+    "budgets",
+    "uses",
+    "head",
+    "tail",
+  ] as const,
+  KEYED_PARAM_COUNT + 1,
+);
+const v = EVENT.sql;
+
+export const EVENT_WRITE: StatementWrite = {
+  ctes: sql`ev_entries AS (
+  SELECT * FROM jsonb_to_recordset(${v.entries}::jsonb) AS x(ord int, id uuid, points int, reason text, metadata jsonb)
+), ${changeCtes({
+    programId: sql`${v.programId}::uuid`,
+    customerId: sql`${v.customerId}::uuid`,
+    // NULL (the balance left alone) for an event without points.
+    points: sql`nullif(${v.total}::int, 0)`,
+    type: sql`'earn'`,
+    reason: sql`NULL::text`,
+    source: sql`'api'`,
+    actor: sql`${v.actor}::text`,
+    idempotencyKey: sql`${v.idempotencyKey}::text`,
+    metadata: sql`NULL::jsonb`,
+    earningFlowId: sql`NULL::uuid`,
+    orderId: sql`${v.orderId}::text`,
+    now: sql`${v.now}::timestamptz`,
+    tier: sql`(${v.total}::int > 0)`,
+    shape: { sign: "add", tier: true },
+    entries: sql`ev_entries`,
+  })}, acted AS (
+  SELECT 1 AS one FROM cur WHERE ${v.total}::int = 0 OR EXISTS (SELECT 1 FROM upd)
+), budget AS (
+  UPDATE "Campaign" k SET "budgetUsed" = k."budgetUsed" + b.points
+  FROM jsonb_to_recordset(${v.budgets}::jsonb) AS b(id uuid, points int, cap int)
+  WHERE k.id = b.id AND k."programId" = ${v.programId}::uuid AND k."budgetUsed" + b.points <= b.cap
+    AND EXISTS (SELECT 1 FROM acted)
+  RETURNING 1
+), used AS (
+  INSERT INTO "CampaignUsage" ("programId", "campaignId", "customerId", "window", count)
+  SELECT ${v.programId}::uuid, u.id, ${v.customerId}::uuid, u."window", 1
+  FROM jsonb_to_recordset(${v.uses}::jsonb) AS u(id uuid, "window" text, cap int) WHERE EXISTS (SELECT 1 FROM acted)
+  ON CONFLICT ("campaignId", "customerId", "window") DO UPDATE SET count = "CampaignUsage".count + 1
+    WHERE "CampaignUsage".count < (SELECT c.cap FROM jsonb_to_recordset(${v.uses}::jsonb) AS c(id uuid, cap int)
+                                   WHERE c.id = excluded."campaignId")
+  RETURNING 1
+), logged AS (
+  INSERT INTO "CustomerEvent" (id, "programId", "customerId", type, "occurredAt", "orderId", attributes, outcome,
+                               "idempotencyKey", "createdAt")
+  SELECT ${v.eventId}::uuid, ${v.programId}::uuid, ${v.customerId}::uuid, ${v.type}::text, ${v.occurredAt}::timestamptz,
+         ${v.orderId}::text, ${v.attributes}::jsonb, ${v.outcome}::jsonb, ${v.idempotencyKey}::text, ${v.now}::timestamptz
+  FROM acted
+  RETURNING 1
+), result AS (
+  SELECT ${v.customerId}::uuid AS "customerId", coalesce((SELECT balance FROM upd), (SELECT balance FROM cur)) AS balance,
+         ${v.head}::text AS head, ${v.tail}::text AS tail
+  FROM acted
+), refusal AS (
+  SELECT why FROM change_refusal WHERE NOT EXISTS (SELECT 1 FROM acted)
+), invariant AS (
+  SELECT (SELECT ok FROM change_ok)
+         AND (NOT EXISTS (SELECT 1 FROM acted)
+              OR ((SELECT count(*) FROM budget) = jsonb_array_length(${v.budgets}::jsonb)
+                  AND (SELECT count(*) FROM used) = jsonb_array_length(${v.uses}::jsonb)
+                  AND (SELECT count(*) FROM logged) = 1)) AS ok
+)`,
+  extras: ["balance"],
+};
+
+/** The answer of an event that acted: `{ event, effects, balance, skipped }`, the balance from the statement. */
+export const EVENT_ANSWER_BODY = sql`r.head || r.balance || r.tail`;
+
+export interface EventEffect {
+  campaignId: string;
+  campaignVersion: number;
+  type: "award_points" | "multiply_points" | "assign_coupon";
+  points: number | null;
+  couponCode: string | null;
+  transactionId: string | null;
+}
+
+export interface CustomerEventOutcome {
+  event: { id: string | null; type: string; occurredAt: string };
+  effects: EventEffect[];
+  balance: number;
+  skipped: { campaignId: string; reason: SkipReason }[];
+}
+
+/** A triggered campaign's running version as the write needs it. */
+export interface VersionInfo {
+  campaignId: string;
+  name: string;
+  version: number;
+  definition: CampaignDefinition;
+  attrTypes: AttrTypes;
+}
+
+export interface EventInput {
+  programId: string;
+  customerId: string;
+  type: string;
+  occurredAt: Date;
+  orderId: string | null;
+  attributes: Record<string, unknown>;
+  actor: string;
+  idempotencyKey: string | null;
+  now: Date;
+}
+
+/** A coupon assigned by the locked path (null code: the pool had none, the campaign's other effects stand). */
+export type AssignedCoupons = Map<string, (string | null)[]>;
+
+/**
+ * What the statement writes for an evaluation: one ledger entry per campaign with points (ids made here, so the
+ * answer can name them), the budgets and uses, the event row's outcome and the answer around the balance. `coupons`
+ * (locked path only) gives the codes assigned, in effect order per campaign.
+ */
+export function eventPlan(
+  input: EventInput,
+  evaluation: Evaluation,
+  versions: Map<string, VersionInfo>,
+  coupons: AssignedCoupons | null,
+) {
+  const eventId = randomUUID();
+  const entries: { ord: number; id: string; points: number; reason: string; metadata: object }[] = [];
+  const budgets: { id: string; points: number; cap: number }[] = [];
+  const uses: { id: string; window: string; cap: number }[] = [];
+  const effects: EventEffect[] = [];
+  const skipped = [...evaluation.skipped];
+  let total = 0;
+  for (const applied of evaluation.applied) {
+    const version = versions.get(applied.campaignId)!;
+    const limits = version.definition.limits;
+    let transactionId: string | null = null;
+    if (applied.points > 0) {
+      transactionId = randomUUID();
+      total += applied.points;
+      entries.push({
+        ord: entries.length,
+        id: transactionId,
+        points: applied.points,
+        reason: `campaign: ${version.name}`,
+        metadata: {
+          campaignId: applied.campaignId,
+          campaignVersion: applied.version,
+          campaignName: version.name,
+          eventId,
+          eventType: input.type,
+          window: applied.window,
+          budgeted: limits.budgetPoints !== undefined,
+        },
+      });
+      if (limits.budgetPoints !== undefined)
+        budgets.push({ id: applied.campaignId, points: applied.points, cap: limits.budgetPoints });
+    }
+    if (applied.window !== null && limits.perCustomer)
+      uses.push({ id: applied.campaignId, window: applied.window, cap: limits.perCustomer.count });
+    const codes = [...(coupons?.get(applied.campaignId) ?? [])];
+    for (const e of applied.effects) {
+      const base = { campaignId: applied.campaignId, campaignVersion: applied.version, type: e.type };
+      if (e.type !== "assign_coupon") {
+        effects.push({ ...base, points: e.points, couponCode: null, transactionId });
+        continue;
+      }
+      const code = codes.shift() ?? null;
+      if (code === null) skipped.push({ campaignId: applied.campaignId, reason: "coupon_pool_empty" });
+      else effects.push({ ...base, points: null, couponCode: code, transactionId: null });
+    }
+  }
+  const event = { id: eventId, type: input.type, occurredAt: input.occurredAt.toISOString() };
+  const head = `{"event":${JSON.stringify(event)},"effects":${JSON.stringify(effects)},"balance":`;
+  const tail = `,"skipped":${JSON.stringify(skipped)}}`;
+  const values = EVENT.values({
+    programId: input.programId,
+    customerId: input.customerId,
+    eventId,
+    type: input.type,
+    occurredAt: input.occurredAt.toISOString(),
+    orderId: input.orderId,
+    attributes: JSON.stringify(input.attributes),
+    outcome: JSON.stringify({ effects, skipped }),
+    idempotencyKey: input.idempotencyKey,
+    actor: input.actor,
+    now: input.now.toISOString(),
+    total,
+    entries: JSON.stringify(entries),
+    budgets: JSON.stringify(budgets),
+    uses: JSON.stringify(uses),
+    head,
+    tail,
+  });
+  return { values, total, event, effects, skipped };
+}
+
+/** Whether an evaluation assigns a coupon (the locked path's work). */
+export const assignsCoupon = (evaluation: Evaluation) =>
+  evaluation.applied.some((a) => a.effects.some((e) => e.type === "assign_coupon"));
+
+/**
+ * Campaign versions by `campaignId:version`. A version is immutable (store.ts `activateCampaign` freezes it), so an
+ * entry never goes stale: activation, pause, resume and end change which version a campaign runs (read from
+ * `Campaign` with every event), never what a version says. Bounded; cleared when full.
+ */
+const VERSIONS = new Map<string, Omit<VersionInfo, "campaignId">>();
+const VERSIONS_MAX = 10_000;
+
+/** The versions named, from the cache or (those missing) in one read. */
+export async function versionsOf(db: Db, running: { campaignId: string; version: number }[]) {
+  const missing = running.filter((r) => !VERSIONS.has(`${r.campaignId}:${r.version}`));
+  if (missing.length) {
+    const rows = await db.$queryRawUnsafe<
+      { campaignId: string; version: number; name: string; definition: CampaignDefinition; attrTypes: AttrTypes }[]
+    >(
+      `SELECT v."campaignId"::text AS "campaignId", v.version, v.name, v.definition, v."attrTypes"
+       FROM "CampaignVersion" v JOIN unnest($1::uuid[], $2::int[]) AS w(id, version)
+         ON v."campaignId" = w.id AND v.version = w.version`,
+      missing.map((m) => m.campaignId),
+      missing.map((m) => m.version),
+    );
+    if (VERSIONS.size + rows.length > VERSIONS_MAX) VERSIONS.clear();
+    for (const r of rows) VERSIONS.set(`${r.campaignId}:${r.version}`, r);
+  }
+  const out: VersionInfo[] = [];
+  for (const r of running) {
+    const v = VERSIONS.get(`${r.campaignId}:${r.version}`);
+    if (v) out.push({ ...v, campaignId: r.campaignId, version: r.version });
+  }
+  return out;
+}
+
+export interface EventSnapshot {
+  customerId: string;
+  balance: number;
+  memberSince: Date;
+  language: string | null;
+  tier: string | null;
+  factor: number | null;
+  timeZone: string;
+  declared: EventAttributes | null;
+  /** The program's active campaigns: id, running version, budget used. */
+  campaigns: [string, number, number][];
+  /** The customer's use counters of the program's active campaigns in the windows asked for. */
+  uses: [string, string, number][];
+}
+
+/**
+ * The hot path's one read (one snapshot): the customer by e-mail with their balance, tier and membership, the
+ * program's time zone, the event type's declaration, the program's active campaigns and the customer's use counters
+ * in `windows` (the keys of now's windows: customer-events.ts computes them for the program's time zone). Undefined
+ * when no such customer exists.
+ */
+export async function readEventSnapshot(
+  db: Db,
+  programId: string,
+  email: string,
+  type: string,
+  windows: string[],
+): Promise<EventSnapshot | undefined> {
+  const [row] = await db.$queryRawUnsafe<EventSnapshot[]>(SNAPSHOT_SQL, programId, email, type, windows);
+  return row;
+}
+
+const SNAPSHOT_SQL = `
+SELECT c.id::text AS "customerId", l.balance, l."memberSince", c.language, t.name AS tier, t.factor, p."timeZone",
+       (SELECT et.attributes FROM "EventType" et WHERE et."programId" = $1::uuid AND et.type = $3::text) AS declared,
+       (SELECT coalesce(json_agg(json_build_array(k.id, k.version, k."budgetUsed")), '[]')
+        FROM "Campaign" k WHERE k."programId" = $1::uuid AND k.status = 'active') AS campaigns,
+       (SELECT coalesce(json_agg(json_build_array(u."campaignId", u."window", u.count)), '[]')
+        FROM "CampaignUsage" u JOIN "Campaign" k ON k.id = u."campaignId"
+        WHERE k."programId" = $1::uuid AND k.status = 'active' AND u."customerId" = c.id
+          AND u."window" = ANY($4::text[])) AS uses
+FROM "Customer" c
+  JOIN "LoyaltyData" l ON l."programId" = c."programId" AND l."customerId" = c.id
+  JOIN "Program" p ON p.id = c."programId"
+  LEFT JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id
+  LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
+WHERE c."programId" = $1::uuid AND c.email = $2::text AND c."deletedAt" IS NULL`;

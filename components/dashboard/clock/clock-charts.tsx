@@ -32,7 +32,7 @@ export function ClockCharts({ months }: { months: ClockMonth[] }) {
           <XAxis dataKey="month" fontSize={12} minTickGap={12} />
           <YAxis fontSize={12} tickFormatter={compact} allowDecimals={false} />
           <Tooltip formatter={tooltipNumber} />
-          <Bar dataKey="expiredPoints" name="Points expired" fill="#be123c" isAnimationActive={false} />
+          <Bar dataKey="expiredPoints" name="Points expired" fill="#be123c" maxBarSize={56} isAnimationActive={false} />
         </BarChart>
       </ChartCard>
       <ChartCard
@@ -56,8 +56,8 @@ export function ClockCharts({ months }: { months: ClockMonth[] }) {
           <YAxis fontSize={12} allowDecimals={false} tickFormatter={compact} />
           <Tooltip formatter={tooltipNumber} />
           <Legend />
-          <Bar dataKey="tierUp" name="Up" stackId="t" fill="#4338ca" isAnimationActive={false} />
-          <Bar dataKey="tierDown" name="Down" stackId="t" fill="#b45309" isAnimationActive={false} />
+          <Bar dataKey="tierUp" name="Up" stackId="t" fill="#4338ca" maxBarSize={56} isAnimationActive={false} />
+          <Bar dataKey="tierDown" name="Down" stackId="t" fill="#b45309" maxBarSize={56} isAnimationActive={false} />
         </BarChart>
       </ChartCard>
     </div>

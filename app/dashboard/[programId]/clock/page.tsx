@@ -6,7 +6,7 @@ import { dashboardPages } from "@/lib/staff/urls";
 import { AppliedCounts } from "@/components/dashboard/clock/applied-counts";
 import { ClockCharts } from "@/components/dashboard/clock/clock-charts";
 import { TimelineTable } from "@/components/dashboard/clock/timeline-table";
-import { Card, Empty, KeysetPager, Table, formatDate, formatNumber } from "@/components/ui";
+import { Card, Empty, KeysetPager, ResponsiveCard, Table, formatDate, formatNumber } from "@/components/ui";
 
 export const metadata = { title: "Test clock · Loyalty" };
 
@@ -55,6 +55,25 @@ export default async function ClockPage(props: ProgramSearchPageProps<"advance" 
                 { label: "Timeline", hidden: true },
               ]}
               rows={advances}
+              card={(a) => (
+                <ResponsiveCard
+                  key={a.id}
+                  title={
+                    a.id === chosen?.id ? (
+                      `${formatDate(a.from)} → ${formatDate(a.to)}`
+                    ) : (
+                      <Link className="text-indigo-700 hover:underline" href={dashboardPages.clock(programId, a.id)}>
+                        {formatDate(a.from)} → {formatDate(a.to)}
+                      </Link>
+                    )
+                  }
+                  fields={[
+                    { label: "Points expired", value: formatNumber(a.applied.expiredPoints) },
+                    { label: "Tier changes", value: formatNumber(a.applied.tierChanges) },
+                    { label: "By", value: a.source === "api" ? "API" : a.staffEmail },
+                  ]}
+                />
+              )}
             >
               {(a) => (
                 <tr key={a.id} aria-current={a.id === chosen?.id ? "true" : undefined}>

@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   "program.update",
   "program.referrals_update",
   "program.create",
+  "clock.advance",
   "webhook.create",
   "webhook.update",
   "webhook.subscriptions",

@@ -66,6 +66,14 @@ export const PERMISSIONS = {
   "staff.manage": ["owner"],
   /** Create a new program (its creator becomes its owner). */
   "programs.create": ["owner"],
+  /**
+   * "Create a test copy": a test program with this program's configuration and no customers, keys, webhooks or
+   * secrets (lib/domain/program-test-copy.ts), whose creator becomes its owner. Managers configure the program, so
+   * they may try that configuration on a copy.
+   */
+  "programs.test_copy": ["owner", "manager"],
+  /** Move a test program's clock (its dry run too: it runs every timer due, then rolls back). Everyone reads it. */
+  "clock.advance": ["owner", "manager"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { retryRead, transactionWithRetry } from "@/lib/db/outage";
+import { retryRead, transactionWithRetry, type TransactionOptions } from "@/lib/db/outage";
 import { parseWith, replyToResponse, TX_OPTIONS, urlInputs, withEdge, type SchemaLike } from "@/lib/api/edge";
 import { readJsonBody } from "@/lib/api/json-body";
 import { crossSiteRequest } from "@/lib/errors";
@@ -64,10 +64,18 @@ export function requireSameOrigin(req: Request): void {
   if (req.headers.get("sec-fetch-site") !== "same-origin") throw crossSiteRequest();
 }
 
-/** A write answered with `operation(tx, staff, ...args(req))` as JSON, run in one transaction; `status` defaults to 200. */
+/**
+ * A write answered with `operation(tx, staff, ...args(req))` as JSON, run in one transaction; `status` defaults to
+ * 200, `transaction` to TX_OPTIONS (a write that may run longer, a test clock's advance, says so).
+ */
 export function staffWrite<A extends [] | unknown[], B = undefined>(
   operation: StaffOperation<A>,
-  options: { body?: SchemaLike<B>; status?: number; args: (req: StaffRequest<NoInfer<B>>) => A },
+  options: {
+    body?: SchemaLike<B>;
+    status?: number;
+    args: (req: StaffRequest<NoInfer<B>>) => A;
+    transaction?: TransactionOptions;
+  },
 ) {
   return (req: Request, ctx: Ctx) =>
     withEdge(req, async (edge) => {
@@ -78,7 +86,11 @@ export function staffWrite<A extends [] | unknown[], B = undefined>(
       const version = requestedVersion(req.headers);
       const args = options.args({ staff, params, url: new URL(req.url), body, version });
       const database = await db();
-      const json = await transactionWithRetry(database, (tx) => operation(tx, staff, ...args), TX_OPTIONS);
+      const json = await transactionWithRetry(
+        database,
+        (tx) => operation(tx, staff, ...args),
+        options.transaction ?? TX_OPTIONS,
+      );
       return replyToResponse({ status: options.status ?? 200, json }, edge);
     });
 }

@@ -3,17 +3,22 @@
  * programs) on the built app with real staff sessions, on each backend: what each role may do, validation at the
  * field, another program's ids as 404, the audit rows, and what the changes do to customers and to /v1 —
  * customers on a removed or re-thresholded tier are re-evaluated in the same transaction (lib/domain/tiers.ts).
- * One stack per backend; the database is read at the end (after the app stops, for PGlite).
+ * A test program's clock from the dashboard (app/api/staff/[programId]/clock/…): who reads it and who moves it, the
+ * dry run's preview storing nothing, an advance refused on a live program, a double submit answered by one advance,
+ * each advance stored (also one made through /v1) and audited, the clock page. One stack per backend; the database is read at the end (after the app stops, for PGlite).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { createApiKey } from "@/lib/domain/api-keys";
 import { applyUserBatch } from "@/lib/domain/customers";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
 import { createEarningFlow } from "@/lib/domain/earning-flows";
 import { increaseBalance } from "@/lib/domain/points";
+import { createProgram } from "@/lib/domain/programs";
 import { createReward } from "@/lib/domain/rewards";
 import { createStaff } from "@/lib/domain/staff";
 import { ROLES, type Role } from "@/lib/domain/vocabulary";
@@ -39,7 +44,15 @@ interface World {
   rewardId: string;
   /** The program the owner creates in the last route test. */
   createdProgramId?: string;
+  /** Test program T (clock at T_START, points expire after 12 months): every role of A is a member; its key. */
+  t: { programId: string; key: string; customer: string };
 }
+
+/** Program T's clock, and where the tests move it. */
+const T_START = "2026-01-01T00:00:00.000Z";
+const T_13 = "2027-02-01T00:00:00.000Z";
+const T_14 = "2027-03-01T00:00:00.000Z";
+const T_15 = "2027-04-01T00:00:00.000Z";
 
 async function customer(prisma: PrismaClient, programId: string, label: string, points: number) {
   const address = email(label);
@@ -77,7 +90,43 @@ async function buildWorld(prisma: PrismaClient): Promise<World> {
   await createCouponPool(prisma, { programId: a.programId, name: "Autumn" });
   await importCoupons(prisma, poolId, ["SPRING-1", "SPRING-2", "SPRING-3"]);
   const { rewardId } = await createReward(prisma, { programId: a.programId, name: "Mug", costPoints: 100 });
-  return { a, b, emails, customers, flowId, poolId, otherPoolName: "Autumn", rewardId };
+  const { programId: tId } = await createProgram(prisma, {
+    name: "Config T",
+    test: true,
+    clockAt: new Date(T_START),
+    pointsExpiryMonths: 12,
+  });
+  for (const role of ROLES)
+    await createStaff(prisma, { email: emails[role], password: PASSWORD, programId: tId, role });
+  const tCustomer = email("t500");
+  await prisma.$transaction((tx) => applyUserBatch(tx, tId, [{ email: tCustomer, feature: "user", payload: {} }]));
+  const { id: tCustomerId } = await prisma.customer.findFirstOrThrow({
+    where: { programId: tId },
+    select: { id: true },
+  });
+  // 500 points earned at T's clock: their lot expires on 2027-01-01.
+  await prisma.$transaction((tx) =>
+    increaseBalance(tx, {
+      programId: tId,
+      customerId: tCustomerId,
+      points: 500,
+      source: "api",
+      actor: "test",
+      now: new Date(T_START),
+    }),
+  );
+  const { key: tKey } = await createApiKey(prisma, { programId: tId, name: "T" });
+  return {
+    a,
+    b,
+    emails,
+    customers,
+    flowId,
+    poolId,
+    otherPoolName: "Autumn",
+    rewardId,
+    t: { programId: tId, key: tKey, customer: tCustomer },
+  };
 }
 
 for (const backend of BACKENDS) {
@@ -355,6 +404,123 @@ for (const backend of BACKENDS) {
       world.createdProgramId = programId;
     });
 
+    test("a test program's clock from the dashboard: roles, dry run, advance, a double submit, live refused", async () => {
+      const t = world.t.programId;
+      const call = (who: Role | "outsider", method: string, route: string, body?: unknown, programId = t) =>
+        staffCall(app.baseUrl, cookies[who], method, `/api/staff/${programId}/clock${route}`, body);
+      const preview = (who: Role | "outsider", to?: string) =>
+        call(who, "GET", `/preview${to === undefined ? "" : `?to=${encodeURIComponent(to)}`}`);
+      const now = async () => (await call("viewer", "GET", "")).json?.now;
+
+      // Every member reads the clock; outsiders do not.
+      for (const who of ROLES) {
+        const res = await call(who, "GET", "");
+        assert.equal(res.status, 200, `${who}: ${res.text}`);
+        assert.deepEqual(res.json, { now: T_START, mode: "test" });
+      }
+      assert.equal((await call("outsider", "GET", "")).status, 403);
+
+      // The dry run: managers and owners; its report with the customer's e-mail; nothing stored.
+      for (const who of ["support", "viewer", "outsider"] as const)
+        assert.equal((await preview(who, T_13)).status, 403, who);
+      const dry = await preview("manager", T_13);
+      assert.equal(dry.status, 200, dry.text);
+      assert.deepEqual(dry.json, {
+        from: T_START,
+        to: T_13,
+        applied: {
+          expiredLots: 1,
+          expiredPoints: 500,
+          tierChanges: 0,
+          pendingActivated: 0,
+          lifecycleFired: 0,
+          webhooks: 1,
+        },
+        steps: 1,
+        timelineTotal: 1,
+        timeline: [
+          {
+            at: "2027-01-01T00:00:00.000Z",
+            kind: "points.expired",
+            direction: null,
+            customerId: (dry.json?.timeline as { customerId: string }[])[0]?.customerId,
+            customerEmail: world.t.customer,
+            detail: "500 points expired (1 lot)",
+          },
+        ],
+      });
+      for (const to of [undefined, "2025-12-31T00:00:00Z", "2028-01-02T00:00:00Z", "next year"]) {
+        const res = await preview("owner", to);
+        assert.equal(res.status, 400, `${to}: ${res.text}`);
+        assert.equal(res.json?.code, "validation_failed");
+        assert.equal(firstErrorPath(res.json), "to");
+      }
+      assert.equal(await now(), T_START, "a dry run moves nothing");
+
+      // The advance: refused below manager, on a live program and without a request id; nothing changes.
+      const first = { to: T_13, requestId: randomUUID() };
+      for (const who of ["support", "viewer", "outsider"] as const)
+        assert.equal((await call(who, "POST", "/advance", first)).status, 403, who);
+      const live = await call("owner", "POST", "/advance", first, world.a.programId);
+      assert.equal(live.status, 409, live.text);
+      assert.equal(live.json?.code, "program_not_test");
+      const noId = await call("manager", "POST", "/advance", { to: T_13 });
+      assert.equal(noId.status, 400, noId.text);
+      assert.equal(firstErrorPath(noId.json), "requestId");
+      assert.equal(await now(), T_START);
+
+      const applied = await call("manager", "POST", "/advance", first);
+      assert.equal(applied.status, 200, applied.text);
+      assert.equal(applied.json?.replayed, false);
+      const { timeline: _timeline, ...wouldDo } = dry.json ?? {};
+      const { advanceId: _id, replayed: _replayed, ...did } = applied.json ?? {};
+      assert.deepEqual(did, wouldDo, "the advance did what its dry run said");
+      assert.equal(await now(), T_13);
+      // The same submit again (a second click, a retried request): its advance is answered, nothing more is done.
+      const again = await call("owner", "POST", "/advance", first);
+      assert.equal(again.status, 200, again.text);
+      assert.deepEqual(again.json, { ...applied.json, replayed: true });
+      assert.equal(await now(), T_13);
+      // Two submits of one request at once: one advance, answered to both.
+      const second = { to: T_14, requestId: randomUUID() };
+      const both = await Promise.all([1, 2].map(() => call("manager", "POST", "/advance", second)));
+      assert.deepEqual(
+        both.map((r) => r.status),
+        [200, 200],
+      );
+      assert.equal(both[0]!.json?.advanceId, both[1]!.json?.advanceId);
+      assert.deepEqual(both.map((r) => r.json?.replayed).sort(), [false, true]);
+      assert.equal(await now(), T_14);
+
+      // Through /v1 too: an applied advance is stored, a dry run is not (read at the end).
+      const key = world.t.key;
+      const path = `/v1/programs/${t}/clock/advance`;
+      assert.equal((await app.api("POST", path, { key, body: { to: T_15, dryRun: true } })).status, 200);
+      assert.equal((await app.api("POST", path, { key, body: { to: T_15 } })).status, 200);
+
+      // The clock page: every member reads an advance's timeline; a live program has none.
+      const page = await fetch(`${app.baseUrl}/dashboard/${t}/clock?advance=${applied.json?.advanceId}`, {
+        headers: { cookie: cookies.viewer },
+        redirect: "manual",
+      });
+      const html = await page.text();
+      assert.equal(page.status, 200);
+      assert.ok(html.includes(world.t.customer) && html.includes("500 points expired (1 lot)"), "the timeline row");
+      const livePage = await fetch(`${app.baseUrl}/dashboard/${world.a.programId}/clock`, {
+        headers: { cookie: cookies.owner },
+        redirect: "manual",
+      });
+      // (The dashboard streams its pages, so a not-found page may arrive with 200: judge it by what it shows.)
+      const liveHtml = await livePage.text();
+      assert.ok(liveHtml.includes("Not found"), "a live program's clock page is not found");
+      assert.ok(!liveHtml.includes("The clock stands at"), "a live program has no clock");
+
+      // A manager may make a test copy (and becomes its owner); support may not.
+      assert.equal((await staff("support", "POST", "/programs/test-copy", { name: "Copy" })).status, 403);
+      const copy = await staff("manager", "POST", "/programs/test-copy", { name: "Config A (test)" });
+      assert.equal(copy.status, 201, copy.text);
+    });
+
     test("every change left one audit row, before → after, in the transaction of the change", async () => {
       await stack.stopAll();
       const rows = await stack.query<{ action: string; n: number }>(
@@ -417,6 +583,49 @@ for (const backend of BACKENDS) {
           [gold, silver],
           [silver, bronze],
         ],
+      );
+      // Program T: each applied advance stored once (never a dry run), the dashboard's audited with its clock.
+      const advances = await stack.query<{ source: string; staffEmail: string | null; from: string; to: string }>(
+        `SELECT source, "staffEmail", to_char("fromAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "from",
+                to_char("toAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "to"
+           FROM "ClockAdvance" WHERE "programId" = $1::uuid ORDER BY "toAt"`,
+        [world.t.programId],
+      );
+      assert.deepEqual(
+        advances.map((r) => [r.source, r.staffEmail, r.from, r.to]),
+        [
+          ["dashboard", world.emails.manager, "2026-01-01", "2027-02-01"],
+          ["dashboard", world.emails.manager, "2027-02-01", "2027-03-01"],
+          ["api", null, "2027-03-01", "2027-04-01"],
+        ],
+      );
+      const audits = await stack.query<{ action: string; staffEmail: string; before: unknown; after: unknown }>(
+        `SELECT action, "staffEmail", before, after FROM "AuditLog" WHERE "programId" = $1::uuid ORDER BY "createdAt"`,
+        [world.t.programId],
+      );
+      assert.deepEqual(
+        audits.map((r) => [r.action, r.staffEmail, (r.before as { clockAt: string }).clockAt]),
+        [
+          ["clock.advance", world.emails.manager, T_START],
+          ["clock.advance", world.emails.manager, T_13],
+        ],
+      );
+      assert.deepEqual(
+        { ...(audits[0]!.after as Record<string, unknown>), advanceId: undefined },
+        {
+          clockAt: T_13,
+          advanceId: undefined,
+          applied: {
+            expiredLots: 1,
+            expiredPoints: 500,
+            tierChanges: 0,
+            pendingActivated: 0,
+            lifecycleFired: 0,
+            webhooks: 1,
+          },
+          steps: 1,
+          timelineTotal: 1,
+        },
       );
     });
   });

@@ -1,5 +1,8 @@
 import { db } from "@/lib/db/client";
 import { membershipsOf } from "@/lib/domain/staff";
+import { MAX_ADVANCE_MONTHS } from "@/lib/domain/program-clock";
+import { addMonths } from "@/lib/domain/tier-rules";
+import { can } from "@/lib/staff/authz";
 import { requirePage } from "@/lib/staff/session";
 import { navLinks } from "@/lib/staff/nav";
 import { Providers } from "@/components/providers";
@@ -33,7 +36,14 @@ export default async function ProgramLayout({
       <div className="min-h-screen md:flex">
         <Sidebar links={links} programs={programs} current={programId} staffEmail={staff.email} role={staff.role} />
         <div className="min-w-0 flex-1">
-          {staff.programTest && staff.programClockAt && <TestProgramBanner clockAt={staff.programClockAt} />}
+          {staff.programTest && staff.programClockAt && (
+            <TestProgramBanner
+              programId={programId}
+              clockAt={staff.programClockAt}
+              maxAt={addMonths(staff.programClockAt, MAX_ADVANCE_MONTHS)}
+              canAdvance={can(staff.role, "clock.advance")}
+            />
+          )}
           <header className="sticky top-0 z-10 border-b border-slate-200 bg-white/95 px-4 py-3 backdrop-blur md:px-8">
             <GlobalSearch programId={programId} />
           </header>

@@ -164,7 +164,7 @@ export function NewProgramCard({ programId }: { programId: string }) {
 }
 
 /**
- * "Create a test copy" (owners): the configuration of this program in a new test program, whose clock can be
+ * "Create a test copy" (owners and managers): the configuration of this program in a new test program, whose clock can be
  * advanced; no customers are copied.
  */
 export function TestCopyCard({ programId, name }: { programId: string; name: string }) {

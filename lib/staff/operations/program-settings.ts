@@ -43,10 +43,10 @@ export const createProgramAsStaff = staffOperation("programs.create", async (tx,
 });
 
 /**
- * "Create a test copy": an owner copies this program's configuration into a new test program (no customers) and
- * becomes its owner; audited in the new program's log, naming the program it was copied from.
+ * "Create a test copy": an owner or manager copies this program's configuration into a new test program (no
+ * customers) and becomes its owner; audited in the new program's log, naming the program it was copied from.
  */
-export const createTestCopyAsStaff = staffOperation("programs.create", async (tx, staff, input: NewProgramForm) => {
+export const createTestCopyAsStaff = staffOperation("programs.test_copy", async (tx, staff, input: NewProgramForm) => {
   const created = await createTestCopy(tx, staff.staffId, staff.programId, input);
   await audited(
     tx,

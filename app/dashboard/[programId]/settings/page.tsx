@@ -62,7 +62,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
         canEdit={can(staff.role, "program.manage")}
       />
       {can(staff.role, "programs.create") && <NewProgramCard programId={programId} />}
-      {can(staff.role, "programs.create") && <TestCopyCard programId={programId} name={settings.name} />}
+      {can(staff.role, "programs.test_copy") && <TestCopyCard programId={programId} name={settings.name} />}
     </div>
   );
 }

@@ -1,17 +1,18 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/types";
-import { AppError, validationFailed } from "@/lib/errors";
+import { validationFailed } from "@/lib/errors";
 import { lockBalance } from "../balance-lock";
-import { assignCoupon } from "../coupons";
-import { changeBalance } from "../ledger";
 import { recalculateIfDue } from "../tiers-engine";
+import { applyEvaluation, loadCustomer, loadUses, type EventEffect } from "./apply";
 import type { AttrTypes } from "./conditions";
 import type { CampaignDefinition, SkipReason } from "./definition";
 import { evaluate, limitWindow, type CampaignVersionState, type Evaluation } from "./evaluate";
 import { zonedTime } from "./schedule";
 import { eventTypeAttributes } from "./store";
 import { checkEventAttributes } from "./validate";
+
+export type { EventEffect } from "./apply";
 
 /**
  * A customer event in, the campaigns' effects out (API.md "Campaigns and events"): the event is checked against its
@@ -44,45 +45,12 @@ export interface CustomerEventInput {
   now: Date;
 }
 
-export interface EventEffect {
-  campaignId: string;
-  campaignVersion: number;
-  type: "award_points" | "multiply_points" | "assign_coupon";
-  points: number | null;
-  couponCode: string | null;
-  transactionId: string | null;
-}
-
 export interface CustomerEventOutcome {
   event: { id: string | null; type: string; occurredAt: string };
   effects: EventEffect[];
   balance: number;
   skipped: { campaignId: string; reason: SkipReason }[];
 }
-
-interface CustomerRow {
-  balance: number;
-  memberSince: Date;
-  language: string | null;
-  tier: string | null;
-  factor: number | null;
-  timeZone: string;
-}
-
-const loadCustomer = async (db: Db, programId: string, customerId: string) =>
-  (
-    await db.$queryRawUnsafe<CustomerRow[]>(
-      `SELECT l.balance, l."memberSince", c.language, t.name AS tier, t.factor, p."timeZone"
-       FROM "LoyaltyData" l
-         JOIN "Customer" c ON c.id = l."customerId"
-         JOIN "Program" p ON p.id = l."programId"
-         LEFT JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
-         LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
-       WHERE l."programId" = $1::uuid AND l."customerId" = $2::uuid`,
-      programId,
-      customerId,
-    )
-  )[0];
 
 interface VersionRow {
   campaignId: string;
@@ -103,24 +71,6 @@ const loadVersions = (db: Db, programId: string, type: string) =>
     programId,
     type,
   );
-
-/** The customer's uses of each limited campaign in the window `now` falls in. */
-async function loadUses(db: Db, programId: string, customerId: string, windows: Map<string, string>) {
-  const uses = new Map<string, number>();
-  if (windows.size === 0) return uses;
-  const ids = [...windows.keys()];
-  const rows = await db.$queryRawUnsafe<{ campaignId: string; window: string; count: number }[]>(
-    `SELECT "campaignId"::text AS "campaignId", "window", count FROM "CampaignUsage"
-     WHERE "programId" = $1::uuid AND "customerId" = $2::uuid AND "campaignId" = ANY($3::uuid[])`,
-    programId,
-    customerId,
-    ids,
-  );
-  for (const r of rows) if (windows.get(r.campaignId) === r.window) uses.set(r.campaignId, r.count);
-  return uses;
-}
-
-const COUPON_SKIPS = new Set(["coupon_pool_empty", "coupon_pool_inactive", "coupon_pool_not_found"]);
 
 export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Promise<CustomerEventOutcome> {
   const { programId, customerId, now } = input;
@@ -195,93 +145,19 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
     };
 
   const eventId = randomUUID();
-  const names = new Map(rows.map((r) => [r.campaignId, r]));
-  const effects: EventEffect[] = [];
-  const skipped = [...evaluation.skipped];
-  let balance = customer.balance;
-  for (const applied of evaluation.applied) {
-    const version = names.get(applied.campaignId)!;
-    const limits = version.definition.limits;
-    let transactionId: string | null = null;
-    if (applied.points > 0) {
-      const change = await changeBalance(tx, {
-        programId,
-        customerId,
-        points: applied.points,
-        type: "earn",
-        source: "api",
-        actor: input.actor,
-        reason: `campaign: ${version.name}`,
-        metadata: {
-          campaignId: applied.campaignId,
-          campaignVersion: applied.version,
-          campaignName: version.name,
-          eventId,
-          eventType: input.type,
-          window: applied.window,
-          budgeted: limits.budgetPoints !== undefined,
-        },
-        idempotencyKey: input.idempotencyKey ?? null,
-        orderId: input.orderId ?? null,
-        now,
-      });
-      transactionId = change.entryId;
-      balance = change.balance;
-      if (limits.budgetPoints !== undefined) {
-        const consumed = await tx.$executeRawUnsafe(
-          `UPDATE "Campaign" SET "budgetUsed" = "budgetUsed" + $2 WHERE id = $1::uuid AND "budgetUsed" + $2 <= $3`,
-          applied.campaignId,
-          applied.points,
-          limits.budgetPoints,
-        );
-        if (consumed !== 1) throw new Error(`campaign ${applied.campaignId}: budget exceeded under its row lock`);
-      }
-    }
-    if (applied.window !== null && limits.perCustomer) {
-      const counted = await tx.$queryRawUnsafe<{ count: number }[]>(
-        `INSERT INTO "CampaignUsage" ("programId", "campaignId", "customerId", "window", count)
-         VALUES ($1::uuid, $2::uuid, $3::uuid, $4, 1)
-         ON CONFLICT ("campaignId", "customerId", "window")
-           DO UPDATE SET count = "CampaignUsage".count + 1 WHERE "CampaignUsage".count < $5
-         RETURNING count`,
-        programId,
-        applied.campaignId,
-        customerId,
-        applied.window,
-        limits.perCustomer.count,
-      );
-      if (!counted.length)
-        throw new Error(`campaign ${applied.campaignId}: customer limit exceeded under the row lock`);
-    }
-    for (const e of applied.effects) {
-      if (e.type !== "assign_coupon") {
-        effects.push({
-          campaignId: applied.campaignId,
-          campaignVersion: applied.version,
-          type: e.type,
-          points: e.points,
-          couponCode: null,
-          transactionId,
-        });
-        continue;
-      }
-      try {
-        const coupon = await assignCoupon(tx, { programId, customerId, couponPoolId: e.couponPoolId });
-        effects.push({
-          campaignId: applied.campaignId,
-          campaignVersion: applied.version,
-          type: e.type,
-          points: null,
-          couponCode: coupon.code,
-          transactionId: null,
-        });
-      } catch (err) {
-        // A pool with no free code (or switched off since) gives nothing; the campaign's other effects stand.
-        if (!(err instanceof AppError) || !COUPON_SKIPS.has(err.code)) throw err;
-        skipped.push({ campaignId: applied.campaignId, reason: "coupon_pool_empty" });
-      }
-    }
-  }
+  const { effects, skipped, balance } = await applyEvaluation(tx, {
+    programId,
+    customerId,
+    evaluation,
+    versions: rows,
+    balance: customer.balance,
+    source: "api",
+    actor: input.actor,
+    provenance: { eventId, eventType: input.type },
+    idempotencyKey: input.idempotencyKey ?? null,
+    orderId: input.orderId ?? null,
+    now,
+  });
   const outcome = { effects, skipped };
   await tx.customerEvent.create({
     data: {

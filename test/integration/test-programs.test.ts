@@ -12,7 +12,8 @@
  *
  *   lifecycle campaigns (API.md "Lifecycle campaigns"): the trigger's shape refused by path; each trigger (birthday,
  *   29 February, anniversary, inactivity, signup, tier_reached) firing at its moment in the program's time zone and
- *   once; two sweeps of a live program at once (two CLI processes on PostgreSQL) firing each occurrence once.
+ *   once; two sweeps of a live program at once (the scheduler's job through two clients on PostgreSQL) firing each
+ *   occurrence once.
  *
  * Fixtures: program A (live, three tiers, its key, 12-month expiry); test program T (three tiers, 12-month expiry,
  * clock 2026-01-01, its lk_test_ key); test program U (the same, for the interrupted advance); test program V (the
@@ -24,10 +25,12 @@ import { BACKENDS, cliString, customerPath, openStack, type Fixtures, type Stack
 import { fixtures, programWithTiers, TIERS, type FixturePart, type FixtureTools } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 import { EVENT_BODY_SQL } from "@/lib/domain/webhooks";
+import { fireDueLifecycle } from "@/lib/domain/campaigns/lifecycle";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 const START = "2026-01-01T00:00:00.000Z";
 
-async function makeTestProgram(tools: FixtureTools, name: string) {
+async function makeTestProgram(tools: FixtureTools, name: string, timeZone?: string) {
   const programId = cliString(
     (await tools.loyalty("program", "create", "--name", name, "--test", "--clock", START)).programId,
     "programId",
@@ -43,7 +46,10 @@ async function makeTestProgram(tools: FixtureTools, name: string) {
       ).tierId,
       "tierId",
     );
-  await tools.loyalty("program", "update", "--id", programId, "--points-expiry-months", "12");
+  await tools.loyalty(
+    ...["program", "update", "--id", programId, "--points-expiry-months", "12"],
+    ...(timeZone ? ["--time-zone", timeZone] : []),
+  );
   const key = await tools.loyalty(
     ...["apikey", "create", "--program", programId, "--name", "test", "--rate-limit", "100000"],
   );
@@ -62,8 +68,7 @@ const testPrograms = (): FixturePart<
   async make(tools) {
     const test = await makeTestProgram(tools, "Program T");
     const { programId, key } = await makeTestProgram(tools, "Program U");
-    const lifecycle = await makeTestProgram(tools, "Program V");
-    await tools.loyalty("program", "update", "--id", lifecycle.programId, "--time-zone", "Europe/Madrid");
+    const lifecycle = await makeTestProgram(tools, "Program V", "Europe/Madrid");
     return { test, interrupted: { programId, key }, lifecycle };
   },
 });
@@ -550,19 +555,22 @@ for (const backend of BACKENDS) {
         body: addresses.map((address) => ({ email: address, feature: "user", payload: {} })),
       });
       assert.equal(res.status, 201, res.text);
-      if (backend === "pglite") await app.stopAll(); // PGlite: the CLI and SQL only while no app runs
-      const sweep = async () =>
-        (await app.loyalty("lifecycle", "fire", "--program", app.programId)) as { fired: number; failed: number };
-      // Two processes at once on PostgreSQL (one after the other on PGlite).
-      const runs = await app.together(sweep, sweep);
-      assert.equal(runs[0]!.fired + runs[1]!.fired, addresses.length, JSON.stringify(runs));
+      if (backend === "pglite") await app.stopAll(); // PGlite: Prisma and SQL only while no app runs
+      // The scheduler's job (lib/jobs/scheduler.ts runs this function), twice at once: on PostgreSQL through two
+      // clients with their own pools, as two instances would; on PGlite, interleaved on its one connection.
+      const sweep = (prisma: PrismaClient) => fireDueLifecycle(prisma, { programId: app.programId });
+      const runs =
+        backend === "postgres"
+          ? await app.withPrisma((one) => app.withPrisma((two) => Promise.all([sweep(one), sweep(two)])))
+          : await app.withPrisma((one) => Promise.all([sweep(one), sweep(one)]));
+      assert.equal(runs[0].fired + runs[1].fired, addresses.length, JSON.stringify(runs));
       assert.deepEqual(
         runs.map((r) => r.failed),
         [0, 0],
       );
       // A sweep that read an old watermark (as one started earlier would) finds every occurrence fired already.
       await app.query(`DELETE FROM "LifecycleSweep" WHERE "programId" = $1::uuid`, [app.programId]);
-      assert.equal((await sweep()).fired, 0);
+      assert.equal((await app.withPrisma(sweep)).fired, 0);
       const rows = await app.query<{ customerId: string; n: number }>(
         `SELECT "customerId"::text AS "customerId", count(*)::int AS n FROM "LedgerEntry"
          WHERE "programId" = $1::uuid AND metadata->>'campaignId' = $2 GROUP BY "customerId"`,
@@ -578,6 +586,7 @@ for (const backend of BACKENDS) {
         [signup],
       );
       assert.equal(occurrences!.n, addresses.length);
+      if (backend === "pglite") await app.start();
     });
 
     test("webhook payloads say livemode: false for a test program's events, true for a live one's", async () => {

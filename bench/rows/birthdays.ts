@@ -41,7 +41,12 @@ export async function birthdayRows(ctx: Context) {
      SELECT "programId", id, replace(id::text, '-', ''), "createdAt", now() FROM "Customer" WHERE "programId" = $1::uuid`,
     [programId],
   );
-  await ctx.sql.query(`ANALYZE "Customer", "UserData", "LoyaltyData"`);
+  await ctx.sql.query(
+    `INSERT INTO "CustomerTier" ("programId", "customerId", "recalculationDate")
+     SELECT "programId", id, now() + interval '1 year' FROM "Customer" WHERE "programId" = $1::uuid`,
+    [programId],
+  );
+  await ctx.sql.query(`ANALYZE "Customer", "UserData", "LoyaltyData", "CustomerTier"`);
   const loadSeconds = (performance.now() - loadStarted) / 1000;
   log(`birthdays: ${customers.toLocaleString("en")} customers loaded in ${loadSeconds.toFixed(0)} s`);
 

@@ -64,6 +64,7 @@ export interface Results {
     customers: number;
     birthdays: number;
     seconds: number;
+    idleSeconds: number;
     indexedMs: number;
     scanMs: number;
     birthdaysAtMillion: number;

@@ -18,6 +18,8 @@ const num = (name: string, fallback: number) => {
 export const CUSTOMERS = num("BENCH_CUSTOMERS", 100_000);
 /** The customers of the clock row's test program (and of its live reference). */
 export const clockCustomers = () => num("BENCH_CLOCK_CUSTOMERS", 10_000);
+/** The customers of the birthdays row's live program (loaded by SQL). */
+export const birthdayCustomers = () => num("BENCH_BIRTHDAY_CUSTOMERS", 200_000);
 /** Customers given an opening balance when loaded (ledger history before the first measurement). */
 export const HISTORY = num("BENCH_HISTORY", 5_000);
 export const SECONDS = num("BENCH_SECONDS", 15);
@@ -54,6 +56,7 @@ export const ROWS = [
   "node24", // GET and increase on Node 24 against the same rows on this Node (when a Node 24 binary is found)
   "corrections", // reverse and refund (locked path) next to increase on the same server (ours only)
   "clock", // a test program of BENCH_CLOCK_CUSTOMERS customers advanced by a year, beside the live sweeps of the same work
+  "birthdays", // the daily birthday sweep of a live program of BENCH_BIRTHDAY_CUSTOMERS customers (lifecycle campaigns)
   "evaluator", // the campaign evaluator alone, in process on one core: evaluations/s of a 10-leaf tree
   "events", // keyed POST …/events against 20 active campaigns (5 match) next to the keyed increase (ours only)
 ] as const;

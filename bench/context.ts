@@ -59,6 +59,19 @@ export interface Results {
     target: string;
     pass: boolean;
   } | null;
+  /** The birthdays row (bench/rows/birthdays.ts). */
+  birthdays: {
+    customers: number;
+    birthdays: number;
+    seconds: number;
+    idleSeconds: number;
+    indexedMs: number;
+    scanMs: number;
+    birthdaysAtMillion: number;
+    extrapolatedSeconds: number;
+    target: string;
+    pass: boolean;
+  } | null;
   node24: { binary: string; version: string } | null;
   notes: string[];
 }
@@ -70,6 +83,7 @@ export class Context {
     batch1000: null,
     couponImport: null,
     clockAdvance: null,
+    birthdays: null,
     node24: null,
     notes: [],
   };

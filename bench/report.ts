@@ -70,6 +70,11 @@ export function printTable(header: Header, results: Results): string {
     lines.push(
       `clock advance of a test program, ${n0(c.customers)} customers by one year: ${c.seconds} s in ${c.steps} steps (${verdict(c.pass)}, ${c.target}); the live sweeps of the same work ${c.sweepSeconds} s (CLI, process start included)`,
     );
+  const bd = results.birthdays;
+  if (bd)
+    lines.push(
+      `daily birthday sweep, ${n0(bd.customers)} customers: ${n0(bd.birthdays)} birthdays fired in ${bd.seconds} s (CLI, process start included; the same sweep with nothing left ${bd.idleSeconds} s); the day's birthdays by index ${bd.indexedMs} ms vs a scan ${bd.scanMs} ms; at 1,000,000 customers ≈ ${n0(bd.birthdaysAtMillion)} birthdays ≈ ${bd.extrapolatedSeconds} s (${verdict(bd.pass)}, ${bd.target}, extrapolated)`,
+    );
   lines.push(
     "",
     "latencies in ms (p50/p99); ratio = ours req/s ÷ the named reference's, measured in alternating slices.",
@@ -137,6 +142,11 @@ export function markdown(header: Header, results: Results): string {
   if (clock)
     single.push(
       `| Advance a test program of ${n0(clock.customers)} customers by one year (${clock.steps} steps; live sweeps of the same work: ${clock.sweepSeconds} s) | ${clock.seconds} s | ${clock.target} | ${verdict(clock.pass)} |`,
+    );
+  const birthdays = results.birthdays;
+  if (birthdays)
+    single.push(
+      `| Daily birthday sweep, ${n0(birthdays.customers)} customers (${n0(birthdays.birthdays)} birthdays; index ${birthdays.indexedMs} ms vs scan ${birthdays.scanMs} ms) | ${birthdays.seconds} s; ≈ ${birthdays.extrapolatedSeconds} s at 1,000,000 (extrapolated) | ${birthdays.target} | ${verdict(birthdays.pass)} |`,
     );
   if (single.length) out.push("| Measure | Result | Target | Verdict |", "|---|---|---|---|", ...single, "");
   for (const note of results.notes) out.push(`Note: ${note}`, "");

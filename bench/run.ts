@@ -63,6 +63,7 @@ import { batch100Row, floorRows, getRow, increaseRow, rateLimitRow } from "./row
 import { workerRows } from "./rows/workers";
 import { correctionRows } from "./rows/corrections";
 import { clockRows } from "./rows/clock";
+import { birthdayRows } from "./rows/birthdays";
 import { evaluatorRow, eventsRow } from "./rows/campaigns";
 import { ensureBuild, productionCommand, startOurs } from "./servers";
 import { createProgram, Workload } from "./setup";
@@ -84,6 +85,7 @@ const FAMILIES: [config.RowId, (ctx: Context) => Promise<void>][] = [
   ["node24", node24Rows],
   ["corrections", correctionRows],
   ["clock", clockRows],
+  ["birthdays", birthdayRows],
   // events before evaluator: the evaluator's busy loop would leave the client's idle keep-alive sockets closed.
   ["events", eventsRow],
   ["evaluator", evaluatorRow],

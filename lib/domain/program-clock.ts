@@ -6,6 +6,7 @@ import { programNotTest, validationFailed } from "@/lib/errors";
 import { programNow } from "./clock";
 import { expireDueLots } from "./ledger";
 import { requireProgram } from "./programs";
+import { fireLifecycleAt, moveWatermark, nextLifecycleMoment } from "./campaigns/lifecycle";
 import { addMonths } from "./tier-rules";
 import { recalculateIfDue } from "./tiers-engine";
 
@@ -14,8 +15,9 @@ import { recalculateIfDue } from "./tiers-engine";
  * that falls due on the way, each at its own instant.
  *
  * The timers that exist today, and the one order in which those due at the same instant run (the scheduler runs its
- * sweeps of live programs in the same order, lib/jobs/scheduler.ts): points expiry, then tier period closing. Pending
- * activations and lifecycle campaigns do not exist yet; their counters are always 0.
+ * sweeps of live programs in the same order, lib/jobs/scheduler.ts): (pending activations, which do not exist yet:
+ * their counter is always 0), points expiry, tier period closing, then lifecycle campaigns (campaigns/lifecycle.ts:
+ * birthdays, anniversaries, inactivity, signups, tiers reached), which so see the balance and tier of the instant.
  *
  * An advance is a sequence of steps, one per due instant in time order. Each step is one transaction: it locks the
  * program row, runs the timers due by its instant with that instant as the program's now, and moves the stored clock
@@ -29,9 +31,9 @@ export const MAX_ADVANCE_MONTHS = 24;
 /** The answer lists at most this many timeline entries (the earliest); `timelineTotal` counts them all. */
 export const TIMELINE_LIMIT = 1000;
 /** The timers, in the order they run at one instant. */
-export const TIMER_ORDER = ["points.expired", "tier.period_closed"] as const;
+export const TIMER_ORDER = ["points.expired", "tier.period_closed", "lifecycle.fired"] as const;
 
-export type TimelineKind = "points.expired" | "tier.period_closed" | "tier.changed";
+export type TimelineKind = "points.expired" | "tier.period_closed" | "tier.changed" | "lifecycle.fired";
 
 export interface TimelineEntry {
   at: string;
@@ -150,19 +152,30 @@ async function advance(
   // The first step runs at `from` whatever is already due by then (nothing, unless a spend has not yet expired it).
   let after: Date | null = null;
   for (;;) {
-    const due = await nextDue(db, programId, after);
+    const due = await nextDue(db, programId, after, to);
     if (!due || due > to) break;
     const at = due < from ? from : due;
     const clock = await inTransaction((tx) => step(tx, programId, at, report));
     // Another advance of this program may have moved the clock past this instant meanwhile: it ran these timers.
     after = clock > at ? clock : at;
   }
-  await inTransaction((tx) => moveClock(tx, programId, to));
+  await inTransaction(async (tx) => {
+    await moveClock(tx, programId, to);
+    // Every lifecycle moment up to `to` was a step: the next advance sweeps from here.
+    await moveWatermark(tx, programId, to);
+  });
   return report;
 }
 
 /** The earliest instant after `after` (any, when null) at which a timer of the program is due. */
-async function nextDue(db: Db, programId: string, after: Date | null): Promise<Date | null> {
+async function nextDue(db: Db, programId: string, after: Date | null, to: Date): Promise<Date | null> {
+  const timers = await nextTimerDue(db, programId, after);
+  const lifecycle = await nextLifecycleMoment(db, programId, after, to);
+  return !lifecycle ? timers : !timers || lifecycle < timers ? lifecycle : timers;
+}
+
+/** The earliest instant after `after` (any, when null) at which a lot expires or a tier period closes. */
+async function nextTimerDue(db: Db, programId: string, after: Date | null): Promise<Date | null> {
   const since = after?.toISOString() ?? null;
   const [row] = await query<{ at: Date | string | null }>(
     db,
@@ -232,6 +245,22 @@ async function step(tx: Tx, programId: string, at: Date, report: AdvanceReport):
         periodTierPoints: before.currentTierPoints,
         carryTierId: after.carryTierId,
         nextPeriodEndsAt: after.recalculationDate?.toISOString() ?? null,
+      },
+    });
+  }
+
+  for (const fired of await fireLifecycleAt(tx, programId, at)) {
+    report.applied.lifecycleFired += 1;
+    record(report, {
+      at: iso,
+      kind: "lifecycle.fired",
+      customer: fired.customerId,
+      detail: {
+        campaignId: fired.campaignId,
+        campaignVersion: fired.campaignVersion,
+        lifecycle: fired.lifecycle,
+        occurrence: fired.occurrence,
+        points: fired.points,
       },
     });
   }

@@ -2,6 +2,7 @@ import "server-only";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/outage";
+import { fireDueLifecycle } from "@/lib/domain/campaigns/lifecycle";
 import { expireDuePoints } from "@/lib/domain/points";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { errorFields, log } from "@/lib/ops/logger";
@@ -14,9 +15,11 @@ import { runOutbox } from "./outbox";
  */
 const jobs: { name: string; run: () => Promise<unknown> }[] = [
   // Live programs only, on real time; in the declared order of timers (API.md "Test programs": expiry, then tier
-  // period closing), the order a test program's advance runs them in (lib/domain/program-clock.ts).
+  // period closing, then lifecycle campaigns), the order a test program's advance runs them in
+  // (lib/domain/program-clock.ts).
   { name: "points.expire", run: async () => expireDuePoints(await db()) },
   { name: "tiers.recalculate", run: async () => recalculateDueTiers(await db()) },
+  { name: "lifecycle.fire", run: async () => fireDueLifecycle(await db()) },
 ];
 
 /** The timers of the started jobs, and the runs in progress (awaited by stopScheduler). */

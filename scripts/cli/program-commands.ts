@@ -3,6 +3,7 @@ import { invalidInput } from "@/lib/errors";
 import { db } from "@/lib/db/client";
 import { ImageUrl, MAX_POINTS } from "@/lib/api/schemas/common";
 import { createApiKey, RATE_LIMIT, revokeApiKey } from "@/lib/domain/api-keys";
+import { fireDueLifecycle } from "@/lib/domain/campaigns/lifecycle";
 import { expireDuePoints } from "@/lib/domain/points";
 import { createProgram, getProgram, updateProgram } from "@/lib/domain/programs";
 import { createStaff, setStaffPassword } from "@/lib/domain/staff";
@@ -130,6 +131,12 @@ export const programCommands: Record<string, Command> = {
     flags: z.strictObject({ program: Uuid, now: Now }),
     run: async (f: { program: string; now?: string }) =>
       expireDuePoints(await db(), { programId: f.program, now: dateOrNow(f.now) }),
+  },
+  "lifecycle fire": {
+    usage: "--program ID [--now ISO]",
+    flags: z.strictObject({ program: Uuid, now: Now }),
+    run: async (f: { program: string; now?: string }) =>
+      fireDueLifecycle(await db(), { programId: f.program, now: dateOrNow(f.now) }),
   },
   "apikey create": {
     usage: "--program ID --name N [--rate-limit PER_SECOND (50)] [--burst AT_ONCE (2 × rate)]",

@@ -10,8 +10,14 @@
  *   first step and the clock consistent, and completed by repeating the call with nothing applied twice;
  *   webhook payloads saying livemode false for a test program, true for a live one.
  *
+ *   lifecycle campaigns (API.md "Lifecycle campaigns"): the trigger's shape refused by path; each trigger (birthday,
+ *   29 February, anniversary, inactivity, signup, tier_reached) firing at its moment in the program's time zone and
+ *   once; two sweeps of a live program at once (the scheduler's job through two clients on PostgreSQL) firing each
+ *   occurrence once.
+ *
  * Fixtures: program A (live, three tiers, its key, 12-month expiry); test program T (three tiers, 12-month expiry,
- * clock 2026-01-01, its lk_test_ key); test program U (the same, for the interrupted advance).
+ * clock 2026-01-01, its lk_test_ key); test program U (the same, for the interrupted advance); test program V (the
+ * same in Europe/Madrid, for lifecycle campaigns).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -19,10 +25,12 @@ import { BACKENDS, cliString, customerPath, openStack, type Fixtures, type Stack
 import { fixtures, programWithTiers, TIERS, type FixturePart, type FixtureTools } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 import { EVENT_BODY_SQL } from "@/lib/domain/webhooks";
+import { fireDueLifecycle } from "@/lib/domain/campaigns/lifecycle";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 const START = "2026-01-01T00:00:00.000Z";
 
-async function makeTestProgram(tools: FixtureTools, name: string) {
+async function makeTestProgram(tools: FixtureTools, name: string, timeZone?: string) {
   const programId = cliString(
     (await tools.loyalty("program", "create", "--name", name, "--test", "--clock", START)).programId,
     "programId",
@@ -38,7 +46,10 @@ async function makeTestProgram(tools: FixtureTools, name: string) {
       ).tierId,
       "tierId",
     );
-  await tools.loyalty("program", "update", "--id", programId, "--points-expiry-months", "12");
+  await tools.loyalty(
+    ...["program", "update", "--id", programId, "--points-expiry-months", "12"],
+    ...(timeZone ? ["--time-zone", timeZone] : []),
+  );
   const key = await tools.loyalty(
     ...["apikey", "create", "--program", programId, "--name", "test", "--rate-limit", "100000"],
   );
@@ -50,13 +61,15 @@ const testPrograms = (): FixturePart<
   {
     test: { programId: string; tiers: Record<string, string>; key: string };
     interrupted: { programId: string; key: string };
+    lifecycle: { programId: string; tiers: Record<string, string>; key: string };
   }
 > => ({
-  key: `testPrograms ${START}`,
+  key: `testPrograms ${START} lifecycle Europe/Madrid`,
   async make(tools) {
     const test = await makeTestProgram(tools, "Program T");
     const { programId, key } = await makeTestProgram(tools, "Program U");
-    return { test, interrupted: { programId, key } };
+    const lifecycle = await makeTestProgram(tools, "Program V", "Europe/Madrid");
+    return { test, interrupted: { programId, key }, lifecycle };
   },
 });
 
@@ -99,10 +112,10 @@ for (const backend of BACKENDS) {
     };
     const advance = (base: string, key: string, body: unknown) =>
       app.api("POST", `${base}/clock/advance`, { key, body });
-    const create = async (base: string, key: string, address: string) => {
+    const create = async (base: string, key: string, address: string, payload: object = {}) => {
       const res = await app.api("POST", `${base}/integrations/api`, {
         key,
-        body: [{ email: address, feature: "user", payload: {} }],
+        body: [{ email: address, feature: "user", payload }],
       });
       assert.equal(res.status, 201, res.text);
     };
@@ -126,6 +139,20 @@ for (const backend of BACKENDS) {
       assert.equal(res.status, 200, res.text);
       return res.json.data;
     };
+    /** Creates and activates a campaign: its id. */
+    const campaign = async (base: string, key: string, body: Record<string, unknown>) => {
+      const created = await app.api("POST", `${base}/campaigns`, { key, body });
+      assert.equal(created.status, 201, created.text);
+      const on = await app.api("POST", `${base}/campaigns/${created.json.id}/activate`, { key });
+      assert.equal(on.status, 200, on.text);
+      return created.json.id as string;
+    };
+    const award = (points: number) => [{ type: "award_points", points, tierFactor: false }];
+    /** The entries of a history as [type, points, createdAt], in time order then by type (one instant, any order). */
+    const ordered = (list: { type: string; points: number; createdAt: string }[]) =>
+      list
+        .map((e) => [e.type, e.points, e.createdAt] as const)
+        .sort((a, b) => (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 
     test("a test program's keys start lk_test_, and each mode's key is refused on the other mode's program", async () => {
       assert.match(app.test.key, /^lk_test_[0-9A-Za-z]{32}$/);
@@ -168,10 +195,15 @@ for (const backend of BACKENDS) {
       assert.equal((await clock(T(), app.test.key)).now, START);
     });
 
-    test("a year of a customer's life in one advance: lots expire on their day, the period closes with carry-over", async () => {
+    test("a year of a customer's life in one advance: lots expire on their day, the period closes with carry-over, a birthday fires once a year", async () => {
       const who = email("year");
+      const birthday = await campaign(T(), app.test.key, {
+        name: "Birthday",
+        trigger: { lifecycle: "birthday" },
+        effects: award(50),
+      });
       // Writes to a test program happen at its clock: the customer joins and earns at 2026-01-01.
-      await create(T(), app.test.key, who);
+      await create(T(), app.test.key, who, { birthdate: "1990-05-20" });
       const first = await increase(app.test.programId, app.test.key, who, 1200);
       assert.equal(first.transaction.createdAt, START);
       const joined = await customer(app.test.programId, app.test.key, who);
@@ -217,39 +249,63 @@ for (const backend of BACKENDS) {
       assert.equal(report.from, "2026-03-01T00:00:00.000Z");
       assert.equal(report.to, to);
       assert.deepEqual(report.applied, {
-        expiredLots: 2,
-        expiredPoints: 1500,
+        expiredLots: 3,
+        expiredPoints: 1550,
         tierChanges: 0,
         pendingActivated: 0,
-        lifecycleFired: 0,
-        webhooks: 2,
+        lifecycleFired: 2,
+        webhooks: 5,
       });
-      // In time order; at one instant, expiry before the period close.
+      // In time order; at one instant, expiry before the period close, and before the lifecycle campaigns (the
+      // birthday lot of 2026 expires at the instant the birthday of 2027 gives a new one).
       assert.deepEqual(
         report.timeline.map((e: { at: string; kind: string; customer: string }) => [e.at, e.kind, e.customer]),
         [
+          ["2026-05-20T00:00:00.000Z", "lifecycle.fired", joined.id],
           ["2027-01-01T00:00:00.000Z", "points.expired", joined.id],
           ["2027-01-01T00:00:00.000Z", "tier.period_closed", joined.id],
           ["2027-03-01T00:00:00.000Z", "points.expired", joined.id],
+          ["2027-05-20T00:00:00.000Z", "points.expired", joined.id],
+          ["2027-05-20T00:00:00.000Z", "lifecycle.fired", joined.id],
         ],
       );
-      assert.equal(report.timeline[1].detail.periodTierPoints, 1500);
-      assert.equal(report.timelineTotal, 3);
+      assert.deepEqual(report.timeline[0].detail, {
+        campaignId: birthday,
+        campaignVersion: 1,
+        lifecycle: "birthday",
+        occurrence: "birthday:2026",
+        points: 50,
+      });
+      assert.equal(report.timeline[5].detail.occurrence, "birthday:2027");
+      assert.equal(report.timeline[2].detail.periodTierPoints, 1550);
+      assert.equal(report.timelineTotal, 6);
 
       const after = await customer(app.test.programId, app.test.key, who);
-      assert.equal(after.loyaltyData.balance, 0);
-      // Carry-over: the period's 1,500 points keep Silver for the next period.
+      assert.equal(after.loyaltyData.balance, 50);
+      // Carry-over: the period's 1,550 points keep Silver for the next period.
       assert.equal(after.customerTier.currentTierId, app.test.tiers.silver);
-      assert.equal(after.customerTier.carryTierPoints, 1500);
-      assert.equal(after.customerTier.currentTierPoints, 0);
+      assert.equal(after.customerTier.carryTierPoints, 1550);
+      assert.equal(after.customerTier.currentTierPoints, 50);
       assert.equal(after.customerTier.recalculationDate, "2028-01-01T00:00:00.000Z");
+      const lived = await history(app.test.programId, app.test.key, who);
+      assert.deepEqual(ordered(lived), [
+        ["earn", 1200, START],
+        ["earn", 300, "2026-03-01T00:00:00.000Z"],
+        ["earn", 50, "2026-05-20T00:00:00.000Z"],
+        ["expire", -1200, "2027-01-01T00:00:00.000Z"],
+        ["expire", -300, "2027-03-01T00:00:00.000Z"],
+        ["earn", 50, "2027-05-20T00:00:00.000Z"],
+        ["expire", -50, "2027-05-20T00:00:00.000Z"],
+      ]);
+      // Provenance: each birthday entry names the campaign, its version, the trigger and the occurrence.
       assert.deepEqual(
-        (await history(app.test.programId, app.test.key, who)).map((e) => [e.type, e.points, e.createdAt]),
+        lived
+          .filter((e) => e.metadata?.lifecycle)
+          .map((e) => [e.source, e.actor, e.metadata.campaignId, e.metadata.campaignVersion, e.metadata.occurrence])
+          .sort(),
         [
-          ["expire", -300, "2027-03-01T00:00:00.000Z"],
-          ["expire", -1200, "2027-01-01T00:00:00.000Z"],
-          ["earn", 300, "2026-03-01T00:00:00.000Z"],
-          ["earn", 1200, START],
+          ["system", "lifecycle", birthday, 1, "birthday:2026"],
+          ["system", "lifecycle", birthday, 1, "birthday:2027"],
         ],
       );
       assert.equal((await clock(T(), app.test.key)).now, to);
@@ -266,7 +322,7 @@ for (const backend of BACKENDS) {
           detail: {
             fromTierId: app.test.tiers.silver,
             toTierId: app.test.tiers.bronze,
-            periodTierPoints: 0,
+            periodTierPoints: 50,
             carryTierId: app.test.tiers.bronze,
             nextPeriodEndsAt: "2029-01-01T00:00:00.000Z",
           },
@@ -347,6 +403,190 @@ for (const backend of BACKENDS) {
         ],
       );
       assert.equal((await customer(app.interrupted.programId, app.interrupted.key, who)).loyaltyData.balance, 0);
+    });
+
+    test("lifecycle triggers: a malformed trigger is refused by path at creation, and nothing is stored", async () => {
+      const V = `/v1/programs/${app.lifecycle.programId}`;
+      const key = app.lifecycle.key;
+      const refused = async (trigger: unknown, paths: string[], extra: object = {}) => {
+        const res = await app.api("POST", `${V}/campaigns`, {
+          key,
+          body: { name: "bad", trigger, effects: award(1), ...extra },
+        });
+        const problem = assertProblem(res, 400, "validation_failed");
+        assert.deepEqual(problem.errors.map((e: { path: string }) => e.path).sort(), paths, res.text);
+      };
+      await refused({ lifecycle: "inactivity" }, ["trigger.days"]);
+      await refused({ lifecycle: "inactivity", days: 0 }, ["trigger.days"]);
+      await refused({ lifecycle: "birthday", days: 30 }, ["trigger.days"]);
+      await refused({ lifecycle: "tier_reached" }, ["trigger.tier"]);
+      await refused({ lifecycle: "signup", tier: "Gold" }, ["trigger.tier"]);
+      await refused({ lifecycle: "someday" }, ["trigger.lifecycle"]);
+      await refused({ event: "purchase", lifecycle: "signup" }, ["trigger.event"]);
+      await refused({}, ["trigger.event"]);
+      // Needs the program: a tier it does not have; an attribute the trigger does not carry.
+      await refused({ lifecycle: "tier_reached", tier: "Diamond" }, ["trigger.tier"]);
+      await refused({ lifecycle: "birthday" }, ["conditions.attr"], {
+        conditions: { attr: "event.total", op: "gt", value: 1 },
+      });
+      const list = await app.api("GET", `${V}/campaigns`, { key });
+      assert.equal(list.status, 200, list.text);
+      assert.deepEqual(list.json.data, []);
+    });
+
+    test("lifecycle campaigns fire at their moment in the program's time zone, once each: birthday (29 February), anniversary, inactivity, signup, tier reached", async () => {
+      const V = `/v1/programs/${app.lifecycle.programId}`;
+      const key = app.lifecycle.key;
+      const ids = {
+        birthday: await campaign(V, key, {
+          name: "Birthday",
+          trigger: { lifecycle: "birthday" },
+          conditions: { attr: "event.age", op: "gte", value: 18 },
+          effects: award(10),
+        }),
+        anniversary: await campaign(V, key, {
+          name: "Anniversary",
+          trigger: { lifecycle: "anniversary" },
+          effects: award(20),
+        }),
+        inactivity: await campaign(V, key, {
+          name: "Win-back",
+          trigger: { lifecycle: "inactivity", days: 30 },
+          effects: award(30),
+        }),
+        signup: await campaign(V, key, { name: "Welcome", trigger: { lifecycle: "signup" }, effects: award(40) }),
+        gold: await campaign(V, key, {
+          name: "Gold",
+          trigger: { lifecycle: "tier_reached", tier: "Gold" },
+          effects: award(50),
+        }),
+      };
+      const names = Object.fromEntries(Object.entries(ids).map(([k, v]) => [v, k]));
+      const ana = email("ana");
+      const leo = email("leo");
+      const kid = email("kid");
+      await create(V, key, ana, { birthdate: "1990-01-15" });
+      await create(V, key, leo, { birthdate: "2000-02-29" });
+      await create(V, key, kid, { birthdate: "2020-01-20" });
+      const who: Record<string, string> = {};
+      for (const [label, address] of [
+        ["ana", ana],
+        ["leo", leo],
+        ["kid", kid],
+      ] as const)
+        who[(await customer(app.lifecycle.programId, key, address)).id] = label;
+      /** An advance's lifecycle rows as "at customer campaign occurrence", sorted. */
+      const fired = async (to: string) => {
+        const res = await advance(V, key, { to });
+        assert.equal(res.status, 200, res.text);
+        const rows = res.json.timeline
+          .filter((e: { kind: string }) => e.kind === "lifecycle.fired")
+          .map(
+            (e: { at: string; customer: string; detail: { campaignId: string; occurrence: string } }) =>
+              `${e.at} ${who[e.customer]} ${names[e.detail.campaignId]} ${e.detail.occurrence}`,
+          )
+          .sort();
+        assert.equal(res.json.applied.lifecycleFired, rows.length);
+        return rows;
+      };
+
+      // Signups at the clock (2026-01-01, 01:00 in Madrid); ana's birthday at midnight in Madrid; the kid's birthday
+      // is used up with its condition false (age 6): nothing.
+      assert.deepEqual(await fired("2026-01-20T00:00:00Z"), [
+        "2026-01-01T00:00:00.000Z ana signup signup",
+        "2026-01-01T00:00:00.000Z kid signup signup",
+        "2026-01-01T00:00:00.000Z leo signup signup",
+        "2026-01-14T23:00:00.000Z ana birthday birthday:2026",
+      ]);
+      assert.deepEqual(await fired("2026-01-20T00:00:00Z"), [], "the same advance again fires nothing");
+      // Ana earns into Gold at 2026-01-20: the tier is reached then, and her spell of inactivity starts again.
+      await increase(app.lifecycle.programId, key, ana, 5000);
+      assert.deepEqual(await fired("2026-03-01T00:00:00Z"), [
+        "2026-01-20T00:00:00.000Z ana gold tier:Gold:2026-01-20T00:00:00.000Z",
+        "2026-01-31T00:00:00.000Z kid inactivity inactive:2026-01-01T00:00:00.000Z",
+        "2026-01-31T00:00:00.000Z leo inactivity inactive:2026-01-01T00:00:00.000Z",
+        "2026-02-19T00:00:00.000Z ana inactivity inactive:2026-01-20T00:00:00.000Z",
+        // 29 February in a common year: on 28 February (local midnight).
+        "2026-02-27T23:00:00.000Z leo birthday birthday:2026",
+      ]);
+      // A year on: the first anniversaries; birthdays again; no new spell of inactivity (lifecycle points and
+      // expiry are not activity); Gold kept at the period close is not reached again.
+      assert.deepEqual(await fired("2027-03-01T00:00:00Z"), [
+        "2026-12-31T23:00:00.000Z ana anniversary anniversary:2027",
+        "2026-12-31T23:00:00.000Z kid anniversary anniversary:2027",
+        "2026-12-31T23:00:00.000Z leo anniversary anniversary:2027",
+        "2027-01-14T23:00:00.000Z ana birthday birthday:2027",
+        "2027-02-27T23:00:00.000Z leo birthday birthday:2027",
+      ]);
+      // 2028 is a leap year: leo's birthday is on 29 February itself.
+      assert.deepEqual(await fired("2028-03-01T00:00:00Z"), [
+        "2027-12-31T23:00:00.000Z ana anniversary anniversary:2028",
+        "2027-12-31T23:00:00.000Z kid anniversary anniversary:2028",
+        "2027-12-31T23:00:00.000Z leo anniversary anniversary:2028",
+        "2028-01-14T23:00:00.000Z ana birthday birthday:2028",
+        "2028-02-28T23:00:00.000Z leo birthday birthday:2028",
+      ]);
+      // The ledger has each of them once, dated at its moment, with its provenance.
+      const lifecycleEntries = async (address: string) =>
+        (await history(app.lifecycle.programId, key, address))
+          .filter((e) => e.metadata?.lifecycle)
+          .map((e) => `${e.createdAt} ${e.points} ${e.metadata.lifecycle} ${e.metadata.occurrence}`)
+          .sort();
+      assert.deepEqual(await lifecycleEntries(leo), [
+        "2026-01-01T00:00:00.000Z 40 signup signup",
+        "2026-01-31T00:00:00.000Z 30 inactivity inactive:2026-01-01T00:00:00.000Z",
+        "2026-02-27T23:00:00.000Z 10 birthday birthday:2026",
+        "2026-12-31T23:00:00.000Z 20 anniversary anniversary:2027",
+        "2027-02-27T23:00:00.000Z 10 birthday birthday:2027",
+        "2027-12-31T23:00:00.000Z 20 anniversary anniversary:2028",
+        "2028-02-28T23:00:00.000Z 10 birthday birthday:2028",
+      ]);
+      assert.equal((await lifecycleEntries(kid)).filter((e) => e.includes("birthday")).length, 0);
+    });
+
+    test("two schedulers sweeping a live program at once fire each occurrence once (the occurrence key, not the watermark)", async () => {
+      const signup = await campaign(A(), app.key, {
+        name: "Welcome",
+        trigger: { lifecycle: "signup" },
+        effects: award(25),
+      });
+      const addresses = Array.from({ length: 8 }, () => email("sweep"));
+      const res = await app.api("POST", `${A()}/integrations/api`, {
+        body: addresses.map((address) => ({ email: address, feature: "user", payload: {} })),
+      });
+      assert.equal(res.status, 201, res.text);
+      if (backend === "pglite") await app.stopAll(); // PGlite: Prisma and SQL only while no app runs
+      // The scheduler's job (lib/jobs/scheduler.ts runs this function), twice at once: on PostgreSQL through two
+      // clients with their own pools, as two instances would; on PGlite, interleaved on its one connection.
+      const sweep = (prisma: PrismaClient) => fireDueLifecycle(prisma, { programId: app.programId });
+      const runs =
+        backend === "postgres"
+          ? await app.withPrisma((one) => app.withPrisma((two) => Promise.all([sweep(one), sweep(two)])))
+          : await app.withPrisma((one) => Promise.all([sweep(one), sweep(one)]));
+      assert.equal(runs[0].fired + runs[1].fired, addresses.length, JSON.stringify(runs));
+      assert.deepEqual(
+        runs.map((r) => r.failed),
+        [0, 0],
+      );
+      // A sweep that read an old watermark (as one started earlier would) finds every occurrence fired already.
+      await app.query(`DELETE FROM "LifecycleSweep" WHERE "programId" = $1::uuid`, [app.programId]);
+      assert.equal((await app.withPrisma(sweep)).fired, 0);
+      const rows = await app.query<{ customerId: string; n: number }>(
+        `SELECT "customerId"::text AS "customerId", count(*)::int AS n FROM "LedgerEntry"
+         WHERE "programId" = $1::uuid AND metadata->>'campaignId' = $2 GROUP BY "customerId"`,
+        [app.programId, signup],
+      );
+      assert.equal(rows.length, addresses.length);
+      assert.ok(
+        rows.every((r) => r.n === 1),
+        JSON.stringify(rows),
+      );
+      const [occurrences] = await app.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "LifecycleOccurrence" WHERE "campaignId" = $1::uuid`,
+        [signup],
+      );
+      assert.equal(occurrences!.n, addresses.length);
+      if (backend === "pglite") await app.start();
     });
 
     test("webhook payloads say livemode: false for a test program's events, true for a live one's", async () => {

@@ -331,7 +331,7 @@ function model(inp: EvaluationInput) {
     memberDays: Math.floor((now.getTime() - customer.memberSince.getTime()) / 86_400_000),
   };
   const list = inp.campaigns
-    .filter((c) => c.definition.trigger.event === event.type)
+    .filter((c) => "event" in c.definition.trigger && c.definition.trigger.event === event.type)
     .slice()
     .sort((a, b) =>
       a.definition.priority !== b.definition.priority

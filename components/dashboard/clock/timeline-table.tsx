@@ -9,10 +9,18 @@ const KINDS: Record<TimelineRow["kind"], string> = {
   "points.expired": "Points expired",
   "tier.changed": "Tier changed",
   "tier.period_closed": "Period closed",
+  "lifecycle.fired": "Lifecycle campaign",
 };
 
 function Kind({ row }: { row: TimelineRow }) {
-  const tone: Tone = row.kind === "points.expired" ? "red" : row.kind === "tier.changed" ? "indigo" : "slate";
+  const tone: Tone =
+    row.kind === "points.expired"
+      ? "red"
+      : row.kind === "tier.changed"
+        ? "indigo"
+        : row.kind === "lifecycle.fired"
+          ? "green"
+          : "slate";
   return (
     <Badge tone={tone}>
       {KINDS[row.kind]}

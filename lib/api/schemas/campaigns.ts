@@ -2,11 +2,13 @@ import { z } from "zod";
 import {
   CAMPAIGN_STATUSES,
   CONDITION_OPS,
+  LIFECYCLE_KINDS,
   LIMIT_WINDOWS,
   ROUNDINGS,
   SKIP_REASONS,
   STACKINGS,
   type CampaignBody as DomainCampaignBody,
+  type CampaignTrigger,
   type Condition,
   type Effect as DomainEffect,
 } from "@/lib/domain/campaigns/definition";
@@ -108,10 +110,46 @@ const AssignCoupon = z.strictObject({ type: z.literal("assign_coupon"), couponPo
 
 const Effect = z.discriminatedUnion("type", [AwardPoints, MultiplyPoints, AssignCoupon]);
 
+/** An event trigger `{ event }`, or a lifecycle trigger `{ lifecycle, days?, tier? }` (one object: problems by path). */
+const Trigger = z
+  .strictObject({
+    event: EventTypeName.optional().describe("The declared event type whose events run the campaign."),
+    lifecycle: z
+      .enum(LIFECYCLE_KINDS)
+      .optional()
+      .describe(
+        'A moment that comes with time (API.md "Lifecycle campaigns"): birthday (local midnight of the birthdate\'s ' +
+          "day; 29 February fires on 28 February in other years), anniversary (of memberSince), inactivity (days " +
+          "after the last event or earn, once per spell), signup, tier_reached (the tier named by `tier`).",
+      ),
+    days: z.number().int().min(1).max(3650).optional().describe("inactivity: the days without an event or an earn."),
+    tier: z.string().trim().min(1).max(255).optional().describe("tier_reached: the tier's name."),
+  })
+  .superRefine((t, ctx) => {
+    if ((t.event === undefined) === (t.lifecycle === undefined))
+      ctx.addIssue({ code: "custom", path: ["event"], message: "give either event or lifecycle" });
+    if (t.lifecycle === "inactivity" && t.days === undefined)
+      ctx.addIssue({ code: "custom", path: ["days"], message: "is required with lifecycle inactivity" });
+    if (t.lifecycle !== "inactivity" && t.days !== undefined)
+      ctx.addIssue({ code: "custom", path: ["days"], message: "goes with lifecycle inactivity only" });
+    if (t.lifecycle === "tier_reached" && t.tier === undefined)
+      ctx.addIssue({ code: "custom", path: ["tier"], message: "is required with lifecycle tier_reached" });
+    if (t.lifecycle !== "tier_reached" && t.tier !== undefined)
+      ctx.addIssue({ code: "custom", path: ["tier"], message: "goes with lifecycle tier_reached only" });
+  })
+  .meta({ examples: [{ event: "purchase" }, { lifecycle: "birthday" }, { lifecycle: "inactivity", days: 90 }] });
+
+function triggerOf(t: z.infer<typeof Trigger>): CampaignTrigger {
+  if (t.event !== undefined) return { event: t.event };
+  if (t.lifecycle === "inactivity") return { lifecycle: t.lifecycle, days: t.days! };
+  if (t.lifecycle === "tier_reached") return { lifecycle: t.lifecycle, tier: t.tier! };
+  return { lifecycle: t.lifecycle! };
+}
+
 export const CampaignBody = z
   .strictObject({
     name: z.string().trim().min(1).max(255),
-    trigger: z.strictObject({ event: EventTypeName }),
+    trigger: Trigger,
     conditions: z
       .record(z.string(), z.unknown())
       .nullable()
@@ -156,6 +194,7 @@ export const CampaignBody = z
 export function campaignBodyOf(body: z.infer<typeof CampaignBody>): DomainCampaignBody {
   return {
     ...body,
+    trigger: triggerOf(body.trigger),
     conditions: (body.conditions ?? null) as Condition | null,
     effects: body.effects.map((e): DomainEffect => {
       if (e.type !== "award_points") return e;
@@ -174,7 +213,12 @@ export function campaignBodyOf(body: z.infer<typeof CampaignBody>): DomainCampai
 }
 
 const CampaignDefinitionOut = z.object({
-  trigger: z.object({ event: z.string() }),
+  trigger: z.object({
+    event: z.string().optional(),
+    lifecycle: z.enum(LIFECYCLE_KINDS).optional(),
+    days: z.number().int().optional(),
+    tier: z.string().optional(),
+  }),
   conditions: z.unknown(),
   effects: z.array(z.record(z.string(), z.unknown())),
   limits: z.record(z.string(), z.unknown()),

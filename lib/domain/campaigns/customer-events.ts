@@ -7,8 +7,9 @@ import { changeBalance, changeRefusal } from "../ledger";
 import { lockedStatement, runLockedWrite } from "../locked-write";
 import { closeReferral } from "../referrals";
 import { recalculateIfDue } from "../tiers-engine";
+import { COUPON_SKIPS, loadCustomer, loadUses } from "./apply";
 import type { AttrTypes } from "./conditions";
-import type { CampaignDefinition } from "./definition";
+import { triggerType, type CampaignDefinition } from "./definition";
 import { evaluate, limitWindow, type CampaignVersionState, type Evaluation } from "./evaluate";
 import { LIMIT_WINDOWS } from "./definition";
 import { windowKey, zonedTime } from "./schedule";
@@ -62,30 +63,6 @@ export interface CustomerEventInput {
 
 export type { CustomerEventOutcome, EventEffect } from "./event-write";
 
-interface CustomerRow {
-  balance: number;
-  memberSince: Date;
-  language: string | null;
-  tier: string | null;
-  factor: number | null;
-  timeZone: string;
-}
-
-const loadCustomer = async (db: Db, programId: string, customerId: string) =>
-  (
-    await db.$queryRawUnsafe<CustomerRow[]>(
-      `SELECT l.balance, l."memberSince", c.language, t.name AS tier, t.factor, p."timeZone"
-       FROM "LoyaltyData" l
-         JOIN "Customer" c ON c.id = l."customerId"
-         JOIN "Program" p ON p.id = l."programId"
-         LEFT JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
-         LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
-       WHERE l."programId" = $1::uuid AND l."customerId" = $2::uuid`,
-      programId,
-      customerId,
-    )
-  )[0];
-
 interface VersionRow {
   campaignId: string;
   name: string;
@@ -105,24 +82,6 @@ const loadVersions = (db: Db, programId: string, type: string) =>
     programId,
     type,
   );
-
-/** The customer's uses of each limited campaign in the window `now` falls in. */
-async function loadUses(db: Db, programId: string, customerId: string, windows: Map<string, string>) {
-  const uses = new Map<string, number>();
-  if (windows.size === 0) return uses;
-  const ids = [...windows.keys()];
-  const rows = await db.$queryRawUnsafe<{ campaignId: string; window: string; count: number }[]>(
-    `SELECT "campaignId"::text AS "campaignId", "window", count FROM "CampaignUsage"
-     WHERE "programId" = $1::uuid AND "customerId" = $2::uuid AND "campaignId" = ANY($3::uuid[])`,
-    programId,
-    customerId,
-    ids,
-  );
-  for (const r of rows) if (windows.get(r.campaignId) === r.window) uses.set(r.campaignId, r.count);
-  return uses;
-}
-
-const COUPON_SKIPS = new Set(["coupon_pool_empty", "coupon_pool_inactive", "coupon_pool_not_found"]);
 
 export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Promise<CustomerEventOutcome> {
   const { programId, customerId, now } = input;
@@ -267,7 +226,7 @@ export async function customerEventValues(
     db,
     snap.campaigns.map(([campaignId, version]) => ({ campaignId, version })),
   );
-  const triggered = all.filter((v) => v.definition.trigger.event === input.type);
+  const triggered = all.filter((v) => triggerType(v.definition.trigger) === input.type);
   const nowLocal = zonedTime(now, zone);
   const campaigns: CampaignVersionState[] = triggered.map((v) => {
     const window = limitWindow(v.definition, nowLocal);

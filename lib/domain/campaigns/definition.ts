@@ -72,9 +72,47 @@ export interface CampaignSchedule {
 export const STACKINGS = ["stack", "exclusive"] as const;
 export type Stacking = (typeof STACKINGS)[number];
 
+/**
+ * Lifecycle triggers (API.md "Lifecycle campaigns"): moments that come with time, not with an event. Each fires once
+ * per occurrence for a customer: `birthday` at local midnight of the birthdate's day in the program's time zone, once
+ * a year (29 February: on 28 February in other years); `anniversary` at local midnight of memberSince's day, each
+ * year from the first; `inactivity` `days` after the customer's last activity (an event, or an earn not given by a
+ * lifecycle campaign), once per such spell; `signup` when the customer joins; `tier_reached` when the customer's
+ * tier becomes `tier` (its name).
+ */
+export const LIFECYCLE_KINDS = ["birthday", "anniversary", "inactivity", "signup", "tier_reached"] as const;
+export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];
+export type LifecycleTrigger =
+  | { lifecycle: "birthday" | "anniversary" | "signup" }
+  | { lifecycle: "inactivity"; days: number }
+  | { lifecycle: "tier_reached"; tier: string };
+export type CampaignTrigger = { event: string } | LifecycleTrigger;
+
+/** The attributes a lifecycle firing carries, as an event's: conditions may read `event.<name>`. */
+export const LIFECYCLE_ATTRIBUTES: Record<LifecycleKind, EventAttributes> = {
+  birthday: { age: { type: "number", required: true } },
+  anniversary: { years: { type: "number", required: true } },
+  inactivity: { days: { type: "number", required: true }, lastActivityAt: { type: "datetime", required: true } },
+  signup: {},
+  tier_reached: { tier: { type: "string", required: true } },
+};
+
+export const isLifecycle = (trigger: CampaignTrigger): trigger is LifecycleTrigger => "lifecycle" in trigger;
+
+/**
+ * The event type a trigger answers to: the event's, or for a lifecycle trigger a name no event type can have (a `:`
+ * is not allowed in one), so the one evaluator matches lifecycle firings and events the same way.
+ */
+export function triggerType(trigger: CampaignTrigger): string {
+  if (!isLifecycle(trigger)) return trigger.event;
+  if (trigger.lifecycle === "inactivity") return `lifecycle:inactivity:${trigger.days}`;
+  if (trigger.lifecycle === "tier_reached") return `lifecycle:tier_reached:${trigger.tier}`;
+  return `lifecycle:${trigger.lifecycle}`;
+}
+
 /** What a version freezes: everything but the name and status. */
 export interface CampaignDefinition {
-  trigger: { event: string };
+  trigger: CampaignTrigger;
   conditions: Condition | null;
   effects: Effect[];
   limits: CampaignLimits;

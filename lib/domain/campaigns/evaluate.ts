@@ -4,7 +4,8 @@
  * and simulations call it; the live path then applies its answer (campaigns/apply.ts).
  *
  * Rules (API.md "Campaigns and events"):
- * - Only versions triggered by the event's type take part; they are decided by priority, highest first (ties by
+ * - Only versions triggered by the event's type take part (a lifecycle firing's type is its trigger's, definition.ts
+ *   `triggerType`); they are decided by priority, highest first (ties by
  *   campaign id). Each is skipped, with the first reason that holds, when: an exclusive campaign already applied
  *   (`exclusive_campaign_applied`); the event's `occurredAt` is outside its schedule (`outside_schedule`); its
  *   conditions are false (`condition_false`); the customer used up its per-customer limit in the window of the
@@ -17,7 +18,7 @@
  */
 import { withTierFactor } from "../tier-rules";
 import { conditionHolds, type AttrTypes } from "./conditions";
-import type { CampaignDefinition, Effect, SkipReason } from "./definition";
+import { triggerType, type CampaignDefinition, type Effect, type SkipReason } from "./definition";
 import { inSchedule, zonedTime, windowKey, type ZonedTime } from "./schedule";
 
 export interface EvaluatedEvent {
@@ -123,7 +124,7 @@ export function evaluate(input: EvaluationInput): Evaluation {
   const skipped: Evaluation["skipped"] = [];
   const chosen: CampaignVersionState[] = [];
   let exclusive = false;
-  const triggered = input.campaigns.filter((c) => c.definition.trigger.event === event.type);
+  const triggered = input.campaigns.filter((c) => triggerType(c.definition.trigger) === event.type);
   if (triggered.length > 1) triggered.sort(byPriority);
   for (const c of triggered) {
     const d = c.definition;

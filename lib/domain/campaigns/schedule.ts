@@ -131,3 +131,11 @@ export function windowKey(window: LimitWindow, local: ZonedTime): string {
       return "lifetime";
   }
 }
+
+/** The instant of local midnight starting the civil day `year-month-day` in the time zone. */
+export function localMidnight(year: number, month: number, day: number, timeZone: string): Date {
+  const wall = Date.UTC(year, month - 1, day);
+  // The offset at the guessed instant, then again at the corrected one (right across a transition).
+  const guess = wall - offsetAt(wall, timeZone);
+  return new Date(wall - offsetAt(guess, timeZone));
+}

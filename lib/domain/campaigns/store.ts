@@ -6,7 +6,14 @@ import { conflict, invalidInput, notFound, validationFailed } from "@/lib/errors
 import { decodeCursor, encodeCursor } from "../cursor";
 import { requireProgram } from "../programs";
 import { attrTypesOf, type FieldProblem } from "./conditions";
-import type { CampaignBody, CampaignDefinition, CampaignStatus, EventAttributes } from "./definition";
+import {
+  isLifecycle,
+  LIFECYCLE_ATTRIBUTES,
+  type CampaignBody,
+  type CampaignDefinition,
+  type CampaignStatus,
+  type EventAttributes,
+} from "./definition";
 import { checkCampaign } from "./validate";
 
 /**
@@ -105,13 +112,21 @@ export interface CampaignView {
 const definitionOf = ({ name, ...definition }: CampaignBody): [string, CampaignDefinition] => [name, definition];
 
 /**
- * Every problem of a campaign body against the program's declarations: the trigger's event type must be declared,
- * its conditions and `per` must fit it, each coupon pool must be the program's.
+ * Every problem of a campaign body against the program's declarations: the trigger's event type must be declared
+ * (a lifecycle trigger declares its own attributes, definition.ts LIFECYCLE_ATTRIBUTES; `tier_reached` must name a
+ * tier of the program), its conditions and `per` must fit it, each coupon pool must be the program's.
  */
 async function checkBody(db: Db, programId: string, body: CampaignBody) {
-  const declared = await eventTypeAttributes(db, programId, body.trigger.event);
+  const { trigger } = body;
+  const declared = isLifecycle(trigger)
+    ? LIFECYCLE_ATTRIBUTES[trigger.lifecycle]
+    : await eventTypeAttributes(db, programId, trigger.event);
   if (!declared) throw validationFailed([{ path: "trigger.event", message: "is not a declared event type" }]);
   const problems: FieldProblem[] = checkCampaign(definitionOf(body)[1], declared);
+  if (isLifecycle(trigger) && trigger.lifecycle === "tier_reached") {
+    const tier = await db.tier.findFirst({ where: { programId, name: trigger.tier }, select: { id: true } });
+    if (!tier) problems.push({ path: "trigger.tier", message: "is not the name of a tier of this program" });
+  }
   for (const [i, e] of body.effects.entries()) {
     if (e.type !== "assign_coupon") continue;
     const pool = await findRow(e.couponPoolId, (id) =>

@@ -82,6 +82,8 @@ function describe(tiers: RankedTier[], e: TimelineEntry): string {
       return `${tier(d.fromTierId)} → ${tier(d.toTierId)}: ${fmt(d.periodTierPoints)} tier points in the closed period`;
     case "tier.period_closed":
       return `Period closed, stays ${tier(d.toTierId)} (${fmt(d.periodTierPoints)} tier points)`;
+    case "lifecycle.fired":
+      return `${String(d.lifecycle)} campaign fired (${String(d.occurrence)}): ${fmt(d.points)} points`;
   }
 }
 

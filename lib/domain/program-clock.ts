@@ -8,6 +8,7 @@ import { expireDueLots } from "./ledger";
 import { requireProgram } from "./programs";
 import { addMonths } from "./tier-rules";
 import { recalculateIfDue } from "./tiers-engine";
+import { recomputeProgramSegments } from "./segments/membership";
 
 /**
  * A program's clock (API.md "Test programs"): reading it, and moving a test program's clock forward with every timer
@@ -157,7 +158,11 @@ async function advance(
     // Another advance of this program may have moved the clock past this instant meanwhile: it ran these timers.
     after = clock > at ? clock : at;
   }
-  await inTransaction((tx) => moveClock(tx, programId, to));
+  await inTransaction(async (tx) => {
+    await moveClock(tx, programId, to);
+    // Segments at the instant the clock reached (membership.ts): the changes time alone made, once.
+    report.applied.webhooks += (await recomputeProgramSegments(tx, programId, to)).events;
+  });
   return report;
 }
 

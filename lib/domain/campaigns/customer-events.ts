@@ -7,7 +7,8 @@ import { assignCoupon } from "../coupons";
 import { changeBalance } from "../ledger";
 import { recalculateIfDue } from "../tiers-engine";
 import type { AttrTypes } from "./conditions";
-import type { CampaignDefinition, SkipReason } from "./definition";
+import { SEGMENT_ATTR, type CampaignDefinition, type SkipReason } from "./definition";
+import { segmentsOfCustomer } from "../segments/store";
 import { evaluate, limitWindow, type CampaignVersionState, type Evaluation } from "./evaluate";
 import { zonedTime } from "./schedule";
 import { eventTypeAttributes } from "./store";
@@ -64,6 +65,7 @@ interface CustomerRow {
   balance: number;
   memberSince: Date;
   language: string | null;
+  customAttributes: Record<string, unknown>;
   tier: string | null;
   factor: number | null;
   timeZone: string;
@@ -72,7 +74,7 @@ interface CustomerRow {
 const loadCustomer = async (db: Db, programId: string, customerId: string) =>
   (
     await db.$queryRawUnsafe<CustomerRow[]>(
-      `SELECT l.balance, l."memberSince", c.language, t.name AS tier, t.factor, p."timeZone"
+      `SELECT l.balance, l."memberSince", c.language, c."customAttributes", t.name AS tier, t.factor, p."timeZone"
        FROM "LoyaltyData" l
          JOIN "Customer" c ON c.id = l."customerId"
          JOIN "Program" p ON p.id = l."programId"
@@ -170,6 +172,10 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
       balance: customer.balance,
       memberSince: new Date(customer.memberSince),
       language: customer.language,
+      custom: customer.customAttributes,
+      segments: rows.some((r) => SEGMENT_ATTR in (r.attrTypes ?? {}))
+        ? (await segmentsOfCustomer(tx, programId, customerId, now)).flatMap((s) => [s.id, s.name])
+        : undefined,
     },
     campaigns,
     now,

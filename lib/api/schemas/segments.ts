@@ -119,6 +119,10 @@ export const SegmentChangePage = z
   })
   .meta({ id: "SegmentChangePage" });
 
+export const SegmentMembersAnswer = z
+  .union([SegmentMemberPage, SegmentChangePage])
+  .meta({ id: "SegmentMembersAnswer" });
+
 export const CustomerSegments = z
   .object({ data: z.array(z.object({ id: Id, name: z.string() })) })
   .meta({ id: "CustomerSegments" });

@@ -37,7 +37,7 @@ export const GET: OperationSpec = {
   success: {
     status: 200,
     description: "A page of members (SegmentMemberPage) or of changes (SegmentChangePage, with updatedSince).",
-    schema: "SegmentMemberPage",
+    schema: "SegmentMembersAnswer",
   },
   errors: [...INTEGRATOR_ERRORS, ["validation_failed", "an invalid limit, cursor or updatedSince"]],
 };

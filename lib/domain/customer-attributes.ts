@@ -80,7 +80,8 @@ export function checkCustomAttributes(
     else if (v === null) continue;
     else if (type === "number" && (typeof v !== "number" || !Number.isFinite(v)))
       problems.push({ path, message: "must be a number" });
-    else if (type === "string" && typeof v !== "string") problems.push({ path, message: "must be a string" });
+    else if (type === "string" && (typeof v !== "string" || v.length > 1000))
+      problems.push({ path, message: "must be a string of at most 1000 characters" });
     else if (type === "boolean" && typeof v !== "boolean") problems.push({ path, message: "must be true or false" });
     else if (type === "datetime" && (typeof v !== "string" || !isIsoTime(v)))
       problems.push({ path, message: "must be an ISO 8601 time" });

@@ -49,7 +49,7 @@ export const Birthdate = z.iso
 export const CustomAttributeValues = z
   .record(
     z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "must be a name of letters, digits and _ (at most 64)"),
-    z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]),
+    z.unknown().describe("A value of the attribute's declared type (number, string, boolean, ISO 8601 time), or null."),
   )
   .refine((r) => Object.keys(r).length <= 50, "must have at most 50 keys")
   .meta({ examples: [{ favouriteStore: "Madrid-Centro", vip: true }] });
@@ -151,7 +151,7 @@ export const Customer = z
       .boolean()
       .describe("Whether this customer's referral completed (their first qualifying earn rewarded both sides)."),
     customAttributes: z
-      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .record(z.string(), z.unknown())
       .describe("The customer's values of the program's declared customer attributes."),
     createdAt: Timestamp,
     updatedAt: Timestamp,

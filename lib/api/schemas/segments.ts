@@ -38,7 +38,6 @@ const Filter = z
     "A condition tree: `{all: [...]}`, `{any: [...]}`, `{not: ...}` or a leaf `{attr, op, value, window?}` over `customer.<field>` (tier, balance, memberDays, language, utmSource, utmMedium, utmCampaign, birthdate, lastActivityAt, or a declared customer attribute) and `events.<type>.count`, `events.<type>.sum.<number attribute>`, `events.<type>.lastAt` with an optional `window` (ISO 8601 duration, e.g. P90D).",
   )
   .meta({
-    id: "SegmentFilter",
     examples: [
       {
         all: [

@@ -75,6 +75,9 @@ export async function segmentsRow(ctx: Context) {
     [id],
   );
   const p = figures(preview);
+  // The targets are set at 1,000,000 customers: below that the row reports its figures without a verdict on them.
+  const atSize = work.emails.length >= 1_000_000;
+  const note = atSize ? undefined : `not judged: ${work.emails.length.toLocaleString("en")} customers < 1,000,000`;
   log(
     `segments: ${count} of ${work.emails.length} customers; preview p50 ${Math.round(p.p50)} ms p99 ${Math.round(p.p99)} ms; create ${Math.round(created.ms)} ms, recompute ${Math.round(recompute.ms)} ms`,
   );
@@ -87,7 +90,8 @@ export async function segmentsRow(ctx: Context) {
     ratio: p.p99 / Math.max(1, figures(counts).p99),
     ratioOf: "bare count(*) p99",
     target: `p99 ≤ ${PREVIEW_TARGET_MS} ms at 1,000,000 customers; count = members recorded`,
-    pass: p.p99 <= PREVIEW_TARGET_MS && clean(p) && members[0].n === count,
+    pass: members[0].n === count && clean(p) && (!atSize || p.p99 <= PREVIEW_TARGET_MS),
+    note,
   });
   ctx.add({
     family: "segments",
@@ -96,6 +100,7 @@ export async function segmentsRow(ctx: Context) {
     ours: { rps: 0, p50: recompute.ms, p99: recompute.ms, requests: 1, errors: 0, non2xx: 0 },
     refs: [{ label: "segment creation (baseline recompute)", figures: figures([created.ms]) }],
     target: `≤ ${RECOMPUTE_TARGET_MS} ms at 1,000,000 customers`,
-    pass: recompute.ms <= RECOMPUTE_TARGET_MS,
+    pass: !atSize || recompute.ms <= RECOMPUTE_TARGET_MS,
+    note,
   });
 }

@@ -22,6 +22,7 @@
  *              CLI then assigned, reward redemptions; each with its invariant checked afterwards
  *   batch1000  one 1,000-item batch upsert, median of 5, ours vs bare; target ≤ 200 ms
  *   evaluator  the campaign evaluator alone, in this process on one core: a 10-leaf tree; target ≥ 100,000/s
+ *   segments   segment preview of a 3-condition filter (p99) and a full membership recompute (ours only)
  *   events     keyed POST …/events against 20 active campaigns of which 5 match, next to the keyed increase on the
  *              same server; target ≥ 0.6 of the increase
  *   node24     GET and keyed increase on Node 24 vs this Node (when BENCH_NODE24 or
@@ -65,6 +66,7 @@ import { correctionRows } from "./rows/corrections";
 import { clockRows } from "./rows/clock";
 import { birthdayRows } from "./rows/birthdays";
 import { evaluatorRow, eventsRow } from "./rows/campaigns";
+import { segmentsRow } from "./rows/segments";
 import { ensureBuild, productionCommand, startOurs } from "./servers";
 import { createProgram, Workload } from "./setup";
 
@@ -89,6 +91,7 @@ const FAMILIES: [config.RowId, (ctx: Context) => Promise<void>][] = [
   // events before evaluator: the evaluator's busy loop would leave the client's idle keep-alive sockets closed.
   ["events", eventsRow],
   ["evaluator", evaluatorRow],
+  ["segments", segmentsRow],
 ];
 
 async function main() {

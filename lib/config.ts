@@ -74,6 +74,11 @@ export const ENV = z.object({
   LOYALTY_JOBS_INTERVAL_MS: whole(100, 86_400_000)
     .default(60 * SECOND_MS)
     .describe("Pause between runs of the tier and expiry jobs."),
+  SEGMENT_RECOMPUTE_MINUTES: whole(1, 10_080)
+    .default(60)
+    .describe(
+      "Minutes of a live program's clock between two recomputes of a segment's membership (entered/left webhooks).",
+    ),
   LOYALTY_JOBS_LOG: flag.default(false).describe("1: log each job run's result."),
   OUTBOX_INTERVAL_MS: whole(10, 3_600_000)
     .default(2 * SECOND_MS)

@@ -15,6 +15,7 @@ import { emitEvent } from "./events";
 import { programNow } from "./clock";
 import { resolveCustomerId } from "./customer-lookup";
 import { recordReferral } from "./referrals";
+import { requireDeclaredCustomAttributes } from "./customer-attributes";
 import { applyLoyaltyItems, type LoyaltyBatchItem, type LoyaltyWriter } from "./loyalty-items";
 import type { UserFeature } from "./vocabulary";
 
@@ -37,6 +38,8 @@ export interface UserFields {
   language?: string | null;
   /** `YYYY-MM-DD`. */
   birthdate?: string | null;
+  /** Declared customer attributes (customer-attributes.ts), merged into the stored ones; a null value removes one. */
+  customAttributes?: Record<string, unknown>;
 }
 
 /** One item of a create/update batch: the customer's e-mail (normalised) and the fields to set. */
@@ -63,15 +66,22 @@ const USER_FIELDS = ["externalCustomerId", "firstName", "lastName", "phone", "bi
  * which is why they are kept apart from the rest of those statements.
  */
 const CUSTOMER_FIELDS = ["utmSource", "utmMedium", "utmCampaign", "language"] as const;
-const customerColumns = raw(CUSTOMER_FIELDS.map((f) => `, "${f}"`).join(""));
-const customerValues = raw(CUSTOMER_FIELDS.map((f) => `, i.payload->>'${f}'`).join(""));
+const customerColumns = raw(CUSTOMER_FIELDS.map((f) => `, "${f}"`).join("") + `, "customAttributes"`);
+const customerValues = raw(
+  CUSTOMER_FIELDS.map((f) => `, i.payload->>'${f}'`).join("") +
+    `, jsonb_strip_nulls(coalesce(i.payload->'customAttributes', '{}'::jsonb))`,
+);
 /** In ON CONFLICT DO UPDATE: the payload of the conflicting e-mail, read from the statement's `input`. */
 const customerUpdates = raw(
   CUSTOMER_FIELDS.map(
     (f) =>
       `, "${f}" = CASE WHEN (SELECT x.payload FROM input x WHERE x.email = EXCLUDED.email) ? '${f}' ` +
       `THEN EXCLUDED."${f}" ELSE "Customer"."${f}" END`,
-  ).join(""),
+  ).join("") +
+    // Custom attributes merge: the payload's keys replace the stored ones, a null removes one.
+    `, "customAttributes" = CASE WHEN (SELECT x.payload FROM input x WHERE x.email = EXCLUDED.email) ? 'customAttributes' ` +
+    `THEN jsonb_strip_nulls("Customer"."customAttributes" || ((SELECT x.payload FROM input x WHERE x.email = EXCLUDED.email)->'customAttributes')) ` +
+    `ELSE "Customer"."customAttributes" END`,
 );
 
 const presentOr = (field: string) =>
@@ -188,7 +198,10 @@ function mergeItems(items: IntegrationBatchItem[]): Upsert[] {
     if (!isUserItem(item)) return;
     const { email: _same, ...payload } = item.payload;
     const prev = merged.get(item.email);
-    merged.set(item.email, { email: item.email, payload: { ...prev?.payload, ...payload }, index });
+    const next = { ...prev?.payload, ...payload };
+    if (prev?.payload.customAttributes && payload.customAttributes)
+      next.customAttributes = { ...prev.payload.customAttributes, ...payload.customAttributes };
+    merged.set(item.email, { email: item.email, payload: next, index });
   });
   return [...merged.values()];
 }
@@ -283,6 +296,7 @@ export async function userBatchValues(db: Db, programId: string, items: Integrat
   if (!items.every(isUserItem)) return null; // `loyalty` items change balances (ledger.ts `changeBalance`)
   if (items.some((i) => i.payload.email !== undefined && i.payload.email !== i.email)) return null;
   if (items.some((i) => i.payload.referralCode !== undefined)) return null;
+  await requireDeclaredCustomAttributes(db, programId, items);
   await checkExternalIds(db, programId, items);
   return batchValues(programId, mergeItems(items), programNow(programId));
 }
@@ -325,6 +339,11 @@ export async function applyUserBatch(
 }
 
 async function applyUsers(tx: Tx, programId: string, items: IntegrationBatchItem[]): Promise<{ created: number }> {
+  await requireDeclaredCustomAttributes(
+    tx,
+    programId,
+    items.map((i) => (isUserItem(i) ? i : { payload: {} })),
+  );
   await checkExternalIds(tx, programId, items);
   const now = programNow(programId);
   const renames = items.some((i) => isUserItem(i) && i.payload.email !== undefined && i.payload.email !== i.email);

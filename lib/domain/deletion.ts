@@ -28,7 +28,8 @@ export async function deleteCustomers(tx: Tx, programId: string, emails: string[
   const now = programNow(programId);
   const erased = await tx.$queryRawUnsafe<{ id: string }[]>(
     `UPDATE "Customer" SET email = NULL, "deletedAt" = $3::timestamptz, "updatedAt" = $3::timestamptz,
-       referral = NULL, "referralCode" = NULL, "utmCampaign" = NULL, "utmSource" = NULL, "utmMedium" = NULL, language = NULL
+       referral = NULL, "referralCode" = NULL, "utmCampaign" = NULL, "utmSource" = NULL, "utmMedium" = NULL, language = NULL,
+       "customAttributes" = '{}'::jsonb
      WHERE "programId" = $1::uuid AND email = ANY(SELECT jsonb_array_elements_text($2::jsonb)) AND "deletedAt" IS NULL
      RETURNING id`,
     programId,

@@ -9,6 +9,7 @@ import { requireProgram } from "./programs";
 import { fireLifecycleAt, moveWatermark, nextLifecycleMoment } from "./campaigns/lifecycle";
 import { addMonths } from "./tier-rules";
 import { recalculateIfDue } from "./tiers-engine";
+import { recomputeProgramSegments } from "./segments/membership";
 
 /**
  * A program's clock (API.md "Test programs"): reading it, and moving a test program's clock forward with every timer
@@ -163,6 +164,8 @@ async function advance(
     await moveClock(tx, programId, to);
     // Every lifecycle moment up to `to` was a step: the next advance sweeps from here.
     await moveWatermark(tx, programId, to);
+    // Segments at the instant the clock reached (membership.ts): the changes time alone made, once.
+    report.applied.webhooks += (await recomputeProgramSegments(tx, programId, to)).events;
   });
   return report;
 }

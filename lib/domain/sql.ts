@@ -47,6 +47,7 @@ export const customerJson = jsonObject({
   locationNotifications: 'c."locationNotifications"',
   marketingNotifications: 'c."marketingNotifications"',
   referralEarned: 'c."referralEarned"',
+  customAttributes: 'c."customAttributes"',
   createdAt: ts("c", "createdAt"),
   updatedAt: ts("c", "updatedAt"),
   userData: jsonObject({

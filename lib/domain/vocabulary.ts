@@ -66,6 +66,8 @@ export const EVENT_TYPES = [
   "transaction.reversed",
   "order.refunded",
   "referral.completed",
+  "segment.entered",
+  "segment.left",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -5,6 +5,8 @@ import { isDatabaseUnavailable } from "@/lib/db/outage";
 import { fireDueLifecycle } from "@/lib/domain/campaigns/lifecycle";
 import { expireDuePoints } from "@/lib/domain/points";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
+import { sweepNow } from "@/lib/domain/clock";
+import { recomputeDueSegments } from "@/lib/domain/segments/membership";
 import { errorFields, log } from "@/lib/ops/logger";
 import { recordJobRun } from "@/lib/ops/metrics";
 import { runOutbox } from "./outbox";
@@ -20,6 +22,13 @@ const jobs: { name: string; run: () => Promise<unknown> }[] = [
   { name: "points.expire", run: async () => expireDuePoints(await db()) },
   { name: "tiers.recalculate", run: async () => recalculateDueTiers(await db()) },
   { name: "lifecycle.fire", run: async () => fireDueLifecycle(await db()) },
+  {
+    name: "segments.recompute",
+    run: async () => {
+      const prisma = await db();
+      return recomputeDueSegments((work) => prisma.$transaction(work), sweepNow(), config().SEGMENT_RECOMPUTE_MINUTES);
+    },
+  },
 ];
 
 /** The timers of the started jobs, and the runs in progress (awaited by stopScheduler). */

@@ -860,6 +860,50 @@ for (const backend of BACKENDS) {
       expect(await call("POST", `${one}/end`), 409, "conflict");
     });
 
+    exercise("customer attributes, segments, members, a customer's segments: 200/201/204, 400, 404, 409", async () => {
+      const attr = `${A()}/customer-attributes/conformanceScore`;
+      expect(await call("PUT", attr, { body: { type: "number" } }), 200);
+      expect(await call("PUT", attr, { body: { type: "money" } }), 400, "validation_failed");
+      expect(await call("PUT", `${A()}/customer-attributes/balance`, { body: { type: "number" } }), 400);
+      await commonWriteErrors("PUT", attr, `${B()}/customer-attributes/conformanceScore`);
+      expect(await call("GET", attr), 200);
+      expect(await call("GET", `${A()}/customer-attributes/undeclared`), 404, "not_found");
+      expect(await call("GET", `${A()}/customer-attributes/bad%20name`), 400, "validation_failed");
+      await commonReadErrors(attr, `${B()}/customer-attributes/conformanceScore`);
+      expect(await call("GET", `${A()}/customer-attributes`), 200);
+      await commonReadErrors(`${A()}/customer-attributes`, `${B()}/customer-attributes`);
+
+      const filter = { attr: "customer.conformanceScore", op: "gte", value: 0 };
+      const body = { name: "Conformance segment", filter, emitEvents: true };
+      const preview = `${A()}/segments/preview`;
+      expect(await call("POST", preview, { body: { filter } }), 200);
+      expect(await call("POST", preview, { body: { filter: { attr: "customer.nope", op: "eq", value: 1 } } }), 400);
+      await commonWriteErrors("POST", preview, `${B()}/segments/preview`);
+      const created = expect(await call("POST", `${A()}/segments`, { body }), 201).json;
+      expect(await call("POST", `${A()}/segments`, { body }), 409, "conflict");
+      expect(await call("POST", `${A()}/segments`, { body: { ...body, name: "" } }), 400, "validation_failed");
+      await commonWriteErrors("POST", `${A()}/segments`, `${B()}/segments`);
+      const one = `${A()}/segments/${created.id}`;
+      expect(await call("PUT", one, { body: { ...body, name: "Conformance segment 2" } }), 200);
+      expect(await call("PUT", `${A()}/segments/${UNKNOWN_ID}`, { body }), 404, "not_found");
+      await commonWriteErrors("PUT", one, `${B()}/segments/${created.id}`);
+      expect(await call("GET", one), 200);
+      expect(await call("GET", `${A()}/segments/not-a-uuid`), 404, "not_found");
+      await commonReadErrors(one, `${B()}/segments/${created.id}`);
+      expect(await call("GET", `${A()}/segments`), 200);
+      await commonReadErrors(`${A()}/segments`, `${B()}/segments`);
+      expect(await call("GET", `${one}/members?limit=5`), 200);
+      expect(await call("GET", `${one}/members?updatedSince=2020-01-01T00:00:00Z`), 200);
+      expect(await call("GET", `${one}/members?limit=0`), 400, "validation_failed");
+      await commonReadErrors(`${one}/members`, `${B()}/segments/${created.id}/members`);
+      const email = await customer("segments");
+      expect(await call("GET", `${C(email)}/segments`), 200);
+      expect(await call("GET", `${C(newEmail("nobody"))}/segments`), 404, "customer_not_found");
+      await commonReadErrors(`${C(email)}/segments`, `${customerPath(stack.otherProgramId, email)}/segments`);
+      expect(await call("DELETE", one), 204);
+      expect(await call("DELETE", one), 404, "not_found");
+    });
+
     test("answers outside every operation: OPTIONS 204 with Allow, 405 with Allow, unknown path 404, as problems", async () => {
       const options = await stack.api("OPTIONS", `${A()}/tiers`);
       assert.equal(options.status, 204);

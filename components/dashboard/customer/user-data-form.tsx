@@ -14,18 +14,38 @@ const USER_FIELDS = [
   ["birthdate", "Birthdate (YYYY-MM-DD)", "off"],
 ] as const;
 
+/** A declared customer attribute (API.md "Customer attributes"), as the page loads it. */
+export interface DeclaredAttribute {
+  name: string;
+  type: "number" | "string" | "boolean" | "datetime";
+}
+
+const attributeField = (name: string) => `ca.${name}`;
+
+/** The form's value of a declared attribute: null when empty (removes it), else typed (junk is the schema's to refuse). */
+function attributeValue(type: DeclaredAttribute["type"], text: string | null): unknown {
+  if (text === null) return null;
+  if (type === "number") return Number(text);
+  if (type === "boolean") return text === "true";
+  return text;
+}
+
+const shownValue = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+
 /** The customer page's "User data" card: a read view for roles that may not edit customers, else the form. */
 export function UserDataCard(props: {
   programId: string;
   customerId: string;
   email: string;
   userData: CustomerData["userData"];
+  attributes: DeclaredAttribute[];
+  values: Record<string, unknown>;
   canEdit: boolean;
   /** The customer's version the form is made from (a stale save is refused and offers to reload). */
   version: string;
 }) {
   if (props.canEdit) return <UserDataForm {...props} />;
-  const { email, userData } = props;
+  const { email, userData, attributes, values } = props;
   return (
     <Card title="User data">
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm" aria-label="User data">
@@ -39,6 +59,12 @@ export function UserDataCard(props: {
         ))}
         <dt className="text-slate-600">E-mail verified</dt>
         <dd>{userData.emailVerified ? "yes" : "no"}</dd>
+        {attributes.map(({ name }) => (
+          <div key={name} className="contents">
+            <dt className="text-slate-600">{name}</dt>
+            <dd className="break-all">{shownValue(values[name]) || "—"}</dd>
+          </div>
+        ))}
       </dl>
     </Card>
   );
@@ -49,12 +75,16 @@ function UserDataForm({
   customerId,
   email,
   userData,
+  attributes,
+  values,
   version,
 }: {
   programId: string;
   customerId: string;
   email: string;
   userData: CustomerData["userData"];
+  attributes: DeclaredAttribute[];
+  values: Record<string, unknown>;
   version: string;
 }) {
   const save = useStaffForm({
@@ -71,6 +101,10 @@ function UserDataForm({
         USER_FIELDS.map(([name]) => [name, f.optionalText(name)]),
       );
       body.emailVerified = f.checked("emailVerified");
+      if (attributes.length)
+        body.customAttributes = Object.fromEntries(
+          attributes.map(({ name, type }) => [name, attributeValue(type, f.optionalText(attributeField(name)))]),
+        );
       // Sent only when changed: a new e-mail renames the customer.
       const newEmail = f.optionalText("email");
       if (newEmail !== email) body.email = newEmail ?? "";
@@ -105,6 +139,33 @@ function UserDataForm({
             autoComplete={autoComplete}
           />
         ))}
+        {attributes.map(({ name, type }) =>
+          type === "boolean" ? (
+            <label key={name} className="grid gap-1 text-sm text-slate-800">
+              {name}
+              <select
+                name={attributeField(name)}
+                defaultValue={shownValue(values[name])}
+                className="rounded border border-slate-300 px-2 py-1.5"
+              >
+                <option value="">—</option>
+                <option value="true">yes</option>
+                <option value="false">no</option>
+              </select>
+            </label>
+          ) : (
+            <InputField
+              key={name}
+              label={type === "datetime" ? `${name} (ISO 8601 time)` : name}
+              error={save.errors[`customAttributes.${name}`]}
+              id={`ud-ca-${name}`}
+              name={attributeField(name)}
+              inputMode={type === "number" ? "decimal" : undefined}
+              defaultValue={shownValue(values[name])}
+              autoComplete="off"
+            />
+          ),
+        )}
         <label className="flex items-center gap-2 self-end pb-2 text-sm text-slate-800">
           <input
             type="checkbox"

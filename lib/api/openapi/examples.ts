@@ -82,6 +82,7 @@ const customer = {
   locationNotifications: false,
   marketingNotifications: false,
   referralEarned: false,
+  customAttributes: { favouriteStore: "Madrid" },
   createdAt: AT,
   updatedAt: AT,
   userData: {
@@ -270,6 +271,25 @@ const campaignEvent = {
 };
 
 /** Request bodies, by operationId. */
+const SEGMENT_FILTER = {
+  all: [
+    { attr: "customer.tier", op: "eq", value: "Gold" },
+    { attr: "events.purchase.count", window: "P90D", op: "eq", value: 0 },
+  ],
+};
+const SEGMENT = "0193a5b3-7c20-7d1e-9a3b-4c5d6e7f8091";
+const customerAttribute = { name: "favouriteStore", type: "string", createdAt: AT, updatedAt: AT };
+const segment = {
+  id: SEGMENT,
+  name: "Gold, no purchase in 90 days",
+  filter: SEGMENT_FILTER,
+  emitEvents: true,
+  recomputedAt: AT,
+  createdAt: AT,
+  updatedAt: AT,
+};
+const member = { customerId: C, email: EMAIL };
+
 export const REQUEST_EXAMPLES: Record<string, Examples> = {
   createOrUpdateResources: {
     create: {
@@ -331,6 +351,14 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
   redeemReward: one("With metadata (the body may be left out)", { metadata: { channel: "pos", store: "Lyon" } }),
   redeemMyReward: one("With metadata (the body may be left out)", { metadata: { channel: "app" } }),
   assignCoupon: one("From a pool", { couponPoolId: POOL }),
+  putCustomerAttribute: one("A string attribute", { type: "string" }),
+  createSegment: one("Gold, no purchase in 90 days", {
+    name: "Gold, no purchase in 90 days",
+    emitEvents: true,
+    filter: SEGMENT_FILTER,
+  }),
+  updateSegment: one("Renamed", { name: "Gold, lapsed", emitEvents: true, filter: SEGMENT_FILTER }),
+  previewSegment: one("The builder's live count", { filter: SEGMENT_FILTER }),
   putEventType: one("A purchase with its line items", { attributes: PURCHASE_ATTRIBUTES }),
   createCampaign: one("Double points on weekends for Gold", weekendGold),
   updateCampaign: one("Triple points instead", { ...weekendGold, effects: [{ type: "multiply_points", factor: 3 }] }),
@@ -472,6 +500,26 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
   redeemReward: one("Redeemed", redemption),
   redeemMyReward: one("Redeemed", redemption),
   cancelRedemption: one("Cancelled: 500 points back", cancelled),
+  listCustomerAttributes: one("One declared attribute", { data: [customerAttribute] }),
+  getCustomerAttribute: one("A string attribute", customerAttribute),
+  putCustomerAttribute: one("As declared", customerAttribute),
+  listSegments: one("One segment", { data: [segment] }),
+  createSegment: one("Created", segment),
+  getSegment: one("A segment", segment),
+  updateSegment: one("Renamed", { ...segment, name: "Gold, lapsed" }),
+  previewSegment: one("Two customers", { count: 2, sample: [member, { customerId: TX1, email: "bo@example.com" }] }),
+  listSegmentMembers: {
+    members: { summary: "The members now", value: { data: [member], nextCursor: null } },
+    changes: {
+      summary: "With updatedSince: who entered or left",
+      value: {
+        data: [{ ...member, member: false, changedAt: AT }],
+        recomputedAt: AT,
+        nextCursor: null,
+      },
+    },
+  },
+  listCustomerSegments: one("In one segment", { data: [{ id: SEGMENT, name: segment.name }] }),
   listEventTypes: one("One declared type", { data: [purchaseType] }),
   getEventType: one("A purchase", purchaseType),
   putEventType: one("As declared", purchaseType),

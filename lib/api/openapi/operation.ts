@@ -27,6 +27,10 @@ export const TAGS = [
     name: "Campaigns",
     description: "Customer events in, campaign rules decide, effects out: event types, campaigns and their versions.",
   },
+  {
+    name: "Segments",
+    description: "Declared customer attributes, and segments: named filters over customers and their event history.",
+  },
   { name: "Customer (me)", description: "Calls a front-end makes as a customer, with a customer token." },
   {
     name: "Webhooks",

@@ -112,3 +112,14 @@ export const dryRun = {
   description: "`true`: evaluate and answer the same, and store nothing (no entry, no counter, no event, no webhook).",
   schema: { type: "string", enum: ["true", "false"] },
 };
+export const customerAttributeName = inPath(
+  "name",
+  "The customer attribute's name: letters, digits and `_`, at most 64, not starting with a digit (else 400 `validation_failed`).",
+  "favouriteStore",
+  { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
+);
+export const segmentId = inPath(
+  "segmentId",
+  "The segment's id. A value that is not a UUID is an unknown segment (404 `not_found`).",
+  "0193a5b3-7c20-7d1e-9a3b-4c5d6e7f8091",
+);

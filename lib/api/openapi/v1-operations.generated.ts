@@ -11,6 +11,8 @@ import * as programsProgramIdCampaignsCampaignIdResume from "@/app/v1/programs/[
 import * as programsProgramIdClock from "@/app/v1/programs/[programId]/clock/openapi";
 import * as programsProgramIdClockAdvance from "@/app/v1/programs/[programId]/clock/advance/openapi";
 import * as programsProgramIdCustomEarningFlowsFlowKeyExecute from "@/app/v1/programs/[programId]/custom-earning-flows/[flowKey]/execute/openapi";
+import * as programsProgramIdCustomerAttributes from "@/app/v1/programs/[programId]/customer-attributes/openapi";
+import * as programsProgramIdCustomerAttributesName from "@/app/v1/programs/[programId]/customer-attributes/[name]/openapi";
 import * as programsProgramIdCustomersToken from "@/app/v1/programs/[programId]/customers/token/openapi";
 import * as programsProgramIdCustomersEmail from "@/app/v1/programs/[programId]/customers/[email]/openapi";
 import * as programsProgramIdCustomersEmailBalance from "@/app/v1/programs/[programId]/customers/[email]/balance/openapi";
@@ -22,6 +24,7 @@ import * as programsProgramIdCustomersEmailEvents from "@/app/v1/programs/[progr
 import * as programsProgramIdCustomersEmailNotifications from "@/app/v1/programs/[programId]/customers/[email]/notifications/openapi";
 import * as programsProgramIdCustomersEmailReferral from "@/app/v1/programs/[programId]/customers/[email]/referral/openapi";
 import * as programsProgramIdCustomersEmailRewardsRewardIdRedeem from "@/app/v1/programs/[programId]/customers/[email]/rewards/[rewardId]/redeem/openapi";
+import * as programsProgramIdCustomersEmailSegments from "@/app/v1/programs/[programId]/customers/[email]/segments/openapi";
 import * as programsProgramIdCustomersEmailToken from "@/app/v1/programs/[programId]/customers/[email]/token/openapi";
 import * as programsProgramIdCustomersEmailTransactions from "@/app/v1/programs/[programId]/customers/[email]/transactions/openapi";
 import * as programsProgramIdCustomersEmailTransactionsTransactionIdReverse from "@/app/v1/programs/[programId]/customers/[email]/transactions/[transactionId]/reverse/openapi";
@@ -35,6 +38,10 @@ import * as programsProgramIdMeTransactions from "@/app/v1/programs/[programId]/
 import * as programsProgramIdOrdersOrderIdRefund from "@/app/v1/programs/[programId]/orders/[orderId]/refund/openapi";
 import * as programsProgramIdRedemptionsRedemptionIdCancel from "@/app/v1/programs/[programId]/redemptions/[redemptionId]/cancel/openapi";
 import * as programsProgramIdRewards from "@/app/v1/programs/[programId]/rewards/openapi";
+import * as programsProgramIdSegments from "@/app/v1/programs/[programId]/segments/openapi";
+import * as programsProgramIdSegmentsPreview from "@/app/v1/programs/[programId]/segments/preview/openapi";
+import * as programsProgramIdSegmentsSegmentId from "@/app/v1/programs/[programId]/segments/[segmentId]/openapi";
+import * as programsProgramIdSegmentsSegmentIdMembers from "@/app/v1/programs/[programId]/segments/[segmentId]/members/openapi";
 import * as programsProgramIdTiers from "@/app/v1/programs/[programId]/tiers/openapi";
 
 /** Each documented /v1 route's path in the document, and the operations its openapi.ts declares. */
@@ -51,6 +58,8 @@ export const V1_OPERATIONS: readonly (readonly [path: string, operations: RouteO
     "/v1/programs/{programId}/custom-earning-flows/{flowKey}/execute",
     programsProgramIdCustomEarningFlowsFlowKeyExecute,
   ],
+  ["/v1/programs/{programId}/customer-attributes", programsProgramIdCustomerAttributes],
+  ["/v1/programs/{programId}/customer-attributes/{name}", programsProgramIdCustomerAttributesName],
   ["/v1/programs/{programId}/customers/token", programsProgramIdCustomersToken],
   ["/v1/programs/{programId}/customers/{email}", programsProgramIdCustomersEmail],
   ["/v1/programs/{programId}/customers/{email}/balance", programsProgramIdCustomersEmailBalance],
@@ -68,6 +77,7 @@ export const V1_OPERATIONS: readonly (readonly [path: string, operations: RouteO
     "/v1/programs/{programId}/customers/{email}/rewards/{rewardId}/redeem",
     programsProgramIdCustomersEmailRewardsRewardIdRedeem,
   ],
+  ["/v1/programs/{programId}/customers/{email}/segments", programsProgramIdCustomersEmailSegments],
   ["/v1/programs/{programId}/customers/{email}/token", programsProgramIdCustomersEmailToken],
   ["/v1/programs/{programId}/customers/{email}/transactions", programsProgramIdCustomersEmailTransactions],
   [
@@ -84,5 +94,9 @@ export const V1_OPERATIONS: readonly (readonly [path: string, operations: RouteO
   ["/v1/programs/{programId}/orders/{orderId}/refund", programsProgramIdOrdersOrderIdRefund],
   ["/v1/programs/{programId}/redemptions/{redemptionId}/cancel", programsProgramIdRedemptionsRedemptionIdCancel],
   ["/v1/programs/{programId}/rewards", programsProgramIdRewards],
+  ["/v1/programs/{programId}/segments", programsProgramIdSegments],
+  ["/v1/programs/{programId}/segments/preview", programsProgramIdSegmentsPreview],
+  ["/v1/programs/{programId}/segments/{segmentId}", programsProgramIdSegmentsSegmentId],
+  ["/v1/programs/{programId}/segments/{segmentId}/members", programsProgramIdSegmentsSegmentIdMembers],
   ["/v1/programs/{programId}/tiers", programsProgramIdTiers],
 ];

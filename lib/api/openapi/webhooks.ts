@@ -83,6 +83,18 @@ export const DATA: Record<EventType, Record<string, unknown>> = {
     points: 500,
     capped: false,
   },
+  "segment.entered": {
+    segmentId: "0193a5b3-7c20-7d1e-9a3b-4c5d6e7f8091",
+    segmentName: "Gold, no purchase in 90 days",
+    customerId,
+    email: "ana@example.com",
+  },
+  "segment.left": {
+    segmentId: "0193a5b3-7c20-7d1e-9a3b-4c5d6e7f8091",
+    segmentName: "Gold, no purchase in 90 days",
+    customerId,
+    email: "ana@example.com",
+  },
 };
 
 const signatureHeaders = [

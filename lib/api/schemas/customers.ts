@@ -45,6 +45,15 @@ export const Birthdate = z.iso
   )
   .meta({ examples: ["1990-04-23"] });
 
+/** The user item's `customAttributes`: at most 50 names; values checked against the declarations by the domain. */
+export const CustomAttributeValues = z
+  .record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "must be a name of letters, digits and _ (at most 64)"),
+    z.unknown().describe("A value of the attribute's declared type (number, string, boolean, ISO 8601 time), or null."),
+  )
+  .refine((r) => Object.keys(r).length <= 50, "must have at most 50 keys")
+  .meta({ examples: [{ favouriteStore: "Madrid-Centro", vip: true }] });
+
 export const UserPayload = z
   .strictObject({
     externalCustomerId: OptionalText,
@@ -68,6 +77,9 @@ export const UserPayload = z
     birthdate: Birthdate.nullable()
       .optional()
       .describe(`Shown as \`userData.birthdate\`: a past date, not before ${MIN_BIRTHDATE}.`),
+    customAttributes: CustomAttributeValues.optional().describe(
+      "Values of the customer attributes the program declares (`PUT …/customer-attributes/{name}`), each of its declared type; merged into the stored ones, a null removes one. An undeclared name or a wrong type is 400 naming `[i].payload.customAttributes.<name>`.",
+    ),
   })
   .meta({ id: "UserPayload" }) satisfies z.ZodType<UserFields>;
 export type UserPayload = z.infer<typeof UserPayload>;
@@ -138,6 +150,9 @@ export const Customer = z
     referralEarned: z
       .boolean()
       .describe("Whether this customer's referral completed (their first qualifying earn rewarded both sides)."),
+    customAttributes: z
+      .record(z.string(), z.unknown())
+      .describe("The customer's values of the program's declared customer attributes."),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     userData: UserData,

@@ -178,6 +178,26 @@ export const WEBHOOK_EVENTS = {
     }),
     "A referred customer's first qualifying earn completed their referral: one event for each side.",
   ),
+  "segment.entered": envelope(
+    "segment.entered",
+    z.object({
+      segmentId: Id,
+      segmentName: z.string(),
+      customerId: Id,
+      email: z.string().nullable().describe("Null when the customer has since been erased."),
+    }),
+    "A customer entered a segment with `emitEvents` (at a recompute: a change by a write or by time alone).",
+  ),
+  "segment.left": envelope(
+    "segment.left",
+    z.object({
+      segmentId: Id,
+      segmentName: z.string(),
+      customerId: Id,
+      email: z.string().nullable().describe("Null when the customer was erased (an erased customer leaves)."),
+    }),
+    "A customer left a segment with `emitEvents` (at a recompute: a change by a write, by time alone, or erasure).",
+  ),
 } as const satisfies Record<EventType, z.ZodType>;
 
 /** The dashboard's "Send test event": posted to that one webhook only, signed like every event (lib/domain/webhooks.ts). */

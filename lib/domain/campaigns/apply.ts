@@ -4,8 +4,10 @@ import { AppError } from "@/lib/errors";
 import { assignCoupon } from "../coupons";
 import { changeBalance } from "../ledger";
 import type { LedgerSource } from "../vocabulary";
-import type { CampaignDefinition, SkipReason } from "./definition";
-import type { Evaluation } from "./evaluate";
+import { segmentsOfCustomer } from "../segments/store";
+import type { AttrTypes } from "./conditions";
+import { SEGMENT_ATTR, type CampaignDefinition, type SkipReason } from "./definition";
+import type { CustomerState, Evaluation } from "./evaluate";
 
 /**
  * How a lifecycle firing's evaluation (evaluate.ts) takes effect (lifecycle.ts), in the caller's transaction, which
@@ -33,6 +35,7 @@ export interface CustomerRow {
   balance: number;
   memberSince: Date;
   language: string | null;
+  customAttributes: Record<string, unknown>;
   tier: string | null;
   factor: number | null;
   timeZone: string;
@@ -41,7 +44,7 @@ export interface CustomerRow {
 export const loadCustomer = async (db: Db, programId: string, customerId: string) =>
   (
     await db.$queryRawUnsafe<CustomerRow[]>(
-      `SELECT l.balance, l."memberSince", c.language, t.name AS tier, t.factor, p."timeZone"
+      `SELECT l.balance, l."memberSince", c.language, c."customAttributes", t.name AS tier, t.factor, p."timeZone"
        FROM "LoyaltyData" l
          JOIN "Customer" c ON c.id = l."customerId"
          JOIN "Program" p ON p.id = l."programId"
@@ -52,6 +55,31 @@ export const loadCustomer = async (db: Db, programId: string, customerId: string
       customerId,
     )
   )[0];
+
+/**
+ * The customer as the evaluator reads it (evaluate.ts `CustomerState`), from `loadCustomer`'s row; the segments the
+ * customer is in are computed only when one of the evaluated versions names `customer.segment`.
+ */
+export async function evaluatorCustomer(
+  db: Db,
+  programId: string,
+  customerId: string,
+  customer: CustomerRow,
+  versions: readonly { attrTypes?: AttrTypes }[],
+  now: Date,
+): Promise<CustomerState> {
+  return {
+    tier: customer.tier,
+    tierFactor: customer.factor,
+    balance: customer.balance,
+    memberSince: new Date(customer.memberSince),
+    language: customer.language,
+    custom: customer.customAttributes,
+    segments: versions.some((v) => SEGMENT_ATTR in (v.attrTypes ?? {}))
+      ? (await segmentsOfCustomer(db, programId, customerId, now)).flatMap((s) => [s.id, s.name])
+      : undefined,
+  };
+}
 
 /** The customer's uses of each limited campaign in the window `now` falls in. */
 export async function loadUses(db: Db, programId: string, customerId: string, windows: Map<string, string>) {

@@ -10,7 +10,9 @@
 import {
   CONDITION_OPS,
   CUSTOMER_ATTRIBUTES,
+  SEGMENT_ATTR,
   type AttributeType,
+  type CustomerAttributes,
   type Condition,
   type ConditionLeaf,
   type ConditionOp,
@@ -25,10 +27,19 @@ export interface FieldProblem {
 /** What a condition reads: the event's attributes and the customer's state. */
 export interface ConditionContext {
   attributes: Record<string, unknown>;
-  customer: { tier: string | null; balance: number; memberDays: number; language: string | null };
+  customer: {
+    tier: string | null;
+    balance: number;
+    memberDays: number;
+    language: string | null;
+    /** Declared customer attributes' values, by name. */
+    custom?: Record<string, unknown>;
+    /** The ids and names of the segments the customer is in (read only when a tree names customer.segment). */
+    segments?: readonly string[];
+  };
 }
 
-type ScalarType = Exclude<AttributeType, "items">;
+export type ScalarType = Exclude<AttributeType, "items">;
 
 /** Which operators each attribute type allows. */
 export const OPS_BY_TYPE: Record<ScalarType, readonly ConditionOp[]> = {
@@ -46,17 +57,30 @@ export interface ResolvedAttr {
   name: string;
   field: string | null;
   type: ScalarType;
+  /** The ops it allows, when fewer than its type's (`customer.segment`: in and nin). */
+  ops?: readonly ConditionOp[];
 }
 
-/** Resolves `attr` against the event type's declaration; a string is the problem. */
-export function resolveAttr(attr: string, declared: EventAttributes): ResolvedAttr | string {
+/**
+ * Resolves `attr` against the event type's declaration and the program's declared customer attributes; a string is
+ * the problem. `customer.segment` (the segments, by id or name, the customer is in) takes `in` and `nin` only.
+ */
+export function resolveAttr(
+  attr: string,
+  declared: EventAttributes,
+  customer: CustomerAttributes = {},
+): ResolvedAttr | string {
+  if (attr === SEGMENT_ATTR)
+    return { scope: "customer", name: "segment", field: null, type: "string", ops: ["in", "nin"] };
   const m = ATTR.exec(attr);
   if (!m) return "must be event.<attribute>, event.<items>[].<field> or customer.<field>";
   const [, scope, name, field] = m as unknown as [string, "event" | "customer", string, string | undefined];
   if (scope === "customer") {
-    if (field !== undefined || !(name in CUSTOMER_ATTRIBUTES))
-      return `must name a customer field: ${Object.keys(CUSTOMER_ATTRIBUTES).join(", ")}`;
-    return { scope, name, field: null, type: CUSTOMER_ATTRIBUTES[name as keyof typeof CUSTOMER_ATTRIBUTES] };
+    if (field === undefined && name in CUSTOMER_ATTRIBUTES)
+      return { scope, name, field: null, type: CUSTOMER_ATTRIBUTES[name as keyof typeof CUSTOMER_ATTRIBUTES] };
+    const custom = Object.hasOwn(customer, name) ? customer[name] : undefined;
+    if (field === undefined && custom) return { scope, name, field: null, type: custom };
+    return `must name a customer field (${Object.keys(CUSTOMER_ATTRIBUTES).join(", ")}, segment) or a declared customer attribute`;
   }
   const decl = Object.hasOwn(declared, name) ? declared[name] : undefined;
   if (!decl) return `names an attribute the event type does not declare: ${name}`;
@@ -70,7 +94,7 @@ export function resolveAttr(attr: string, declared: EventAttributes): ResolvedAt
   return { scope, name, field: null, type: decl.type };
 }
 
-const isValueOf = (type: ScalarType, v: unknown) =>
+export const isValueOf = (type: ScalarType, v: unknown) =>
   type === "number"
     ? typeof v === "number" && Number.isFinite(v)
     : type === "boolean"
@@ -85,8 +109,25 @@ export const isIsoTime = (v: string) => ISO_TIME.test(v) && !Number.isNaN(Date.p
 const MAX_DEPTH = 8;
 const MAX_LEAVES = 100;
 
+/** How a tree's leaves are read: the attribute resolver, and the leaf keys beside attr, op and value. */
+export interface LeafRules {
+  resolve: (attr: string) => ResolvedAttr | string;
+  /** Checks the leaf's other keys (e.g. a segment's `window`); absent: none is allowed. */
+  extraKeys?: Record<string, (value: unknown, at: string, resolved: ResolvedAttr | string) => string | null>;
+}
+
 /** Every problem of a condition tree, by JSON path under `path`, for the event type it is triggered by. */
-export function checkConditions(tree: unknown, declared: EventAttributes, path = "conditions"): FieldProblem[] {
+export function checkConditions(
+  tree: unknown,
+  declared: EventAttributes,
+  path = "conditions",
+  customer: CustomerAttributes = {},
+): FieldProblem[] {
+  return checkTree(tree, path, { resolve: (attr) => resolveAttr(attr, declared, customer) });
+}
+
+/** Every problem of a condition tree whose leaves `rules` reads, by JSON path under `path`. */
+export function checkTree(tree: unknown, path: string, rules: LeafRules): FieldProblem[] {
   const problems: FieldProblem[] = [];
   let leaves = 0;
   const visit = (node: unknown, at: string, depth: number) => {
@@ -103,18 +144,29 @@ export function checkConditions(tree: unknown, declared: EventAttributes, path =
       return;
     }
     if (keys.length === 1 && keys[0] === "not") return visit(n.not, `${at}.not`, depth + 1);
+    const extra = rules.extraKeys ?? {};
     for (const k of keys)
-      if (k !== "attr" && k !== "op" && k !== "value") problems.push({ path: `${at}.${k}`, message: "is not allowed" });
+      if (k !== "attr" && k !== "op" && k !== "value" && !Object.hasOwn(extra, k))
+        problems.push({ path: `${at}.${k}`, message: "is not allowed" });
     if (++leaves > MAX_LEAVES) return problems.push({ path: at, message: `more than ${MAX_LEAVES} leaves` });
     if (typeof n.attr !== "string") return problems.push({ path: `${at}.attr`, message: "must be a string" });
-    const resolved = resolveAttr(n.attr, declared);
+    const resolved = rules.resolve(n.attr);
     if (typeof resolved === "string") problems.push({ path: `${at}.attr`, message: resolved });
+    for (const [k, check] of Object.entries(extra)) {
+      const message = check(n[k], `${at}.${k}`, resolved);
+      if (message) problems.push({ path: `${at}.${k}`, message });
+    }
     if (typeof n.op !== "string" || !(CONDITION_OPS as readonly string[]).includes(n.op))
       return problems.push({ path: `${at}.op`, message: `must be one of ${CONDITION_OPS.join(", ")}` });
     if (typeof resolved === "string") return;
     const op = n.op as ConditionOp;
-    if (!OPS_BY_TYPE[resolved.type].includes(op))
-      return problems.push({ path: `${at}.op`, message: `does not apply to a ${resolved.type} attribute` });
+    if (!(resolved.ops ?? OPS_BY_TYPE[resolved.type]).includes(op))
+      return problems.push({
+        path: `${at}.op`,
+        message: resolved.ops
+          ? `must be one of ${resolved.ops.join(", ")} for ${n.attr}`
+          : `does not apply to a ${resolved.type} attribute`,
+      });
     if (op === "exists") {
       if (typeof n.value !== "boolean") problems.push({ path: `${at}.value`, message: "must be true or false" });
     } else if (op === "in" || op === "nin") {
@@ -178,14 +230,18 @@ function plainTest(op: ConditionOp, value: unknown, comparable: (v: unknown) => 
 export type AttrTypes = Record<string, ScalarType>;
 
 /** The types of the attribute paths of a checked tree. */
-export function attrTypesOf(tree: Condition | null, declared: EventAttributes): AttrTypes {
+export function attrTypesOf(
+  tree: Condition | null,
+  declared: EventAttributes,
+  customer: CustomerAttributes = {},
+): AttrTypes {
   const types: AttrTypes = {};
   const visit = (node: Condition) => {
     if ("all" in node) node.all.forEach(visit);
     else if ("any" in node) node.any.forEach(visit);
     else if ("not" in node) visit(node.not);
     else {
-      const r = resolveAttr(node.attr, declared);
+      const r = resolveAttr(node.attr, declared, customer);
       if (typeof r !== "string") types[node.attr] = r.type;
     }
   };
@@ -198,10 +254,18 @@ function compileLeaf(leaf: ConditionLeaf, types: AttrTypes): Test {
   const type = types[leaf.attr];
   if (!m || !type) return () => false;
   const [, scope, name, field] = m as unknown as [string, "event" | "customer", string, string | undefined];
+  if (leaf.attr === SEGMENT_ATTR) {
+    const wanted = (leaf.value as string[]) ?? [];
+    const some = (ctx: ConditionContext) => wanted.some((w) => ctx.customer.segments?.includes(w) ?? false);
+    return leaf.op === "in" ? some : (ctx) => !some(ctx);
+  }
   const test = valueTest(leaf, type);
   if (scope === "customer") {
-    const key = name as keyof ConditionContext["customer"];
-    return (ctx) => test(ctx.customer[key]);
+    if (name in CUSTOMER_ATTRIBUTES) {
+      const key = name as keyof typeof CUSTOMER_ATTRIBUTES;
+      return (ctx) => test(ctx.customer[key]);
+    }
+    return (ctx) => test(ctx.customer.custom?.[name]);
   }
   if (field === undefined) return (ctx) => test(ctx.attributes[name]);
   return (ctx) => {

@@ -7,9 +7,9 @@ import { changeBalance, changeRefusal } from "../ledger";
 import { lockedStatement, runLockedWrite } from "../locked-write";
 import { closeReferral } from "../referrals";
 import { recalculateIfDue } from "../tiers-engine";
-import { COUPON_SKIPS, loadCustomer, loadUses } from "./apply";
+import { COUPON_SKIPS, evaluatorCustomer, loadCustomer, loadUses } from "./apply";
 import type { AttrTypes } from "./conditions";
-import { triggerType, type CampaignDefinition } from "./definition";
+import { SEGMENT_ATTR, triggerType, type CampaignDefinition } from "./definition";
 import { evaluate, limitWindow, type CampaignVersionState, type Evaluation } from "./evaluate";
 import { LIMIT_WINDOWS } from "./definition";
 import { windowKey, zonedTime } from "./schedule";
@@ -125,13 +125,7 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
   }));
   const evaluation: Evaluation = evaluate({
     event: { type: input.type, occurredAt, attributes: input.attributes },
-    customer: {
-      tier: customer.tier,
-      tierFactor: customer.factor,
-      balance: customer.balance,
-      memberSince: new Date(customer.memberSince),
-      language: customer.language,
-    },
+    customer: await evaluatorCustomer(tx, programId, customerId, customer, rows, now),
     campaigns,
     now,
     timeZone: customer.timeZone,
@@ -227,6 +221,8 @@ export async function customerEventValues(
     snap.campaigns.map(([campaignId, version]) => ({ campaignId, version })),
   );
   const triggered = all.filter((v) => triggerType(v.definition.trigger) === input.type);
+  // Segment membership is computed under the locked path's transaction (segments/store.ts), not in the snapshot.
+  if (triggered.some((v) => SEGMENT_ATTR in v.attrTypes)) return null;
   const nowLocal = zonedTime(now, zone);
   const campaigns: CampaignVersionState[] = triggered.map((v) => {
     const window = limitWindow(v.definition, nowLocal);
@@ -241,6 +237,7 @@ export async function customerEventValues(
       balance: snap.balance,
       memberSince: new Date(snap.memberSince),
       language: snap.language,
+      custom: snap.customAttributes,
     },
     campaigns,
     now,

@@ -42,6 +42,27 @@ export const CUSTOMER_ATTRIBUTES = {
 } as const satisfies Record<string, Exclude<AttributeType, "items">>;
 export type CustomerAttribute = keyof typeof CUSTOMER_ATTRIBUTES;
 
+/** The types a program may declare a customer attribute with (read as `customer.<name>`). */
+export const CUSTOMER_ATTRIBUTE_TYPES = ["number", "string", "boolean", "datetime"] as const;
+export type CustomerAttributeType = (typeof CUSTOMER_ATTRIBUTE_TYPES)[number];
+/** A program's declared customer attributes: type by name. */
+export type CustomerAttributes = Record<string, CustomerAttributeType>;
+/** `customer.segment`: the segments (ids or names) the customer is in; ops `in` and `nin` only. */
+export const SEGMENT_ATTR = "customer.segment";
+/**
+ * Names a declared customer attribute may not take: the customer's own fields that conditions and segment filters
+ * read (lib/domain/segments/filter.ts), and `segment`.
+ */
+export const RESERVED_CUSTOMER_NAMES = [
+  ...Object.keys(CUSTOMER_ATTRIBUTES),
+  "birthdate",
+  "utmSource",
+  "utmMedium",
+  "utmCampaign",
+  "lastActivityAt",
+  "segment",
+] as const;
+
 export const ROUNDINGS = ["down", "nearest", "up"] as const;
 export type Rounding = (typeof ROUNDINGS)[number];
 

@@ -34,6 +34,10 @@ export interface CustomerState {
   balance: number;
   memberSince: Date;
   language: string | null;
+  /** Declared customer attributes' values. */
+  custom?: Record<string, unknown>;
+  /** Ids and names of the segments the customer is in (loaded when a campaign names customer.segment). */
+  segments?: readonly string[];
 }
 
 export interface CampaignVersionState {
@@ -119,6 +123,8 @@ export function evaluate(input: EvaluationInput): Evaluation {
       balance: customer.balance,
       memberDays: Math.floor((now.getTime() - customer.memberSince.getTime()) / DAY_MS),
       language: customer.language,
+      custom: customer.custom,
+      segments: customer.segments,
     },
   };
   const skipped: Evaluation["skipped"] = [];

@@ -278,6 +278,7 @@ export interface EventSnapshot {
   balance: number;
   memberSince: Date;
   language: string | null;
+  customAttributes: Record<string, unknown>;
   tier: string | null;
   factor: number | null;
   timeZone: string;
@@ -306,7 +307,8 @@ export async function readEventSnapshot(
 }
 
 const SNAPSHOT_SQL = `
-SELECT c.id::text AS "customerId", l.balance, l."memberSince", c.language, t.name AS tier, t.factor, p."timeZone",
+SELECT c.id::text AS "customerId", l.balance, l."memberSince", c.language, c."customAttributes", t.name AS tier,
+       t.factor, p."timeZone",
        (SELECT et.attributes FROM "EventType" et WHERE et."programId" = $1::uuid AND et.type = $3::text) AS declared,
        (SELECT coalesce(json_agg(json_build_array(k.id, k.version, k."budgetUsed")), '[]')
         FROM "Campaign" k WHERE k."programId" = $1::uuid AND k.status = 'active') AS campaigns,

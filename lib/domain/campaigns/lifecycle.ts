@@ -5,7 +5,7 @@ import { execute, query, sql } from "@/lib/db/sql";
 import { lockBalance } from "../balance-lock";
 import { sweepNow } from "../clock";
 import { recalculateIfDue } from "../tiers-engine";
-import { applyEvaluation, loadCustomer, loadUses } from "./apply";
+import { applyEvaluation, evaluatorCustomer, loadCustomer, loadUses } from "./apply";
 import type { AttrTypes } from "./conditions";
 import { isLifecycle, triggerType, type CampaignDefinition, type LifecycleTrigger } from "./definition";
 import { evaluate, limitWindow, type CampaignVersionState } from "./evaluate";
@@ -394,13 +394,7 @@ async function fireOccurrence(
   }));
   const evaluation = evaluate({
     event: { type: due.type, occurredAt: due.at, attributes: due.attributes },
-    customer: {
-      tier: customer.tier,
-      tierFactor: customer.factor,
-      balance: customer.balance,
-      memberSince: new Date(customer.memberSince),
-      language: customer.language,
-    },
+    customer: await evaluatorCustomer(tx, programId, due.customerId, customer, rows, now),
     campaigns,
     now,
     timeZone: customer.timeZone,

@@ -9,11 +9,14 @@ import { attrTypesOf, type FieldProblem } from "./conditions";
 import {
   isLifecycle,
   LIFECYCLE_ATTRIBUTES,
+  SEGMENT_ATTR,
   type CampaignBody,
   type CampaignDefinition,
   type CampaignStatus,
+  type Condition,
   type EventAttributes,
 } from "./definition";
+import { customerAttributeTypes } from "../customer-attributes";
 import { checkCampaign } from "./validate";
 
 /**
@@ -122,7 +125,9 @@ async function checkBody(db: Db, programId: string, body: CampaignBody) {
     ? LIFECYCLE_ATTRIBUTES[trigger.lifecycle]
     : await eventTypeAttributes(db, programId, trigger.event);
   if (!declared) throw validationFailed([{ path: "trigger.event", message: "is not a declared event type" }]);
-  const problems: FieldProblem[] = checkCampaign(definitionOf(body)[1], declared);
+  const customer = await customerAttributeTypes(db, programId);
+  const problems: FieldProblem[] = checkCampaign(definitionOf(body)[1], declared, customer);
+  problems.push(...(await unknownSegments(db, programId, body.conditions)));
   if (isLifecycle(trigger) && trigger.lifecycle === "tier_reached") {
     const tier = await db.tier.findFirst({ where: { programId, name: trigger.tier }, select: { id: true } });
     if (!tier) problems.push({ path: "trigger.tier", message: "is not the name of a tier of this program" });
@@ -135,7 +140,27 @@ async function checkBody(db: Db, programId: string, body: CampaignBody) {
     if (!pool) problems.push({ path: `effects[${i}].couponPoolId`, message: "is not a coupon pool of this program" });
   }
   if (problems.length) throw validationFailed(problems);
-  return declared;
+  return { declared, customer };
+}
+
+/** `customer.segment` values that name no segment of the program (by id or name), by path. */
+async function unknownSegments(db: Db, programId: string, tree: Condition | null): Promise<FieldProblem[]> {
+  const leaves: { path: string; value: unknown[] }[] = [];
+  const visit = (n: Condition, at: string) => {
+    if ("all" in n) n.all.forEach((c, i) => visit(c, `${at}.all[${i}]`));
+    else if ("any" in n) n.any.forEach((c, i) => visit(c, `${at}.any[${i}]`));
+    else if ("not" in n) visit(n.not, `${at}.not`);
+    else if (n.attr === SEGMENT_ATTR && Array.isArray(n.value)) leaves.push({ path: `${at}.value`, value: n.value });
+  };
+  if (tree) visit(tree, "conditions");
+  if (leaves.length === 0) return [];
+  const segments = await db.segment.findMany({ where: { programId }, select: { id: true, name: true } });
+  const known = new Set(segments.flatMap((s) => [s.id, s.name]));
+  return leaves.flatMap((l) =>
+    l.value.flatMap((v, i) =>
+      known.has(v as string) ? [] : [{ path: `${l.path}[${i}]`, message: "names no segment of the program" }],
+    ),
+  );
 }
 
 type CampaignRow = {
@@ -216,7 +241,7 @@ export async function activateCampaign(tx: Tx, input: { programId: string; campa
   if (current.status === "ended") throw conflict("The campaign has ended: it cannot be activated.");
   const body = current.draft as CampaignBody | null;
   if (!body) throw conflict("The campaign has no change to activate: its current version already runs.");
-  const declared = await checkBody(tx, input.programId, body);
+  const { declared, customer } = await checkBody(tx, input.programId, body);
   const [name, definition] = definitionOf(body);
   const version = (current.version ?? 0) + 1;
   await tx.campaignVersion.create({
@@ -226,7 +251,7 @@ export async function activateCampaign(tx: Tx, input: { programId: string; campa
       programId: input.programId,
       name,
       definition: definition as object,
-      attrTypes: attrTypesOf(definition.conditions, declared),
+      attrTypes: attrTypesOf(definition.conditions, declared, customer),
       activatedAt: input.now,
     },
   });

@@ -5,7 +5,7 @@
  * its JSON path. Pure.
  */
 import { checkConditions, isIsoTime, type FieldProblem } from "./conditions";
-import type { AttributeDeclaration, CampaignDefinition, EventAttributes } from "./definition";
+import type { AttributeDeclaration, CampaignDefinition, CustomerAttributes, EventAttributes } from "./definition";
 
 function checkValue(decl: AttributeDeclaration, v: unknown, path: string, problems: FieldProblem[]) {
   switch (decl.type) {
@@ -55,8 +55,14 @@ export function checkEventAttributes(declared: EventAttributes, attributes: Reco
 }
 
 /** Every problem of a campaign definition against the declaration of its trigger's event type. */
-export function checkCampaign(definition: CampaignDefinition, declared: EventAttributes): FieldProblem[] {
-  const problems = definition.conditions ? checkConditions(definition.conditions, declared) : [];
+export function checkCampaign(
+  definition: CampaignDefinition,
+  declared: EventAttributes,
+  customer: CustomerAttributes = {},
+): FieldProblem[] {
+  const problems = definition.conditions
+    ? checkConditions(definition.conditions, declared, "conditions", customer)
+    : [];
   definition.effects.forEach((e, i) => {
     if (e.type !== "award_points" || !("per" in e)) return;
     const name = e.per.startsWith("event.") ? e.per.slice("event.".length) : "";

@@ -9,6 +9,7 @@ import { findCustomer, requireCustomer } from "@/lib/domain/customer-lookup";
 import { listTransactionsJson } from "@/lib/domain/points";
 import { findBalanceExplained } from "@/lib/domain/balance-explained";
 import { customerReferrals } from "@/lib/domain/referrals";
+import { listCustomerAttributes } from "@/lib/domain/customer-attributes";
 import { staffQuery } from "../../authz";
 import { programTiers } from "../catalogue";
 import { customerRedemptions } from "../redemptions";
@@ -28,21 +29,23 @@ export const customerTransactions = staffQuery(
 /** Everything the customer page shows, in parallel; null when the id names no live customer of the program. */
 export async function customerProfile(db: Db, programId: string, customerId: string) {
   if (!(await findCustomer(db, programId, customerId))) return null;
-  const [customerJson, tiers, timeline, rewards, pools, balance, redemptions, referrals, row] = await Promise.all([
-    getCustomerJsonById(db, programId, customerId),
-    programTiers(db, programId),
-    customerTimeline(db, programId, customerId),
-    db.reward.findMany({
-      where: { programId, active: true },
-      orderBy: { costPoints: "asc" },
-      select: { id: true, name: true, costPoints: true, stock: true },
-    }),
-    db.couponPool.findMany({ where: { programId }, orderBy: { name: "asc" }, select: { id: true, name: true } }),
-    findBalanceExplained(db, programId, customerId),
-    customerRedemptions(db, programId, customerId),
-    customerReferrals(db, programId, customerId),
-    db.customer.findFirst({ where: { id: customerId, programId }, select: { updatedAt: true } }),
-  ]);
+  const [customerJson, tiers, timeline, rewards, pools, balance, redemptions, referrals, row, attributes] =
+    await Promise.all([
+      getCustomerJsonById(db, programId, customerId),
+      programTiers(db, programId),
+      customerTimeline(db, programId, customerId),
+      db.reward.findMany({
+        where: { programId, active: true },
+        orderBy: { costPoints: "asc" },
+        select: { id: true, name: true, costPoints: true, stock: true },
+      }),
+      db.couponPool.findMany({ where: { programId }, orderBy: { name: "asc" }, select: { id: true, name: true } }),
+      findBalanceExplained(db, programId, customerId),
+      customerRedemptions(db, programId, customerId),
+      customerReferrals(db, programId, customerId),
+      db.customer.findFirst({ where: { id: customerId, programId }, select: { updatedAt: true } }),
+      listCustomerAttributes(db, programId),
+    ]);
   // Deleted between the two reads: as missing as before them.
   if (!customerJson || !balance || !row) return null;
   return {
@@ -56,5 +59,7 @@ export async function customerProfile(db: Db, programId: string, customerId: str
     balance,
     redemptions,
     referrals,
+    /** The program's declared customer attributes (the user data form edits their values). */
+    customerAttributes: attributes.map(({ name, type }) => ({ name, type })),
   };
 }

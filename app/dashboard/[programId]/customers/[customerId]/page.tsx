@@ -99,6 +99,8 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
             customerId={customerId}
             email={customer.email}
             userData={customer.userData}
+            attributes={profile.customerAttributes}
+            values={customer.customAttributes}
             canEdit={canEdit}
             version={profile.version}
           />

@@ -1,0 +1,257 @@
+import "server-only";
+import type { Db } from "@/lib/db/types";
+import { join, raw, sql, type Sql } from "@/lib/db/sql";
+import { customerAttributeTypes } from "../customer-attributes";
+import { checkTree, type FieldProblem, type ResolvedAttr, type ScalarType } from "../campaigns/conditions";
+import type { Condition, ConditionLeaf, CustomerAttributes, EventAttributes } from "../campaigns/definition";
+
+/**
+ * A segment's filter (API.md "Segments"): the campaign condition tree (all / any / not / leaves) over the customer's
+ * fields and event history, checked here by path and compiled to ONE SQL predicate over the program's live
+ * customers (`c` Customer, `l` LoyaltyData, `u` UserData, `t` current Tier), values always bound. Preview, members,
+ * a customer's segments, `customer.segment` in campaigns and the membership recompute all run this one query, so
+ * they agree by construction.
+ *
+ * Attributes:
+ * - `customer.tier` (string: the current tier's name), `customer.balance`, `customer.memberDays` (whole days since
+ *   memberSince at the program clock's now), `customer.language`, `customer.utmSource|utmMedium|utmCampaign`,
+ *   `customer.birthdate` (datetime: the date at 00:00 UTC), `customer.lastActivityAt` (datetime: the latest of the
+ *   customer's events and ledger entries), `customer.<declared attribute>` (its declared type).
+ * - `events.<type>.count`, `events.<type>.sum.<number attribute>` (numbers; 0 without events) and
+ *   `events.<type>.lastAt` (datetime), over the customer's events of that declared type that occurred at or before
+ *   now and, with `window` (an ISO 8601 duration such as P90D or PT12H), after now − window.
+ * Semantics are the campaign conditions': a leaf on an absent value is false except `exists: false`, and `not` of
+ * such a leaf is true.
+ */
+
+export const CUSTOMER_FIELDS: Record<string, ScalarType> = {
+  tier: "string",
+  balance: "number",
+  memberDays: "number",
+  language: "string",
+  utmSource: "string",
+  utmMedium: "string",
+  utmCampaign: "string",
+  birthdate: "datetime",
+  lastActivityAt: "datetime",
+};
+
+/** What a filter's leaves may read: the program's declared customer attributes and event types. */
+export interface FilterDeclarations {
+  customer: CustomerAttributes;
+  events: Record<string, EventAttributes>;
+}
+
+const EVENTS = /^events\.([A-Za-z0-9_.-]{1,64}?)\.(count|lastAt|sum\.([A-Za-z_][A-Za-z0-9_]*))$/;
+const CUSTOMER = /^customer\.([A-Za-z_][A-Za-z0-9_]*)$/;
+/** An ISO 8601 duration of days, weeks, months, years, hours, minutes, seconds (no fractions). */
+const DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/;
+const MAX_WINDOW_DAYS = 3660;
+
+function durationDays(d: string): number {
+  const m = DURATION.exec(d)!;
+  const n = (i: number) => Number((m[i] ?? "0").replace(/\D/g, "") || 0);
+  return n(1) * 366 + n(2) * 31 + n(3) * 7 + n(4) + (n(6) * 3600 + n(7) * 60 + n(8)) / 86400;
+}
+
+function resolve(attr: string, decl: FilterDeclarations): ResolvedAttr | string {
+  const c = CUSTOMER.exec(attr);
+  if (c) {
+    const name = c[1]!;
+    if (Object.hasOwn(CUSTOMER_FIELDS, name))
+      return { scope: "customer", name, field: null, type: CUSTOMER_FIELDS[name]! };
+    if (Object.hasOwn(decl.customer, name)) return { scope: "customer", name, field: null, type: decl.customer[name]! };
+    return `must name a customer field (${Object.keys(CUSTOMER_FIELDS).join(", ")}) or a declared customer attribute`;
+  }
+  const e = EVENTS.exec(attr);
+  if (!e) return "must be customer.<field>, events.<type>.count, events.<type>.sum.<attribute> or events.<type>.lastAt";
+  const [, type, what, sumOf] = e as unknown as [string, string, string, string | undefined];
+  const declared = Object.hasOwn(decl.events, type) ? decl.events[type] : undefined;
+  if (!declared) return `names an event type the program does not declare: ${type}`;
+  if (sumOf !== undefined) {
+    const a = Object.hasOwn(declared, sumOf) ? declared[sumOf] : undefined;
+    if (a?.type !== "number") return `sum must name a number attribute of ${type}: ${sumOf} is not one`;
+    return { scope: "event", name: type, field: sumOf, type: "number" };
+  }
+  return { scope: "event", name: type, field: what, type: what === "count" ? "number" : "datetime" };
+}
+
+/** The declarations a filter is checked and compiled against: customer attributes and the event types it names. */
+export async function filterDeclarations(db: Db, programId: string, filter: unknown): Promise<FilterDeclarations> {
+  const types = eventTypesOf(filter);
+  const [customer, events] = await Promise.all([
+    customerAttributeTypes(db, programId),
+    types.length
+      ? db.eventType.findMany({ where: { programId, type: { in: types } }, select: { type: true, attributes: true } })
+      : Promise.resolve([]),
+  ]);
+  return {
+    customer,
+    events: Object.fromEntries(events.map((e) => [e.type, e.attributes as unknown as EventAttributes])),
+  };
+}
+
+/** Every problem of a filter against the program's declarations, by path under `path`. */
+export function checkFilter(filter: unknown, decl: FilterDeclarations, path = "filter"): FieldProblem[] {
+  return checkTree(filter, path, {
+    resolve: (attr) => resolve(attr, decl),
+    extraKeys: {
+      window: (value, _at, resolved) => {
+        if (value === undefined) return null;
+        if (typeof resolved !== "string" && resolved.scope !== "event") return "applies to events.<type>.… only";
+        if (typeof value !== "string" || !DURATION.test(value))
+          return "must be an ISO 8601 duration such as P90D, P1M or PT12H";
+        if (durationDays(value) > MAX_WINDOW_DAYS) return "must be at most 10 years";
+        return null;
+      },
+    },
+  });
+}
+
+type Leaf = ConditionLeaf & { window?: string };
+
+/** The program's declared event types a checked filter names (for `checkFilter`'s declarations). */
+export function eventTypesOf(filter: unknown): string[] {
+  const types = new Set<string>();
+  const visit = (n: unknown, depth: number) => {
+    if (depth > 10 || typeof n !== "object" || n === null) return;
+    const o = n as Record<string, unknown>;
+    for (const k of ["all", "any"]) if (Array.isArray(o[k])) (o[k] as unknown[]).forEach((c) => visit(c, depth + 1));
+    if (o.not) visit(o.not, depth + 1);
+    if (typeof o.attr === "string") {
+      const m = EVENTS.exec(o.attr);
+      if (m) types.add(m[1]!);
+    }
+  };
+  visit(filter, 0);
+  return [...types];
+}
+
+interface Compiled {
+  where: Sql;
+  /** Whether the predicate reads u (UserData) or t (Tier): the joins the query needs. */
+  user: boolean;
+  tier: boolean;
+}
+
+/** The text form of a time a leaf compares with (a date is its midnight UTC, as the conditions read it). */
+const instant = (v: unknown) => new Date(Date.parse(v as string)).toISOString();
+
+/** The SQL value a leaf reads (NULL when absent), and its SQL type for bound values. */
+function valueExpr(leaf: Leaf, r: ResolvedAttr, programId: string, now: string, c: Compiled): [Sql, string] {
+  if (r.scope === "event") {
+    const window = leaf.window ? sql` AND e."occurredAt" > ${now}::timestamptz - ${leaf.window}::interval` : raw("");
+    const from = sql`FROM "CustomerEvent" e WHERE e."programId" = ${programId}::uuid AND e."customerId" = c.id
+        AND e.type = ${r.name} AND e."occurredAt" <= ${now}::timestamptz${window}`;
+    if (r.field === "count") return [sql`(SELECT count(*) ${from})`, "numeric"];
+    if (r.field === "lastAt") return [sql`(SELECT max(e."occurredAt") ${from})`, "timestamptz"];
+    const attr = r.field!;
+    return [
+      sql`(SELECT coalesce(sum(CASE WHEN jsonb_typeof(e.attributes->${attr}) = 'number' THEN (e.attributes->>${attr})::numeric END), 0) ${from})`,
+      "numeric",
+    ];
+  }
+  switch (r.name) {
+    case "tier":
+      c.tier = true;
+      return [raw("t.name"), "text"];
+    case "balance":
+      return [raw("l.balance"), "numeric"];
+    case "memberDays":
+      return [sql`floor(extract(epoch FROM (${now}::timestamptz - l."memberSince")) / 86400)`, "numeric"];
+    case "language":
+    case "utmSource":
+    case "utmMedium":
+    case "utmCampaign":
+      return [raw(`c."${r.name}"`), "text"];
+    case "birthdate":
+      c.user = true;
+      return [
+        raw(`CASE WHEN u.birthdate ~ '^\\d{4}-\\d{2}-\\d{2}$' THEN (u.birthdate || 'T00:00:00Z')::timestamptz END`),
+        "timestamptz",
+      ];
+    case "lastActivityAt":
+      return [
+        sql`GREATEST(
+          (SELECT max(e."occurredAt") FROM "CustomerEvent" e WHERE e."programId" = ${programId}::uuid AND e."customerId" = c.id AND e."occurredAt" <= ${now}::timestamptz),
+          (SELECT max(le."createdAt") FROM "LedgerEntry" le WHERE le."customerId" = c.id AND le."createdAt" <= ${now}::timestamptz))`,
+        "timestamptz",
+      ];
+  }
+  // A declared customer attribute: a stored value of another JSON type reads as absent (the attribute was retyped).
+  const v = sql`c."customAttributes"->${r.name}`;
+  const vt = sql`c."customAttributes"->>${r.name}`;
+  switch (r.type) {
+    case "number":
+      return [sql`CASE WHEN jsonb_typeof(${v}) = 'number' THEN (${vt})::numeric END`, "numeric"];
+    case "boolean":
+      return [sql`CASE WHEN jsonb_typeof(${v}) = 'boolean' THEN (${vt})::boolean END`, "boolean"];
+    case "datetime":
+      return [
+        sql`CASE WHEN jsonb_typeof(${v}) = 'string' AND (${vt}) ~ '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$' THEN (${vt})::timestamptz END`,
+        "timestamptz",
+      ];
+    default:
+      return [sql`CASE WHEN jsonb_typeof(${v}) = 'string' THEN ${vt} END`, "text"];
+  }
+}
+
+const OPERATORS = { eq: "=", ne: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+
+function compileLeaf(leaf: Leaf, decl: FilterDeclarations, programId: string, now: string, c: Compiled): Sql {
+  const r = resolve(leaf.attr, decl);
+  if (typeof r === "string") throw new Error(`an unchecked filter: ${leaf.attr} ${r}`);
+  const [expr, type] = valueExpr(leaf, r, programId, now, c);
+  const bind = (v: unknown) => sql`${type === "timestamptz" ? instant(v) : v}::${raw(type)}`;
+  switch (leaf.op) {
+    case "exists":
+      return sql`((${expr}) IS NOT NULL) = ${leaf.value === true}::boolean`;
+    case "contains":
+      return sql`coalesce(strpos(${expr}, ${leaf.value as string}) > 0, false)`;
+    case "in":
+    case "nin": {
+      const list = sql`(SELECT (x.v)::${raw(type)} FROM jsonb_array_elements_text(${JSON.stringify(
+        (leaf.value as unknown[]).map((v) => (type === "timestamptz" ? instant(v) : v)),
+      )}::jsonb) AS x(v))`;
+      return leaf.op === "in"
+        ? sql`coalesce((${expr}) IN ${list}, false)`
+        : sql`coalesce((${expr}) NOT IN ${list}, false)`;
+    }
+    default:
+      return sql`coalesce((${expr}) ${raw(OPERATORS[leaf.op as keyof typeof OPERATORS])} ${bind(leaf.value)}, false)`;
+  }
+}
+
+function compileNode(node: Condition, decl: FilterDeclarations, programId: string, now: string, c: Compiled): Sql {
+  const compile = (n: Condition) => compileNode(n, decl, programId, now, c);
+  if ("all" in node) return sql`(${join(node.all.map(compile), " AND ")})`;
+  if ("any" in node) return sql`(${join(node.any.map(compile), " OR ")})`;
+  if ("not" in node) return sql`(NOT ${compile(node.not)})`;
+  return compileLeaf(node as Leaf, decl, programId, now, c);
+}
+
+/**
+ * THE query of a checked filter: `SELECT c.id, c.email FROM <the program's live customers> WHERE <filter>`, with
+ * `and` (a further condition on c, e.g. a keyset or one customer) and `tail` (ORDER BY / LIMIT) added. Every use of
+ * a segment runs this.
+ */
+export function filterQuery(
+  filter: Condition,
+  decl: FilterDeclarations,
+  programId: string,
+  now: Date,
+  options: { select?: Sql; and?: Sql; tail?: Sql } = {},
+): Sql {
+  const c: Compiled = { where: raw("true"), user: false, tier: false };
+  const where = compileNode(filter, decl, programId, now.toISOString(), c);
+  const user = c.user ? raw(`LEFT JOIN "UserData" u ON u."customerId" = c.id`) : raw("");
+  const tier = c.tier
+    ? raw(`LEFT JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id
+     LEFT JOIN "Tier" t ON t.id = ct."currentTierId"`)
+    : raw("");
+  return sql`SELECT ${options.select ?? raw("c.id, c.email")}
+     FROM "Customer" c JOIN "LoyaltyData" l ON l."programId" = c."programId" AND l."customerId" = c.id
+     ${user} ${tier}
+     WHERE c."programId" = ${programId}::uuid AND c."deletedAt" IS NULL AND ${where}${options.and ? sql` AND ${options.and}` : raw("")}
+     ${options.tail ?? raw("")}`;
+}

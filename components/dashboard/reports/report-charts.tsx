@@ -30,7 +30,7 @@ const compact = (n: number) => new Intl.NumberFormat("en-US", { notation: "compa
 const tooltipNumber = (value: unknown) => formatNumber(Number(value));
 
 /** A column of a chart's data: its CSV header, its table header and how a row gives its value. */
-interface Series<T> {
+export interface Series<T> {
   key: string;
   label: string;
   value: (row: T) => string | number | null;
@@ -40,7 +40,7 @@ interface Series<T> {
  * A chart in a card, described for screen readers (role="img" with the chart in words), with its data as a
  * table (a disclosure, for anyone who wants the exact numbers) and as a CSV file.
  */
-function ChartCard<T>({
+export function ChartCard<T>({
   title,
   description,
   height,

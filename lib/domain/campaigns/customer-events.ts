@@ -6,7 +6,7 @@ import { lockBalance } from "../balance-lock";
 import { assignCoupon } from "../coupons";
 import { changeBalance } from "../ledger";
 import { recalculateIfDue } from "../tiers-engine";
-import type { AttrTypes } from "./conditions";
+import { attrTypesOf, type AttrTypes } from "./conditions";
 import type { CampaignDefinition, SkipReason } from "./definition";
 import { evaluate, limitWindow, type CampaignVersionState, type Evaluation } from "./evaluate";
 import { zonedTime } from "./schedule";
@@ -42,6 +42,11 @@ export interface CustomerEventInput {
   idempotencyKey?: string | null;
   dryRun: boolean;
   now: Date;
+  /**
+   * A dry run only (the dashboard's "try it"): this campaign's definition (a draft, or a change waiting for its
+   * next version) is evaluated in place of its running version, or beside the others when it has none yet.
+   */
+  preview?: { campaignId: string; name: string; version: number; definition: CampaignDefinition; budgetUsed: number };
 }
 
 export interface EventEffect {
@@ -138,6 +143,13 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
   const customer = await loadCustomer(tx, programId, customerId);
   if (!customer) throw new Error("customer without loyalty data");
   const rows = await loadVersions(tx, programId, input.type);
+  const preview = input.dryRun ? input.preview : undefined;
+  if (preview && preview.definition.trigger.event === input.type) {
+    const at = rows.findIndex((r) => r.campaignId === preview.campaignId);
+    const row = { ...preview, attrTypes: attrTypesOf(preview.definition.conditions, declared) };
+    if (at >= 0) rows[at] = row;
+    else rows.push(row);
+  }
   const budgeted = rows.filter((r) => r.definition.limits.budgetPoints !== undefined).map((r) => r.campaignId);
   if (!input.dryRun && budgeted.length) {
     const locked = await tx.$queryRawUnsafe<{ id: string; budgetUsed: number }[]>(

@@ -122,7 +122,7 @@ test("a manager builds double points on weekends for Gold, tries it, activates i
   // Activate: version 1 runs.
   await page.getByRole("button", { name: "Activate", exact: true }).click();
   await expect(page.getByText("runs version 1")).toBeVisible();
-  await expect(page.getByTestId("version-1")).toContainText("customer.tier is \"Gold\"");
+  await expect(page.getByTestId("version-1")).toContainText('customer.tier is "Gold"');
 
   // A real purchase on that Saturday, through the API: the campaign's points are on the customer's timeline.
   const event = await page.request.post(`${c.at}/events`, {

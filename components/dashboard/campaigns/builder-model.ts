@@ -125,9 +125,12 @@ export function conditionsOf(root: GroupRow, choices: AttributeChoice[]): Condit
   return nodeOf(root, new Map(choices.map((c) => [c.attr, c.type])));
 }
 
-/** The JSON path of a row's node, as the server's problems name it (`conditions.all[2].not.any[0]`). */
+/**
+ * The JSON path of a row's node (past its `not`, when negated), as the server's problems name it
+ * (`conditions.all[2].not.any[0]`); `parentPath` is the parent's own path, past its `not`.
+ */
 export function childPath(parent: GroupRow, parentPath: string, index: number, child: ConditionRow): string {
-  const inner = `${parentPath}${parent.not ? ".not" : ""}.${parent.mode}[${index}]`;
+  const inner = `${parentPath}.${parent.mode}[${index}]`;
   return child.not ? `${inner}.not` : inner;
 }
 export const rootPath = (root: GroupRow) => (root.not ? "conditions.not" : "conditions");

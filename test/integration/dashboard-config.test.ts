@@ -395,6 +395,14 @@ for (const backend of BACKENDS) {
       assert.equal(created.status, 201, created.text);
       assert.equal(created.json?.status, "draft");
       const id = created.json?.id as string;
+      // The draft's page renders for a manager with its editor (a server page hands the client builder plain data).
+      const draftPage = await fetch(`${app.baseUrl}/dashboard/${world.a.programId}/campaigns/${id}`, {
+        headers: { cookie: cookies.manager },
+        redirect: "manual",
+      });
+      const draftHtml = await draftPage.text();
+      assert.match(draftHtml, /Edit draft/);
+      assert.doesNotMatch(draftHtml, /could not load/);
       const move = (who: Role | "outsider", m: string) => staff(who, "POST", `/campaigns/${id}/status`, { move: m });
       // Try it: a Saturday and a Monday in Madrid (the program's zone by now); the draft is tried before activation.
       const attempt = (who: Role | "outsider", occurredAt: string) =>

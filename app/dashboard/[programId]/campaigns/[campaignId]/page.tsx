@@ -7,9 +7,9 @@ import { requirePage } from "@/lib/staff/session";
 import { campaignPage } from "@/lib/staff/queries/campaigns";
 import { dashboardPages } from "@/lib/staff/urls";
 import { Card, Stat, Table, formatDate, formatNumber } from "@/components/ui";
-import { DefinitionList, EditDrawer } from "@/components/dashboard/edit-drawer";
+import { DefinitionList } from "@/components/dashboard/edit-drawer";
 import { CampaignActions } from "@/components/dashboard/campaigns/campaign-actions";
-import { CampaignBuilder } from "@/components/dashboard/campaigns/campaign-builder";
+import { CampaignEdit } from "@/components/dashboard/campaigns/campaign-edit";
 import { CampaignChart } from "@/components/dashboard/campaigns/campaign-chart";
 import { CampaignStatusBadge } from "@/components/dashboard/campaigns/campaign-status";
 import {
@@ -148,17 +148,14 @@ export default async function CampaignPage({ params }: { params: Promise<{ progr
           title={campaign.version === null ? "Draft" : `Pending change (becomes version ${campaign.version + 1})`}
           actions={
             canManage && campaign.status !== "ended" ? (
-              <EditDrawer title={`Edit the draft of "${campaign.name}"`} button="Edit draft">
-                {(close) => (
-                  <CampaignBuilder
-                    programId={programId}
-                    options={options}
-                    initial={campaign.draft!}
-                    campaignId={campaign.id}
-                    onSaved={close}
-                  />
-                )}
-              </EditDrawer>
+              <CampaignEdit
+                programId={programId}
+                campaignId={campaign.id}
+                options={options}
+                initial={campaign.draft}
+                title={`Edit the draft of "${campaign.name}"`}
+                button="Edit draft"
+              />
             ) : undefined
           }
         >
@@ -169,17 +166,14 @@ export default async function CampaignPage({ params }: { params: Promise<{ progr
         <Card title="Change it">
           <div className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
             <p>A change is kept as a draft; activating it makes version {(campaign.version ?? 0) + 1}.</p>
-            <EditDrawer title={`Change "${campaign.name}"`} button="Write a change">
-              {(close) => (
-                <CampaignBuilder
-                  programId={programId}
-                  options={options}
-                  initial={editable}
-                  campaignId={campaign.id}
-                  onSaved={close}
-                />
-              )}
-            </EditDrawer>
+            <CampaignEdit
+              programId={programId}
+              campaignId={campaign.id}
+              options={options}
+              initial={editable}
+              title={`Change "${campaign.name}"`}
+              button="Write a change"
+            />
           </div>
         </Card>
       )}

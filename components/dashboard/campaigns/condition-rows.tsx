@@ -90,7 +90,7 @@ function Group({
         </label>
         <select
           id={id}
-          className={`${inputClass} w-auto`}
+          className={inputClass.replace("w-full", "w-auto")}
           value={group.mode}
           aria-label={`Match mode of ${name}`}
           onChange={(e) => onChange({ ...group, mode: e.target.value as "all" | "any" })}

@@ -7,7 +7,7 @@ import { emptyEffect, type AttributeChoice, type EffectRow } from "./builder-mod
 const KINDS: [EffectRow["kind"], string][] = [
   ["fixed", "Fixed points"],
   ["per", "Points per attribute"],
-  ["multiply", "Multiply the event's points"],
+  ["multiply", "Multiply points"],
   ["coupon", "Assign a coupon"],
 ];
 

@@ -76,6 +76,7 @@ for (const sub of [
   "rewards",
   "coupons",
   "earning-flows",
+  "campaigns",
   "settings",
   "api-keys",
   "webhooks",

@@ -12,6 +12,7 @@ const PAGES = [
   "coupons",
   "tiers",
   "earning-flows",
+  "campaigns",
   "webhooks",
   "staff",
   "api-keys",

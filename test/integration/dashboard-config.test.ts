@@ -521,6 +521,123 @@ for (const backend of BACKENDS) {
       assert.equal(copy.status, 201, copy.text);
     });
 
+    test("campaigns: managers declare, build, activate, pause, resume and end; every role with customers tries it; nothing else moves", async () => {
+      const purchase = { type: "purchase", attributes: { total: { type: "number", required: true } } };
+      const body = {
+        name: "Weekend bonus",
+        trigger: { event: "purchase" },
+        conditions: { all: [{ attr: "event.total", op: "gte", value: 10 }] },
+        effects: [{ type: "award_points", per: "event.total", rate: 1, round: "down", tierFactor: false }],
+        schedule: { daysOfWeek: [6, 7] },
+      };
+      // Refused for every role below manager and for outsiders, before anything is declared.
+      for (const who of ["support", "viewer", "outsider"] as const) {
+        for (const [method, route, b] of [
+          ["PUT", "/event-types", purchase],
+          ["POST", "/campaigns", body],
+        ] as const) {
+          const res = await staff(who, method, route, b);
+          assert.equal(res.status, 403, `${who} ${method} ${route}: ${res.text}`);
+          assert.equal(res.json?.code, "forbidden");
+        }
+      }
+      const declared = await staff("manager", "PUT", "/event-types", purchase);
+      assert.equal(declared.status, 200, declared.text);
+      assert.equal(declared.json?.created, true);
+      // Refusals name their field: the effect's shape (the schema), an attribute the trigger does not declare (the domain).
+      const both = await staff("manager", "POST", "/campaigns", {
+        ...body,
+        effects: [{ type: "award_points", points: 5, per: "event.total" }],
+      });
+      assert.equal(both.status, 400, both.text);
+      assert.equal(firstErrorPath(both.json), "effects[0].points");
+      const unknown = await staff("manager", "POST", "/campaigns", {
+        ...body,
+        conditions: { all: [{ attr: "event.totl", op: "gte", value: 10 }] },
+      });
+      assert.equal(unknown.status, 400, unknown.text);
+      assert.equal(firstErrorPath(unknown.json), "conditions.all[0].attr");
+      const created = await staff("manager", "POST", "/campaigns", body);
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.json?.status, "draft");
+      const id = created.json?.id as string;
+      // The draft's page renders for a manager with its editor (a server page hands the client builder plain data).
+      const draftPage = await fetch(`${app.baseUrl}/dashboard/${world.a.programId}/campaigns/${id}`, {
+        headers: { cookie: cookies.manager },
+        redirect: "manual",
+      });
+      const draftHtml = await draftPage.text();
+      assert.match(draftHtml, /Edit draft/);
+      assert.doesNotMatch(draftHtml, /could not load/);
+      const move = (who: Role | "outsider", m: string) => staff(who, "POST", `/campaigns/${id}/status`, { move: m });
+      // Try it: a Saturday and a Monday in Madrid (the program's zone by now); the draft is tried before activation.
+      const attempt = (who: Role | "outsider", occurredAt: string) =>
+        staff(who, "POST", `/campaigns/${id}/try`, {
+          email: world.customers.c0,
+          occurredAt,
+          attributes: { total: 120 },
+        });
+      for (const who of ["manager", "support", "viewer"] as const) {
+        const saturday = await attempt(who, "2026-11-21T12:00:00Z");
+        assert.equal(saturday.status, 200, `${who}: ${saturday.text}`);
+        assert.equal(saturday.json?.previewedDraft, true);
+        assert.deepEqual(
+          (saturday.json?.effects as { campaignId: string; points: number }[]).map((e) => [e.campaignId, e.points]),
+          [[id, 120]],
+        );
+      }
+      const monday = await attempt("viewer", "2026-11-23T12:00:00Z");
+      assert.deepEqual(monday.json?.skipped, [{ campaignId: id, reason: "outside_schedule" }]);
+      assert.equal((await attempt("outsider", "2026-11-21T12:00:00Z")).status, 403);
+      const badTry = await staff("manager", "POST", `/campaigns/${id}/try`, {
+        email: world.customers.c0,
+        attributes: { total: "lots" },
+      });
+      assert.equal(badTry.status, 400, badTry.text);
+      assert.equal(firstErrorPath(badTry.json), "attributes.total");
+      // Status moves: managers only; a move that does not apply is 409 and changes nothing.
+      for (const who of ["support", "viewer", "outsider"] as const) {
+        const res = await move(who, "activate");
+        assert.equal(res.status, 403, `${who}: ${res.text}`);
+      }
+      assert.equal((await move("manager", "pause")).status, 409);
+      const active = await move("manager", "activate");
+      assert.equal(active.status, 200, active.text);
+      assert.deepEqual([active.json?.status, active.json?.version], ["active", 1]);
+      assert.equal((await move("manager", "activate")).status, 409);
+      assert.equal((await move("manager", "pause")).json?.status, "paused");
+      assert.equal((await move("owner", "resume")).json?.status, "active");
+      const change = await staff("manager", "PUT", `/campaigns/${id}`, { ...body, name: "Weekend bonus ×2" });
+      assert.equal(change.status, 200, change.text);
+      const second = await move("manager", "activate");
+      assert.deepEqual([second.json?.version, second.json?.name], [2, "Weekend bonus ×2"]);
+      assert.equal((await move("manager", "end")).json?.status, "ended");
+      assert.equal((await move("manager", "resume")).status, 409);
+      assert.equal(
+        (await staff("manager", "POST", `/campaigns/${world.b.tiers.gold}/status`, { move: "end" })).status,
+        404,
+      );
+      assert.equal((await staff("manager", "POST", `/campaigns/${id}/status`, { move: "restart" })).status, 400);
+      // The pages: every role reads them; the builder and the status buttons are for managers and owners.
+      const page = async (who: Role, route: string) => {
+        const res = await fetch(`${app.baseUrl}/dashboard/${world.a.programId}${route}`, {
+          headers: { cookie: cookies[who] },
+          redirect: "manual",
+        });
+        return { status: res.status, html: await res.text() };
+      };
+      const managerList = await page("manager", "/campaigns");
+      assert.equal(managerList.status, 200);
+      assert.match(managerList.html, /Weekend bonus ×2/);
+      assert.match(managerList.html, /Create campaign/);
+      const viewerList = await page("viewer", "/campaigns");
+      assert.match(viewerList.html, /Weekend bonus ×2/);
+      assert.doesNotMatch(viewerList.html, /Create campaign|Declare event type/);
+      const viewerDetail = await page("viewer", `/campaigns/${id}`);
+      assert.match(viewerDetail.html, /Managers and owners activate/);
+      assert.match(viewerDetail.html, /Try it/);
+    });
+
     test("every change left one audit row, before → after, in the transaction of the change", async () => {
       await stack.stopAll();
       const rows = await stack.query<{ action: string; n: number }>(
@@ -528,15 +645,54 @@ for (const backend of BACKENDS) {
         [world.a.programId],
       );
       assert.deepEqual(Object.fromEntries(rows.map((r) => [r.action, Number(r.n)])), {
+        "campaign.activate": 2,
+        "campaign.create": 1,
+        "campaign.end": 1,
+        "campaign.pause": 1,
+        "campaign.resume": 1,
+        "campaign.update": 1,
         "coupon_pool.update": 2,
         "earning_flow.activate": 1,
         "earning_flow.deactivate": 1,
         "earning_flow.update": 1,
+        "event_type.create": 1,
         "program.update": 2, // the settings, then the allowed origins (the refused PATCH wrote nothing)
         "reward.update": 4,
         "tier.remove": 1,
         "tier.update": 2,
       });
+      // The campaign's moves as the log keeps them, and the dry runs stored nothing.
+      const moves = await stack.query<{ action: string; staffEmail: string; before: unknown; after: unknown }>(
+        `SELECT action, "staffEmail", before, after FROM "AuditLog"
+         WHERE "programId" = $1::uuid AND action LIKE 'campaign.%' AND action NOT IN ('campaign.create', 'campaign.update')
+         ORDER BY "createdAt", id`,
+        [world.a.programId],
+      );
+      assert.deepEqual(
+        moves.map((m) => [m.action, m.staffEmail, m.before, m.after]),
+        [
+          [
+            "campaign.activate",
+            world.emails.manager,
+            { status: "draft", version: null },
+            { status: "active", version: 1 },
+          ],
+          ["campaign.pause", world.emails.manager, { status: "active", version: 1 }, { status: "paused", version: 1 }],
+          ["campaign.resume", world.emails.owner, { status: "paused", version: 1 }, { status: "active", version: 1 }],
+          [
+            "campaign.activate",
+            world.emails.manager,
+            { status: "active", version: 1 },
+            { status: "active", version: 2 },
+          ],
+          ["campaign.end", world.emails.manager, { status: "active", version: 2 }, { status: "ended", version: 2 }],
+        ],
+      );
+      const [logged] = await stack.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "CustomerEvent" WHERE "programId" = $1::uuid`,
+        [world.a.programId],
+      );
+      assert.equal(Number(logged?.n), 0);
       const [remove] = await stack.query<{ before: { name: string }; after: { customersMoved: number } }>(
         `SELECT before, after FROM "AuditLog" WHERE "programId" = $1::uuid AND action = 'tier.remove'`,
         [world.a.programId],

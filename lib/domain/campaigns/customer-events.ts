@@ -8,7 +8,7 @@ import { lockedStatement, runLockedWrite } from "../locked-write";
 import { closeReferral } from "../referrals";
 import { recalculateIfDue } from "../tiers-engine";
 import { COUPON_SKIPS, evaluatorCustomer, loadCustomer, loadUses } from "./apply";
-import type { AttrTypes } from "./conditions";
+import { attrTypesOf, type AttrTypes } from "./conditions";
 import { SEGMENT_ATTR, triggerType, type CampaignDefinition } from "./definition";
 import { evaluate, limitWindow, type CampaignVersionState, type Evaluation } from "./evaluate";
 import { LIMIT_WINDOWS } from "./definition";
@@ -59,6 +59,11 @@ export interface CustomerEventInput {
   idempotencyKey?: string | null;
   dryRun: boolean;
   now: Date;
+  /**
+   * A dry run only (the dashboard's "try it"): this campaign's definition (a draft, or a change waiting for its
+   * next version) is evaluated in place of its running version, or beside the others when it has none yet.
+   */
+  preview?: { campaignId: string; name: string; version: number; definition: CampaignDefinition; budgetUsed: number };
 }
 
 export type { CustomerEventOutcome, EventEffect } from "./event-write";
@@ -99,6 +104,13 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
   const customer = await loadCustomer(tx, programId, customerId);
   if (!customer) throw new Error("customer without loyalty data");
   const rows = await loadVersions(tx, programId, input.type);
+  const preview = input.dryRun ? input.preview : undefined;
+  if (preview && triggerType(preview.definition.trigger) === input.type) {
+    const at = rows.findIndex((r) => r.campaignId === preview.campaignId);
+    const row = { ...preview, attrTypes: attrTypesOf(preview.definition.conditions, declared) };
+    if (at >= 0) rows[at] = row;
+    else rows.push(row);
+  }
   const budgeted = rows.filter((r) => r.definition.limits.budgetPoints !== undefined).map((r) => r.campaignId);
   if (!input.dryRun && budgeted.length) {
     const locked = await tx.$queryRawUnsafe<{ id: string; budgetUsed: number }[]>(

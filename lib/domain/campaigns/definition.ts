@@ -131,6 +131,14 @@ export function triggerType(trigger: CampaignTrigger): string {
   return `lifecycle:${trigger.lifecycle}`;
 }
 
+/** A trigger in words, for people: the event type, or the lifecycle moment. */
+export function triggerLabel(trigger: CampaignTrigger): string {
+  if (!isLifecycle(trigger)) return trigger.event;
+  if (trigger.lifecycle === "inactivity") return `inactivity (${trigger.days} days)`;
+  if (trigger.lifecycle === "tier_reached") return `tier reached: ${trigger.tier}`;
+  return trigger.lifecycle;
+}
+
 /** What a version freezes: everything but the name and status. */
 export interface CampaignDefinition {
   trigger: CampaignTrigger;

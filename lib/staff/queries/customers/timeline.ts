@@ -29,6 +29,14 @@ export interface TimelinePage {
 /** Audit actions the timeline shows through their own rows (the ledger entry, the note) rather than twice. */
 const SHOWN_ELSEWHERE = ["balance.adjust", "customer.note", "balance.reverse"];
 
+/**
+ * A points entry's detail: its reason, and for an entry a campaign made, the campaign named with its version
+ * ("campaign: Double points (v2)"), from the provenance the entry carries (lib/domain/campaigns/customer-events.ts).
+ */
+const CAMPAIGN_DETAIL = raw(`CASE WHEN e.metadata->>'campaignName' IS NULL THEN e.reason
+  ELSE concat_ws(' · ', 'campaign: ' || (e.metadata->>'campaignName') || ' (v' || (e.metadata->>'campaignVersion') || ')',
+    NULLIF(e.reason, 'campaign: ' || (e.metadata->>'campaignName'))) END`);
+
 /** Which rows a timeline page reads: the customer's, before the position (at, id), at most `limit` of each source. */
 interface Position {
   programId: string;
@@ -46,7 +54,7 @@ interface Position {
 const TIMELINE_SOURCES: Record<TimelineKind, (pos: Position) => Sql> = {
   points: (
     pos,
-  ) => sql`SELECT 'points' AS kind, e.id, e."createdAt" AS at, e.type AS title, e.reason AS detail, e.points,
+  ) => sql`SELECT 'points' AS kind, e.id, e."createdAt" AS at, e.type AS title, ${CAMPAIGN_DETAIL} AS detail, e.points,
       e."balanceAfter", e.source, s.name AS "staffName", s.email AS "staffEmail", NULL::jsonb AS before, NULL::jsonb AS after
     FROM "LedgerEntry" e LEFT JOIN "StaffUser" s ON e.actor LIKE 'staff:%' AND s.id::text = substr(e.actor, 7)
     WHERE e."customerId" = ${pos.customerId}::uuid AND (e."createdAt", e.id) < (${pos.at}::timestamptz, ${pos.id}::uuid)

@@ -1,0 +1,437 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { LIMIT_WINDOWS, STACKINGS, type CampaignBody, type Condition } from "@/lib/domain/campaigns/definition";
+import { useStaffWrite } from "@/lib/staff/client";
+import { CampaignForm } from "@/lib/staff/forms/campaigns";
+import { dashboardPages, staffApi } from "@/lib/staff/urls";
+import type { CampaignBuilderOptions } from "@/lib/staff/queries/campaigns";
+import {
+  FieldError,
+  FormError,
+  InputField,
+  buttonClass,
+  checkboxClass,
+  inputClass,
+  secondaryButtonClass,
+} from "@/components/ui";
+import {
+  attributeChoices,
+  conditionsOf,
+  effectOf,
+  effectRowOf,
+  emptyEffect,
+  rowsOf,
+  type EffectRow,
+  type GroupRow,
+} from "./builder-model";
+import { ConditionRows } from "./condition-rows";
+import { EffectRows } from "./effect-rows";
+
+const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+/** An instant as a datetime-local input's value, in the browser's time zone; and back. */
+const localInput = (iso: string | undefined) => {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
+const instant = (local: string) => {
+  if (!local) return undefined;
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? local : d.toISOString();
+};
+
+interface Fields {
+  name: string;
+  trigger: string;
+  root: GroupRow;
+  effects: EffectRow[];
+  limitCount: string;
+  limitWindow: (typeof LIMIT_WINDOWS)[number];
+  budget: string;
+  startsAt: string;
+  endsAt: string;
+  days: number[];
+  hoursFrom: string;
+  hoursTo: string;
+  priority: string;
+  stacking: (typeof STACKINGS)[number];
+}
+
+function fieldsOf(body: Partial<CampaignBody> | undefined, firstType: string): Fields {
+  const s = body?.schedule ?? {};
+  const per = body?.limits?.perCustomer;
+  return {
+    name: body?.name ?? "",
+    // The builder writes event triggers; a lifecycle trigger is set through the API (or its JSON view).
+    trigger: body?.trigger && "event" in body.trigger ? body.trigger.event : firstType,
+    root: rowsOf(body?.conditions as Condition | null | undefined),
+    effects: body?.effects?.length
+      ? body.effects.map((e) => effectRowOf(e as unknown as Record<string, unknown>))
+      : [emptyEffect()],
+    limitCount: per ? String(per.count) : "",
+    limitWindow: per?.window ?? "day",
+    budget: body?.limits?.budgetPoints !== undefined ? String(body.limits.budgetPoints) : "",
+    startsAt: localInput(s.startsAt),
+    endsAt: localInput(s.endsAt),
+    days: s.daysOfWeek ?? [],
+    hoursFrom: s.hours?.from ?? "",
+    hoursTo: s.hours?.to ?? "",
+    priority: String(body?.priority ?? 0),
+    stacking: body?.stacking ?? "stack",
+  };
+}
+
+const number = (text: string) => (text.trim() === "" ? undefined : Number(text));
+
+/**
+ * The campaign builder (managers): conditions and effects as rows of fields, limits, budget, schedule, priority and
+ * stacking, with a JSON view of the same body (editable: "Use this JSON" loads it into the fields). The body is
+ * the /v1 campaign body, checked in the browser by its schema and on the server against the trigger's event type;
+ * the server's problems show at their fields. Creates a draft (then opens its page), or replaces a campaign's
+ * draft (its next version).
+ */
+export function CampaignBuilder({
+  programId,
+  options,
+  initial,
+  campaignId,
+  onSaved,
+}: {
+  programId: string;
+  options: CampaignBuilderOptions;
+  initial?: CampaignBody;
+  /** Editing this campaign's draft; a new campaign without it. */
+  campaignId?: string;
+  onSaved?: () => void;
+}) {
+  const router = useRouter();
+  const idPrefix = campaignId ? "edit-campaign" : "campaign";
+  const [f, setF] = useState<Fields>(() => fieldsOf(initial, options.eventTypes[0]?.type ?? ""));
+  const [view, setView] = useState<"fields" | "json">("fields");
+  const [json, setJson] = useState("");
+  const [jsonError, setJsonError] = useState<string | undefined>();
+  const set = (patch: Partial<Fields>) => setF((current) => ({ ...current, ...patch }));
+  const declared = options.eventTypes.find((t) => t.type === f.trigger)?.attributes;
+  const choices = attributeChoices(declared);
+  const write = useStaffWrite<typeof CampaignForm, { id: string }>({
+    schema: CampaignForm,
+    method: campaignId ? "PUT" : "POST",
+    url: campaignId ? staffApi.campaign(programId, campaignId) : staffApi.campaigns(programId),
+    success: campaignId ? "Draft saved: activate it to run it as the next version" : "Campaign created as a draft",
+    onSuccess: (data) => {
+      if (onSaved) onSaved();
+      else router.push(dashboardPages.campaign(programId, data.id));
+    },
+  });
+  const errors = write.errors;
+
+  const body = (): Record<string, unknown> => {
+    const count = number(f.limitCount);
+    const budget = number(f.budget);
+    const hours = f.hoursFrom || f.hoursTo ? { hours: { from: f.hoursFrom, to: f.hoursTo } } : {};
+    return {
+      name: f.name,
+      trigger: { event: f.trigger },
+      conditions: conditionsOf(f.root, choices),
+      effects: f.effects.map(effectOf),
+      limits: {
+        ...(count === undefined ? {} : { perCustomer: { count, window: f.limitWindow } }),
+        ...(budget === undefined ? {} : { budgetPoints: budget }),
+      },
+      schedule: {
+        ...(f.startsAt ? { startsAt: instant(f.startsAt) } : {}),
+        ...(f.endsAt ? { endsAt: instant(f.endsAt) } : {}),
+        ...(f.days.length ? { daysOfWeek: [...f.days].sort() } : {}),
+        ...hours,
+      },
+      priority: number(f.priority) ?? 0,
+      stacking: f.stacking,
+    };
+  };
+
+  const parseJson = (): Record<string, unknown> | null => {
+    try {
+      const parsed: unknown = JSON.parse(json);
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+        setJsonError("must be a JSON object");
+        return null;
+      }
+      setJsonError(undefined);
+      return parsed as Record<string, unknown>;
+    } catch (e) {
+      setJsonError(`is not JSON: ${(e as Error).message}`);
+      return null;
+    }
+  };
+  const showJson = () => {
+    setJson(JSON.stringify(body(), null, 2));
+    setJsonError(undefined);
+    setView("json");
+  };
+  const applyJson = () => {
+    const parsed = parseJson();
+    if (!parsed) return;
+    setF(fieldsOf(parsed as unknown as CampaignBody, f.trigger));
+    setView("fields");
+  };
+  const onSubmit = (event: React.FormEvent) => {
+    event.preventDefault();
+    if (view === "json") {
+      const parsed = parseJson();
+      if (parsed) write.submit(parsed as never);
+      return;
+    }
+    write.submit(body() as never);
+  };
+
+  const numberAttrs = choices.filter(
+    (c) => c.type === "number" && c.attr.startsWith("event.") && !c.attr.includes("[]"),
+  );
+  // The server's problems by path (the browser's copies under each leaf name are left out).
+  const problems = Object.entries(errors).filter(
+    ([k]) => k.includes(".") || k.includes("[") || k === "name" || k === "priority" || k === "stacking",
+  );
+  const title = campaignId ? "Edit the draft" : "New campaign";
+  return (
+    <form onSubmit={onSubmit} aria-label={title} noValidate className="space-y-5">
+      <div className="flex flex-wrap gap-2" role="group" aria-label="Builder view">
+        <button
+          type="button"
+          className={view === "fields" ? buttonClass : secondaryButtonClass}
+          aria-pressed={view === "fields"}
+          onClick={() => (view === "json" ? applyJson() : undefined)}
+        >
+          Fields
+        </button>
+        <button
+          type="button"
+          className={view === "json" ? buttonClass : secondaryButtonClass}
+          aria-pressed={view === "json"}
+          onClick={() => (view === "fields" ? showJson() : undefined)}
+        >
+          JSON
+        </button>
+      </div>
+      {view === "json" ? (
+        <div className="space-y-2">
+          <label htmlFor={`${idPrefix}-json`} className="block text-sm font-medium text-slate-800">
+            Campaign as JSON (the /v1 campaign body)
+          </label>
+          <textarea
+            id={`${idPrefix}-json`}
+            className={`${inputClass} h-96 font-mono text-xs`}
+            value={json}
+            spellCheck={false}
+            onChange={(e) => setJson(e.target.value)}
+          />
+          <FieldError error={jsonError} />
+          <button type="button" className={secondaryButtonClass} onClick={applyJson}>
+            Use this JSON in the fields
+          </button>
+        </div>
+      ) : (
+        <>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <InputField
+              label="Name"
+              id={`${idPrefix}-name`}
+              value={f.name}
+              error={errors.name}
+              onChange={(e) => set({ name: e.target.value })}
+              placeholder="Double points on weekends for Gold"
+            />
+            <div className="space-y-1">
+              <label htmlFor={`${idPrefix}-trigger`} className="block text-sm font-medium text-slate-800">
+                Trigger event
+              </label>
+              <select
+                id={`${idPrefix}-trigger`}
+                className={inputClass}
+                value={f.trigger}
+                onChange={(e) => set({ trigger: e.target.value })}
+              >
+                {!options.eventTypes.some((t) => t.type === f.trigger) && (
+                  <option value={f.trigger}>{f.trigger || "Declare an event type first"}</option>
+                )}
+                {options.eventTypes.map((t) => (
+                  <option key={t.type} value={t.type}>
+                    {t.type}
+                  </option>
+                ))}
+              </select>
+              <FieldError error={errors["trigger.event"]} />
+            </div>
+          </div>
+          <ConditionRows
+            root={f.root}
+            onChange={(root) => set({ root })}
+            choices={choices}
+            tierNames={options.tierNames}
+            errors={errors}
+            idPrefix={idPrefix}
+          />
+          <EffectRows
+            rows={f.effects}
+            onChange={(effects) => set({ effects })}
+            numberAttrs={numberAttrs}
+            pools={options.pools}
+            errors={errors}
+            idPrefix={idPrefix}
+          />
+          <fieldset className="grid gap-3 sm:grid-cols-3">
+            <legend className="mb-1 text-sm font-medium text-slate-800">Limits and budget</legend>
+            <InputField
+              label="Times per customer"
+              hint="Empty: no limit"
+              id={`${idPrefix}-limit-count`}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              value={f.limitCount}
+              error={errors["limits.perCustomer.count"] ?? errors["limits.perCustomer"]}
+              onChange={(e) => set({ limitCount: e.target.value })}
+            />
+            <div className="space-y-1">
+              <label htmlFor={`${idPrefix}-limit-window`} className="block text-sm font-medium text-slate-800">
+                Per
+              </label>
+              <select
+                id={`${idPrefix}-limit-window`}
+                className={inputClass}
+                value={f.limitWindow}
+                onChange={(e) => set({ limitWindow: e.target.value as Fields["limitWindow"] })}
+              >
+                {LIMIT_WINDOWS.map((w) => (
+                  <option key={w} value={w}>
+                    {w}
+                  </option>
+                ))}
+              </select>
+              <FieldError error={errors["limits.perCustomer.window"]} />
+            </div>
+            <InputField
+              label="Budget (points)"
+              hint="In total, all versions; empty: none"
+              id={`${idPrefix}-budget`}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              value={f.budget}
+              error={errors["limits.budgetPoints"]}
+              onChange={(e) => set({ budget: e.target.value })}
+            />
+          </fieldset>
+          <fieldset className="space-y-3">
+            <legend className="mb-1 text-sm font-medium text-slate-800">Schedule</legend>
+            <p className="text-xs text-slate-600">
+              Days and hours are in the program&apos;s time zone (Settings); start and end in your browser&apos;s.
+            </p>
+            <div className="grid gap-3 sm:grid-cols-2">
+              <InputField
+                label="Starts"
+                id={`${idPrefix}-starts`}
+                type="datetime-local"
+                value={f.startsAt}
+                error={errors["schedule.startsAt"]}
+                onChange={(e) => set({ startsAt: e.target.value })}
+              />
+              <InputField
+                label="Ends (exclusive)"
+                id={`${idPrefix}-ends`}
+                type="datetime-local"
+                value={f.endsAt}
+                error={errors["schedule.endsAt"]}
+                onChange={(e) => set({ endsAt: e.target.value })}
+              />
+            </div>
+            <div role="group" aria-label="Days of the week" className="flex flex-wrap gap-3 text-sm">
+              <span className="font-medium text-slate-800">Days:</span>
+              {DAYS.map((d, i) => (
+                <label key={d} className="flex items-center gap-1">
+                  <input
+                    type="checkbox"
+                    className={checkboxClass}
+                    checked={f.days.includes(i + 1)}
+                    onChange={(e) =>
+                      set({ days: e.target.checked ? [...f.days, i + 1] : f.days.filter((x) => x !== i + 1) })
+                    }
+                  />
+                  {d}
+                </label>
+              ))}
+              <span className="text-xs text-slate-600">(none ticked: every day)</span>
+            </div>
+            <FieldError error={errors["schedule.daysOfWeek"]} />
+            <div className="grid gap-3 sm:grid-cols-2">
+              <InputField
+                label="From (time of day)"
+                id={`${idPrefix}-hours-from`}
+                type="time"
+                value={f.hoursFrom}
+                error={errors["schedule.hours.from"] ?? errors["schedule.hours"]}
+                onChange={(e) => set({ hoursFrom: e.target.value })}
+              />
+              <InputField
+                label="To (exclusive)"
+                id={`${idPrefix}-hours-to`}
+                type="time"
+                value={f.hoursTo}
+                error={errors["schedule.hours.to"]}
+                onChange={(e) => set({ hoursTo: e.target.value })}
+              />
+            </div>
+          </fieldset>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <InputField
+              label="Priority"
+              hint="Higher runs first"
+              id={`${idPrefix}-priority`}
+              type="number"
+              inputMode="numeric"
+              value={f.priority}
+              error={errors.priority}
+              onChange={(e) => set({ priority: e.target.value })}
+            />
+            <div className="space-y-1">
+              <label htmlFor={`${idPrefix}-stacking`} className="block text-sm font-medium text-slate-800">
+                Stacking
+              </label>
+              <select
+                id={`${idPrefix}-stacking`}
+                className={inputClass}
+                value={f.stacking}
+                onChange={(e) => set({ stacking: e.target.value as Fields["stacking"] })}
+              >
+                <option value="stack">stack: later campaigns still apply</option>
+                <option value="exclusive">exclusive: when it applies, lower ones do not</option>
+              </select>
+              <FieldError error={errors.stacking} />
+            </div>
+          </div>
+        </>
+      )}
+      <FormError error={errors.form} />
+      {problems.length > 0 && (
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p className="font-medium">
+            Not saved: {problems.length === 1 ? "one problem" : `${problems.length} problems`}.
+          </p>
+          <ul className="mt-1 list-disc pl-5 font-mono text-xs">
+            {problems.map(([path, message]) => (
+              <li key={path}>
+                {path} {message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <button type="submit" className={buttonClass} disabled={write.pending}>
+        {campaignId ? "Save the draft" : "Create campaign"}
+      </button>
+    </form>
+  );
+}

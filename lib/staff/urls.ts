@@ -26,6 +26,7 @@ export const staffApi = {
   referralSettings: (programId: string) => `${api(programId)}/settings/referrals`,
   programs: (programId: string) => `${api(programId)}/programs`,
   testCopy: (programId: string) => `${api(programId)}/programs/test-copy`,
+  campaignSimulation: (programId: string, campaignId: string) => `${api(programId)}/campaigns/${campaignId}/simulate`,
   apiKeys: (programId: string) => `${api(programId)}/api-keys`,
   apiKey: (programId: string, keyId: string) => `${api(programId)}/api-keys/${keyId}`,
   customerTokens: (programId: string) => `${api(programId)}/customer-tokens`,

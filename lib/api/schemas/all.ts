@@ -18,3 +18,4 @@ export * as reversals from "./reversals";
 export * as tokens from "./tokens";
 export * as clock from "./clock";
 export * as campaigns from "./campaigns";
+export * as simulations from "./simulations";

@@ -56,6 +56,7 @@ export const ROWS = [
   "clock", // a test program of BENCH_CLOCK_CUSTOMERS customers advanced by a year, beside the live sweeps of the same work
   "evaluator", // the campaign evaluator alone, in process on one core: evaluations/s of a 10-leaf tree
   "events", // keyed POST …/events against 20 active campaigns (5 match) next to the keyed increase (ours only)
+  "simulate", // POST …/campaigns/{id}/simulate over BENCH_SIMULATE_EVENTS events: replayed events per minute
 ] as const;
 export type RowId = (typeof ROWS)[number];
 

@@ -10,8 +10,13 @@
  *   first step and the clock consistent, and completed by repeating the call with nothing applied twice;
  *   webhook payloads saying livemode false for a test program, true for a live one.
  *
+ *   a campaign's draft simulated over the program's history (API.md "Simulations"): versions by time in the
+ *   baseline, the draft with its budget in the candidate, a real spend the draft would not have covered, a refund
+ *   replayed as its share, window limits, nothing stored.
+ *
  * Fixtures: program A (live, three tiers, its key, 12-month expiry); test program T (three tiers, 12-month expiry,
- * clock 2026-01-01, its lk_test_ key); test program U (the same, for the interrupted advance).
+ * clock 2026-01-01, its lk_test_ key); test program U (the same, for the interrupted advance); test program S (the
+ * same, for simulations).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -50,13 +55,15 @@ const testPrograms = (): FixturePart<
   {
     test: { programId: string; tiers: Record<string, string>; key: string };
     interrupted: { programId: string; key: string };
+    sim: { programId: string; key: string };
   }
 > => ({
-  key: `testPrograms ${START}`,
+  key: `testPrograms ${START} T U S`,
   async make(tools) {
     const test = await makeTestProgram(tools, "Program T");
     const { programId, key } = await makeTestProgram(tools, "Program U");
-    return { test, interrupted: { programId, key } };
+    const sim = await makeTestProgram(tools, "Program S");
+    return { test, interrupted: { programId, key }, sim: { programId: sim.programId, key: sim.key } };
   },
 });
 
@@ -74,6 +81,13 @@ const FAIL_ONCE = (programId: string) => [
    END $$`,
   `CREATE TRIGGER clock_fail_once BEFORE INSERT ON "LedgerEntry" FOR EACH ROW EXECUTE FUNCTION clock_fail_once()`,
 ];
+
+type Sampled = {
+  email: string;
+  baselinePoints: number;
+  candidatePoints: number;
+  why: { name: string; baselinePoints: number; candidatePoints: number }[];
+};
 
 let counter = 0;
 const email = (label: string) => `${label}.${process.pid}.${++counter}@example.com`;
@@ -347,6 +361,137 @@ for (const backend of BACKENDS) {
         ],
       );
       assert.equal((await customer(app.interrupted.programId, app.interrupted.key, who)).loyaltyData.balance, 0);
+    });
+
+    test("a campaign's draft simulated over real history: versions by time, budget, shortfall, refund; nothing stored", async () => {
+      const S = `/v1/programs/${app.sim.programId}`;
+      const asS = { key: app.sim.key };
+      const post = async (path: string, body?: unknown, headers?: Record<string, string>) =>
+        app.api("POST", `${S}${path}`, { ...asS, body, headers });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const ok = async (res: { status: number; text: string; json: any }, status = 200) => {
+        assert.equal(res.status, status, res.text);
+        return res.json;
+      };
+      await ok(
+        await app.api("PUT", `${S}/event-types/purchase`, {
+          ...asS,
+          body: { attributes: { total: { type: "number" } } },
+        }),
+      );
+      const fixed = (points: number) => ({
+        name: `fixed ${points}`,
+        trigger: { event: "purchase" },
+        effects: [{ type: "award_points", points, tierFactor: false }],
+      });
+      const campaignId = (await ok(await post("/campaigns", fixed(10)), 201)).id as string;
+      const C = `/campaigns/${campaignId}`;
+      await ok(await post(`${C}/activate`));
+      const [a, b] = [email("sim-a"), email("sim-b")];
+      await create(S, app.sim.key, a);
+      await create(S, app.sim.key, b);
+      const purchase = async (who: string, orderId: string) =>
+        ok(
+          await post(`/customers/${encodeURIComponent(who)}/events`, {
+            type: "purchase",
+            orderId,
+            attributes: { total: 100 },
+          }),
+        );
+      // Day 0: a buys under version 1 (10 points) and spends them all.
+      assert.equal((await purchase(a, "sim-o1")).balance, 10);
+      await ok(await post(`/customers/${encodeURIComponent(a)}/balance/decrease`, { points: 10 }));
+      // Day 1: version 2 (20 points) runs; b earns 50 elsewhere, buys (20), and the order is refunded.
+      await ok(await advance(S, app.sim.key, { to: "2026-01-02T00:00:00Z" }));
+      await ok(await app.api("PUT", `${S}${C}`, { ...asS, body: fixed(20) }));
+      await ok(await post(`${C}/activate`));
+      await increase(app.sim.programId, app.sim.key, b, 50);
+      assert.equal((await purchase(b, "sim-o2")).balance, 70);
+      await ok(await post(`/orders/sim-o2/refund`, { reason: "returned" }));
+      await ok(await advance(S, app.sim.key, { to: "2026-01-03T00:00:00Z" }));
+
+      const window = { from: START, to: "2026-01-03T00:00:00.000Z" };
+      // No draft: nothing to simulate.
+      assertProblem(await post(`${C}/simulate`, window), 409, "conflict");
+      // The draft: 2 points a purchase, with a budget of 3.
+      await ok(await app.api("PUT", `${S}${C}`, { ...asS, body: { ...fixed(2), limits: { budgetPoints: 3 } } }));
+      const rows = async () =>
+        (
+          await app.query<{ n: number }>(`SELECT count(*)::int AS n FROM "LedgerEntry" WHERE "programId" = $1`, [
+            app.sim.programId,
+          ])
+        )[0]!.n;
+      const entriesBefore = backend === "postgres" ? await rows() : null;
+      const res = await post(`${C}/simulate`, window, { "Idempotency-Key": `sim-${process.pid}` });
+      const report = await ok(res);
+      assert.equal(res.headers.get("idempotent-replayed"), null);
+      assert.deepEqual(report.replayed, { events: 2, entries: 3, customers: 2, skippedEvents: 0 });
+      assert.deepEqual(report.campaign, {
+        id: campaignId,
+        name: "fixed 2",
+        status: "active",
+        version: 2,
+        draftVersion: 3,
+      });
+      // Baseline: version 1 for a (day 0), version 2 for b (day 1), as the ledger had them.
+      assert.equal(report.baseline.pointsIssued, 30);
+      assert.equal(report.candidate.pointsIssued, 3);
+      assert.deepEqual(report.difference, {
+        pointsIssued: -27,
+        customersAffected: 2,
+        tierMoves: { up: 0, down: 0 },
+        budgetExhaustedAt: "2026-01-02T00:00:00.000Z",
+        // a would owe 8 (2 earned, 10 spent); b's refund takes back the 1 the draft gave: 50 either way.
+        liability: { points: -8 },
+      });
+      assert.deepEqual([report.baseline.outstanding, report.candidate.outstanding], [50, 42]);
+      assert.deepEqual([report.baseline.unaffordableRedemptions, report.candidate.unaffordableRedemptions], [0, 1]);
+      assert.equal(report.shortfalls.customers, 1);
+      assert.deepEqual(report.shortfalls.list, [
+        { customerId: report.shortfalls.list[0].customerId, email: a, at: START, points: -10, balanceBefore: 2 },
+      ]);
+      assert.deepEqual(
+        report.sample.map((s: Sampled) => [
+          s.email,
+          s.baselinePoints,
+          s.candidatePoints,
+          s.why.map((w) => [w.name, w.baselinePoints, w.candidatePoints]),
+        ]),
+        [
+          [b, 20, 1, [["fixed 2", 20, 1]]],
+          [a, 10, 2, [["fixed 2", 10, 2]]],
+        ],
+      );
+      assert.deepEqual(report.daily, [
+        { day: "2026-01-01", baseline: 10, candidate: 2 },
+        { day: "2026-01-02", baseline: 20, candidate: 1 },
+      ]);
+      // A window from day 1 replays b's event only.
+      const later = await ok(await post(`${C}/simulate`, { from: "2026-01-02T00:00:00Z", to: window.to }));
+      // The draft's budget starts from what the campaign gave before the window (a's 10): used up from the start.
+      assert.equal(later.replayed.events, 1);
+      assert.equal(later.candidate.campaignPoints, 0);
+      assert.equal(later.difference.budgetExhaustedAt, "2026-01-02T00:00:00.000Z");
+      // Limits: to after from, at most 366 days, from not after the clock; unknown campaign 404.
+      assertProblem(await post(`${C}/simulate`, { from: window.to, to: window.to }), 400, "validation_failed");
+      const far = assertProblem(
+        await post(`${C}/simulate`, { from: "2025-01-01T00:00:00Z", to: "2026-01-03T00:00:00Z" }),
+        400,
+        "validation_failed",
+      );
+      assert.match(far.errors[0].message, /366 days/);
+      assertProblem(
+        await post(`${C}/simulate`, { from: "2026-02-01T00:00:00Z", to: "2026-03-01T00:00:00Z" }),
+        400,
+        "validation_failed",
+      );
+      assertProblem(await post(`/campaigns/${crypto.randomUUID()}/simulate`, window), 404, "not_found");
+      assertProblem(await post(`${C}/simulate`, { from: START }), 400, "validation_failed");
+      // Nothing stored: the campaign's budget and the ledger as they were.
+      const after = await ok(await app.api("GET", `${S}${C}`, asS));
+      assert.equal(after.budgetUsed, 0);
+      assert.equal(after.draft.name, "fixed 2");
+      if (entriesBefore !== null) assert.equal(await rows(), entriesBefore);
     });
 
     test("webhook payloads say livemode: false for a test program's events, true for a live one's", async () => {

@@ -22,7 +22,7 @@ import { eventTypeAttributes } from "./store";
  *
  * How history is read:
  * - Time: events and entries by when they were recorded (`createdAt`, the program clock's now at the time), in that
- *   order, entries before events at the same instant; the evaluator's `now` is that time, its `occurredAt` the event's.
+ *   order, events before entries at the same instant; the evaluator's `now` is that time, its `occurredAt` the event's.
  * - Versions by time: a campaign runs version N from N's `activatedAt` until N+1's; a campaign that is paused or ended
  *   now is taken as stopped since its last change (`updatedAt`: pauses are not kept with their times).
  * - A customer's balance at `from` is today's balance minus the ledger since `from`; their tier at an event is the
@@ -458,7 +458,7 @@ export async function simulateCampaign(
     }
   };
 
-  // Both streams in time order, entries before events at the same instant.
+  // Both streams in time order, events before entries at the same instant (an event's own entries share its instant).
   const events = pages<EventRow>((at, id) =>
     query<EventRow>(
       db,
@@ -486,7 +486,7 @@ export async function simulateCampaign(
   let ev = await events.next(start);
   let en = await entries.next(start);
   while (ev || en) {
-    if (en && (!ev || new Date(en.createdAt).getTime() <= new Date(ev.createdAt).getTime())) {
+    if (en && (!ev || new Date(en.createdAt).getTime() < new Date(ev.createdAt).getTime())) {
       replayEntry(en);
       en = await entries.next();
     } else {

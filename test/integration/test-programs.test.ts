@@ -8,7 +8,10 @@
  *   a dry run answering the same report and storing nothing;
  *   an advance cut short by a failure in its second step (a trigger fails that step's transaction once), leaving the
  *   first step and the clock consistent, and completed by repeating the call with nothing applied twice;
- *   webhook payloads saying livemode false for a test program, true for a live one.
+ *   webhook payloads saying livemode false for a test program, true for a live one;
+ *   live equals test: one script of writes and times run on live program A (its writes dated at the script's times,
+ *   its timers run by the scheduler's own sweeps at those times) and on test program S (over HTTP, the clock moved by
+ *   advance) leaves the same ledger, lots, tier state and tier events.
  *
  *   a campaign's draft simulated over the program's history (API.md "Simulations"): versions by time in the
  *   baseline, the draft with its budget in the candidate, a real spend the draft would not have covered, a refund
@@ -24,6 +27,10 @@ import { BACKENDS, cliString, customerPath, openStack, type Fixtures, type Stack
 import { fixtures, programWithTiers, TIERS, type FixturePart, type FixtureTools } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 import { EVENT_BODY_SQL } from "@/lib/domain/webhooks";
+import { onProgramClock } from "@/lib/domain/clock";
+import { applyUserBatch } from "@/lib/domain/customers";
+import { decreaseBalance, expireDuePoints, increaseBalance } from "@/lib/domain/points";
+import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 
 const START = "2026-01-01T00:00:00.000Z";
 
@@ -511,6 +518,127 @@ for (const backend of BACKENDS) {
       assert.ok(test.length > 0 && live.length > 0);
       assert.deepEqual([...new Set(test)], [false]);
       assert.deepEqual([...new Set(live)], [true]);
+    });
+
+    test("live equals test: one script on a live program (scheduler sweeps) and a test program (advance), same ledger", async () => {
+      // The script: writes at their times; the timers due on the way (expiry, then the period close, at 2027-02-01;
+      // expiry at 2027-04-01) run by themselves.
+      type Step = { at: string; write?: ["join"] | ["earn" | "spend", number] };
+      const SCRIPT: Step[] = [
+        { at: "2026-02-01T00:00:00.000Z", write: ["join"] },
+        { at: "2026-02-01T00:00:00.000Z", write: ["earn", 1200] },
+        { at: "2026-04-01T00:00:00.000Z", write: ["earn", 300] },
+        { at: "2026-07-01T00:00:00.000Z", write: ["spend", 200] },
+        { at: "2027-02-01T00:00:00.000Z" },
+        { at: "2027-03-01T00:00:00.000Z", write: ["earn", 500] },
+        { at: "2027-04-01T00:00:00.000Z" },
+        { at: "2027-06-01T00:00:00.000Z" },
+      ];
+      const [onTest, onLive] = [email("script-test"), email("script-live")];
+      if (backend === "pglite") await app.start(); // the livemode test stopped it to read PGlite
+
+      // The test program, over HTTP: advance to each step's time, then write.
+      const S = `/v1/programs/${app.sim.programId}`;
+      for (const step of SCRIPT) {
+        if ((await clock(S, app.sim.key)).now !== step.at) {
+          const moved = await advance(S, app.sim.key, { to: step.at });
+          assert.equal(moved.status, 200, moved.text);
+        }
+        const w = step.write;
+        if (!w) continue;
+        if (w[0] === "join") await create(S, app.sim.key, onTest);
+        else if (w[0] === "earn") await increase(app.sim.programId, app.sim.key, onTest, w[1]);
+        else {
+          const res = await app.api("POST", `${customerPath(app.sim.programId, onTest)}/balance/decrease`, {
+            key: app.sim.key,
+            body: { points: w[1] },
+          });
+          assert.equal(res.status, 200, res.text);
+        }
+      }
+
+      // The live program, in process: at each step's time the scheduler's sweeps (expiry, then tiers: its job
+      // order) for the program at that time, then the write, dated at that time.
+      await app.stopAll();
+      const live = app.programId;
+      // Program A expires nothing; the script's programs both expire points after 12 months.
+      await app.query(`UPDATE "Program" SET "pointsExpiryMonths" = 12 WHERE id = $1`, [live]);
+      await app.withPrisma(async (prisma) => {
+        let customerId = "";
+        for (const step of SCRIPT) {
+          const at = new Date(step.at);
+          await expireDuePoints(prisma, { programId: live, now: at });
+          await recalculateDueTiers(prisma, { programId: live, now: at });
+          const w = step.write;
+          if (!w) continue;
+          await onProgramClock(live, at, () =>
+            prisma.$transaction(async (tx) => {
+              if (w[0] === "join") {
+                await applyUserBatch(tx, live, [{ email: onLive, feature: "user", payload: {} }]);
+                customerId = (await tx.customer.findFirst({ where: { programId: live, email: onLive } }))!.id;
+                return;
+              }
+              const move = {
+                programId: live,
+                customerId,
+                points: w[1],
+                source: "api" as const,
+                actor: "script",
+                now: at,
+              };
+              await (w[0] === "earn" ? increaseBalance(tx, move) : decreaseBalance(tx, move));
+            }),
+          );
+        }
+      });
+
+      // Compared by what they are, not by ids: entries, lots, tier state (by tier name), tier events.
+      const state = async (address: string) => {
+        const [c] = await app.query<{ id: string }>(`SELECT id FROM "Customer" WHERE email = $1`, [address]);
+        const id = c!.id;
+        const ledger = await app.query(
+          `SELECT type, points, "balanceAfter", "createdAt", "expiresAt" FROM "LedgerEntry"
+           WHERE "customerId" = $1 ORDER BY "createdAt", points`,
+          [id],
+        );
+        const lots = await app.query(
+          `SELECT remaining, "createdAt", "expiresAt" FROM "PointLot" WHERE "customerId" = $1 ORDER BY "createdAt"`,
+          [id],
+        );
+        const tier = await app.query(
+          `SELECT cur.name AS current, carry.name AS carry, ct."currentTierPoints", ct."carryTierPoints",
+                  ct."recalculationDate", ct."tierChangedAt", l."tierStatus", l.balance, l."memberSince"
+           FROM "CustomerTier" ct JOIN "LoyaltyData" l ON l."customerId" = ct."customerId"
+             LEFT JOIN "Tier" cur ON cur.id = ct."currentTierId" LEFT JOIN "Tier" carry ON carry.id = ct."carryTierId"
+           WHERE ct."customerId" = $1`,
+          [id],
+        );
+        const events = await app.query(
+          `SELECT e.type, f.name AS "from", t.name AS "to", e."createdAt" FROM "Event" e
+             LEFT JOIN "Tier" f ON f.id::text = e.data->>'fromTierId' LEFT JOIN "Tier" t ON t.id::text = e.data->>'toTierId'
+           WHERE e.data->>'customerId' = $1 AND e.type IN ('tier.changed', 'points.expired', 'balance.changed')
+           ORDER BY e."createdAt", e.type, e.sequence`,
+          [id],
+        );
+        return JSON.parse(JSON.stringify({ ledger, lots, tier, events }));
+      };
+      const test = await state(onTest);
+      const liveState = await state(onLive);
+      // The script did what it says: two expiries, the period closed with carry-over, Silver kept.
+      assert.deepEqual(
+        test.ledger.map((e: { type: string; points: number }) => [e.type, e.points]),
+        [
+          ["earn", 1200],
+          ["earn", 300],
+          ["spend", -200],
+          ["expire", -1000],
+          ["earn", 500],
+          ["expire", -300],
+        ],
+      );
+      assert.equal(test.tier[0].current, "Silver");
+      assert.equal(test.tier[0].carryTierPoints, 1500);
+      assert.deepEqual(liveState, test);
     });
   });
 }

@@ -8,10 +8,13 @@
  *   a dry run answering the same report and storing nothing;
  *   an advance cut short by a failure in its second step (a trigger fails that step's transaction once), leaving the
  *   first step and the clock consistent, and completed by repeating the call with nothing applied twice;
+ *   an advance whose app process is killed (SIGKILL) in the middle of a step (PostgreSQL: a second instance is
+ *   killed while a trigger holds the step open), leaving the program as of the last whole step, and a repeat
+ *   finishing it with nothing applied twice;
  *   webhook payloads saying livemode false for a test program, true for a live one;
- *   live equals test: one script of writes and times run on live program A (its writes dated at the script's times,
- *   its timers run by the scheduler's own sweeps at those times) and on test program S (over HTTP, the clock moved by
- *   advance) leaves the same ledger, lots, tier state and tier events.
+ *   live equals test: one script of writes and times run on live program A (in process before the app starts: its
+ *   writes dated at the script's times, its timers run by the scheduler's own sweeps at those times) and on test
+ *   program S (over HTTP, the clock moved by advance) leaves the same ledger, balance and tier state.
  *
  *   a campaign's draft simulated over the program's history (API.md "Simulations"): versions by time in the
  *   baseline, the draft with its budget in the candidate, a real spend the draft would not have covered, a refund
@@ -27,6 +30,7 @@ import { BACKENDS, cliString, customerPath, openStack, type Fixtures, type Stack
 import { fixtures, programWithTiers, TIERS, type FixturePart, type FixtureTools } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
 import { EVENT_BODY_SQL } from "@/lib/domain/webhooks";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { onProgramClock } from "@/lib/domain/clock";
 import { applyUserBatch } from "@/lib/domain/customers";
 import { decreaseBalance, expireDuePoints, increaseBalance } from "@/lib/domain/points";
@@ -96,6 +100,52 @@ type Sampled = {
   why: { name: string; baselinePoints: number; candidatePoints: number }[];
 };
 
+/**
+ * The live-equals-test script: writes at their times; the timers due on the way (at 2027-02-01 expiry, then the
+ * period close; at 2027-04-01 expiry) run by themselves.
+ */
+type Step = { at: string; write?: ["join"] | ["earn" | "spend", number] };
+const SCRIPT: Step[] = [
+  { at: "2026-02-01T00:00:00.000Z", write: ["join"] },
+  { at: "2026-02-01T00:00:00.000Z", write: ["earn", 1200] },
+  { at: "2026-04-01T00:00:00.000Z", write: ["earn", 300] },
+  { at: "2026-07-01T00:00:00.000Z", write: ["spend", 200] },
+  { at: "2027-02-01T00:00:00.000Z" },
+  { at: "2027-03-01T00:00:00.000Z", write: ["earn", 500] },
+  { at: "2027-04-01T00:00:00.000Z" },
+  { at: "2027-06-01T00:00:00.000Z" },
+];
+const LIVE_CUSTOMER = `script-live.${process.pid}@example.com`;
+
+/**
+ * The script on a live program, in process before the app starts: at each step's time the scheduler's own sweeps for
+ * the program at that time (expiry, then tiers: its job order, lib/jobs/scheduler.ts), then the write, dated at that
+ * time (the request context's clock, as a request's writes are dated at its now).
+ */
+async function runLiveScript(prisma: PrismaClient, live: string) {
+  // Program A expires nothing; the script's programs both expire points after 12 months.
+  await prisma.program.update({ where: { id: live }, data: { pointsExpiryMonths: 12 } });
+  let customerId = "";
+  for (const step of SCRIPT) {
+    const at = new Date(step.at);
+    await expireDuePoints(prisma, { programId: live, now: at });
+    await recalculateDueTiers(prisma, { programId: live, now: at });
+    const w = step.write;
+    if (!w) continue;
+    await onProgramClock(live, at, () =>
+      prisma.$transaction(async (tx) => {
+        if (w[0] === "join") {
+          await applyUserBatch(tx, live, [{ email: LIVE_CUSTOMER, feature: "user", payload: {} }]);
+          customerId = (await tx.customer.findFirst({ where: { programId: live, email: LIVE_CUSTOMER } }))!.id;
+          return;
+        }
+        const move = { programId: live, customerId, points: w[1], source: "api" as const, actor: "script", now: at };
+        await (w[0] === "earn" ? increaseBalance(tx, move) : decreaseBalance(tx, move));
+      }),
+    );
+  }
+}
+
 let counter = 0;
 const email = (label: string) => `${label}.${process.pid}.${++counter}@example.com`;
 
@@ -105,6 +155,7 @@ for (const backend of BACKENDS) {
     before(async () => {
       app = await openStack(backend, SPEC);
       for (const statement of FAIL_ONCE(app.interrupted.programId)) await app.query(statement);
+      await app.withPrisma((prisma) => runLiveScript(prisma, app.programId));
       await app.start();
     });
     after(() => app?.close());
@@ -370,6 +421,82 @@ for (const backend of BACKENDS) {
       assert.equal((await customer(app.interrupted.programId, app.interrupted.key, who)).loyaltyData.balance, 0);
     });
 
+    test(
+      "an advance whose app process is killed mid-step: the program is as of the last whole step; a repeat finishes it",
+      // A second app instance to kill while the first keeps serving: PostgreSQL only (PGlite serves one instance).
+      { skip: backend === "pglite" ? "PGlite serves one app instance at a time" : false },
+      async () => {
+        const who = email("killed");
+        const U = `/v1/programs/${app.interrupted.programId}`;
+        const key = app.interrupted.key;
+        // Program U's clock is where the cut-short test left it; the customer joins and earns there.
+        const start = (await clock(U, key)).now;
+        const later = (months: number) => {
+          const d = new Date(start);
+          d.setUTCMonth(d.getUTCMonth() + months);
+          return d.toISOString();
+        };
+        await create(U, key, who);
+        await increase(app.interrupted.programId, key, who, 1000);
+        assert.equal((await advance(U, key, { to: later(2) })).status, 200);
+        await increase(app.interrupted.programId, key, who, 444);
+        // The step that expires the 444 points (12 months after them) holds its transaction open for a while, once.
+        await app.query(`CREATE SEQUENCE clock_hold_once`);
+        await app.query(`CREATE FUNCTION clock_hold_once() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF NEW."programId" = '${app.interrupted.programId}'::uuid AND NEW.type = 'expire' AND NEW.points = -444
+               AND nextval('clock_hold_once') = 1 THEN
+              PERFORM pg_sleep(3);
+            END IF;
+            RETURN NEW;
+          END $$`);
+        await app.query(
+          `CREATE TRIGGER clock_hold_once BEFORE INSERT ON "LedgerEntry" FOR EACH ROW EXECUTE FUNCTION clock_hold_once()`,
+        );
+        const victim = await app.start();
+        const to = later(16);
+        const cut = victim.api("POST", `${U}/clock/advance`, { key, body: { to } }).catch((err: Error) => err);
+        // Mid-step: the expiry of the second step is inserting (and sleeping); the first step has committed.
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const [held] = await app.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'`,
+          );
+          if (held!.n > 0) break;
+          assert.ok(Date.now() < deadline, "the advance never reached its second step");
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        process.kill(-victim.pid, "SIGKILL");
+        await victim.exited;
+        const answer = await cut;
+        assert.ok(answer instanceof Error || answer.status !== 200, "the killed instance gave no answer");
+        // Consistent: the first step (the 1,000 points' expiry and the period close) is in, the clock there.
+        assert.equal((await clock(U, key)).now, later(12));
+        const half = await customer(app.interrupted.programId, key, who);
+        assert.equal(half.loyaltyData.balance, 444);
+        assert.equal(half.customerTier.recalculationDate, later(24));
+
+        // The repeat waits for the killed step's transaction to end (rolled back), then finishes from the clock.
+        const again = await advance(U, key, { to });
+        assert.equal(again.status, 200, again.text);
+        assert.equal(again.json.from, later(12));
+        assert.deepEqual([again.json.applied.expiredLots, again.json.applied.expiredPoints], [1, 444]);
+        const third = await advance(U, key, { to });
+        assert.equal(third.status, 200, third.text);
+        assert.equal(third.json.applied.expiredPoints, 0);
+        assert.deepEqual(
+          (await history(app.interrupted.programId, key, who)).map((e) => [e.type, e.points, e.createdAt]),
+          [
+            ["expire", -444, later(14)],
+            ["expire", -1000, later(12)],
+            ["earn", 444, later(2)],
+            ["earn", 1000, start],
+          ],
+        );
+        assert.equal((await customer(app.interrupted.programId, key, who)).loyaltyData.balance, 0);
+      },
+    );
+
     test("a campaign's draft simulated over real history: versions by time, budget, shortfall, refund; nothing stored", async () => {
       const S = `/v1/programs/${app.sim.programId}`;
       const asS = { key: app.sim.key };
@@ -501,44 +628,11 @@ for (const backend of BACKENDS) {
       if (entriesBefore !== null) assert.equal(await rows(), entriesBefore);
     });
 
-    test("webhook payloads say livemode: false for a test program's events, true for a live one's", async () => {
-      const who = email("live");
-      await create(A(), app.key, who);
-      await increase(app.programId, app.key, who, 10);
-      if (backend === "pglite") await app.stopAll(); // PGlite: SQL only while no app runs
-      const bodies = async (programId: string) =>
-        (
-          await app.query<{ body: string }>(
-            `SELECT ${EVENT_BODY_SQL} AS body FROM "Event" e WHERE e."programId" = $1`,
-            [programId],
-          )
-        ).map((r) => JSON.parse(r.body).livemode);
-      const test = await bodies(app.test.programId);
-      const live = await bodies(app.programId);
-      assert.ok(test.length > 0 && live.length > 0);
-      assert.deepEqual([...new Set(test)], [false]);
-      assert.deepEqual([...new Set(live)], [true]);
-    });
-
     test("live equals test: one script on a live program (scheduler sweeps) and a test program (advance), same ledger", async () => {
-      // The script: writes at their times; the timers due on the way (expiry, then the period close, at 2027-02-01;
-      // expiry at 2027-04-01) run by themselves.
-      type Step = { at: string; write?: ["join"] | ["earn" | "spend", number] };
-      const SCRIPT: Step[] = [
-        { at: "2026-02-01T00:00:00.000Z", write: ["join"] },
-        { at: "2026-02-01T00:00:00.000Z", write: ["earn", 1200] },
-        { at: "2026-04-01T00:00:00.000Z", write: ["earn", 300] },
-        { at: "2026-07-01T00:00:00.000Z", write: ["spend", 200] },
-        { at: "2027-02-01T00:00:00.000Z" },
-        { at: "2027-03-01T00:00:00.000Z", write: ["earn", 500] },
-        { at: "2027-04-01T00:00:00.000Z" },
-        { at: "2027-06-01T00:00:00.000Z" },
-      ];
-      const [onTest, onLive] = [email("script-test"), email("script-live")];
-      if (backend === "pglite") await app.start(); // the livemode test stopped it to read PGlite
-
-      // The test program, over HTTP: advance to each step's time, then write.
+      // The test program, over HTTP: advance to each step's time, then write. (The live program ran the script
+      // before the app started: see LIVE_SCRIPT.)
       const S = `/v1/programs/${app.sim.programId}`;
+      const onTest = email("script-test");
       for (const step of SCRIPT) {
         if ((await clock(S, app.sim.key)).now !== step.at) {
           const moved = await advance(S, app.sim.key, { to: step.at });
@@ -557,88 +651,69 @@ for (const backend of BACKENDS) {
         }
       }
 
-      // The live program, in process: at each step's time the scheduler's sweeps (expiry, then tiers: its job
-      // order) for the program at that time, then the write, dated at that time.
-      await app.stopAll();
-      const live = app.programId;
-      // Program A expires nothing; the script's programs both expire points after 12 months.
-      await app.query(`UPDATE "Program" SET "pointsExpiryMonths" = 12 WHERE id = $1`, [live]);
-      await app.withPrisma(async (prisma) => {
-        let customerId = "";
-        for (const step of SCRIPT) {
-          const at = new Date(step.at);
-          await expireDuePoints(prisma, { programId: live, now: at });
-          await recalculateDueTiers(prisma, { programId: live, now: at });
-          const w = step.write;
-          if (!w) continue;
-          await onProgramClock(live, at, () =>
-            prisma.$transaction(async (tx) => {
-              if (w[0] === "join") {
-                await applyUserBatch(tx, live, [{ email: onLive, feature: "user", payload: {} }]);
-                customerId = (await tx.customer.findFirst({ where: { programId: live, email: onLive } }))!.id;
-                return;
-              }
-              const move = {
-                programId: live,
-                customerId,
-                points: w[1],
-                source: "api" as const,
-                actor: "script",
-                now: at,
-              };
-              await (w[0] === "earn" ? increaseBalance(tx, move) : decreaseBalance(tx, move));
-            }),
-          );
-        }
-      });
-
-      // Compared by what they are, not by ids: entries, lots, tier state (by tier name), tier events.
-      const state = async (address: string) => {
-        const [c] = await app.query<{ id: string }>(`SELECT id FROM "Customer" WHERE email = $1`, [address]);
-        const id = c!.id;
-        const ledger = await app.query(
-          `SELECT type, points, "balanceAfter", "createdAt", "expiresAt" FROM "LedgerEntry"
-           WHERE "customerId" = $1 ORDER BY "createdAt", points`,
-          [id],
-        );
-        const lots = await app.query(
-          `SELECT remaining, "createdAt", "expiresAt" FROM "PointLot" WHERE "customerId" = $1 ORDER BY "createdAt"`,
-          [id],
-        );
-        const tier = await app.query(
-          `SELECT cur.name AS current, carry.name AS carry, ct."currentTierPoints", ct."carryTierPoints",
-                  ct."recalculationDate", ct."tierChangedAt", l."tierStatus", l.balance, l."memberSince"
-           FROM "CustomerTier" ct JOIN "LoyaltyData" l ON l."customerId" = ct."customerId"
-             LEFT JOIN "Tier" cur ON cur.id = ct."currentTierId" LEFT JOIN "Tier" carry ON carry.id = ct."carryTierId"
-           WHERE ct."customerId" = $1`,
-          [id],
-        );
-        const events = await app.query(
-          `SELECT e.type, f.name AS "from", t.name AS "to", e."createdAt" FROM "Event" e
-             LEFT JOIN "Tier" f ON f.id::text = e.data->>'fromTierId' LEFT JOIN "Tier" t ON t.id::text = e.data->>'toTierId'
-           WHERE e.data->>'customerId' = $1 AND e.type IN ('tier.changed', 'points.expired', 'balance.changed')
-           ORDER BY e."createdAt", e.type, e.sequence`,
-          [id],
-        );
-        return JSON.parse(JSON.stringify({ ledger, lots, tier, events }));
+      // Compared by what they are, not by ids: the ledger, the balance and the tier state by tier name.
+      const state = async (programId: string, key: string, address: string) => {
+        const tiers = await app.api("GET", `/v1/programs/${programId}/tiers`, { key });
+        assert.equal(tiers.status, 200, tiers.text);
+        const name = new Map<string | null, string | null>([[null, null]]);
+        for (const t of tiers.json.data as { id: string; name: string }[]) name.set(t.id, t.name);
+        const c = await customer(programId, key, address);
+        return {
+          ledger: (await history(programId, key, address)).map((e) => [
+            e.type,
+            e.points,
+            e.balanceAfter,
+            e.createdAt,
+            e.expiresAt,
+          ]),
+          balance: c.loyaltyData.balance,
+          tierStatus: c.loyaltyData.tierStatus,
+          createdAt: c.createdAt,
+          tier: {
+            current: name.get(c.customerTier.currentTierId),
+            carry: name.get(c.customerTier.carryTierId),
+            currentTierPoints: c.customerTier.currentTierPoints,
+            carryTierPoints: c.customerTier.carryTierPoints,
+            recalculationDate: c.customerTier.recalculationDate,
+            tierChangedAt: c.customerTier.tierChangedAt,
+          },
+        };
       };
-      const test = await state(onTest);
-      const liveState = await state(onLive);
-      // The script did what it says: two expiries, the period closed with carry-over, Silver kept.
+      const test = await state(app.sim.programId, app.sim.key, onTest);
+      const live = await state(app.programId, app.key, LIVE_CUSTOMER);
+      // The script did what it says: two expiries on their days, the period closed with carry-over, Silver kept.
       assert.deepEqual(
-        test.ledger.map((e: { type: string; points: number }) => [e.type, e.points]),
+        test.ledger.map(([type, points, , createdAt]) => [type, points, createdAt]),
         [
-          ["earn", 1200],
-          ["earn", 300],
-          ["spend", -200],
-          ["expire", -1000],
-          ["earn", 500],
-          ["expire", -300],
+          ["expire", -300, "2027-04-01T00:00:00.000Z"],
+          ["earn", 500, "2027-03-01T00:00:00.000Z"],
+          ["expire", -1000, "2027-02-01T00:00:00.000Z"],
+          ["spend", -200, "2026-07-01T00:00:00.000Z"],
+          ["earn", 300, "2026-04-01T00:00:00.000Z"],
+          ["earn", 1200, "2026-02-01T00:00:00.000Z"],
         ],
       );
-      assert.equal(test.tier[0].current, "Silver");
-      assert.equal(test.tier[0].carryTierPoints, 1500);
-      assert.deepEqual(liveState, test);
+      assert.deepEqual([test.tier.current, test.tier.carryTierPoints, test.balance], ["Silver", 1500, 500]);
+      assert.deepEqual(live, test);
+    });
+
+    test("webhook payloads say livemode: false for a test program's events, true for a live one's", async () => {
+      const who = email("live");
+      await create(A(), app.key, who);
+      await increase(app.programId, app.key, who, 10);
+      if (backend === "pglite") await app.stopAll(); // PGlite: SQL only while no app runs
+      const bodies = async (programId: string) =>
+        (
+          await app.query<{ body: string }>(
+            `SELECT ${EVENT_BODY_SQL} AS body FROM "Event" e WHERE e."programId" = $1`,
+            [programId],
+          )
+        ).map((r) => JSON.parse(r.body).livemode);
+      const test = await bodies(app.test.programId);
+      const live = await bodies(app.programId);
+      assert.ok(test.length > 0 && live.length > 0);
+      assert.deepEqual([...new Set(test)], [false]);
+      assert.deepEqual([...new Set(live)], [true]);
     });
   });
 }

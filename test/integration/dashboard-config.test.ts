@@ -382,6 +382,20 @@ for (const backend of BACKENDS) {
       const draft = await make("Never activated", []);
       const ended = await make("Ended", ["activate", "end"]);
 
+      // The dashboard's simulation of a draft: managers and owners; the last `days` days, up to 366.
+      const simulated = await staff("manager", "POST", `/campaigns/${active}/simulate`, { days: 30 });
+      assert.equal(simulated.status, 200, simulated.text);
+      assert.deepEqual(
+        [
+          (simulated.json as { campaign: { name: string } }).campaign.name,
+          (simulated.json as { replayed: object }).replayed,
+        ],
+        ["Runs more", { events: 0, entries: 0, customers: 0, skippedEvents: 0 }],
+      );
+      assert.equal((await staff("support", "POST", `/campaigns/${active}/simulate`, { days: 30 })).status, 403);
+      assert.equal((await staff("manager", "POST", `/campaigns/${active}/simulate`, { days: 367 })).status, 400);
+      assert.equal((await staff("manager", "POST", `/campaigns/${ended}/simulate`, { days: 30 })).status, 409);
+
       const copied = await staff("owner", "POST", "/programs/test-copy", { name: "Config A test copy" });
       assert.equal(copied.status, 201, copied.text);
       const copy = copied.json as {

@@ -60,6 +60,7 @@ export const ROWS = [
   "evaluator", // the campaign evaluator alone, in process on one core: evaluations/s of a 10-leaf tree
   "events", // keyed POST …/events against 20 active campaigns (5 match) next to the keyed increase (ours only)
   "segments", // segment preview of a 3-condition filter (p50/p99) and a full membership recompute (ours only)
+  "simulate", // POST …/campaigns/{id}/simulate over BENCH_SIMULATE_EVENTS events: replayed events per minute
 ] as const;
 export type RowId = (typeof ROWS)[number];
 

@@ -25,6 +25,8 @@
  *   segments   segment preview of a 3-condition filter (p99) and a full membership recompute (ours only)
  *   events     keyed POST …/events against 20 active campaigns of which 5 match, next to the keyed increase on the
  *              same server; target ≥ 0.6 of the increase
+ *   simulate   POST …/campaigns/{id}/simulate over BENCH_SIMULATE_EVENTS (100,000) events of 30 days, 5 campaigns,
+ *              beside reading the same events alone; target ≥ 100,000 replayed events per minute
  *   node24     GET and keyed increase on Node 24 vs this Node (when BENCH_NODE24 or
  *              /tmp/node24/node_modules/node/bin/node exists: `npm install --no-save --prefix /tmp/node24 node@24`)
  *
@@ -67,6 +69,7 @@ import { clockRows } from "./rows/clock";
 import { birthdayRows } from "./rows/birthdays";
 import { evaluatorRow, eventsRow } from "./rows/campaigns";
 import { segmentsRow } from "./rows/segments";
+import { simulateRow } from "./rows/simulate";
 import { ensureBuild, productionCommand, startOurs } from "./servers";
 import { createProgram, Workload } from "./setup";
 
@@ -90,6 +93,7 @@ const FAMILIES: [config.RowId, (ctx: Context) => Promise<void>][] = [
   ["birthdays", birthdayRows],
   // events before evaluator: the evaluator's busy loop would leave the client's idle keep-alive sockets closed.
   ["events", eventsRow],
+  ["simulate", simulateRow],
   ["evaluator", evaluatorRow],
   ["segments", segmentsRow],
 ];

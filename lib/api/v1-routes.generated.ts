@@ -14,6 +14,7 @@ export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly s
   ["programs/:programId/campaigns/:campaignId/end", ["POST"]],
   ["programs/:programId/campaigns/:campaignId/pause", ["POST"]],
   ["programs/:programId/campaigns/:campaignId/resume", ["POST"]],
+  ["programs/:programId/campaigns/:campaignId/simulate", ["POST"]],
   ["programs/:programId/clock", ["GET"]],
   ["programs/:programId/clock/advance", ["POST"]],
   ["programs/:programId/custom-earning-flows/:flowKey/execute", ["POST"]],

@@ -34,6 +34,7 @@ export const staffApi = {
   clock: (programId: string) => `${api(programId)}/clock`,
   clockPreview: (programId: string, to: string) => `${api(programId)}/clock/preview${query({ to })}`,
   clockAdvance: (programId: string) => `${api(programId)}/clock/advance`,
+  campaignSimulation: (programId: string, campaignId: string) => `${api(programId)}/campaigns/${campaignId}/simulate`,
   apiKeys: (programId: string) => `${api(programId)}/api-keys`,
   apiKey: (programId: string, keyId: string) => `${api(programId)}/api-keys/${keyId}`,
   customerTokens: (programId: string) => `${api(programId)}/customer-tokens`,

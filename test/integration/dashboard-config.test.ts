@@ -638,6 +638,108 @@ for (const backend of BACKENDS) {
       assert.match(viewerDetail.html, /Try it/);
     });
 
+    test("a test copy copies event types and campaigns: active with their version, the others as drafts, ended not", async () => {
+      const A = `/v1/programs/${world.a.programId}`;
+      const ok = async (res: { status: number; text: string; json: unknown }, status = 200) => {
+        assert.equal(res.status, status, res.text);
+        return res.json as Record<string, unknown> & { id: string };
+      };
+      const type = `copy.purchase.${backend}`;
+      await ok(await v1("PUT", `${A}/event-types/${type}`, { attributes: { total: { type: "number" } } }));
+      const body = (name: string, points: number) => ({
+        name,
+        trigger: { event: type },
+        effects: [
+          { type: "award_points", points },
+          { type: "assign_coupon", couponPoolId: world.poolId },
+        ],
+      });
+      const make = async (name: string, moves: string[], change?: object) => {
+        const { id } = await ok(await v1("POST", `${A}/campaigns`, body(name, 5)), 201);
+        for (const move of moves) await ok(await v1("POST", `${A}/campaigns/${id}/${move}`));
+        if (change) await ok(await v1("PUT", `${A}/campaigns/${id}`, change));
+        return id;
+      };
+      const active = await make("Runs", ["activate"], body("Runs more", 7));
+      const paused = await make("Paused", ["activate", "pause"]);
+      const draft = await make("Never activated", []);
+      const ended = await make("Ended", ["activate", "end"]);
+
+      // The dashboard's simulation of a draft: managers and owners; the last `days` days, up to 366.
+      const simulated = await staff("manager", "POST", `/campaigns/${active}/simulate`, { days: 30 });
+      assert.equal(simulated.status, 200, simulated.text);
+      assert.deepEqual(
+        [
+          (simulated.json as { campaign: { name: string } }).campaign.name,
+          (simulated.json as { replayed: object }).replayed,
+        ],
+        ["Runs more", { events: 0, entries: 0, customers: 0, skippedEvents: 0 }],
+      );
+      assert.equal((await staff("support", "POST", `/campaigns/${active}/simulate`, { days: 30 })).status, 403);
+      assert.equal((await staff("manager", "POST", `/campaigns/${active}/simulate`, { days: 367 })).status, 400);
+      assert.equal((await staff("manager", "POST", `/campaigns/${ended}/simulate`, { days: 30 })).status, 409);
+
+      const copied = await staff("owner", "POST", "/programs/test-copy", { name: "Config A test copy" });
+      assert.equal(copied.status, 201, copied.text);
+      const copy = copied.json as {
+        programId: string;
+        campaigns: { sourceId: string; id: string | null; name: string; as: string; why: string }[];
+      };
+      const bySource = new Map(copy.campaigns.map((c) => [c.sourceId, c]));
+      assert.deepEqual(
+        [active, paused, draft, ended].map((id) => [bySource.get(id)?.name, bySource.get(id)?.as]),
+        [
+          ["Runs", "active"],
+          ["Paused", "draft"],
+          ["Never activated", "draft"],
+          ["Ended", "not_copied"],
+        ],
+      );
+      assert.match(bySource.get(active)!.why, /version 1 runs in the copy as version 1, its pending change kept/);
+      assert.match(bySource.get(paused)!.why, /paused in the source/);
+      assert.match(bySource.get(ended)!.why, /ended is final/);
+      assert.equal(bySource.get(ended)!.id, null);
+
+      // Read the copy through its own lk_test_ key: the owner of the source owns the copy.
+      const key = await staffCall(app.baseUrl, cookies.owner, "POST", `/api/staff/${copy.programId}/api-keys`, {
+        name: "copy",
+        rateLimitPerSec: 100,
+        rateLimitBurst: 200,
+      });
+      assert.equal(key.status, 201, key.text);
+      const testKey = String(key.json!.key);
+      assert.match(testKey, /^lk_test_/);
+      const T = `/v1/programs/${copy.programId}`;
+      const read = async (route: string) => ok(await app.api("GET", `${T}${route}`, { key: testKey }));
+      assert.deepEqual((await read(`/event-types/${type}`)).attributes, { total: { type: "number" } });
+      const runs = (await read(`/campaigns/${bySource.get(active)!.id}`)) as unknown as {
+        status: string;
+        version: number;
+        draft: { name: string; effects: { couponPoolId?: string }[] };
+        versions: { version: number; definition: { effects: { points?: number; couponPoolId?: string }[] } }[];
+      };
+      assert.equal(runs.status, "active");
+      assert.equal(runs.version, 1);
+      assert.deepEqual(
+        runs.versions.map((v) => [v.version, v.definition.effects[0]!.points]),
+        [[1, 5]],
+      );
+      assert.equal(runs.draft.name, "Runs more");
+      // The coupon pool is the copy's pool of the same name, not the source's.
+      const pool = runs.versions[0]!.definition.effects[1]!.couponPoolId!;
+      assert.notEqual(pool, world.poolId);
+      assert.equal(runs.draft.effects[1]!.couponPoolId, pool);
+      const pausedCopy = await read(`/campaigns/${bySource.get(paused)!.id}`);
+      assert.deepEqual(
+        [pausedCopy.status, pausedCopy.version, (pausedCopy.draft as { name: string }).name],
+        ["draft", null, "Paused"],
+      );
+      const list = (await read("/campaigns")) as unknown as { data: unknown[] };
+      assert.equal(list.data.length, 3);
+      // The copy's draft can be activated there.
+      await ok(await app.api("POST", `${T}/campaigns/${bySource.get(draft)!.id}/activate`, { key: testKey }));
+    });
+
     test("every change left one audit row, before → after, in the transaction of the change", async () => {
       await stack.stopAll();
       const rows = await stack.query<{ action: string; n: number }>(

@@ -787,78 +787,100 @@ for (const backend of BACKENDS) {
         await until429(method, path, bearer(token, { body }), 60);
     });
 
-    exercise("event types, campaigns and customer events: 200/201, 400, 404, 409, replay, the rest", async () => {
-      const type = "conformance.purchase";
-      const attributes = {
-        total: { type: "number", required: true },
-        items: { type: "items", fields: { sku: { type: "string" } } },
-      };
-      expect(await call("PUT", `${A()}/event-types/${type}`, { body: { attributes } }), 200);
-      expect(await call("PUT", `${A()}/event-types/${type}`, { body: { attributes: { x: { type: "money" } } } }), 400);
-      await commonWriteErrors("PUT", `${A()}/event-types/${type}`, `${B()}/event-types/${type}`);
-      expect(await call("GET", `${A()}/event-types/${type}`), 200);
-      expect(await call("GET", `${A()}/event-types/undeclared`), 404, "not_found");
-      expect(await call("GET", `${A()}/event-types/bad%20name`), 400, "validation_failed");
-      await commonReadErrors(`${A()}/event-types/${type}`, `${B()}/event-types/${type}`);
-      expect(await call("GET", `${A()}/event-types`), 200);
-      await commonReadErrors(`${A()}/event-types`, `${B()}/event-types`);
+    exercise(
+      "event types, campaigns, customer events and simulations: 200/201, 400, 404, 409, replay, the rest",
+      async () => {
+        const type = "conformance.purchase";
+        const attributes = {
+          total: { type: "number", required: true },
+          items: { type: "items", fields: { sku: { type: "string" } } },
+        };
+        expect(await call("PUT", `${A()}/event-types/${type}`, { body: { attributes } }), 200);
+        expect(
+          await call("PUT", `${A()}/event-types/${type}`, { body: { attributes: { x: { type: "money" } } } }),
+          400,
+        );
+        await commonWriteErrors("PUT", `${A()}/event-types/${type}`, `${B()}/event-types/${type}`);
+        expect(await call("GET", `${A()}/event-types/${type}`), 200);
+        expect(await call("GET", `${A()}/event-types/undeclared`), 404, "not_found");
+        expect(await call("GET", `${A()}/event-types/bad%20name`), 400, "validation_failed");
+        await commonReadErrors(`${A()}/event-types/${type}`, `${B()}/event-types/${type}`);
+        expect(await call("GET", `${A()}/event-types`), 200);
+        await commonReadErrors(`${A()}/event-types`, `${B()}/event-types`);
 
-      const body = {
-        name: "Conformance",
-        trigger: { event: type },
-        conditions: { attr: "event.items[].sku", op: "contains", value: "shoe" },
-        effects: [
-          { type: "award_points", per: "event.total", rate: 1, round: "down", max: 100 },
-          { type: "assign_coupon", couponPoolId: stack.pools.welcome },
-        ],
-        limits: { perCustomer: { count: 5, window: "day" }, budgetPoints: 1000 },
-        schedule: { daysOfWeek: [1, 2, 3, 4, 5, 6, 7] },
-      };
-      const created = expect(await call("POST", `${A()}/campaigns`, { body }), 201).json;
-      await idempotency(`${A()}/campaigns`, body, { ...body, name: "Other" }, 201);
-      expect(
-        await call("POST", `${A()}/campaigns`, {
-          body: { ...body, conditions: { attr: "event.colour", op: "eq", value: 1 } },
-        }),
-        400,
-        "validation_failed",
-      );
-      await commonWriteErrors("POST", `${A()}/campaigns`, `${B()}/campaigns`);
-      const one = `${A()}/campaigns/${created.id}`;
-      expect(await call("PUT", one, { body: { ...body, name: "Conformance v1" } }), 200);
-      expect(await call("PUT", `${A()}/campaigns/${UNKNOWN_ID}`, { body }), 404, "not_found");
-      await commonWriteErrors("PUT", one, `${B()}/campaigns/${created.id}`);
-      expect(await call("POST", `${one}/activate`), 200);
-      expect(await call("POST", `${one}/activate`), 409, "conflict");
-      expect(await call("POST", `${one}/resume`), 409, "conflict");
-      expect(await call("POST", `${one}/pause`), 200);
-      expect(await call("POST", `${one}/resume`), 200);
-      expect(await call("POST", `${A()}/campaigns/${UNKNOWN_ID}/pause`), 404, "not_found");
-      expect(await call("GET", one), 200);
-      expect(await call("GET", `${A()}/campaigns/not-a-uuid`), 404, "not_found");
-      await commonReadErrors(one, `${B()}/campaigns/${created.id}`);
-      const firstPage = expect(await call("GET", `${A()}/campaigns?limit=1`), 200).json;
-      assert.ok(firstPage.nextCursor);
-      expect(await call("GET", `${A()}/campaigns?cursor=${encodeURIComponent(firstPage.nextCursor)}`), 200);
-      expect(await call("GET", `${A()}/campaigns?cursor=nonsense`), 400, "validation_failed");
-      await commonReadErrors(`${A()}/campaigns`, `${B()}/campaigns`);
+        const body = {
+          name: "Conformance",
+          trigger: { event: type },
+          conditions: { attr: "event.items[].sku", op: "contains", value: "shoe" },
+          effects: [
+            { type: "award_points", per: "event.total", rate: 1, round: "down", max: 100 },
+            { type: "assign_coupon", couponPoolId: stack.pools.welcome },
+          ],
+          limits: { perCustomer: { count: 5, window: "day" }, budgetPoints: 1000 },
+          schedule: { daysOfWeek: [1, 2, 3, 4, 5, 6, 7] },
+        };
+        const created = expect(await call("POST", `${A()}/campaigns`, { body }), 201).json;
+        await idempotency(`${A()}/campaigns`, body, { ...body, name: "Other" }, 201);
+        expect(
+          await call("POST", `${A()}/campaigns`, {
+            body: { ...body, conditions: { attr: "event.colour", op: "eq", value: 1 } },
+          }),
+          400,
+          "validation_failed",
+        );
+        await commonWriteErrors("POST", `${A()}/campaigns`, `${B()}/campaigns`);
+        const one = `${A()}/campaigns/${created.id}`;
+        expect(await call("PUT", one, { body: { ...body, name: "Conformance v1" } }), 200);
+        expect(await call("PUT", `${A()}/campaigns/${UNKNOWN_ID}`, { body }), 404, "not_found");
+        await commonWriteErrors("PUT", one, `${B()}/campaigns/${created.id}`);
+        expect(await call("POST", `${one}/activate`), 200);
+        expect(await call("POST", `${one}/activate`), 409, "conflict");
+        expect(await call("POST", `${one}/resume`), 409, "conflict");
+        expect(await call("POST", `${one}/pause`), 200);
+        expect(await call("POST", `${one}/resume`), 200);
+        expect(await call("POST", `${A()}/campaigns/${UNKNOWN_ID}/pause`), 404, "not_found");
+        expect(await call("GET", one), 200);
+        expect(await call("GET", `${A()}/campaigns/not-a-uuid`), 404, "not_found");
+        await commonReadErrors(one, `${B()}/campaigns/${created.id}`);
+        const firstPage = expect(await call("GET", `${A()}/campaigns?limit=1`), 200).json;
+        assert.ok(firstPage.nextCursor);
+        expect(await call("GET", `${A()}/campaigns?cursor=${encodeURIComponent(firstPage.nextCursor)}`), 200);
+        expect(await call("GET", `${A()}/campaigns?cursor=nonsense`), 400, "validation_failed");
+        await commonReadErrors(`${A()}/campaigns`, `${B()}/campaigns`);
 
-      const email = await customer("events");
-      const events = `${C(email)}/events`;
-      const event = { type, orderId: "conf-event-1", attributes: { total: 42.5, items: [{ sku: "shoe-1" }] } };
-      const dry = expect(await call("POST", `${events}?dryRun=true`, { body: event }), 200).json;
-      assert.equal(dry.event.id, null);
-      const live = expect(await call("POST", events, { body: event }), 200).json;
-      assert.equal(live.effects[0].points, 42);
-      await idempotency(events, { ...event, orderId: "conf-event-2" }, event, 200);
-      expect(await call("POST", events, { body: { type: "undeclared", attributes: {} } }), 400, "validation_failed");
-      expect(await call("POST", events, { body: { type, attributes: { total: "1" } } }), 400, "validation_failed");
-      expect(await call("POST", `${C(newEmail("nobody"))}/events`, { body: event }), 404, "customer_not_found");
-      await commonWriteErrors("POST", events, `${customerPath(stack.otherProgramId, email)}/events`);
-      expect(await call("GET", `${C(email)}/transactions`), 200);
-      expect(await call("POST", `${one}/end`), 200);
-      expect(await call("POST", `${one}/end`), 409, "conflict");
-    });
+        const email = await customer("events");
+        const events = `${C(email)}/events`;
+        const event = { type, orderId: "conf-event-1", attributes: { total: 42.5, items: [{ sku: "shoe-1" }] } };
+        const dry = expect(await call("POST", `${events}?dryRun=true`, { body: event }), 200).json;
+        assert.equal(dry.event.id, null);
+        const live = expect(await call("POST", events, { body: event }), 200).json;
+        assert.equal(live.effects[0].points, 42);
+        await idempotency(events, { ...event, orderId: "conf-event-2" }, event, 200);
+        expect(await call("POST", events, { body: { type: "undeclared", attributes: {} } }), 400, "validation_failed");
+        expect(await call("POST", events, { body: { type, attributes: { total: "1" } } }), 400, "validation_failed");
+        expect(await call("POST", `${C(newEmail("nobody"))}/events`, { body: event }), 404, "customer_not_found");
+        await commonWriteErrors("POST", events, `${customerPath(stack.otherProgramId, email)}/events`);
+        expect(await call("GET", `${C(email)}/transactions`), 200);
+        // simulateCampaign: the draft replayed over the last day (409 without a draft).
+        const window = {
+          from: new Date(Date.now() - 86_400_000).toISOString(),
+          to: new Date(Date.now() + 60_000).toISOString(),
+        };
+        expect(await call("POST", `${one}/simulate`, { body: window }), 409, "conflict");
+        expect(await call("PUT", one, { body: { ...body, name: "Conformance v2" } }), 200);
+        const simulated = expect(await call("POST", `${one}/simulate`, { body: window }), 200).json;
+        assert.ok(simulated.replayed.events >= 1, JSON.stringify(simulated.replayed));
+        expect(
+          await call("POST", `${one}/simulate`, { body: { ...window, to: window.from } }),
+          400,
+          "validation_failed",
+        );
+        expect(await call("POST", `${A()}/campaigns/${UNKNOWN_ID}/simulate`, { body: window }), 404, "not_found");
+        await commonWriteErrors("POST", `${one}/simulate`, `${B()}/campaigns/${created.id}/simulate`);
+        expect(await call("POST", `${one}/end`), 200);
+        expect(await call("POST", `${one}/end`), 409, "conflict");
+      },
+    );
 
     exercise("customer attributes, segments, members, a customer's segments: 200/201/204, 400, 404, 409", async () => {
       const attr = `${A()}/customer-attributes/conformanceScore`;

@@ -8,7 +8,17 @@
  *   a dry run answering the same report and storing nothing;
  *   an advance cut short by a failure in its second step (a trigger fails that step's transaction once), leaving the
  *   first step and the clock consistent, and completed by repeating the call with nothing applied twice;
- *   webhook payloads saying livemode false for a test program, true for a live one.
+ *   an advance whose app process is killed (SIGKILL) in the middle of a step (PostgreSQL: a second instance is
+ *   killed while a trigger holds the step open), leaving the program as of the last whole step, and a repeat
+ *   finishing it with nothing applied twice;
+ *   webhook payloads saying livemode false for a test program, true for a live one;
+ *   live equals test: one script of writes and times run on live program A (in process before the app starts: its
+ *   writes dated at the script's times, its timers run by the scheduler's own sweeps at those times) and on test
+ *   program S (over HTTP, the clock moved by advance) leaves the same ledger, balance and tier state.
+ *
+ *   a campaign's draft simulated over the program's history (API.md "Simulations"): versions by time in the
+ *   baseline, the draft with its budget in the candidate, a real spend the draft would not have covered, a refund
+ *   replayed as its share, window limits, nothing stored.
  *
  *   lifecycle campaigns (API.md "Lifecycle campaigns"): the trigger's shape refused by path; each trigger (birthday,
  *   29 February, anniversary, inactivity, signup, tier_reached) firing at its moment in the program's time zone and
@@ -17,7 +27,7 @@
  *
  * Fixtures: program A (live, three tiers, its key, 12-month expiry); test program T (three tiers, 12-month expiry,
  * clock 2026-01-01, its lk_test_ key); test program U (the same, for the interrupted advance); test program V (the
- * same in Europe/Madrid, for lifecycle campaigns).
+ * same in Europe/Madrid, for lifecycle campaigns); test program S (the same, for simulations).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -27,6 +37,10 @@ import { assertProblem } from "../support/assertions";
 import { EVENT_BODY_SQL } from "@/lib/domain/webhooks";
 import { fireDueLifecycle } from "@/lib/domain/campaigns/lifecycle";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { onProgramClock } from "@/lib/domain/clock";
+import { applyUserBatch } from "@/lib/domain/customers";
+import { decreaseBalance, expireDuePoints, increaseBalance } from "@/lib/domain/points";
+import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 
 const START = "2026-01-01T00:00:00.000Z";
 
@@ -62,14 +76,16 @@ const testPrograms = (): FixturePart<
     test: { programId: string; tiers: Record<string, string>; key: string };
     interrupted: { programId: string; key: string };
     lifecycle: { programId: string; tiers: Record<string, string>; key: string };
+    sim: { programId: string; key: string };
   }
 > => ({
-  key: `testPrograms ${START} lifecycle Europe/Madrid`,
+  key: `testPrograms ${START} lifecycle Europe/Madrid S`,
   async make(tools) {
     const test = await makeTestProgram(tools, "Program T");
     const { programId, key } = await makeTestProgram(tools, "Program U");
     const lifecycle = await makeTestProgram(tools, "Program V", "Europe/Madrid");
-    return { test, interrupted: { programId, key }, lifecycle };
+    const sim = await makeTestProgram(tools, "Program S");
+    return { test, interrupted: { programId, key }, lifecycle, sim: { programId: sim.programId, key: sim.key } };
   },
 });
 
@@ -88,6 +104,59 @@ const FAIL_ONCE = (programId: string) => [
   `CREATE TRIGGER clock_fail_once BEFORE INSERT ON "LedgerEntry" FOR EACH ROW EXECUTE FUNCTION clock_fail_once()`,
 ];
 
+type Sampled = {
+  email: string;
+  baselinePoints: number;
+  candidatePoints: number;
+  why: { name: string; baselinePoints: number; candidatePoints: number }[];
+};
+
+/**
+ * The live-equals-test script: writes at their times; the timers due on the way (at 2027-02-01 expiry, then the
+ * period close; at 2027-04-01 expiry) run by themselves.
+ */
+type Step = { at: string; write?: ["join"] | ["earn" | "spend", number] };
+const SCRIPT: Step[] = [
+  { at: "2026-02-01T00:00:00.000Z", write: ["join"] },
+  { at: "2026-02-01T00:00:00.000Z", write: ["earn", 1200] },
+  { at: "2026-04-01T00:00:00.000Z", write: ["earn", 300] },
+  { at: "2026-07-01T00:00:00.000Z", write: ["spend", 200] },
+  { at: "2027-02-01T00:00:00.000Z" },
+  { at: "2027-03-01T00:00:00.000Z", write: ["earn", 500] },
+  { at: "2027-04-01T00:00:00.000Z" },
+  { at: "2027-06-01T00:00:00.000Z" },
+];
+const LIVE_CUSTOMER = `script-live.${process.pid}@example.com`;
+
+/**
+ * The script on a live program, in process before the app starts: at each step's time the scheduler's own sweeps for
+ * the program at that time (expiry, then tiers: its job order, lib/jobs/scheduler.ts), then the write, dated at that
+ * time (the request context's clock, as a request's writes are dated at its now).
+ */
+async function runLiveScript(prisma: PrismaClient, live: string) {
+  // Program A expires nothing; the script's programs both expire points after 12 months.
+  await prisma.program.update({ where: { id: live }, data: { pointsExpiryMonths: 12 } });
+  let customerId = "";
+  for (const step of SCRIPT) {
+    const at = new Date(step.at);
+    await expireDuePoints(prisma, { programId: live, now: at });
+    await recalculateDueTiers(prisma, { programId: live, now: at });
+    const w = step.write;
+    if (!w) continue;
+    await onProgramClock(live, at, () =>
+      prisma.$transaction(async (tx) => {
+        if (w[0] === "join") {
+          await applyUserBatch(tx, live, [{ email: LIVE_CUSTOMER, feature: "user", payload: {} }]);
+          customerId = (await tx.customer.findFirst({ where: { programId: live, email: LIVE_CUSTOMER } }))!.id;
+          return;
+        }
+        const move = { programId: live, customerId, points: w[1], source: "api" as const, actor: "script", now: at };
+        await (w[0] === "earn" ? increaseBalance(tx, move) : decreaseBalance(tx, move));
+      }),
+    );
+  }
+}
+
 let counter = 0;
 const email = (label: string) => `${label}.${process.pid}.${++counter}@example.com`;
 
@@ -97,6 +166,7 @@ for (const backend of BACKENDS) {
     before(async () => {
       app = await openStack(backend, SPEC);
       for (const statement of FAIL_ONCE(app.interrupted.programId)) await app.query(statement);
+      await app.withPrisma((prisma) => runLiveScript(prisma, app.programId));
       await app.start();
     });
     after(() => app?.close());
@@ -587,6 +657,282 @@ for (const backend of BACKENDS) {
       );
       assert.equal(occurrences!.n, addresses.length);
       if (backend === "pglite") await app.start();
+    });
+
+    test(
+      "an advance whose app process is killed mid-step: the program is as of the last whole step; a repeat finishes it",
+      // A second app instance to kill while the first keeps serving: PostgreSQL only (PGlite serves one instance).
+      { skip: backend === "pglite" ? "PGlite serves one app instance at a time" : false },
+      async () => {
+        const who = email("killed");
+        const U = `/v1/programs/${app.interrupted.programId}`;
+        const key = app.interrupted.key;
+        // Program U's clock is where the cut-short test left it; the customer joins and earns there.
+        const start = (await clock(U, key)).now;
+        const later = (months: number) => {
+          const d = new Date(start);
+          d.setUTCMonth(d.getUTCMonth() + months);
+          return d.toISOString();
+        };
+        await create(U, key, who);
+        await increase(app.interrupted.programId, key, who, 1000);
+        assert.equal((await advance(U, key, { to: later(2) })).status, 200);
+        await increase(app.interrupted.programId, key, who, 444);
+        // The step that expires the 444 points (12 months after them) holds its transaction open for a while, once.
+        await app.query(`CREATE SEQUENCE clock_hold_once`);
+        await app.query(`CREATE FUNCTION clock_hold_once() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF NEW."programId" = '${app.interrupted.programId}'::uuid AND NEW.type = 'expire' AND NEW.points = -444
+               AND nextval('clock_hold_once') = 1 THEN
+              PERFORM pg_sleep(3);
+            END IF;
+            RETURN NEW;
+          END $$`);
+        await app.query(
+          `CREATE TRIGGER clock_hold_once BEFORE INSERT ON "LedgerEntry" FOR EACH ROW EXECUTE FUNCTION clock_hold_once()`,
+        );
+        const victim = await app.start();
+        const to = later(16);
+        const cut = victim.api("POST", `${U}/clock/advance`, { key, body: { to } }).catch((err: Error) => err);
+        // Mid-step: the expiry of the second step is inserting (and sleeping); the first step has committed.
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const [held] = await app.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'`,
+          );
+          if (held!.n > 0) break;
+          assert.ok(Date.now() < deadline, "the advance never reached its second step");
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        process.kill(-victim.pid, "SIGKILL");
+        await victim.exited;
+        const answer = await cut;
+        assert.ok(answer instanceof Error || answer.status !== 200, "the killed instance gave no answer");
+        // Consistent: the first step (the 1,000 points' expiry and the period close) is in, the clock there.
+        assert.equal((await clock(U, key)).now, later(12));
+        const half = await customer(app.interrupted.programId, key, who);
+        assert.equal(half.loyaltyData.balance, 444);
+        assert.equal(half.customerTier.recalculationDate, later(24));
+
+        // The repeat waits for the killed step's transaction to end (rolled back), then finishes from the clock.
+        const again = await advance(U, key, { to });
+        assert.equal(again.status, 200, again.text);
+        assert.equal(again.json.from, later(12));
+        assert.deepEqual([again.json.applied.expiredLots, again.json.applied.expiredPoints], [1, 444]);
+        const third = await advance(U, key, { to });
+        assert.equal(third.status, 200, third.text);
+        assert.equal(third.json.applied.expiredPoints, 0);
+        assert.deepEqual(
+          (await history(app.interrupted.programId, key, who)).map((e) => [e.type, e.points, e.createdAt]),
+          [
+            ["expire", -444, later(14)],
+            ["expire", -1000, later(12)],
+            ["earn", 444, later(2)],
+            ["earn", 1000, start],
+          ],
+        );
+        assert.equal((await customer(app.interrupted.programId, key, who)).loyaltyData.balance, 0);
+      },
+    );
+
+    test("a campaign's draft simulated over real history: versions by time, budget, shortfall, refund; nothing stored", async () => {
+      const S = `/v1/programs/${app.sim.programId}`;
+      const asS = { key: app.sim.key };
+      const post = async (path: string, body?: unknown, headers?: Record<string, string>) =>
+        app.api("POST", `${S}${path}`, { ...asS, body, headers });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const ok = async (res: { status: number; text: string; json: any }, status = 200) => {
+        assert.equal(res.status, status, res.text);
+        return res.json;
+      };
+      await ok(
+        await app.api("PUT", `${S}/event-types/purchase`, {
+          ...asS,
+          body: { attributes: { total: { type: "number" } } },
+        }),
+      );
+      const fixed = (points: number) => ({
+        name: `fixed ${points}`,
+        trigger: { event: "purchase" },
+        effects: [{ type: "award_points", points, tierFactor: false }],
+      });
+      const campaignId = (await ok(await post("/campaigns", fixed(10)), 201)).id as string;
+      const C = `/campaigns/${campaignId}`;
+      await ok(await post(`${C}/activate`));
+      const [a, b] = [email("sim-a"), email("sim-b")];
+      await create(S, app.sim.key, a);
+      await create(S, app.sim.key, b);
+      const purchase = async (who: string, orderId: string) =>
+        ok(
+          await post(`/customers/${encodeURIComponent(who)}/events`, {
+            type: "purchase",
+            orderId,
+            attributes: { total: 100 },
+          }),
+        );
+      // Day 0: a buys under version 1 (10 points) and spends them all.
+      assert.equal((await purchase(a, "sim-o1")).balance, 10);
+      await ok(await post(`/customers/${encodeURIComponent(a)}/balance/decrease`, { points: 10 }));
+      // Day 1: version 2 (20 points) runs; b earns 50 elsewhere, buys (20), and the order is refunded.
+      await ok(await advance(S, app.sim.key, { to: "2026-01-02T00:00:00Z" }));
+      await ok(await app.api("PUT", `${S}${C}`, { ...asS, body: fixed(20) }));
+      await ok(await post(`${C}/activate`));
+      await increase(app.sim.programId, app.sim.key, b, 50);
+      assert.equal((await purchase(b, "sim-o2")).balance, 70);
+      await ok(await post(`/orders/sim-o2/refund`, { reason: "returned" }));
+      await ok(await advance(S, app.sim.key, { to: "2026-01-03T00:00:00Z" }));
+
+      const window = { from: START, to: "2026-01-03T00:00:00.000Z" };
+      // No draft: nothing to simulate.
+      assertProblem(await post(`${C}/simulate`, window), 409, "conflict");
+      // The draft: 2 points a purchase, with a budget of 3.
+      await ok(await app.api("PUT", `${S}${C}`, { ...asS, body: { ...fixed(2), limits: { budgetPoints: 3 } } }));
+      const rows = async () =>
+        (
+          await app.query<{ n: number }>(`SELECT count(*)::int AS n FROM "LedgerEntry" WHERE "programId" = $1`, [
+            app.sim.programId,
+          ])
+        )[0]!.n;
+      const entriesBefore = backend === "postgres" ? await rows() : null;
+      const res = await post(`${C}/simulate`, window, { "Idempotency-Key": `sim-${process.pid}` });
+      const report = await ok(res);
+      assert.equal(res.headers.get("idempotent-replayed"), null);
+      assert.deepEqual(report.replayed, { events: 2, entries: 3, customers: 2, skippedEvents: 0 });
+      assert.deepEqual(report.campaign, {
+        id: campaignId,
+        name: "fixed 2",
+        status: "active",
+        version: 2,
+        draftVersion: 3,
+      });
+      // Baseline: version 1 for a (day 0), version 2 for b (day 1), as the ledger had them.
+      assert.equal(report.baseline.pointsIssued, 30);
+      assert.equal(report.candidate.pointsIssued, 3);
+      assert.deepEqual(report.difference, {
+        pointsIssued: -27,
+        customersAffected: 2,
+        tierMoves: { up: 0, down: 0 },
+        budgetExhaustedAt: "2026-01-02T00:00:00.000Z",
+        // a would owe 8 (2 earned, 10 spent); b's refund takes back the 1 the draft gave: 50 either way.
+        liability: { points: -8 },
+      });
+      assert.deepEqual([report.baseline.outstanding, report.candidate.outstanding], [50, 42]);
+      assert.deepEqual([report.baseline.unaffordableRedemptions, report.candidate.unaffordableRedemptions], [0, 1]);
+      assert.equal(report.shortfalls.customers, 1);
+      assert.deepEqual(report.shortfalls.list, [
+        { customerId: report.shortfalls.list[0].customerId, email: a, at: START, points: -10, balanceBefore: 2 },
+      ]);
+      assert.deepEqual(
+        report.sample.map((s: Sampled) => [
+          s.email,
+          s.baselinePoints,
+          s.candidatePoints,
+          s.why.map((w) => [w.name, w.baselinePoints, w.candidatePoints]),
+        ]),
+        [
+          [b, 20, 1, [["fixed 2", 20, 1]]],
+          [a, 10, 2, [["fixed 2", 10, 2]]],
+        ],
+      );
+      assert.deepEqual(report.daily, [
+        { day: "2026-01-01", baseline: 10, candidate: 2 },
+        { day: "2026-01-02", baseline: 20, candidate: 1 },
+      ]);
+      // A window from day 1 replays b's event only.
+      const later = await ok(await post(`${C}/simulate`, { from: "2026-01-02T00:00:00Z", to: window.to }));
+      // The draft's budget starts from what the campaign gave before the window (a's 10): used up from the start.
+      assert.equal(later.replayed.events, 1);
+      assert.equal(later.candidate.campaignPoints, 0);
+      assert.equal(later.difference.budgetExhaustedAt, "2026-01-02T00:00:00.000Z");
+      // Limits: to after from, at most 366 days, from not after the clock; unknown campaign 404.
+      assertProblem(await post(`${C}/simulate`, { from: window.to, to: window.to }), 400, "validation_failed");
+      const far = assertProblem(
+        await post(`${C}/simulate`, { from: "2025-01-01T00:00:00Z", to: "2026-01-03T00:00:00Z" }),
+        400,
+        "validation_failed",
+      );
+      assert.match(far.errors[0].message, /366 days/);
+      assertProblem(
+        await post(`${C}/simulate`, { from: "2026-02-01T00:00:00Z", to: "2026-03-01T00:00:00Z" }),
+        400,
+        "validation_failed",
+      );
+      assertProblem(await post(`/campaigns/${crypto.randomUUID()}/simulate`, window), 404, "not_found");
+      assertProblem(await post(`${C}/simulate`, { from: START }), 400, "validation_failed");
+      // Nothing stored: the campaign's budget and the ledger as they were.
+      const after = await ok(await app.api("GET", `${S}${C}`, asS));
+      assert.equal(after.budgetUsed, 0);
+      assert.equal(after.draft.name, "fixed 2");
+      if (entriesBefore !== null) assert.equal(await rows(), entriesBefore);
+    });
+
+    test("live equals test: one script on a live program (scheduler sweeps) and a test program (advance), same ledger", async () => {
+      // The test program, over HTTP: advance to each step's time, then write. (The live program ran the script
+      // before the app started: see LIVE_SCRIPT.)
+      const S = `/v1/programs/${app.sim.programId}`;
+      const onTest = email("script-test");
+      for (const step of SCRIPT) {
+        if ((await clock(S, app.sim.key)).now !== step.at) {
+          const moved = await advance(S, app.sim.key, { to: step.at });
+          assert.equal(moved.status, 200, moved.text);
+        }
+        const w = step.write;
+        if (!w) continue;
+        if (w[0] === "join") await create(S, app.sim.key, onTest);
+        else if (w[0] === "earn") await increase(app.sim.programId, app.sim.key, onTest, w[1]);
+        else {
+          const res = await app.api("POST", `${customerPath(app.sim.programId, onTest)}/balance/decrease`, {
+            key: app.sim.key,
+            body: { points: w[1] },
+          });
+          assert.equal(res.status, 200, res.text);
+        }
+      }
+
+      // Compared by what they are, not by ids: the ledger, the balance and the tier state by tier name.
+      const state = async (programId: string, key: string, address: string) => {
+        const tiers = await app.api("GET", `/v1/programs/${programId}/tiers`, { key });
+        assert.equal(tiers.status, 200, tiers.text);
+        const name = new Map<string | null, string | null>([[null, null]]);
+        for (const t of tiers.json.data as { id: string; name: string }[]) name.set(t.id, t.name);
+        const c = await customer(programId, key, address);
+        return {
+          ledger: (await history(programId, key, address)).map((e) => [
+            e.type,
+            e.points,
+            e.balanceAfter,
+            e.createdAt,
+            e.expiresAt,
+          ]),
+          balance: c.loyaltyData.balance,
+          tierStatus: c.loyaltyData.tierStatus,
+          createdAt: c.createdAt,
+          tier: {
+            current: name.get(c.customerTier.currentTierId),
+            carry: name.get(c.customerTier.carryTierId),
+            currentTierPoints: c.customerTier.currentTierPoints,
+            carryTierPoints: c.customerTier.carryTierPoints,
+            recalculationDate: c.customerTier.recalculationDate,
+            tierChangedAt: c.customerTier.tierChangedAt,
+          },
+        };
+      };
+      const test = await state(app.sim.programId, app.sim.key, onTest);
+      const live = await state(app.programId, app.key, LIVE_CUSTOMER);
+      // The script did what it says: two expiries on their days, the period closed with carry-over, Silver kept.
+      assert.deepEqual(
+        test.ledger.map(([type, points, , createdAt]) => [type, points, createdAt]),
+        [
+          ["expire", -300, "2027-04-01T00:00:00.000Z"],
+          ["earn", 500, "2027-03-01T00:00:00.000Z"],
+          ["expire", -1000, "2027-02-01T00:00:00.000Z"],
+          ["spend", -200, "2026-07-01T00:00:00.000Z"],
+          ["earn", 300, "2026-04-01T00:00:00.000Z"],
+          ["earn", 1200, "2026-02-01T00:00:00.000Z"],
+        ],
+      );
+      assert.deepEqual([test.tier.current, test.tier.carryTierPoints, test.balance], ["Silver", 1500, 500]);
+      assert.deepEqual(live, test);
     });
 
     test("webhook payloads say livemode: false for a test program's events, true for a live one's", async () => {

@@ -18,6 +18,7 @@ const TX1 = "0193a5b2-bf60-7d85-9a99-7c6b5e4f3a21";
 const TX2 = "0193a5b2-c070-7e96-8baa-8d7c6f5a4b32";
 const AT = "2026-11-22T15:31:33.000Z";
 const EMAIL = "jane.doe@example.com";
+const CAMPAIGN_ID = "0193a5b3-3e4f-7a51-8c6d-7e8f9a0b1c2d";
 
 const one = (summary: string, value: unknown): Examples => ({ default: { summary, value } });
 
@@ -334,6 +335,7 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
     part: { summary: "Part of an entry", value: { points: 100, reason: "Item returned" } },
     all: { summary: "Everything left of it", value: { reason: "Order cancelled" } },
   },
+  simulateCampaign: one("The last 30 days", { from: "2026-10-27T00:00:00.000Z", to: "2026-11-26T00:00:00.000Z" }),
   advanceProgramClock: {
     preview: { summary: "Preview a year, storing nothing", value: { to: "2027-06-01T00:00:00.000Z", dryRun: true } },
     apply: { summary: "Apply it", value: { to: "2027-06-01T00:00:00.000Z" } },
@@ -434,6 +436,65 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
     },
   },
   getProgramClock: one("A test program's clock", { now: "2026-03-01T00:00:00.000Z", mode: "test" }),
+  simulateCampaign: one("Half the points, with a budget: one customer could not have afforded a redemption", {
+    campaign: { id: CAMPAIGN_ID, name: "Double points weekend", status: "active", version: 2, draftVersion: 3 },
+    from: "2026-10-27T00:00:00.000Z",
+    to: "2026-11-26T00:00:00.000Z",
+    limits: { maxDays: 366, maxEvents: 1000000 },
+    replayed: { events: 2, entries: 1, customers: 2, skippedEvents: 0 },
+    baseline: {
+      pointsIssued: 30,
+      campaignPoints: 30,
+      campaignApplications: 2,
+      customersEarning: 2,
+      unaffordableRedemptions: 0,
+      customersShort: 0,
+      outstanding: 20,
+    },
+    candidate: {
+      pointsIssued: 3,
+      campaignPoints: 3,
+      campaignApplications: 2,
+      customersEarning: 2,
+      unaffordableRedemptions: 1,
+      customersShort: 1,
+      outstanding: -7,
+    },
+    difference: {
+      pointsIssued: -27,
+      customersAffected: 2,
+      tierMoves: { up: 0, down: 0 },
+      budgetExhaustedAt: "2026-11-02T10:00:00.000Z",
+      liability: { points: -27 },
+    },
+    daily: [
+      { day: "2026-11-01", baseline: 10, candidate: 2 },
+      { day: "2026-11-02", baseline: 20, candidate: 1 },
+    ],
+    shortfalls: {
+      customers: 1,
+      redemptions: 1,
+      list: [{ customerId: C, email: EMAIL, at: "2026-11-01T12:00:00.000Z", points: -10, balanceBefore: 2 }],
+    },
+    sample: [
+      {
+        customerId: C,
+        email: EMAIL,
+        baselinePoints: 10,
+        candidatePoints: 2,
+        why: [
+          {
+            campaignId: CAMPAIGN_ID,
+            name: "Double points weekend",
+            baselinePoints: 10,
+            candidatePoints: 2,
+            baselineSkipped: {},
+            candidateSkipped: {},
+          },
+        ],
+      },
+    ],
+  }),
   advanceProgramClock: one("Fifteen months: two lots expired, a period closed with carry-over", {
     from: "2026-03-01T00:00:00.000Z",
     to: "2027-06-01T00:00:00.000Z",

@@ -8,6 +8,7 @@ import * as programsProgramIdCampaignsCampaignIdActivate from "@/app/v1/programs
 import * as programsProgramIdCampaignsCampaignIdEnd from "@/app/v1/programs/[programId]/campaigns/[campaignId]/end/openapi";
 import * as programsProgramIdCampaignsCampaignIdPause from "@/app/v1/programs/[programId]/campaigns/[campaignId]/pause/openapi";
 import * as programsProgramIdCampaignsCampaignIdResume from "@/app/v1/programs/[programId]/campaigns/[campaignId]/resume/openapi";
+import * as programsProgramIdCampaignsCampaignIdSimulate from "@/app/v1/programs/[programId]/campaigns/[campaignId]/simulate/openapi";
 import * as programsProgramIdClock from "@/app/v1/programs/[programId]/clock/openapi";
 import * as programsProgramIdClockAdvance from "@/app/v1/programs/[programId]/clock/advance/openapi";
 import * as programsProgramIdCustomEarningFlowsFlowKeyExecute from "@/app/v1/programs/[programId]/custom-earning-flows/[flowKey]/execute/openapi";
@@ -52,6 +53,7 @@ export const V1_OPERATIONS: readonly (readonly [path: string, operations: RouteO
   ["/v1/programs/{programId}/campaigns/{campaignId}/end", programsProgramIdCampaignsCampaignIdEnd],
   ["/v1/programs/{programId}/campaigns/{campaignId}/pause", programsProgramIdCampaignsCampaignIdPause],
   ["/v1/programs/{programId}/campaigns/{campaignId}/resume", programsProgramIdCampaignsCampaignIdResume],
+  ["/v1/programs/{programId}/campaigns/{campaignId}/simulate", programsProgramIdCampaignsCampaignIdSimulate],
   ["/v1/programs/{programId}/clock", programsProgramIdClock],
   ["/v1/programs/{programId}/clock/advance", programsProgramIdClockAdvance],
   [

@@ -19,3 +19,4 @@ export * as tokens from "./tokens";
 export * as clock from "./clock";
 export * as campaigns from "./campaigns";
 export * as segments from "./segments";
+export * as simulations from "./simulations";

@@ -24,6 +24,7 @@ import {
   describeSchedule,
 } from "@/components/dashboard/campaigns/describe";
 import { TryIt } from "@/components/dashboard/campaigns/try-it";
+import { SimulationPanel } from "@/components/dashboard/campaigns/simulation-panel";
 
 export const metadata = { title: "Campaign · Loyalty" };
 
@@ -147,8 +148,10 @@ export default async function CampaignPage({ params }: { params: Promise<{ progr
             names={names}
           />
         )}
-        {/* The simulation panel (components/dashboard/campaigns/simulation-panel.tsx) mounts here. */}
-        <div id="simulation" className="contents" />
+        {/* A draft replayed over the last 30 days of events (managers and owners, as the staff route checks). */}
+        {canManage && campaign.draft && trigger !== null && (
+          <SimulationPanel programId={programId} campaignId={campaign.id} />
+        )}
       </div>
       {campaign.draft && (
         <Card

@@ -100,6 +100,8 @@ export const CUSTOMER_FIELDS = [
   "userData",
   "loyaltyData",
   "customerTier",
+  // Beyond the spec: the values of the program's declared customer attributes, under one object (API.md §3).
+  "customAttributes",
 ];
 export const USER_DATA_FIELDS = [
   "id",
@@ -203,6 +205,7 @@ export function assertCustomerShape(c: any) {
       userData: "object",
       loyaltyData: "object",
       customerTier: "object",
+      customAttributes: "object",
     },
     ["referral", "utmCampaign", "utmSource", "utmMedium", "language"],
   );

@@ -158,7 +158,7 @@ export function ClockAdvance({ programId, now, max }: { programId: string; now: 
       </form>
       <p className="text-xs text-slate-600">
         Between the clock ({formatDate(now)}) and two years after it ({formatDate(max)}). Every timer due on the way
-        runs at its own instant: points expiry, then tier period closing.
+        runs at its own instant: points expiry, then tier period closing, then lifecycle campaigns.
       </p>
       <FormError error={formError ?? apply.errors.form ?? apply.errors.to} />
       {busy && (

@@ -30,7 +30,8 @@ export default async function ClockPage(props: ProgramSearchPageProps<"advance" 
         <time className="font-semibold text-slate-900" dateTime={staff.programClockAt.toISOString()}>
           {formatDate(staff.programClockAt)}
         </time>
-        . Each advance ran every timer due on the way, at its own instant: points expiry, then tier period closing.
+        . Each advance ran every timer due on the way, at its own instant: points expiry, then tier period closing, then
+        lifecycle campaigns.
       </p>
       {advances.length === 0 ? (
         <Empty>The clock has not been advanced yet: use “Advance to…” in the bar above, or the API.</Empty>

@@ -8,7 +8,7 @@ export const POST: OperationSpec = {
   summary: "Advance a test program's clock",
   description:
     "Moves a test program's clock forward to `to` (at most two years per call) and runs, in time order, every timer due " +
-    "on the way, each at its own instant as the program's now: points expiry, then tier period closing (the order of " +
+    "on the way, each at its own instant as the program's now: points expiry, then tier period closing, then lifecycle campaigns (the order of " +
     "timers due at one instant, the same as the scheduler's on a live program). Answers what was applied and the " +
     "timeline (its first `timelineLimit` entries). With `dryRun` the same report comes back and nothing is stored. " +
     "Without an Idempotency-Key each due instant is its own transaction: an advance cut short leaves the program as of " +

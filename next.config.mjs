@@ -29,6 +29,10 @@ const nextConfig = {
   ],
   poweredByHeader: false,
   reactStrictMode: true,
+  // `forbidden()` (lib/staff/session.ts requirePage): a page the role may not see answers 403 with
+  // app/dashboard/[programId]/forbidden.tsx. Pages render before the answer starts (no loading.tsx under
+  // app/dashboard), so not-found and forbidden pages carry their real status (docs/dashboard.md).
+  experimental: { authInterrupts: true },
   async headers() {
     return [
       { source: "/:path*", headers: EVERY_ANSWER },

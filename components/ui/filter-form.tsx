@@ -63,3 +63,40 @@ export function FilterSelect({
     </div>
   );
 }
+
+/** A labelled <input> of a filter bar (text, date with its `min`/`max`). */
+export function FilterInput({
+  name,
+  label,
+  value,
+  type = "text",
+  min,
+  max,
+  placeholder,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  type?: "text" | "date";
+  min?: string;
+  max?: string;
+  placeholder?: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={name} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        id={name}
+        name={name}
+        type={type}
+        defaultValue={value}
+        min={min}
+        max={max}
+        placeholder={placeholder}
+        className={inputClass}
+      />
+    </div>
+  );
+}

@@ -15,4 +15,4 @@ export { formatDate, formatNumber } from "./format";
 export { KeysetPager } from "./keyset-pager";
 export { ShownOnce } from "./shown-once";
 export { ResponsiveCard, Table, TableScroll, type Column } from "./table";
-export { FilterForm, FilterSelect } from "./filter-form";
+export { FilterForm, FilterInput, FilterSelect } from "./filter-form";

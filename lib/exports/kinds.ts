@@ -37,6 +37,9 @@ export const EXPORT_FILTERS = {
       to: optional(Day),
       action: optional(z.string().max(64)),
       staff: optional(z.string().max(320)),
+      /** The kind of entity (`customer`, `tier`, …) and its id: one entity's history. */
+      type: optional(z.string().max(64)),
+      entity: optional(z.string().max(200)),
     })
     .refine((r) => !r.from || !r.to || r.from <= r.to, { path: ["to"], message: "must not be before from" }),
 } as const satisfies Record<ExportKind, z.ZodType>;

@@ -84,7 +84,7 @@ function sourceOf(db: Db, q: Query): ExportSource {
 }
 
 /** Days (YYYY-MM-DD, the program's time zone, both included) as instants [from, to), with the program's zone. */
-async function dayBounds(db: Db, programId: string, range: { from?: string; to?: string }) {
+export async function dayBounds(db: Db, programId: string, range: { from?: string; to?: string }) {
   const [row] = await query<{ from: Date | null; to: Date | null }>(
     db,
     sql`SELECT (${range.from ?? null}::date)::timestamp AT TIME ZONE p."timeZone" AS "from",
@@ -251,12 +251,17 @@ export async function couponCodesExport(db: Db, programId: string, filter: Expor
   });
 }
 
-/** The program's audit log of the days `from`–`to`, oldest first, filtered like the audit page (action, staff). */
+/**
+ * The program's audit log of the days `from`–`to`, oldest first, filtered like the audit page (action, staff, entity
+ * type and id; lib/staff/queries/audit-log.ts).
+ */
 export async function auditLogExport(db: Db, programId: string, filter: ExportFilter<"audit-log">) {
   const keyset = byTimeThenId("a");
   const where = [sql`a."programId" = ${programId}::uuid`];
   if (filter.action) where.push(sql`a.action = ${filter.action}`);
   if (filter.staff?.trim()) where.push(sql`a."staffEmail" = ${filter.staff.trim().toLowerCase()}`);
+  if (filter.type) where.push(sql`a."entityType" = ${filter.type}`);
+  if (filter.entity?.trim()) where.push(sql`a."entityId" = ${filter.entity.trim()}`);
   return sourceOf(
     db,
     withinDays(

@@ -4,7 +4,7 @@
  * Building a dashboard page or write on top of it (e.g. rewards, coupon pools, earning flows, webhooks, staff):
  *  - Page / data loader (server component): `const staff = await requirePage(programId, "program.read")` (the
  *    session's side, lib/staff/session.ts)
- *    — signed out → /signin, not a member → 404, role without the permission → the program's /forbidden page;
+ *    — signed out → /signin, not a member → 404, role without the permission → 403 with the program's forbidden page;
  *    then its data from lib/staff/queries/<resource>.ts.
  *  - The write itself (lib/staff/operations/<resource>.ts):
  *    `export const xAsStaff = staffOperation(permission, async (tx, staff, ...args) => …)` — the permission is

@@ -1,6 +1,6 @@
 import "server-only";
 import { getServerSession } from "next-auth";
-import { notFound, redirect } from "next/navigation";
+import { forbidden as forbiddenPage, notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { db } from "@/lib/db/client";
 import { signInRequired, forbidden } from "@/lib/errors";
@@ -36,13 +36,14 @@ export async function requireStaff(programId: string, permission: Permission): P
 }
 
 /**
- * For pages: the context when allowed; sign-in when signed out; not found for a program the staff member
- * does not belong to; the program's forbidden page when the role lacks the permission.
+ * For pages: the context when allowed; sign-in when signed out; not found (404) for a program the staff member
+ * does not belong to; the program's forbidden page (403, app/dashboard/[programId]/forbidden.tsx) when the role
+ * lacks the permission. Dashboard pages render whole before the answer starts, so these statuses are real.
  */
 export async function requirePage(programId: string, permission: Permission): Promise<StaffContext> {
   const { staffId, staff } = await current(programId);
   if (!staffId) redirect("/signin");
   if (!staff) notFound();
-  if (!can(staff.role, permission)) redirect(`/dashboard/${programId}/forbidden`);
+  if (!can(staff.role, permission)) forbiddenPage();
   return staff;
 }

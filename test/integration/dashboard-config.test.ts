@@ -510,7 +510,7 @@ for (const backend of BACKENDS) {
         headers: { cookie: cookies.owner },
         redirect: "manual",
       });
-      // (The dashboard streams its pages, so a not-found page may arrive with 200: judge it by what it shows.)
+      assert.equal(livePage.status, 404, "a not-found page answers 404");
       const liveHtml = await livePage.text();
       assert.ok(liveHtml.includes("Not found"), "a live program's clock page is not found");
       assert.ok(!liveHtml.includes("The clock stands at"), "a live program has no clock");

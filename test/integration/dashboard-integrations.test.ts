@@ -231,10 +231,10 @@ for (const backend of BACKENDS) {
       // Another program's staff: their own route knows no such webhook or delivery.
       const foreign = await staff("otherManager", "POST", `/webhooks/${hooks.all.id}/test-event`, undefined, B());
       assert.equal(foreign.status, 404);
-      // (The dashboard streams its pages, so a not-found page may arrive with 200: judge it by what it shows.)
       const foreignPage = await fetch(`${app.baseUrl}/dashboard/${B()}/webhooks/deliveries/${deliveryId}`, {
         headers: { cookie: cookies.otherManager! },
       });
+      assert.equal(foreignPage.status, 404, "a not-found page answers 404");
       const foreignHtml = htmlText(await foreignPage.text());
       assert.ok(foreignHtml.includes("Not found"), "another program's delivery is not found");
       assert.ok(!foreignHtml.includes(got.body) && !foreignHtml.includes(hooks.all.id));
@@ -321,6 +321,8 @@ for (const backend of BACKENDS) {
       assert.ok(!staffPage.html.includes("Add staff member"));
       // API keys stay the business of owners and managers (apikeys.read): support is sent to the forbidden page.
       const keysPage = await page("support", "/api-keys");
+      assert.equal(keysPage.status, 403, "a page the role may not see answers 403");
+      assert.ok(keysPage.html.includes("Not for your role"));
       assert.ok(!keysPage.html.includes("Shop") && !keysPage.html.includes("Save limits"));
       const managerKeys = await page("manager", "/api-keys");
       assert.ok(managerKeys.html.includes("Shop") && managerKeys.html.includes("Create key"));
@@ -332,6 +334,29 @@ for (const backend of BACKENDS) {
 
       await new Promise((r) => setTimeout(r, 500));
       assert.equal(at("/all").length, deliveriesBefore, "no refused test event was sent");
+    });
+
+    test("not-found and forbidden dashboard pages answer 404 and 403, not 200", async () => {
+      const nil = "00000000-0000-4000-8000-000000000000";
+      const cases: [Role | "otherManager", string, number, string][] = [
+        ["manager", `/customers/${nil}`, 404, "Not found"],
+        ["manager", "/customers/not-a-uuid", 404, "Not found"],
+        ["manager", `/coupons/${nil}`, 404, "Not found"],
+        ["manager", `/webhooks/deliveries/${nil}`, 404, "Not found"],
+        ["otherManager", "", 404, ""],
+        ["otherManager", "/customers", 404, ""],
+        ["viewer", "/audit", 403, "Not for your role"],
+        ["support", "/api-keys", 403, "Not for your role"],
+        ["manager", "/audit", 200, "Audit log"],
+      ];
+      for (const [who, route, status, shows] of cases) {
+        const got = await page(who, route);
+        assert.equal(got.status, status, `${who} ${route}`);
+        assert.ok(htmlText(got.html).includes(shows), `${who} ${route} shows ${shows}`);
+      }
+      const signedOut = await fetch(`${app.baseUrl}/dashboard/${A()}/audit`, { redirect: "manual" });
+      assert.equal(signedOut.status, 307);
+      assert.match(signedOut.headers.get("location") ?? "", /\/signin$/);
     });
 
     test("every change is audited, without secrets", async () => {

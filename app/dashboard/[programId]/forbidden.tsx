@@ -1,3 +1,4 @@
+/** What `forbidden()` (lib/staff/session.ts `requirePage`) shows, with HTTP 403: the role lacks the page's permission. */
 export default function Forbidden() {
   return (
     <div className="max-w-lg space-y-2">

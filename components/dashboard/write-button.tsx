@@ -12,11 +12,14 @@ export function WriteButton({
   confirm,
   className,
   label,
+  version,
   children,
 }: {
   /** Plain data, so that a server page may render the button too. */
   write: Pick<StaffWrite<never, unknown>, "method" | "url"> & { success: string };
   body?: unknown;
+  /** The version of what the write edits, sent as If-Match (lib/staff/client.ts `StaffWrite.version`). */
+  version?: string | Date;
   /** The question asked first; null or absent: no question. */
   confirm?: string | null;
   className: string;
@@ -24,7 +27,7 @@ export function WriteButton({
   label?: string;
   children: React.ReactNode;
 }) {
-  const { submit, pending } = useStaffWrite({ ...write, schema: undefined });
+  const { submit, pending } = useStaffWrite({ ...write, schema: undefined, version });
   return (
     <button
       type="button"

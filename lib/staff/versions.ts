@@ -1,7 +1,7 @@
 import "server-only";
-import type { Tx } from "@/lib/db/types";
+import type { Db, Tx } from "@/lib/db/types";
 import { query, raw, sql, type Sql } from "@/lib/db/sql";
-import { invalidInput, staleEdit } from "@/lib/errors";
+import { invalidInput, notFound, staleEdit } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import type { StaffContext } from "./authz";
 
@@ -31,6 +31,16 @@ const VERSION = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** The version a page hands its edit form: the row's `updatedAt` as ISO text. */
 export const versionOf = (updatedAt: Date): string => updatedAt.toISOString();
+
+/** The version of one row of the program as a page hands it to its edit form (the row must exist). */
+export async function currentVersion(db: Db, kind: Versioned, programId: string, id: string): Promise<string> {
+  const [row] = await query<{ updatedAt: Date }>(
+    db,
+    sql`SELECT "updatedAt" FROM ${raw(VERSIONED[kind].table)} WHERE ${rowOf(kind, programId, id)}`,
+  );
+  if (!row) throw notFound(VERSIONED[kind].what);
+  return versionOf(row.updatedAt);
+}
 
 /** The If-Match header's version (quotes and a weak prefix allowed), or undefined when the request sent none. */
 export function requestedVersion(headers: Headers): string | undefined {

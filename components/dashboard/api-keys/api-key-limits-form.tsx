@@ -13,17 +13,22 @@ export function ApiKeyLimitsForm({
   name,
   rateLimitPerSec,
   rateLimitBurst,
+  version,
 }: {
   programId: string;
   keyId: string;
   name: string;
   rateLimitPerSec: number;
   rateLimitBurst: number;
+  /** The key's version (If-Match). The rate and burst are sent together: a burst left empty follows the rate. */
+  version: string | Date;
 }) {
   const save = useStaffForm<typeof ApiKeyLimits, { rateLimitPerSec: number; rateLimitBurst: number }>({
     schema: ApiKeyLimits,
     method: "PATCH",
     url: staffApi.apiKey(programId, keyId),
+    version,
+    changedOnly: false,
     success: (data) => `"${name}" now allows ${data.rateLimitPerSec}/s, burst ${data.rateLimitBurst}`,
     // The fields show the saved limits (keyed on them), so there is nothing to clear.
     clear: "never",

@@ -2,7 +2,6 @@
 
 import { Card, Empty } from "@/components/ui";
 import { AdjustBalanceForm, type AdjustLimit } from "./adjust-balance-form";
-import { DeleteCustomerForm } from "./delete-customer-form";
 import { NotifyForm } from "./notify-form";
 import { AssignCouponForm, RedeemRewardForm } from "./pick-forms";
 import type { CustomerProfile } from "./profile";
@@ -12,13 +11,11 @@ export interface CustomerPermissions {
   redeem: boolean;
   assign: boolean;
   notify: boolean;
-  delete: boolean;
 }
 
 interface ActionsProps {
   programId: string;
   customerId: string;
-  email: string;
   rewards: CustomerProfile["rewards"];
   pools: CustomerProfile["pools"];
   can: CustomerPermissions;
@@ -26,8 +23,11 @@ interface ActionsProps {
   adjustLimit: AdjustLimit;
 }
 
-/** The customer page's "Actions" card: the writes the staff member's role allows, one form each. */
-export function CustomerActions({ programId, customerId, email, rewards, pools, can, adjustLimit }: ActionsProps) {
+/**
+ * The customer page's "Actions" card: the routine writes the staff member's role allows, one form each. Deleting
+ * the customer is not routine: it is in the page's danger zone, at the end (danger-zone.tsx).
+ */
+export function CustomerActions({ programId, customerId, rewards, pools, can, adjustLimit }: ActionsProps) {
   if (!Object.values(can).some(Boolean)) {
     return (
       <Card title="Actions">
@@ -43,7 +43,6 @@ export function CustomerActions({ programId, customerId, email, rewards, pools, 
         {can.redeem && <RedeemRewardForm {...at} rewards={rewards} />}
         {can.assign && <AssignCouponForm {...at} pools={pools} />}
         {can.notify && <NotifyForm {...at} />}
-        {can.delete && <DeleteCustomerForm {...at} email={email} />}
       </div>
     </Card>
   );

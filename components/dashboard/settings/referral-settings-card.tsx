@@ -10,13 +10,19 @@ export function ReferralSettingsCard({
   programId,
   settings,
   canEdit,
+  version,
 }: {
   programId: string;
   settings: ReferralSettings;
   canEdit: boolean;
+  /** The program's version, for the edit drawer's If-Match. */
+  version: string | Date;
 }) {
   return (
-    <Card title="Referrals" actions={canEdit && <ReferralSettingsDrawer programId={programId} settings={settings} />}>
+    <Card
+      title="Referrals"
+      actions={canEdit && <ReferralSettingsDrawer programId={programId} settings={settings} version={version} />}
+    >
       <DefinitionList
         items={[
           ["Referral link", settings.referralLinkTemplate ?? "none (customers get no link)"],

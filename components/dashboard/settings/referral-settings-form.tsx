@@ -9,7 +9,11 @@ import { EditDrawer } from "../edit-drawer";
 export type ReferralSettingsData = ReferralSettingsForm;
 
 /** The "Referrals" card's "Edit" button and drawer (managers and owners): every referral setting. */
-export function ReferralSettingsDrawer(props: { programId: string; settings: ReferralSettingsData }) {
+export function ReferralSettingsDrawer(props: {
+  programId: string;
+  settings: ReferralSettingsData;
+  version: string | Date;
+}) {
   return (
     <EditDrawer title="Edit referral settings" button="Edit" buttonLabel="Edit referral settings">
       {(close) => <ReferralSettingsEditForm {...props} onSaved={close} />}
@@ -20,16 +24,20 @@ export function ReferralSettingsDrawer(props: { programId: string; settings: Ref
 function ReferralSettingsEditForm({
   programId,
   settings,
+  version,
   onSaved,
 }: {
   programId: string;
   settings: ReferralSettingsData;
+  /** The program's version (If-Match); only the changed settings are sent (the route's schema is partial). */
+  version: string | Date;
   onSaved: () => void;
 }) {
   const save = useStaffForm({
     schema: ReferralSettingsForm,
     method: "PATCH",
     url: staffApi.referralSettings(programId),
+    version,
     values: settings,
     success: "Referral settings saved",
     clear: "never",

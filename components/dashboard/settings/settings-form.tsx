@@ -23,17 +23,21 @@ export function SettingsForm({
   programId,
   settings,
   timeZones,
+  version,
   onSaved,
 }: {
   programId: string;
   settings: SettingsData;
   timeZones: string[];
+  /** The program's version (If-Match); only the changed settings are sent (the route's schema is partial). */
+  version: string | Date;
   onSaved: () => void;
 }) {
   const save = useStaffForm({
     schema: ProgramSettingsForm,
     method: "PATCH",
     url: staffApi.settings(programId),
+    version,
     values: settings,
     success: "Settings saved",
     clear: "never",

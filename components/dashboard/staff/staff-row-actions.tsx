@@ -59,11 +59,14 @@ export function StaffDisableButton({
   staffId,
   email,
   disabled,
+  version,
 }: {
   programId: string;
   staffId: string;
   email: string;
   disabled: boolean;
+  /** The membership's version (If-Match), as StaffRoleForm takes it. */
+  version?: string | Date;
 }) {
   return (
     <WriteButton
@@ -73,6 +76,7 @@ export function StaffDisableButton({
         success: disabled ? `${email} re-enabled` : `${email} disabled`,
       }}
       body={{ disabled: !disabled }}
+      version={version}
       confirm={disabled ? null : `Disable ${email}? They are signed out of the dashboard at their next request.`}
       className={`${disabled ? secondaryButtonClass : dangerButtonClass} whitespace-nowrap py-1`}
       label={`${disabled ? "Re-enable" : "Disable"} ${email}`}

@@ -7,12 +7,22 @@ import { staffApi } from "@/lib/staff/urls";
 import { InputField, ShownOnce, buttonClass, secondaryButtonClass } from "@/components/ui";
 
 /** The webhooks page's push endpoint (managers): set, replace or remove it; a new URL gets a new secret, shown once. */
-export function PushEndpointForm({ programId, current }: { programId: string; current: string | null }) {
+export function PushEndpointForm({
+  programId,
+  current,
+  version,
+}: {
+  programId: string;
+  current: string | null;
+  /** The program's version (If-Match): a save from a page someone else has changed since is refused. */
+  version?: string | Date;
+}) {
   const [secret, setSecret] = useState<string | null>(null);
   const save = useStaffForm<typeof PushEndpointSchema, { url: string | null; secret: string | null }>({
     schema: PushEndpointSchema,
     method: "PUT",
     url: staffApi.pushEndpoint(programId),
+    version,
     success: (data) => (data.url ? "Push endpoint saved" : "Push endpoint removed"),
     // The field shows the saved URL (keyed on it), so there is nothing to clear.
     clear: "never",

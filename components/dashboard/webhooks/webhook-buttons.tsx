@@ -9,11 +9,14 @@ export function WebhookActiveButton({
   webhookId,
   active,
   url,
+  version,
 }: {
   programId: string;
   webhookId: string;
   active: boolean;
   url: string;
+  /** The webhook's version: a click from a page someone else has changed since is refused (409 stale_edit). */
+  version: string | Date;
 }) {
   return (
     <WriteButton
@@ -23,6 +26,7 @@ export function WebhookActiveButton({
         success: active ? "Webhook disabled" : "Webhook enabled",
       }}
       body={{ active: !active }}
+      version={version}
       confirm={active ? `Disable the webhook ${url}? Deliveries still queued for it are cancelled.` : null}
       className={active ? dangerButtonClass : secondaryButtonClass}
       label={`${active ? "Disable" : "Enable"} webhook ${url}`}

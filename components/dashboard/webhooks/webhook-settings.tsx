@@ -18,16 +18,20 @@ export function WebhookSubscriptionsForm({
   webhookId,
   url,
   eventTypes,
+  version,
 }: {
   programId: string;
   webhookId: string;
   url: string;
   eventTypes: string[];
+  /** The webhook's version (If-Match). */
+  version: string | Date;
 }) {
   const save = useStaffForm<typeof WebhookSubscriptions, { eventTypes: string[] }>({
     schema: WebhookSubscriptions,
     method: "PUT",
     url: staffApi.webhookEvents(programId, webhookId),
+    version,
     success: (data) => (data.eventTypes.length ? `Subscribed to ${data.eventTypes.length} event types` : "Every event"),
     // The boxes show the saved choice (keyed on it), so there is nothing to clear.
     clear: "never",

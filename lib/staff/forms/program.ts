@@ -52,6 +52,9 @@ export const ProgramSettingsForm = z.strictObject({
     .optional(),
 });
 export type ProgramSettingsForm = z.infer<typeof ProgramSettingsForm>;
+/** What the settings route takes: any of the settings; the dashboard's form sends only those it changed. */
+export const ProgramSettingsPatch = ProgramSettingsForm.partial();
+export type ProgramSettingsPatch = z.infer<typeof ProgramSettingsPatch>;
 
 /** Whole points, from 0 (none) up to MAX_POINTS, for the referral settings. */
 const ReferralPoints = (min: number) =>
@@ -92,6 +95,9 @@ export const ReferralSettingsForm = z.strictObject({
     .max(3650, "must be at most 3650"),
 });
 export type ReferralSettingsForm = z.infer<typeof ReferralSettingsForm>;
+/** What the referral settings route takes: any of them; the dashboard's form sends only those it changed. */
+export const ReferralSettingsPatch = ReferralSettingsForm.partial();
+export type ReferralSettingsPatch = z.infer<typeof ReferralSettingsPatch>;
 
 /** A new program: its name (the rest starts at the defaults and is set on its settings page). */
 export const NewProgramForm = z.strictObject({ name: z.string().trim().min(1, "a name is required").max(255) });

@@ -3,13 +3,13 @@ import { createProgramWithOwner, getProgram, updateProgram } from "@/lib/domain/
 import { createTestCopy } from "@/lib/domain/program-test-copy";
 import { audited, auditedUpdate } from "../audit";
 import { staffOperation } from "../authz";
-import type { NewProgramForm, ProgramSettingsForm } from "../forms/program";
+import type { NewProgramForm, ProgramSettingsPatch } from "../forms/program";
 
 /** The program settings page's writes: the settings (managers and owners) and a new program (owners). */
 
 export const updateProgramSettingsAsStaff = staffOperation(
   "program.manage",
-  async (tx, staff, input: ProgramSettingsForm, version?: string) => {
+  async (tx, staff, input: ProgramSettingsPatch, version?: string) => {
     const { after, version: next } = await auditedUpdate(
       tx,
       staff,

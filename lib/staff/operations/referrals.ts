@@ -2,12 +2,12 @@ import "server-only";
 import { getReferralSettings, updateReferralSettings } from "@/lib/domain/referrals";
 import { auditedUpdate } from "../audit";
 import { staffOperation } from "../authz";
-import type { ReferralSettingsForm } from "../forms/program";
+import type { ReferralSettingsPatch } from "../forms/program";
 
 /** The settings page's "Referrals" card: the program's referral settings (managers and owners), audited. */
 export const updateReferralSettingsAsStaff = staffOperation(
   "program.manage",
-  async (tx, staff, input: ReferralSettingsForm, version?: string) => {
+  async (tx, staff, input: ReferralSettingsPatch, version?: string) => {
     const { after, version: next } = await auditedUpdate(
       tx,
       staff,

@@ -15,6 +15,7 @@ export async function apiKeys(db: Db, programId: string) {
       createdAt: true,
       lastUsedAt: true,
       revokedAt: true,
+      updatedAt: true,
     },
   });
 }

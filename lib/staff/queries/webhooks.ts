@@ -19,9 +19,10 @@ export async function webhookSettings(db: Db, programId: string) {
         createdAt: true,
         eventTypes: true,
         previousSecretExpiresAt: true,
+        updatedAt: true,
       },
     }),
-    db.program.findUnique({ where: { id: programId }, select: { pushEndpointUrl: true } }),
+    db.program.findUnique({ where: { id: programId }, select: { pushEndpointUrl: true, updatedAt: true } }),
   ]);
   const now = new Date();
   return {
@@ -32,6 +33,8 @@ export async function webhookSettings(db: Db, programId: string) {
         previousSecretExpiresAt && previousSecretExpiresAt > now ? previousSecretExpiresAt : null,
     })),
     pushEndpointUrl: program?.pushEndpointUrl ?? null,
+    /** The program's version: the push endpoint is a program setting (If-Match of its form). */
+    programVersion: program?.updatedAt ?? null,
   };
 }
 

@@ -48,6 +48,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ progra
                       name={k.name}
                       rateLimitPerSec={k.rateLimitPerSec}
                       rateLimitBurst={k.rateLimitBurst}
+                      version={k.updatedAt}
                     />
                   )}
                 </div>

@@ -4,6 +4,7 @@ import { getReferralSettings } from "@/lib/domain/referrals";
 import { timeZones } from "@/lib/domain/time-zones";
 import { can } from "@/lib/staff/authz";
 import { requirePage } from "@/lib/staff/session";
+import { currentVersion } from "@/lib/staff/versions";
 import { Card, formatNumber } from "@/components/ui";
 import { DefinitionList } from "@/components/dashboard/edit-drawer";
 import { NewProgramCard, TestCopyCard } from "@/components/dashboard/settings/settings-form";
@@ -20,9 +21,10 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
   const { programId } = await params;
   const staff = await requirePage(programId, "program.read");
   const database = await db();
-  const [settings, referralSettings] = await Promise.all([
+  const [settings, referralSettings, version] = await Promise.all([
     getProgram(database, programId),
     getReferralSettings(database, programId),
+    currentVersion(database, "program", programId, programId),
   ]);
   const { id: _id, ...data } = settings;
   return (
@@ -32,7 +34,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
         title="Program settings"
         actions={
           can(staff.role, "program.manage") && (
-            <SettingsDrawer programId={programId} settings={data} timeZones={timeZones()} />
+            <SettingsDrawer programId={programId} settings={data} timeZones={timeZones()} version={version} />
           )
         }
       >
@@ -60,6 +62,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
         programId={programId}
         settings={referralSettings}
         canEdit={can(staff.role, "program.manage")}
+        version={version}
       />
       {can(staff.role, "programs.create") && <NewProgramCard programId={programId} />}
       {can(staff.role, "programs.test_copy") && <TestCopyCard programId={programId} name={settings.name} />}

@@ -74,7 +74,13 @@ export default async function WebhooksPage(props: ProgramSearchPageProps<"status
                   {manage && (
                     <div className="flex flex-wrap gap-2">
                       {w.active && <TestEventButton programId={programId} webhookId={w.id} url={w.url} />}
-                      <WebhookActiveButton programId={programId} webhookId={w.id} active={w.active} url={w.url} />
+                      <WebhookActiveButton
+                        programId={programId}
+                        webhookId={w.id}
+                        active={w.active}
+                        url={w.url}
+                        version={w.updatedAt}
+                      />
                     </div>
                   )}
                 </div>
@@ -85,6 +91,7 @@ export default async function WebhooksPage(props: ProgramSearchPageProps<"status
                       webhookId={w.id}
                       url={w.url}
                       eventTypes={w.eventTypes}
+                      version={w.updatedAt}
                     />
                     <RotateSecretForm programId={programId} webhookId={w.id} url={w.url} />
                   </>
@@ -96,7 +103,11 @@ export default async function WebhooksPage(props: ProgramSearchPageProps<"status
       </Card>
       <Card title="Push endpoint">
         {manage ? (
-          <PushEndpointForm programId={programId} current={settings.pushEndpointUrl} />
+          <PushEndpointForm
+            programId={programId}
+            current={settings.pushEndpointUrl}
+            version={settings.programVersion ?? undefined}
+          />
         ) : settings.pushEndpointUrl ? (
           <p className="break-all font-mono text-sm">{settings.pushEndpointUrl}</p>
         ) : (

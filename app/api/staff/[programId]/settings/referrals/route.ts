@@ -1,9 +1,9 @@
 import { staffWrite } from "@/lib/staff/http";
-import { ReferralSettingsForm } from "@/lib/staff/forms/program";
+import { ReferralSettingsPatch } from "@/lib/staff/forms/program";
 import { updateReferralSettingsAsStaff } from "@/lib/staff/operations/referrals";
 
 /** Saves the program's referral settings; 200 with them. */
 export const PATCH = staffWrite(updateReferralSettingsAsStaff, {
-  body: ReferralSettingsForm,
+  body: ReferralSettingsPatch,
   args: (req) => [req.body, req.version],
 });

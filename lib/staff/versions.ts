@@ -4,6 +4,7 @@ import { query, raw, sql, type Sql } from "@/lib/db/sql";
 import { invalidInput, notFound, staleEdit } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import type { StaffContext } from "./authz";
+import { auditDiff } from "./audit-words";
 
 /**
  * No lost update on the staff side: every edit form carries the version of what it edits (the row's `updatedAt`,
@@ -63,12 +64,8 @@ const rowOf = (kind: Versioned, programId: string, id: string): Sql =>
     ? sql`id = ${programId}::uuid`
     : sql`${raw(VERSIONED[kind].key)} = ${id}::uuid AND "programId" = ${programId}::uuid`;
 
-/** Keys whose value differs between an audit row's before and after. */
-function changedKeys(before: unknown, after: unknown): string[] {
-  const b = (before && typeof before === "object" ? before : {}) as Record<string, unknown>;
-  const a = (after && typeof after === "object" ? after : {}) as Record<string, unknown>;
-  return Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-}
+/** Keys whose value differs between an audit row's before and after (the audit page's diff). */
+const changedKeys = (before: unknown, after: unknown): string[] => auditDiff(before, after).map((c) => c.key);
 
 /**
  * Locks the row and refuses the edit (409 `stale_edit`, nothing changed) when `expected` is not its version.

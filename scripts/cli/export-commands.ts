@@ -19,7 +19,8 @@ const USAGE: Record<ExportKind, string> = {
   ledger: "--program ID --out FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD]   (days in the program's time zone)",
   redemptions: "--program ID --out FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD]",
   "coupon-codes": "--program ID --out FILE --pool POOL_ID",
-  "audit-log": "--program ID --out FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--action A] [--staff EMAIL]",
+  "audit-log":
+    "--program ID --out FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--action A] [--staff EMAIL] [--type ENTITY_TYPE] [--entity ID]",
 };
 
 const Flags = z.object({ program: Uuid, out: z.string().min(1) }).catchall(z.string());

@@ -39,8 +39,8 @@ test("the audit log filtered to one day shows who changed what, with a diff", as
   const filters = page.getByRole("form", { name: "Filter the audit log" });
   await filters.getByLabel("From").fill(day);
   await filters.getByLabel("To").fill(day);
-  await filters.getByLabel("Who").selectOption(me.email);
-  await filters.getByLabel("What").selectOption("customer.update");
+  await filters.getByLabel("Staff member").selectOption(me.email);
+  await filters.getByLabel("Action").selectOption("customer.update");
   await filters.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(new RegExp(`from=${day}&to=${day}`));
 

@@ -199,8 +199,9 @@ test("a viewer can look but not change anything, and forged requests are refused
   await expect(userData).toHaveText(userDataText!);
   await expect(page.getByLabel("Balance", { exact: true })).toHaveText(balance!);
   await expect(page.getByRole("table", { name: "Timeline" })).not.toContainText("forged by a viewer");
-  await page.goto(`/dashboard/${programId}/audit`);
-  await expect(page).toHaveURL(/\/forbidden$/);
+  const forbidden = await page.goto(`/dashboard/${programId}/audit`);
+  expect(forbidden?.status()).toBe(403);
+  await expect(page).toHaveURL(/\/audit$/);
   await expect(page.getByRole("heading", { name: "Not for your role" })).toBeVisible();
   await shot(page, "viewer-forbidden");
 });

@@ -1,7 +1,7 @@
 "use client";
 
 import clsx from "clsx";
-import Link from "next/link";
+import Link, { useLinkStatus } from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { dashboardPages } from "@/lib/staff/urls";
 import { SignOutButton } from "./sign-out-button";
@@ -16,6 +16,19 @@ interface Props {
 
 const darkButtonClass =
   "rounded-md border border-slate-500 px-3 py-1.5 text-sm text-slate-100 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400";
+
+/**
+ * A dot beside a link while the page it opens is loading: dashboard pages render whole on the server before they
+ * answer (so not-found and forbidden carry their real status), so this is the feedback while one loads.
+ */
+function Pending() {
+  const { pending } = useLinkStatus();
+  return pending ? (
+    <span role="status" className="ml-2 inline-block h-2 w-2 animate-pulse rounded-full bg-indigo-300 align-middle">
+      <span className="sr-only">Loading…</span>
+    </span>
+  ) : null;
+}
 
 /** Navigation, the program switcher (when the staff member has several programs), who is signed in, sign-out. */
 export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
@@ -70,6 +83,7 @@ export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
               )}
             >
               {l.label}
+              <Pending />
             </Link>
           ))}
         </nav>

@@ -120,7 +120,7 @@ const VERBS: Record<string, string> = {
 
 /** The entity's name as the row knows it: a name, e-mail or key from its snapshot, else a short id. */
 function entityName(row: AuditRowLike): string {
-  const snap = asRecord(row.after) ?? asRecord(row.before) ?? {};
+  const snap = { ...asRecord(row.before), ...asRecord(row.after) };
   for (const k of ["name", "email", "key", "title", "url", "kind"]) {
     const v = snap[k];
     if (typeof v === "string" && v && !isSecret(k, v)) return `“${shown(redact(v, k))}”`;

@@ -359,6 +359,42 @@ for (const backend of BACKENDS) {
       assert.match(signedOut.headers.get("location") ?? "", /\/signin$/);
     });
 
+    test("the audit page filters by day, who, what and entity, says each change in words, shows no secret", async () => {
+      const all = await page("manager", "/audit");
+      assert.equal(all.status, 200);
+      const allText = htmlText(all.html);
+      for (const secret of secrets) assert.ok(!allText.includes(secret), "no secret on the audit page");
+      assert.match(allText, new RegExp(`${emails.manager} (created|changed|rotated the signing secret of) webhook`));
+      // One entity's history: only that webhook's rows, each linking to the webhooks page.
+      const one = htmlText((await page("manager", `/audit?type=webhook&entity=${hooks.all.id}`)).html);
+      assert.ok(one.includes("webhook.rotate_secret") && one.includes(`/dashboard/${A()}/webhooks`));
+      assert.ok(!one.includes("apikey.create"), "other entities are filtered out");
+      // What and who.
+      const keys = htmlText((await page("manager", `/audit?action=apikey.update&staff=${emails.manager}`)).html);
+      assert.ok(keys.includes("changed API key") && keys.includes("rateLimitPerSec"), "a limits change with its diff");
+      assert.ok(!keys.includes("webhook.create"));
+      // A day with nothing; a day outside 1970–2100 is ignored with a message, never a 5xx.
+      const empty = await page("manager", "/audit?from=2001-01-01&to=2001-01-01");
+      assert.ok(htmlText(empty.html).includes("No entries match these filters."));
+      const odd = await page("manager", "/audit?from=9999-12-31&to=2026-13-01");
+      assert.equal(odd.status, 200);
+      assert.match(htmlText(odd.html), /from must be a date in the years 1970 to 2100 \(ignored\)/);
+      // The CSV export takes the same filter.
+      const csv = await staffCall(
+        app.baseUrl,
+        cookies.manager!,
+        "GET",
+        `/api/staff/${A()}/exports/audit-log?type=webhook`,
+        undefined,
+        {
+          "sec-fetch-site": "same-origin",
+        },
+      );
+      assert.equal(csv.status, 200, csv.text);
+      const lines = csv.text.trim().split("\n").slice(1);
+      assert.ok(lines.length > 0 && lines.every((l) => l.includes(",webhook,")), "only webhook rows");
+    });
+
     test("every change is audited, without secrets", async () => {
       const rows = await finalSql<{ action: string; staffEmail: string; before: unknown; after: unknown }>(
         `SELECT action, "staffEmail", before, after FROM "AuditLog" WHERE "programId" = $1::uuid ORDER BY "createdAt"`,

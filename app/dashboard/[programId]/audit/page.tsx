@@ -52,14 +52,14 @@ export default async function AuditPage(props: ProgramSearchPageProps<Key>) {
       <FilterForm label="Filter the audit log" filtered={filtered}>
         <FilterInput name="from" label="From" type="date" value={filter.from ?? ""} min={FIRST_DAY} max={LAST_DAY} />
         <FilterInput name="to" label="To" type="date" value={filter.to ?? ""} min={FIRST_DAY} max={LAST_DAY} />
-        <FilterSelect name="staff" label="Who" value={filter.staff ?? ""} all="Everyone">
+        <FilterSelect name="staff" label="Staff member" value={filter.staff ?? ""} all="Everyone">
           {staff.map((s) => (
             <option key={s.email} value={s.email}>
               {s.email} ({s.role})
             </option>
           ))}
         </FilterSelect>
-        <FilterSelect name="action" label="What" value={action ?? ""} all="All actions">
+        <FilterSelect name="action" label="Action" value={action ?? ""} all="All actions">
           {AUDIT_ACTIONS.map((a) => (
             <option key={a}>{a}</option>
           ))}

@@ -222,7 +222,7 @@ export const programCommands: Record<string, Command> = {
             after: { email, role: f.role, expiresAt: link.expiresAt.toISOString(), by: "cli" },
           },
         });
-        const origin = f["base-url"] ?? config().NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
+        const origin = f["base-url"] ?? config().NEXTAUTH_URL ?? `http://localhost:${config().PORT}`;
         return { email, role: f.role, link: new URL(link.path, origin).href, expiresAt: link.expiresAt };
       });
     },

@@ -33,6 +33,10 @@ export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, meaning: "missing, unknown or revoked credentials" },
   forbidden: { status: 403, meaning: "the signed-in staff member's role does not allow this" },
   cross_site_request: { status: 403, meaning: "a staff write sent from another site" },
+  second_factor_required: {
+    status: 403,
+    meaning: "the program requires staff to have a second factor; set one up on the account page",
+  },
   api_key_mode_mismatch: {
     status: 403,
     meaning: "a test key (`lk_test_`) on a live program, or a live key (`lk_live_`) on a test program",
@@ -86,6 +90,7 @@ export const ERROR_CATALOGUE = {
     status: 409,
     meaning: "the customer has already earned points: a referral is recorded only before the first earn",
   },
+  link_invalid: { status: 410, meaning: "the one-time link is unknown, used already or expired" },
   payload_too_large: { status: 413, meaning: "the body is larger than the limit" },
   unsupported_media_type: { status: 415, meaning: "the body was not sent as application/json" },
   rate_limited: { status: 429, meaning: "too many requests; see Retry-After" },
@@ -158,6 +163,11 @@ export const signInRequired = () => fail("unauthorized", "Sign in to continue.")
 export const invalidMetricsToken = () =>
   fail("unauthorized", "A valid metrics token is required (Authorization: Bearer).");
 export const forbidden = (message: string) => fail("forbidden", message);
+export const secondFactorRequired = () =>
+  fail(
+    "second_factor_required",
+    "This program requires a second factor: set one up on your account page (/account), then come back.",
+  );
 export const apiKeyModeMismatch = (keyIsTest: boolean) =>
   fail(
     "api_key_mode_mismatch",
@@ -256,6 +266,10 @@ export const referralAfterFirstEarn = (path: string) =>
   fail("referral_after_first_earn", "The customer has already earned points; a referral can no longer be recorded.", [
     { path, message: "comes after the customer's first earn" },
   ]);
+
+// 410
+export const linkInvalid = () =>
+  fail("link_invalid", "This link is unknown, used already or expired: ask an owner of the program for a new one.");
 
 // 413, 415, 429
 export const payloadTooLarge = (maxBytes: number) =>

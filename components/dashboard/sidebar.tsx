@@ -92,6 +92,9 @@ export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
             {staffEmail}
           </p>
           <p className="text-xs capitalize text-slate-300">{role}</p>
+          <Link href="/account" className="mt-2 block text-xs text-indigo-200 underline hover:text-white">
+            Your account: password, second factor
+          </Link>
           <SignOutButton className={`${darkButtonClass} mt-3 w-full`} />
         </div>
       </div>

@@ -145,6 +145,7 @@ export async function signInSucceeded(prisma: PrismaClient, email: string, addre
       where: { key: addressKey(address), failures: { gt: 0 } },
       data: { failures: { decrement: 1 } },
     });
+    await tx.staffUser.updateMany({ where: { email: normalEmail(email) }, data: { lastSignInAt: now } });
     const id = { email: normalEmail(email), address: address.slice(0, 100) };
     await tx.staffTrustedAddress.upsert({
       where: { email_address: id },

@@ -12,10 +12,21 @@ const BCRYPT_COST = 12;
 /** Passwords: at least 12 characters; bcrypt reads at most 72 bytes. The dashboard's form says the same. */
 export const PASSWORD_LENGTH = { min: 12, max: 72 } as const;
 
-function checkPassword(password: string) {
+export function checkPassword(password: string) {
   if (password.length < PASSWORD_LENGTH.min || Buffer.byteLength(password) > PASSWORD_LENGTH.max) {
     throw invalidInput(`The password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters.`);
   }
+}
+
+/** A password's hash as every staff password is stored (bcrypt, cost 12). Checks the length first. */
+export async function hashStaffPassword(password: string): Promise<string> {
+  checkPassword(password);
+  return bcrypt.hash(password, BCRYPT_COST);
+}
+
+/** Whether `password` is the account's (for a change of one's own password). */
+export async function staffPasswordMatches(passwordHash: string, password: string): Promise<boolean> {
+  return Buffer.byteLength(password) <= 200 && bcrypt.compare(password, passwordHash);
 }
 
 /**
@@ -74,7 +85,8 @@ export async function verifyStaffPassword(db: Db, email: string, password: strin
   const user = await db.staffUser.findUnique({ where: { email: email.trim().toLowerCase() } });
   const ok = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok || user.disabledAt) return null;
-  return { id: user.id, email: user.email, name: user.name };
+  // The second factor's secret only when enrolment is confirmed: the sign-in then needs a code too.
+  return { id: user.id, email: user.email, name: user.name, totpSecret: user.totpEnabledAt ? user.totpSecret : null };
 }
 
 /** The programs a staff member may open, with the role in each (none for a disabled account). */

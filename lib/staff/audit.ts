@@ -60,6 +60,17 @@ export const AUDIT_ACTIONS = [
   "staff.disable",
   "staff.enable",
   "staff.unlock",
+  "staff.invite",
+  "staff.add_existing",
+  "staff.reset_link",
+  "staff.remove",
+  "staff.second_factor_setting",
+  "staff.invite_accepted",
+  "staff.password_reset",
+  "staff.password_change",
+  "staff.totp_enable",
+  "staff.totp_disable",
+  "staff.recovery_code_used",
   "data.export",
   "staff.signin_failed",
   "staff.signin_locked",
@@ -137,6 +148,35 @@ export async function auditedUpdate<T, R>(
  * `staffId` when the e-mail is an account's, and the e-mail as typed (lower-cased, cut to 320 characters).
  * `detail` holds the client address and the counts.
  */
+/**
+ * An account's own action (its password, its second factor, a one-time link used): one row in each program the
+ * account belongs to (or `programIds` when given), with the account as the actor. In the caller's transaction.
+ */
+export async function auditedAccount(
+  db: Db,
+  account: { id: string; email: string },
+  action: AuditAction,
+  after: unknown,
+  programIds?: string[],
+) {
+  const programs =
+    programIds ??
+    (await db.staffMembership.findMany({ where: { staffId: account.id }, select: { programId: true } })).map(
+      (m) => m.programId,
+    );
+  await db.auditLog.createMany({
+    data: (programs.length > 0 ? programs : [null]).map((programId) => ({
+      programId,
+      staffId: account.id,
+      staffEmail: account.email,
+      action,
+      entityType: "staff_account",
+      entityId: account.id,
+      after: json(after),
+    })),
+  });
+}
+
 export async function auditedSignIn(
   db: Db,
   action: "staff.signin_failed" | "staff.signin_locked",

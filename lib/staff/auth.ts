@@ -16,8 +16,9 @@ import {
 } from "@/lib/domain/sign-in-throttle";
 import { verifyStaffPassword } from "@/lib/domain/staff";
 import { createStaffSession, isStaffSessionLive, revokeStaffSession } from "@/lib/domain/staff-sessions";
-import { auditedSignIn } from "./audit";
-import { SIGN_IN_THROTTLED } from "./sign-in-errors";
+import { checkSecondFactor } from "@/lib/domain/staff-factor";
+import { auditedAccount, auditedSignIn } from "./audit";
+import { SECOND_FACTOR_NEEDED, SIGN_IN_THROTTLED } from "./sign-in-errors";
 import { clientAddress } from "./request-origin";
 import { config } from "@/lib/config";
 
@@ -65,7 +66,12 @@ class StaffSessionEnded extends Error {
  * exists, and bcrypt runs against a dummy hash for unknown e-mails, so every answer is the same), failures and
  * locks in the audit log.
  */
-async function authorizeStaff(email: string, password: string, headers: Record<string, string | string[] | undefined>) {
+async function authorizeStaff(
+  email: string,
+  password: string,
+  code: string,
+  headers: Record<string, string | string[] | undefined>,
+) {
   const prisma = await db();
   const address = clientAddress(headers);
   const keys = [accountKey(email), addressKey(address), pairKey(email, address)];
@@ -74,13 +80,27 @@ async function authorizeStaff(email: string, password: string, headers: Record<s
   const attempt = await beginSignInAttempt(prisma, keys, THROTTLE_POLICY, trusted ? [keys[0]!] : []);
   if (!attempt.allowed) throw new Error(SIGN_IN_THROTTLED);
   const user = password.length > 200 ? null : await verifyStaffPassword(prisma, email, password);
-  if (user) {
+  // An account with a second factor needs its code too (a TOTP code not used before, or a recovery code). Without
+  // one the form asks for it (nothing counted); a wrong one counts as a failed sign-in, like a wrong password.
+  let secondFactor: "totp" | "recovery" | null | undefined;
+  if (user?.totpSecret) {
+    if (!code) throw new Error(SECOND_FACTOR_NEEDED);
+    secondFactor =
+      code.length > 40 ? null : await checkSecondFactor(prisma, { id: user.id, totpSecret: user.totpSecret }, code);
+  }
+  if (user && secondFactor !== null) {
     await signInSucceeded(prisma, email, address);
+    if (secondFactor === "recovery") await auditedAccount(prisma, user, "staff.recovery_code_used", { address });
     return user;
   }
   const outcome = await signInFailed(prisma, keys, THROTTLE_POLICY);
   const failures = Object.fromEntries(outcome.map((o) => [o.key.split(":")[0], o.failures]));
-  await auditedSignIn(prisma, "staff.signin_failed", { email, address }, { failures });
+  await auditedSignIn(
+    prisma,
+    "staff.signin_failed",
+    { email, address },
+    user ? { failures, reason: "second_factor" } : { failures },
+  );
   for (const lock of outcome.filter((o) => o.lockedUntil)) {
     await auditedSignIn(
       prisma,
@@ -89,6 +109,8 @@ async function authorizeStaff(email: string, password: string, headers: Record<s
       { lockedKey: lock.key.split(":")[0], failures: lock.failures, lockedUntil: lock.lockedUntil },
     );
   }
+  // A wrong code: the form keeps asking for one (the password was right; the failure is counted all the same).
+  if (user) throw new Error(SECOND_FACTOR_NEEDED);
   return null;
 }
 
@@ -100,13 +122,19 @@ export const authOptions: NextAuthOptions = {
   providers: [
     CredentialsProvider({
       name: "Staff account",
-      credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: {
+        email: { label: "E-mail", type: "email" },
+        password: { label: "Password", type: "password" },
+        code: { label: "Code from your authenticator app, or a recovery code", type: "text" },
+      },
       authorize: async (credentials, req) => {
         if (typeof credentials?.email !== "string" || typeof credentials.password !== "string" || !credentials.email)
           return null;
+        const code = typeof credentials.code === "string" ? credentials.code.trim() : "";
         const user = await authorizeStaff(
           credentials.email,
           credentials.password,
+          code,
           (req?.headers ?? {}) as Record<string, string>,
         );
         return user ? { id: user.id, email: user.email, name: user.name ?? user.email } : null;

@@ -92,6 +92,11 @@ export interface StaffContext {
   programTest: boolean;
   /** A test program's clock, the business time its operations act at (lib/domain/clock.ts); null: live. */
   programClockAt: Date | null;
+  /**
+   * The program requires a second factor and the account has none yet: the session's pages send it to /account to
+   * set one up, its JSON routes answer 403 `second_factor_required` (lib/staff/session.ts). Absent: not the case.
+   */
+  secondFactorMissing?: boolean;
 }
 
 /** Re-exported for the pages and routes that check ids beside their permission checks. */
@@ -104,8 +109,8 @@ export async function resolveStaff(database: Db, staffId: string, programId: str
     where: { staffId_programId: { staffId, programId } },
     select: {
       role: true,
-      program: { select: { name: true, test: true, clockAt: true } },
-      staff: { select: { email: true, disabledAt: true } },
+      program: { select: { name: true, test: true, clockAt: true, requireStaffTotp: true } },
+      staff: { select: { email: true, disabledAt: true, totpEnabledAt: true } },
     },
   });
   if (!membership || membership.staff.disabledAt) return null;
@@ -117,6 +122,7 @@ export async function resolveStaff(database: Db, staffId: string, programId: str
     role: memberOf(ROLES, membership.role),
     programTest: membership.program.test,
     programClockAt: membership.program.clockAt,
+    ...(membership.program.requireStaffTotp && !membership.staff.totpEnabledAt ? { secondFactorMissing: true } : {}),
   };
 }
 

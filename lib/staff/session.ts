@@ -3,7 +3,7 @@ import { getServerSession } from "next-auth";
 import { forbidden as forbiddenPage, notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { db } from "@/lib/db/client";
-import { signInRequired, forbidden } from "@/lib/errors";
+import { signInRequired, forbidden, secondFactorRequired } from "@/lib/errors";
 import { authOptions } from "./auth";
 import { authorize, can, resolveStaff, type Permission, type StaffContext } from "./authz";
 
@@ -31,6 +31,7 @@ export async function requireStaff(programId: string, permission: Permission): P
   if (!staffId) throw signInRequired();
   // Not a member of this program: answered like a missing permission, without saying whether it exists.
   if (!staff) throw forbidden("You do not have access to this program.");
+  if (staff.secondFactorMissing) throw secondFactorRequired();
   authorize(staff, permission);
   return staff;
 }
@@ -44,6 +45,7 @@ export async function requirePage(programId: string, permission: Permission): Pr
   const { staffId, staff } = await current(programId);
   if (!staffId) redirect("/signin");
   if (!staff) notFound();
+  if (staff.secondFactorMissing) redirect(`/account?required=${programId}`);
   if (!can(staff.role, permission)) forbiddenPage();
   return staff;
 }

@@ -49,6 +49,10 @@ export const staffApi = {
   staffRole: (programId: string, staffId: string) => `${api(programId)}/staff/${staffId}/role`,
   staffDisabled: (programId: string, staffId: string) => `${api(programId)}/staff/${staffId}/disabled`,
   staffLock: (programId: string, staffId: string) => `${api(programId)}/staff/${staffId}/lock`,
+  staffMember: (programId: string, staffId: string) => `${api(programId)}/staff/${staffId}`,
+  staffResetLink: (programId: string, staffId: string) => `${api(programId)}/staff/${staffId}/reset-link`,
+  staffInvites: (programId: string) => `${api(programId)}/staff/invites`,
+  staffSecondFactor: (programId: string) => `${api(programId)}/staff/second-factor`,
   search: (programId: string, q: string) => `${api(programId)}/search${query({ q })}`,
   customer: customerApi,
   balance: (programId: string, customerId: string) => `${customerApi(programId, customerId)}/balance`,
@@ -83,6 +87,15 @@ export const dashboardPages = {
   couponPool: (programId: string, poolId: string) => `/dashboard/${programId}/coupons/${poolId}`,
   webhooks: (programId: string) => `/dashboard/${programId}/webhooks`,
   delivery: (programId: string, deliveryId: string) => `/dashboard/${programId}/webhooks/deliveries/${deliveryId}`,
+};
+
+/** The signed-in account's own routes (no program): app/api/account. */
+export const accountApi = {
+  link: "/api/account/link",
+  password: "/api/account/password",
+  totpSetup: "/api/account/totp/setup",
+  totpConfirm: "/api/account/totp/confirm",
+  totpDisable: "/api/account/totp/disable",
 };
 
 /** React Query keys; a write invalidates by prefix (every search, one customer's history). */

@@ -7,6 +7,8 @@ import { fireDueLifecycle } from "@/lib/domain/campaigns/lifecycle";
 import { expireDuePoints } from "@/lib/domain/points";
 import { createProgram, getProgram, updateProgram } from "@/lib/domain/programs";
 import { createStaff, setStaffPassword } from "@/lib/domain/staff";
+import { createStaffLink } from "@/lib/domain/staff-links";
+import { config } from "@/lib/config";
 import { createTier } from "@/lib/domain/tiers";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { ROLES, type Role } from "@/lib/domain/vocabulary";
@@ -184,6 +186,46 @@ export const programCommands: Record<string, Command> = {
         role: f.role,
         name: f.name,
       }),
+  },
+  "staff invite": {
+    usage: `--email E --program ID --role ${ROLES.join("|")} [--name N] [--base-url https://loyalty.example.com]`,
+    flags: z.strictObject({
+      email: z.email(),
+      program: Uuid,
+      role: z.enum(ROLES),
+      name: Name.optional(),
+      "base-url": z.url().optional(),
+    }),
+    // A one-time link (72 h, single use) that sets the password; printed once, only its hash is stored. The link's
+    // origin: --base-url, else NEXTAUTH_URL, else http://localhost:$PORT.
+    run: async (f: { email: string; program: string; role: Role; name?: string; "base-url"?: string }) => {
+      const prisma = await db();
+      const email = f.email.trim().toLowerCase();
+      return prisma.$transaction(async (tx) => {
+        await getProgram(tx, f.program);
+        if (await tx.staffUser.findUnique({ where: { email }, select: { id: true } }))
+          throw invalidInput("This e-mail has an account already: use `staff create` to add it to the program.");
+        const link = await createStaffLink(tx, {
+          kind: "invite",
+          email,
+          programId: f.program,
+          role: f.role,
+          name: f.name ?? null,
+          createdById: null,
+        });
+        await tx.auditLog.create({
+          data: {
+            programId: f.program,
+            staffEmail: "cli",
+            action: "staff.invite",
+            entityType: "staff_invite",
+            after: { email, role: f.role, expiresAt: link.expiresAt.toISOString(), by: "cli" },
+          },
+        });
+        const origin = f["base-url"] ?? config().NEXTAUTH_URL ?? `http://localhost:${config().PORT}`;
+        return { email, role: f.role, link: new URL(link.path, origin).href, expiresAt: link.expiresAt };
+      });
+    },
   },
   "staff password": {
     usage: "--email E --password P",

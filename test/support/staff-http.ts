@@ -33,10 +33,13 @@ export async function attemptSignIn(
     headers?: Record<string, string>;
     token?: { cookie: string; csrfToken: string };
     callbackUrl?: string;
+    /** The second factor's code (TOTP or a recovery code), for an account that has one. */
+    code?: string;
   } = {},
 ): Promise<SignInResult> {
   const token = options.token ?? (await csrf(baseUrl));
   const form = new URLSearchParams({ csrfToken: token.csrfToken, email, password, json: "true" });
+  if (options.code !== undefined) form.set("code", options.code);
   if (options.callbackUrl !== undefined) form.set("callbackUrl", options.callbackUrl);
   const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
     method: "POST",

@@ -23,7 +23,9 @@ export async function staffMembers(db: Db, programId: string) {
       role: true,
       createdAt: true,
       updatedAt: true,
-      staff: { select: { id: true, email: true, name: true, disabledAt: true } },
+      staff: {
+        select: { id: true, email: true, name: true, disabledAt: true, lastSignInAt: true, totpEnabledAt: true },
+      },
     },
     orderBy: { staff: { email: "asc" } },
   });
@@ -39,9 +41,31 @@ export async function staffMembers(db: Db, programId: string) {
     role: memberOf(ROLES, m.role),
     addedAt: m.createdAt,
     disabledAt: m.staff.disabledAt,
+    /** The last successful sign-in, or null (never signed in). */
+    lastSignInAt: m.staff.lastSignInAt,
+    /** Whether the account has a second factor (TOTP). */
+    secondFactor: !!m.staff.totpEnabledAt,
     /** When the account's sign-in lock ends (failed sign-ins from addresses it never signed in from), or null. */
     lockedUntil: locks.get(m.staff.email) ?? null,
     /** The membership's version, for the role form (a stale change is refused). */
     version: m.updatedAt,
   }));
+}
+
+/** The staff page's invitations not used yet (never their tokens: only who, which role, until when). */
+export async function pendingInvites(db: Db, programId: string, now: Date) {
+  return db.staffLink.findMany({
+    where: { kind: "invite", programId, usedAt: null, expiresAt: { gt: now } },
+    select: { id: true, email: true, role: true, expiresAt: true },
+    orderBy: { createdAt: "desc" },
+  });
+}
+
+/** The program's second-factor setting and whether the signed-in owner has one. */
+export async function secondFactorSetting(db: Db, programId: string, staffId: string) {
+  const [program, me] = await Promise.all([
+    db.program.findUniqueOrThrow({ where: { id: programId }, select: { requireStaffTotp: true } }),
+    db.staffUser.findUniqueOrThrow({ where: { id: staffId }, select: { totpEnabledAt: true } }),
+  ]);
+  return { required: program.requireStaffTotp, ownerHasFactor: !!me.totpEnabledAt };
 }

@@ -1,14 +1,22 @@
 import { db } from "@/lib/db/client";
 import { can } from "@/lib/staff/authz";
 import { requirePage } from "@/lib/staff/session";
-import { staffMembers } from "@/lib/staff/queries/staff-accounts";
+import { pendingInvites, secondFactorSetting, staffMembers } from "@/lib/staff/queries/staff-accounts";
 import { ActiveBadge, Badge, Card, Table } from "@/components/ui";
 import { StaffForm } from "@/components/dashboard/staff/staff-form";
 import { StaffDisableButton, StaffRoleForm, StaffUnlockButton } from "@/components/dashboard/staff/staff-row-actions";
+import { InviteForm } from "@/components/dashboard/staff/invite-form";
+import {
+  SecondFactorSetting,
+  StaffRemoveButton,
+  StaffResetLinkButton,
+} from "@/components/dashboard/staff/team-actions";
 
 export const metadata = { title: "Staff · Loyalty" };
 
-const COLUMNS = [{ label: "E-mail / name" }, { label: "Role" }, { label: "Added" }, { label: "Status" }];
+const COLUMNS = [{ label: "E-mail / name" }, { label: "Role" }, { label: "Added / last sign-in" }, { label: "Status" }];
+const utc = (d: Date) =>
+  `${d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC`;
 const ACTIONS = { label: "Actions", hidden: true };
 const td = "px-3 py-2 align-middle";
 
@@ -17,7 +25,11 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
   const me = await requirePage(programId, "staff.read");
   // Owners get the forms; every other role the same list as plain text (a read view, not disabled controls).
   const manage = can(me.role, "staff.manage");
-  const members = await staffMembers(await db(), programId);
+  const database = await db();
+  const members = await staffMembers(database, programId);
+  const invites = manage ? await pendingInvites(database, programId, new Date()) : [];
+  const factor = await secondFactorSetting(database, programId, me.staffId);
+  const without = members.filter((m) => !m.disabledAt && !m.secondFactor).length;
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold">Staff &amp; roles</h1>
@@ -26,6 +38,31 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
         change of role or a disabled account applies at the member&apos;s next request. The program always keeps at
         least one active owner.{manage ? "" : " Only owners add members or change roles."}
       </p>
+      {manage && <InviteForm programId={programId} />}
+      {manage && (
+        <SecondFactorSetting
+          programId={programId}
+          required={factor.required}
+          without={without}
+          ownerHasFactor={factor.ownerHasFactor}
+        />
+      )}
+      {!manage && factor.required && (
+        <p className="text-sm text-slate-700">
+          This program requires a second factor (an authenticator app) of every member.
+        </p>
+      )}
+      {manage && invites.length > 0 && (
+        <Card title="Invitations not used yet">
+          <ul className="space-y-1 text-sm">
+            {invites.map((i) => (
+              <li key={i.id}>
+                {i.email} <span className="capitalize">({i.role})</span>, until {utc(i.expiresAt)}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
       {manage && <StaffForm programId={programId} />}
       <Card title="Staff members">
         <Table
@@ -60,11 +97,19 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                   )}
                 </td>
                 <td className={`${td} whitespace-nowrap`}>
-                  {m.addedAt.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}
+                  <p>{m.addedAt.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}</p>
+                  <p className="text-xs text-slate-600">
+                    {m.lastSignInAt ? `last sign-in ${utc(m.lastSignInAt)}` : "never signed in"}
+                  </p>
                 </td>
                 <td className={td}>
                   <div className="flex flex-wrap items-center gap-2">
                     <ActiveBadge active={!m.disabledAt} inactive="disabled" inactiveTone="red" />
+                    {m.secondFactor ? (
+                      <Badge tone="green">second factor</Badge>
+                    ) : (
+                      <Badge tone={factor.required ? "amber" : "slate"}>no second factor</Badge>
+                    )}
                     {m.lockedUntil && (
                       <Badge tone="red">
                         sign-in locked until{" "}
@@ -79,12 +124,16 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                 {manage && (
                   <td className={`${td} text-right`}>
                     {!self && (
-                      <StaffDisableButton
-                        programId={programId}
-                        staffId={m.id}
-                        email={m.email}
-                        disabled={!!m.disabledAt}
-                      />
+                      <div className="flex flex-wrap justify-end gap-2">
+                        <StaffResetLinkButton programId={programId} staffId={m.id} email={m.email} />
+                        <StaffDisableButton
+                          programId={programId}
+                          staffId={m.id}
+                          email={m.email}
+                          disabled={!!m.disabledAt}
+                        />
+                        <StaffRemoveButton programId={programId} staffId={m.id} email={m.email} />
+                      </div>
                     )}
                   </td>
                 )}

@@ -273,7 +273,7 @@ async function flowRunPlan(db: Db, input: RunInput, locked: boolean) {
   });
   const applied = evaluation.applied[0];
   let capped: CapReason | null = null;
-  if (applied) capped = applied.capped && (CAP_OF_WINDOW[applied.capped] ?? null);
+  if (applied) capped = applied.capped ? (CAP_OF_WINDOW[applied.capped] ?? null) : null;
   else if (evaluation.skipped[0]?.reason === "customer_limit_reached") {
     // `once`: a run that would have earned is capped by it; a cap already exceeded (the flow was redefined below
     // what it gave) names itself instead, as a cut to 0 would.

@@ -227,6 +227,59 @@ FROM "EarningFlow" f
   ) u ON true
 WHERE f."programId" = $1::uuid AND f.key = $2::text`;
 
+/** What a flow gave the customer so far (its ledger entries), and the customer's state a run is decided on. */
+export interface FlowRunState {
+  balance: number;
+  memberSince: Date;
+  tier: string | null;
+  factor: number | null;
+  /** The flow's ledger entries of the customer: how many, their points, and the points of the UTC day of now. */
+  runs: number;
+  total: number;
+  today: number;
+}
+
+/**
+ * A run decided by the one evaluator: the flow's campaign (`flowCampaign`) on the customer's state and uses, and
+ * what the flow's answer says: the points earned and the cap that stopped or cut them (`once`, `cap_total`,
+ * `cap_per_day`; null when none did). Pure; test/unit/flow-engine-property.test.ts checks it against the flows'
+ * rule as it was written before the engine ran them.
+ */
+export function decideFlowRun(
+  flow: Parameters<typeof flowCampaign>[0],
+  state: FlowRunState,
+  values: Record<string, number>,
+  now: Date,
+) {
+  const version = flowCampaign(flow);
+  const caps = version.definition.limits.pointsCaps ?? [];
+  const used = (c: (typeof caps)[number]) => (c.window === "day" ? state.today : state.total);
+  const evaluation = evaluate({
+    event: { type: flowEventType(flow.key), occurredAt: now, attributes: values },
+    customer: {
+      tier: state.tier,
+      tierFactor: state.factor,
+      balance: state.balance,
+      memberSince: new Date(state.memberSince),
+      language: null,
+    },
+    campaigns: [{ ...version, budgetUsed: 0, customerUses: state.runs, customerPoints: caps.map(used) }],
+    now,
+    timeZone: "UTC",
+  });
+  const applied = evaluation.applied[0];
+  let capped: CapReason | null = null;
+  if (applied) capped = applied.capped ? (CAP_OF_WINDOW[applied.capped] ?? null) : null;
+  else if (evaluation.skipped[0]?.reason === "customer_limit_reached") {
+    // `once`: a run that would have earned is capped by it; a cap already exceeded (the flow was redefined below
+    // what it gave) names itself instead, as a cut to 0 would.
+    const effect = version.definition.effects[0] as Extract<Effect, { type: "award_points" }>;
+    if (awardPoints(effect, values, state.factor) > 0) capped = "once";
+    for (const c of caps) if (c.points - used(c) < 0) capped = CAP_OF_WINDOW[c.window] ?? capped;
+  }
+  return { version, evaluation, pointsEarned: applied?.points ?? 0, capped };
+}
+
 /**
  * A run decided by the engine: the flow (404 `earning_flow_not_found` when unknown or switched off), the params
  * checked against its declaration (400 by path; only declared values reach the ledger), the flow's campaign
@@ -246,44 +299,11 @@ async function flowRunPlan(db: Db, input: RunInput, locked: boolean) {
   if (!snap || !snap.active) throw earningFlowNotFound(input.flowKey);
   const run = checkRunParams(storedFlowParams(snap.params), input.params);
   if (run.problems.length) throw validationFailed(run.problems);
-  if (snap.balance === null) throw new Error("customer without loyalty data");
-  const version = flowCampaign(snap);
-  const caps = version.definition.limits.pointsCaps ?? [];
+  if (snap.balance === null || snap.memberSince === null) throw new Error("customer without loyalty data");
+  const { balance, memberSince } = snap;
+  const state = { ...snap, balance, memberSince };
+  const { version, evaluation, pointsEarned, capped } = decideFlowRun(snap, state, run.values, now);
   const type = flowEventType(snap.key);
-  const customer = {
-    tier: snap.tier,
-    tierFactor: snap.factor,
-    balance: snap.balance,
-    memberSince: new Date(snap.memberSince!),
-    language: null,
-  };
-  const evaluation = evaluate({
-    event: { type, occurredAt: now, attributes: run.values },
-    customer,
-    campaigns: [
-      {
-        ...version,
-        budgetUsed: 0,
-        customerUses: snap.runs,
-        customerPoints: caps.map((c) => (c.window === "day" ? snap.today : snap.total)),
-      },
-    ],
-    now,
-    timeZone: "UTC",
-  });
-  const applied = evaluation.applied[0];
-  let capped: CapReason | null = null;
-  if (applied) capped = applied.capped ? (CAP_OF_WINDOW[applied.capped] ?? null) : null;
-  else if (evaluation.skipped[0]?.reason === "customer_limit_reached") {
-    // `once`: a run that would have earned is capped by it; a cap already exceeded (the flow was redefined below
-    // what it gave) names itself instead, as a cut to 0 would.
-    const effect = version.definition.effects[0] as Extract<Effect, { type: "award_points" }>;
-    if (awardPoints(effect, run.values, snap.factor) > 0) capped = "once";
-    caps.forEach((c) => {
-      if (c.points - (c.window === "day" ? snap.today : snap.total) < 0) capped = CAP_OF_WINDOW[c.window] ?? capped;
-    });
-  }
-  const pointsEarned = applied?.points ?? 0;
   const plan = eventPlan(
     {
       programId: input.programId,

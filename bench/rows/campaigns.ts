@@ -6,6 +6,10 @@
  *   budget, none exhausted within the row), next to the keyed increase on the same server in the same run. Target:
  *   ≥ 0.6 of the increase's req/s. Afterwards balance = Σ ledger = Σ lots for every customer, and no budget is
  *   exceeded.
+ *   In the same row's run, `flows`: keyed `POST …/customers/{email}/earning-flows/{key}` of a per-unit flow with a
+ *   daily and a total cap (never reached, so every run reads the flow's ledger entries and earns), next to the same
+ *   keyed increase: an earning flow is a campaign of the same engine (earning-flows.ts `flowCampaign`). No target of
+ *   its own; compare its ratio across builds (bench/README.md).
  */
 import { randomUUID } from "node:crypto";
 import { CONNECTIONS, WARMUP } from "../config";
@@ -95,8 +99,26 @@ export async function eventsRow(ctx: Context) {
       }),
     }),
   };
+  const flowKey = `bench-flow-${Math.random().toString(36).slice(2, 7)}`;
+  await sql.query(
+    `INSERT INTO "EarningFlow" ("programId", key, name, "pointsPerUnit", param, params, "capPerDay", "capTotal")
+     VALUES ($1::uuid, $2, 'bench flow', 0.1, 'amount',
+             '[{"name":"amount","type":"number","min":0,"max":1000000000,"required":true}]'::jsonb, 1000000, 1000000000)`,
+    [work.program.programId, flowKey],
+  );
+  const flows: LoadRequest = {
+    method: "POST",
+    headers: work.headers,
+    setupRequest: (req) => ({
+      ...req,
+      path: `${work.base}/customers/${encodeURIComponent(customers[Math.floor(Math.random() * customers.length)]!)}/earning-flows/${flowKey}`,
+      headers: { ...work.headers, "idempotency-key": randomUUID() },
+      body: JSON.stringify({ params: { amount: 120 } }),
+    }),
+  };
   const increase = await measure(ctx.ours.baseUrl, work.increase(true, customers), CONNECTIONS, SECONDS, WARMUP);
   const sent = await measure(ctx.ours.baseUrl, events, CONNECTIONS, SECONDS, WARMUP);
+  const ran = await measure(ctx.ours.baseUrl, flows, CONNECTIONS, SECONDS, WARMUP);
   const broken = await brokenBalances(sql, work.program.programId);
   const { rows: over } = await sql.query(
     `SELECT count(*)::int AS n FROM "Campaign" c JOIN "CampaignVersion" v ON v."campaignId" = c.id AND v.version = c.version
@@ -114,5 +136,16 @@ export async function eventsRow(ctx: Context) {
     ratioOf: "keyed increase",
     target: `≥ ${EVENTS_TARGET} of the keyed increase; balance = Σ ledger = Σ lots; budgets held`,
     pass: (ratio ?? 0) >= EVENTS_TARGET && clean(sent) && broken.length === 0 && over[0].n === 0,
+  });
+  ctx.add({
+    family: "events",
+    name: "POST …/earning-flows/{key}, Idempotency-Key (per unit, daily and total caps not reached)",
+    load: String(CONNECTIONS),
+    ours: ran,
+    refs: [{ label: "keyed increase (same server)", figures: increase }],
+    ratio: ratioOf(ran, increase),
+    ratioOf: "keyed increase",
+    target: "no target: compare the ratio across builds; balance = Σ ledger = Σ lots",
+    pass: clean(ran) && broken.length === 0,
   });
 }

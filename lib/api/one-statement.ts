@@ -15,9 +15,9 @@ import { raw, sql } from "@/lib/db/sql";
 import { changeRefusal, changeValues, changeWrite, shapeKey, type CustomerByEmail } from "@/lib/domain/ledger";
 import type { BalanceChange } from "@/lib/domain/balance-change";
 import { REDEEM_WRITE, redeemRefusal, redeemValues } from "@/lib/domain/rewards";
-import { earningFlowRunValues, RUN_WRITE } from "@/lib/domain/earning-flows";
+import { earningFlowRunValues } from "@/lib/domain/earning-flows";
 import { ASSIGN_WRITE, assignCouponRefusal, assignCouponValues } from "@/lib/domain/coupons";
-import { EVENT_ANSWER_BODY, EVENT_WRITE } from "@/lib/domain/campaigns/event-write";
+import { EVENT_ANSWER_BODY, EVENT_WRITE, FLOW_ANSWER_BODY } from "@/lib/domain/campaigns/event-write";
 import { customerEventValues } from "@/lib/domain/campaigns/customer-events";
 import { BATCH_WRITE, externalIdTaken, userBatchValues, type IntegrationBatchItem } from "@/lib/domain/customers";
 
@@ -105,14 +105,13 @@ export const redeemRewardInOneStatement = (
 ): Promise<Outcome | null> =>
   inOneStatement(database, slot, { sql: REDEEM_SQL, values: redeemValues(input), refusal: redeemRefusal });
 
-/** 200 `{ pointsEarned, balance, transaction, capped }`. */
-const RUN_SQL = keyedStatement(RUN_WRITE, {
-  status: 200,
-  body: sql`'{"pointsEarned":' || r.points_earned || ',"balance":' || r.balance || ',"transaction":' || coalesce(r.entry, 'null')
-           || ',"capped":' || coalesce(to_json(r.capped)::text, 'null') || '}'`,
-}).text;
+/**
+ * 200 `{ pointsEarned, balance, transaction, capped }`: an earning flow's run is the campaign engine's write
+ * (`EVENT_WRITE`) with the flow's answer.
+ */
+const RUN_SQL = keyedStatement(EVENT_WRITE, { status: 200, body: FLOW_ANSWER_BODY }).text;
 
-/** A run of an earning flow, after reading the flow. */
+/** A run of an earning flow, after one read of the flow, the customer and the flow's uses, and the engine's decision. */
 export const executeEarningFlowInOneStatement = async (
   database: HotDb,
   input: Parameters<typeof earningFlowRunValues>[1],

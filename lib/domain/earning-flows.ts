@@ -3,12 +3,13 @@ import type { Db, Tx } from "@/lib/db/types";
 import { requireRow } from "@/lib/db/require-row";
 import { conflict, earningFlowNotFound, notFound, uniqueOr409, validationFailed } from "@/lib/errors";
 import { checkRunParams, declareFlowParams, storedFlowParams, type FlowParamInput } from "./flow-params";
-import { changeBalance, changeCtes, changeRefusal } from "./ledger";
+import { changeBalance, changeRefusal } from "./ledger";
 import { closeReferral } from "./referrals";
 import { lockedStatement, runLockedWrite } from "./locked-write";
 import { lockBalance } from "./balance-lock";
-import { params, sql } from "@/lib/db/sql";
-import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
+import { awardPoints, evaluate } from "./campaigns/evaluate";
+import { EVENT_WRITE, eventPlan, type VersionInfo } from "./campaigns/event-write";
+import type { CampaignLimits, Effect, LimitWindow } from "./campaigns/definition";
 import { requireProgram } from "./programs";
 import { programNow } from "./clock";
 import { recalculateIfDue } from "./tiers-engine";
@@ -99,18 +100,64 @@ export async function setEarningFlowActive(db: Db, programId: string, flowId: st
   return { earningFlowId: flowId, active };
 }
 
-/** The active flow of the program with this key (404 otherwise), the run's checked params and its base points. */
-async function loadRun(db: Db, input: { programId: string; flowKey: string; params: Record<string, unknown> }) {
-  const flow = await db.earningFlow.findUnique({
-    where: { programId_key: { programId: input.programId, key: input.flowKey } },
-  });
-  if (!flow || !flow.active) throw earningFlowNotFound(input.flowKey);
-  const run = checkRunParams(storedFlowParams(flow.params), input.params);
-  if (run.problems.length) throw validationFailed(run.problems);
-  // The per-unit param is declared required, so a checked run has it.
-  const base = flow.points != null ? flow.points : run.values[flow.param!]! * flow.pointsPerUnit!;
-  return { flow, run, base };
+/**
+ * An earning flow as a campaign of the one engine (campaigns/evaluate.ts): the flow's definition read as a campaign
+ * version, triggered by the event type `flow:<key>` (no declared event type can have a `:`), whose attributes are the
+ * run's params. Its one effect awards the fixed points, or points per unit of the per-unit param (× the tier factor,
+ * then rounded down: `factorFirst`); `once` is a per-customer limit of one earning run in the customer's lifetime;
+ * `capTotal` and `capPerDay` are per-customer points caps, lifetime and per day (the day is UTC's: flows are
+ * evaluated in UTC, they have no schedule). The version is the flow's row as it is now: a flow is not versioned
+ * (its caps count what it gave before, whatever it was then).
+ */
+export function flowCampaign(flow: {
+  id: string;
+  key: string;
+  name: string | null;
+  points: number | null;
+  pointsPerUnit: number | null;
+  param: string | null;
+  capPerDay: number | null;
+  capTotal: number | null;
+  once: boolean;
+}): VersionInfo {
+  const effect: Effect =
+    flow.points != null
+      ? { type: "award_points", points: flow.points }
+      : {
+          type: "award_points",
+          per: `event.${flow.param}`,
+          rate: flow.pointsPerUnit!,
+          round: "down",
+          factorFirst: true,
+        };
+  const limits: CampaignLimits = {};
+  if (flow.once) limits.perCustomer = { count: 1, window: "lifetime" };
+  const caps: NonNullable<CampaignLimits["pointsCaps"]> = [];
+  if (flow.capTotal != null) caps.push({ points: flow.capTotal, window: "lifetime" });
+  if (flow.capPerDay != null) caps.push({ points: flow.capPerDay, window: "day" });
+  if (caps.length) limits.pointsCaps = caps;
+  return {
+    campaignId: flow.id,
+    name: flow.name ?? flow.key,
+    version: 1,
+    definition: {
+      trigger: { event: flowEventType(flow.key) },
+      conditions: null,
+      effects: [effect],
+      limits,
+      schedule: {},
+      priority: 0,
+      stacking: "stack",
+    },
+    attrTypes: {},
+  };
 }
+
+/** The event type that runs a flow: `flow:<key>`. */
+export const flowEventType = (key: string) => `flow:${key}`;
+
+/** Which cap a flow's run was cut by, from the engine's points cap window. */
+const CAP_OF_WINDOW: Partial<Record<LimitWindow, CapReason>> = { lifetime: "cap_total", day: "cap_per_day" };
 
 export interface EarningOutcome {
   pointsEarned: number;
@@ -120,39 +167,192 @@ export interface EarningOutcome {
   capped: CapReason | null;
 }
 
+interface RunInput {
+  programId: string;
+  customerId: string;
+  flowKey: string;
+  params: Record<string, unknown>;
+  actor: string;
+  idempotencyKey?: string | null;
+  orderId?: string | null;
+  now?: Date;
+}
+
+interface FlowSnapshot {
+  id: string;
+  key: string;
+  name: string | null;
+  points: number | null;
+  pointsPerUnit: number | null;
+  param: string | null;
+  params: unknown;
+  capPerDay: number | null;
+  capTotal: number | null;
+  once: boolean;
+  active: boolean;
+  /** The customer's state (null: no loyalty data). */
+  balance: number | null;
+  memberSince: Date | null;
+  tier: string | null;
+  factor: number | null;
+  /** The balance and tier rows' versions the decision is taken on ("xmin:xmin"). */
+  seen: string | null;
+  /** The flow's ledger entries of the customer: how many, their points, and today's (UTC) points. */
+  runs: number;
+  total: number;
+  today: number;
+}
+
+/**
+ * One read: the flow by key, the customer's balance, tier and rows' versions, and what the flow gave the customer
+ * (counted from its ledger entries, as its caps always were: all of them, today's in the UTC day of `now`).
+ */
+const FLOW_SNAPSHOT_SQL = `
+SELECT f.id::text AS id, f.key, f.name, f.points, f."pointsPerUnit", f.param, f.params, f."capPerDay", f."capTotal",
+       f.once, f.active, s.balance, s."memberSince", s.tier, s.factor, s.seen,
+       coalesce(u.runs, 0) AS runs, coalesce(u.total, 0) AS total, coalesce(u.today, 0) AS today
+FROM "EarningFlow" f
+  LEFT JOIN LATERAL (
+    SELECT l.balance, l."memberSince", t.name AS tier, t.factor, l.xmin::text || ':' || ct.xmin::text AS seen
+    FROM "LoyaltyData" l JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
+      LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
+    WHERE l."programId" = $1::uuid AND l."customerId" = $3::uuid
+  ) s ON true
+  LEFT JOIN LATERAL (
+    SELECT count(*)::int AS runs, coalesce(sum(e.points), 0)::int AS total,
+           coalesce(sum(e.points) FILTER (WHERE e."createdAt" >= date_trunc('day', $4::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::int AS today
+    FROM "LedgerEntry" e
+    WHERE e."programId" = $1::uuid AND e."customerId" = $3::uuid AND e."earningFlowId" = f.id
+      AND (f.once OR f."capTotal" IS NOT NULL OR f."capPerDay" IS NOT NULL)
+  ) u ON true
+WHERE f."programId" = $1::uuid AND f.key = $2::text`;
+
+/** What a flow gave the customer so far (its ledger entries), and the customer's state a run is decided on. */
+export interface FlowRunState {
+  balance: number;
+  memberSince: Date;
+  tier: string | null;
+  factor: number | null;
+  /** The flow's ledger entries of the customer: how many, their points, and the points of the UTC day of now. */
+  runs: number;
+  total: number;
+  today: number;
+}
+
+/**
+ * A run decided by the one evaluator: the flow's campaign (`flowCampaign`) on the customer's state and uses, and
+ * what the flow's answer says: the points earned and the cap that stopped or cut them (`once`, `cap_total`,
+ * `cap_per_day`; null when none did). Pure; test/unit/flow-engine-property.test.ts checks it against the flows'
+ * rule as it was written before the engine ran them.
+ */
+export function decideFlowRun(
+  flow: Parameters<typeof flowCampaign>[0],
+  state: FlowRunState,
+  values: Record<string, number>,
+  now: Date,
+) {
+  const version = flowCampaign(flow);
+  const caps = version.definition.limits.pointsCaps ?? [];
+  const used = (c: (typeof caps)[number]) => (c.window === "day" ? state.today : state.total);
+  const evaluation = evaluate({
+    event: { type: flowEventType(flow.key), occurredAt: now, attributes: values },
+    customer: {
+      tier: state.tier,
+      tierFactor: state.factor,
+      balance: state.balance,
+      memberSince: new Date(state.memberSince),
+      language: null,
+    },
+    campaigns: [{ ...version, budgetUsed: 0, customerUses: state.runs, customerPoints: caps.map(used) }],
+    now,
+    timeZone: "UTC",
+  });
+  const applied = evaluation.applied[0];
+  let capped: CapReason | null = null;
+  if (applied) capped = applied.capped ? (CAP_OF_WINDOW[applied.capped] ?? null) : null;
+  else if (evaluation.skipped[0]?.reason === "customer_limit_reached") {
+    // `once`: a run that would have earned is capped by it; a cap already exceeded (the flow was redefined below
+    // what it gave) names itself instead, as a cut to 0 would.
+    const effect = version.definition.effects[0] as Extract<Effect, { type: "award_points" }>;
+    if (awardPoints(effect, values, state.factor) > 0) capped = "once";
+    for (const c of caps) if (c.points - used(c) < 0) capped = CAP_OF_WINDOW[c.window] ?? capped;
+  }
+  return { version, evaluation, pointsEarned: applied?.points ?? 0, capped };
+}
+
+/**
+ * A run decided by the engine: the flow (404 `earning_flow_not_found` when unknown or switched off), the params
+ * checked against its declaration (400 by path; only declared values reach the ledger), the flow's campaign
+ * (`flowCampaign`) evaluated by the one evaluator on the customer's state and the flow's uses, and the values of
+ * the one write (campaigns/event-write.ts `EVENT_WRITE`) with the flow's answer. `locked`: read under the
+ * customer's balance row lock (no version guard needed).
+ */
+async function flowRunPlan(db: Db, input: RunInput, locked: boolean) {
+  const now = input.now ?? programNow(input.programId);
+  const [snap] = await db.$queryRawUnsafe<FlowSnapshot[]>(
+    FLOW_SNAPSHOT_SQL,
+    input.programId,
+    input.flowKey,
+    input.customerId,
+    now.toISOString(),
+  );
+  if (!snap || !snap.active) throw earningFlowNotFound(input.flowKey);
+  const run = checkRunParams(storedFlowParams(snap.params), input.params);
+  if (run.problems.length) throw validationFailed(run.problems);
+  if (snap.balance === null || snap.memberSince === null) throw new Error("customer without loyalty data");
+  const { balance, memberSince } = snap;
+  const state = { ...snap, balance, memberSince };
+  const { version, evaluation, pointsEarned, capped } = decideFlowRun(snap, state, run.values, now);
+  const type = flowEventType(snap.key);
+  const plan = eventPlan(
+    {
+      programId: input.programId,
+      customerId: input.customerId,
+      type,
+      occurredAt: now,
+      orderId: input.orderId ?? null,
+      attributes: run.values,
+      actor: input.actor,
+      idempotencyKey: input.idempotencyKey ?? null,
+      now,
+    },
+    evaluation,
+    new Map([[version.campaignId, version]]),
+    null,
+    {
+      earningFlowId: snap.id,
+      reason: snap.name ?? snap.key,
+      metadata: { flowKey: snap.key, params: run.values },
+      seen: locked ? null : snap.seen,
+      head: `{"pointsEarned":${pointsEarned},"balance":`,
+      tail: `,"capped":${JSON.stringify(capped)}}`,
+    },
+  );
+  return { values: plan.values, pointsEarned, capped };
+}
+
 /**
  * Runs a flow for a customer in the caller's transaction (the dashboard, the JeriCommerce alias, and the requests the
- * one-statement path hands over): base points (fixed, or per unit of a numeric param) × the current tier's factor,
- * rounded down, then limited by the flow's caps; a capped run earns 0 and says which cap. `params` must match the
- * flow's declaration (flow-params.ts); only declared values reach the ledger. The decision is the one statement of
- * both paths (`RUN_WRITE`), run after the balance row lock (so the caps see every earlier run) and after what is
- * due is settled: an ended tier period is closed first (the factor is the tier's after it), and when the statement
- * finds that the run completes an open referral (`referral_due`), the referral is closed and the statement runs
- * again, then both sides are rewarded after the earn (referrals.ts `closeReferral`, as `changeBalance` does).
+ * one-statement path hands over). The flow is a campaign of the one engine (`flowCampaign`): base points (fixed, or
+ * per unit of a numeric param) × the current tier's factor, rounded down, then limited by the flow's caps; a run
+ * capped to nothing earns 0 and says which cap. `params` must match the flow's declaration (flow-params.ts); only
+ * declared values reach the ledger. The write is the engine's one statement (`EVENT_WRITE`) on both paths, run
+ * after the balance row lock (so the caps see every earlier run) and after what is due is settled: an ended tier
+ * period is closed first (the factor is the tier's after it), and when the statement finds that the run completes
+ * an open referral (`referral_due`), the referral is closed and the statement runs again, then both sides are
+ * rewarded after the earn (referrals.ts `closeReferral`, as `changeBalance` does).
  */
-export async function executeEarningFlow(
-  tx: Tx,
-  input: {
-    programId: string;
-    customerId: string;
-    flowKey: string;
-    params: Record<string, unknown>;
-    actor: string;
-    idempotencyKey?: string | null;
-    orderId?: string | null;
-    now?: Date;
-  },
-): Promise<EarningOutcome> {
+export async function executeEarningFlow(tx: Tx, input: RunInput): Promise<EarningOutcome> {
   const now = input.now ?? programNow(input.programId);
-  const values = await earningFlowRunValues(tx, { ...input, now });
   await lockBalance(tx, input.programId, input.customerId);
   await recalculateIfDue(tx, input.programId, input.customerId, now);
-  let done = await runLockedWrite(tx, LOCKED_RUN_SQL, values);
+  const { values, pointsEarned, capped } = await flowRunPlan(tx, { ...input, now }, true);
+  let done = await runLockedWrite(tx, LOCKED_FLOW_SQL, values);
   let referral = null;
   if ("refusal" in done && done.refusal === "referral_due") {
     const { programId, customerId } = input;
     referral = await closeReferral(tx, { programId, customerId, source: "earning_flow", now, points: null });
-    done = await runLockedWrite(tx, LOCKED_RUN_SQL, values);
+    done = await runLockedWrite(tx, LOCKED_FLOW_SQL, values);
   }
   if ("refusal" in done) {
     if (done.refusal === "missing") throw new Error("customer without loyalty data");
@@ -161,133 +361,21 @@ export async function executeEarningFlow(
   if (referral) await referral.reward((award) => changeBalance(tx, award));
   const r = done.row;
   return {
-    pointsEarned: Number(r.points_earned),
+    pointsEarned,
     balance: Number(r.balance),
     transactionJson: r.entry == null ? null : String(r.entry),
-    capped: (r.capped ?? null) as CapReason | null,
+    capped,
   };
 }
 
-const RUN = params(
-  [
-    "programId",
-    "customerId",
-    "flowId",
-    "base",
-    "once",
-    "capTotal",
-    "capPerDay",
-    "reason",
-    "actor",
-    "idempotencyKey",
-    "metadata",
-    "now",
-    "orderId",
-  ] as const,
-  KEYED_PARAM_COUNT + 1,
-);
-const r = RUN.sql;
+const LOCKED_FLOW_SQL = lockedStatement(EVENT_WRITE, ["balance", "entry"]);
 
 /**
- * A run as one keyed statement: the factor of the customer's tier, the caps from the flow's earlier entries, then
- * the balance change of ledger.ts (`changeCtes`) with the points left; a capped run changes nothing and answers
- * `pointsEarned: 0`. Read from one snapshot, like the change itself: the change's xmin guard makes a run that a
- * concurrent change overtook report `race`. A tier period that has ended must be closed before the factor is read:
- * `tier_due`, for the locked path (once per period per customer); so must an open referral the run completes
- * (`referral_due`, from `changeCtes`). `result` is what `executeEarningFlow` returns: the
- * points earned, the balance, the entry (JSON text; NULL when the run earned nothing) and the cap that applied.
+ * The values of the one write (`EVENT_WRITE`, after the keyed statement's five) for a run on the hot path: one read
+ * (`flowRunPlan`), the engine's decision, guarded by the rows' versions it read. The time is the program's clock's.
  */
-export const RUN_WRITE: StatementWrite = {
-  ctes: sql`run_clock AS (
-  SELECT ${r.now}::timestamptz AS at
-), state AS (
-  SELECT l.balance, t.factor, ct."recalculationDate" <= (SELECT at FROM run_clock) AS tier_due
-  FROM "LoyaltyData" l JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
-    LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
-  WHERE l."programId" = ${r.programId}::uuid AND l."customerId" = ${r.customerId}::uuid AND EXISTS (SELECT 1 FROM go)
-), used AS (
-  SELECT count(*)::int AS runs, coalesce(sum(points), 0)::int AS total,
-         coalesce(sum(points) FILTER (WHERE "createdAt" >= date_trunc('day', (SELECT at FROM run_clock) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::int AS today
-  FROM "LedgerEntry"
-  WHERE "programId" = ${r.programId}::uuid AND "customerId" = ${r.customerId}::uuid AND "earningFlowId" = ${r.flowId}::uuid
-    AND (${r.once}::boolean OR ${r.capTotal}::int IS NOT NULL OR ${r.capPerDay}::int IS NOT NULL)
-), p0 AS (
-  SELECT floor(${r.base}::float8 * coalesce(state.factor, 1) + 1e-9)::int AS points, NULL::text AS capped FROM state
-), p1 AS (
-  SELECT CASE WHEN c.cut THEN 0 ELSE p0.points END AS points, CASE WHEN c.cut THEN 'once' ELSE p0.capped END AS capped
-  FROM p0, used, LATERAL (SELECT ${r.once}::boolean AND used.runs > 0 AND 0 < p0.points AS cut) c
-), p2 AS (
-  SELECT CASE WHEN c.cut THEN greatest(0, c.room) ELSE p1.points END AS points,
-         CASE WHEN c.cut THEN 'cap_total' ELSE p1.capped END AS capped
-  FROM p1, used, LATERAL (SELECT ${r.capTotal}::int - used.total AS room) x,
-       LATERAL (SELECT x.room AS room, coalesce(x.room < p1.points, false) AS cut) c
-), earned AS (
-  SELECT CASE WHEN c.cut THEN greatest(0, c.room) ELSE p2.points END AS points,
-         CASE WHEN c.cut THEN 'cap_per_day' ELSE p2.capped END AS capped
-  FROM p2, used, LATERAL (SELECT ${r.capPerDay}::int - used.today AS room) x,
-       LATERAL (SELECT x.room AS room, coalesce(x.room < p2.points, false) AS cut) c
-), ${changeCtes({
-    programId: sql`${r.programId}::uuid`,
-    customerId: sql`${r.customerId}::uuid`,
-    // NULL (no change at all) for a run that earns nothing or must first close a tier period.
-    points: sql`(SELECT nullif(earned.points, 0) FROM earned, state WHERE NOT coalesce(state.tier_due, false))`,
-    type: sql`'earn'`,
-    reason: sql`${r.reason}::text`,
-    source: sql`'earning_flow'`,
-    actor: sql`${r.actor}::text`,
-    idempotencyKey: sql`${r.idempotencyKey}::text`,
-    metadata: sql`${r.metadata}::jsonb`,
-    earningFlowId: sql`${r.flowId}::uuid`,
-    orderId: sql`${r.orderId}::text`,
-    now: sql`${r.now}::timestamptz`,
-    tier: sql`true`,
-    shape: { sign: "add", tier: true },
-  })}, result AS (
-  SELECT ${r.customerId}::uuid AS "customerId", earned.points AS points_earned, change.balance, change.entry, earned.capped
-  FROM change, earned
-  UNION ALL
-  SELECT ${r.customerId}::uuid, 0, state.balance, NULL::text, earned.capped
-  FROM state, earned WHERE earned.points <= 0 AND NOT coalesce(state.tier_due, false)
-), refusal AS (
-  SELECT CASE WHEN state.tier_due THEN 'tier_due' ELSE (SELECT why FROM change_refusal) END AS why FROM state
-), invariant AS (SELECT ok FROM change_ok)`,
-};
-
-const LOCKED_RUN_SQL = lockedStatement(RUN_WRITE, ["points_earned", "balance", "entry", "capped"]);
-
-/**
- * The values of RUN_WRITE's parameters (after the keyed statement's five): the flow is read and the params checked
- * first (one read); the time is the program's clock's.
- */
-export async function earningFlowRunValues(
-  db: Db,
-  input: {
-    programId: string;
-    customerId: string;
-    flowKey: string;
-    params: Record<string, unknown>;
-    actor: string;
-    idempotencyKey?: string | null;
-    orderId?: string | null;
-    now?: Date;
-  },
-) {
-  const { flow, run, base } = await loadRun(db, input);
-  return RUN.values({
-    programId: input.programId,
-    customerId: input.customerId,
-    flowId: flow.id,
-    base,
-    once: flow.once,
-    capTotal: flow.capTotal,
-    capPerDay: flow.capPerDay,
-    reason: flow.name ?? flow.key,
-    actor: input.actor,
-    idempotencyKey: input.idempotencyKey ?? null,
-    metadata: JSON.stringify({ flowKey: flow.key, params: run.values }),
-    now: (input.now ?? programNow(input.programId)).toISOString(),
-    orderId: input.orderId ?? null,
-  });
+export async function earningFlowRunValues(db: Db, input: RunInput) {
+  return (await flowRunPlan(db, input, false)).values;
 }
 
 export interface FlowAllowance {

@@ -100,11 +100,12 @@ export const balanceChangedData = (e: string) =>
   `jsonb_build_object('customerId', ${e}."customerId", 'transactionId', ${e}.id, 'type', ${e}.type, 'points', ${e}.points, 'balance', ${e}."balanceAfter")`;
 
 /**
- * balance.changed of an entry a campaign made (its metadata names it: campaigns/event-write.ts), with `campaign`:
- * the campaign, the version that applied and the customer event that caused it.
+ * balance.changed of an entry the campaign engine made (campaigns/event-write.ts): when its metadata names a campaign,
+ * with `campaign`: the campaign, the version that applied and the customer event that caused it; an earning flow's
+ * entry (no campaign in its metadata) has the plain data.
  */
 export const campaignBalanceChangedData = (e: string) =>
-  `${balanceChangedData(e)} || jsonb_build_object('campaign', jsonb_build_object('campaignId', ${e}.metadata->'campaignId', 'version', ${e}.metadata->'campaignVersion', 'eventId', ${e}.metadata->'eventId'))`;
+  `${balanceChangedData(e)} || CASE WHEN ${e}.metadata->'campaignId' IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('campaign', jsonb_build_object('campaignId', ${e}.metadata->'campaignId', 'version', ${e}.metadata->'campaignVersion', 'eventId', ${e}.metadata->'eventId')) END`;
 
 /** A ledger entry (API.md §4) from alias e. */
 export const ledgerEntryJson = (e: string) =>

@@ -68,7 +68,19 @@ export type Rounding = (typeof ROUNDINGS)[number];
 
 export type Effect =
   | { type: "award_points"; points: number; tierFactor?: boolean }
-  | { type: "award_points"; per: string; rate: number; round: Rounding; max?: number; tierFactor?: boolean }
+  | {
+      type: "award_points";
+      per: string;
+      rate: number;
+      round: Rounding;
+      max?: number;
+      tierFactor?: boolean;
+      /**
+       * The tier factor multiplies the unrounded amount, which is then rounded down (an earning flow's rule: points
+       * per unit × factor, API.md §4). Not part of the campaigns API: only earning flows' campaigns say it.
+       */
+      factorFirst?: boolean;
+    }
   | { type: "multiply_points"; factor: number }
   | { type: "assign_coupon"; couponPoolId: string };
 export const EFFECT_TYPES = ["award_points", "multiply_points", "assign_coupon"] as const;
@@ -80,6 +92,13 @@ export type LimitWindow = (typeof LIMIT_WINDOWS)[number];
 export interface CampaignLimits {
   perCustomer?: { count: number; window: LimitWindow };
   budgetPoints?: number;
+  /**
+   * Points caps per customer: in each cap's window the customer gets at most `points` from the campaign; a cap that
+   * cuts names itself (`AppliedCampaign.capped`), and a later cap that cuts further names itself instead. The points
+   * the customer already got in each window come with the campaign's state (`CampaignVersionState.customerPoints`).
+   * Not part of the campaigns API yet: earning flows' caps (earning-flows.ts `flowCampaign`) are these.
+   */
+  pointsCaps?: { points: number; window: LimitWindow }[];
 }
 
 /** When a campaign runs: from startsAt (inclusive) to endsAt (exclusive); ISO days 1 (Monday)–7; local HH:MM from–to. */

@@ -14,11 +14,13 @@
  * - Points: each `award_points` effect gives its fixed points, or `round(event.<per> × rate)`; then × the tier's
  *   factor (tier-rules.ts `withTierFactor`) unless `tierFactor: false`; then at most `max`. Each `multiply_points`
  *   effect gives floor(Σ award points of every applied campaign × (factor − 1)): extra points, named after the
- *   campaign that multiplies. A campaign's points are then cut to what is left of its budget, its effects in order.
+ *   campaign that multiplies. A campaign's points are then cut to what is left of its budget, its effects in order,
+ *   then to what is left of each of its per-customer points caps in the current windows (`capped` names the last
+ *   cap that cut).
  */
 import { withTierFactor } from "../tier-rules";
 import { conditionHolds, type AttrTypes } from "./conditions";
-import { triggerType, type CampaignDefinition, type Effect, type SkipReason } from "./definition";
+import { triggerType, type CampaignDefinition, type Effect, type LimitWindow, type SkipReason } from "./definition";
 import { inSchedule, zonedTime, windowKey, type ZonedTime } from "./schedule";
 
 export interface EvaluatedEvent {
@@ -50,6 +52,8 @@ export interface CampaignVersionState {
   budgetUsed: number;
   /** The customer's applications in the current window of `limits.perCustomer` (0 without it). */
   customerUses: number;
+  /** The points the customer got from it in the current window of each of `limits.pointsCaps`, in their order. */
+  customerPoints?: readonly number[];
 }
 
 export type AppliedEffect =
@@ -62,6 +66,8 @@ export interface AppliedCampaign {
   points: number;
   /** The per-customer window it counts in (null: no per-customer limit). */
   window: string | null;
+  /** With `limits.pointsCaps` only: the window of the last cap that cut its points (null: none did). */
+  capped?: LimitWindow | null;
   effects: AppliedEffect[];
 }
 
@@ -104,7 +110,12 @@ export function awardPoints(
 ): number {
   let base: number;
   if ("points" in effect) base = effect.points;
-  else {
+  else if (effect.factorFirst) {
+    const v = attributes[effect.per.slice("event.".length)];
+    const amount = typeof v === "number" && Number.isFinite(v) ? Math.max(0, v * effect.rate) : 0;
+    const points = withTierFactor(amount, effect.tierFactor === false ? null : tierFactor);
+    return effect.max !== undefined ? Math.min(points, effect.max) : points;
+  } else {
     const v = attributes[effect.per.slice("event.".length)];
     base = typeof v === "number" && Number.isFinite(v) ? Math.max(0, round(v * effect.rate, effect.round)) : 0;
   }
@@ -183,11 +194,31 @@ export function evaluate(input: EvaluationInput): Evaluation {
       total += points;
       effects.push({ type: e.type, points });
     }
+    // The points caps, in order: each cuts what is left to its room in its window (none below 0).
+    let capped: LimitWindow | null = null;
+    const caps = d.limits.pointsCaps;
+    if (caps)
+      for (let k = 0; k < caps.length; k++) {
+        const room = caps[k]!.points - (c.customerPoints?.[k] ?? 0);
+        if (room < total) {
+          total = Math.max(0, room);
+          capped = caps[k]!.window;
+        }
+      }
+    if (capped !== null) {
+      let left = total;
+      for (const e of effects)
+        if (e.type !== "assign_coupon") {
+          e.points = Math.min(e.points, left);
+          left -= e.points;
+        }
+    }
     applied.push({
       campaignId: c.campaignId,
       version: c.version,
       points: total,
       window: limitWindow(d, nowLocal),
+      ...(caps ? { capped } : {}),
       effects,
     });
   }

@@ -1,9 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/types";
-import { params, sql } from "@/lib/db/sql";
+import { params, raw, sql } from "@/lib/db/sql";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { changeCtes } from "../ledger";
+import { ledgerEntryJson } from "../sql";
 import type { AttrTypes } from "./conditions";
 import type { CampaignDefinition, EventAttributes, SkipReason } from "./definition";
 import type { Evaluation } from "./evaluate";
@@ -48,6 +49,9 @@ const EVENT = params(
     "uses",
     "head",
     "tail",
+    "source",
+    "earningFlowId",
+    "seen",
   ] as const,
   KEYED_PARAM_COUNT + 1,
 );
@@ -63,11 +67,11 @@ export const EVENT_WRITE: StatementWrite = {
     points: sql`nullif(${v.total}::int, 0)`,
     type: sql`'earn'`,
     reason: sql`NULL::text`,
-    source: sql`'api'`,
+    source: sql`${v.source}::text`,
     actor: sql`${v.actor}::text`,
     idempotencyKey: sql`${v.idempotencyKey}::text`,
     metadata: sql`NULL::jsonb`,
-    earningFlowId: sql`NULL::uuid`,
+    earningFlowId: sql`${v.earningFlowId}::uuid`,
     orderId: sql`${v.orderId}::text`,
     now: sql`${v.now}::timestamptz`,
     tier: sql`(${v.total}::int > 0)`,
@@ -94,11 +98,12 @@ export const EVENT_WRITE: StatementWrite = {
                                "idempotencyKey", "createdAt")
   SELECT ${v.eventId}::uuid, ${v.programId}::uuid, ${v.customerId}::uuid, ${v.type}::text, ${v.occurredAt}::timestamptz,
          ${v.orderId}::text, ${v.attributes}::jsonb, ${v.outcome}::jsonb, ${v.idempotencyKey}::text, ${v.now}::timestamptz
-  FROM acted
+  FROM acted WHERE ${v.eventId}::uuid IS NOT NULL
   RETURNING 1
 ), result AS (
   SELECT ${v.customerId}::uuid AS "customerId", coalesce((SELECT balance FROM upd), (SELECT balance FROM cur)) AS balance,
-         ${v.head}::text AS head, ${v.tail}::text AS tail
+         ${v.head}::text AS head, ${v.tail}::text AS tail,
+         CASE WHEN ${v.earningFlowId}::uuid IS NOT NULL THEN (SELECT ${raw(ledgerEntryJson("e"))}::text FROM e) END AS entry
   FROM acted
 ), refusal AS (
   SELECT why FROM change_refusal WHERE NOT EXISTS (SELECT 1 FROM acted)
@@ -107,13 +112,20 @@ export const EVENT_WRITE: StatementWrite = {
          AND (NOT EXISTS (SELECT 1 FROM acted)
               OR ((SELECT count(*) FROM budget) = jsonb_array_length(${v.budgets}::jsonb)
                   AND (SELECT count(*) FROM used) = jsonb_array_length(${v.uses}::jsonb)
-                  AND (SELECT count(*) FROM logged) = 1)) AS ok
+                  AND (SELECT count(*) FROM logged) = CASE WHEN ${v.eventId}::uuid IS NULL THEN 0 ELSE 1 END
+                  AND (${v.seen}::text IS NULL OR (SELECT lv::text || ':' || tv::text FROM cur) = ${v.seen}::text))) AS ok
 )`,
-  extras: ["balance"],
+  extras: ["balance", "entry"],
 };
 
 /** The answer of an event that acted: `{ event, effects, balance, skipped }`, the balance from the statement. */
 export const EVENT_ANSWER_BODY = sql`r.head || r.balance || r.tail`;
+
+/**
+ * The answer of an earning flow's run (`FlowRun`): `{ pointsEarned, balance, transaction, capped }`, the balance and
+ * the entry (null when the run earned nothing) from the statement.
+ */
+export const FLOW_ANSWER_BODY = sql`r.head || r.balance || ',"transaction":' || coalesce(r.entry, 'null') || r.tail`;
 
 export interface EventEffect {
   campaignId: string;
@@ -156,15 +168,32 @@ export interface EventInput {
 export type AssignedCoupons = Map<string, (string | null)[]>;
 
 /**
+ * A run of an earning flow through the engine (earning-flows.ts): the flow's campaign is its definition, so its entry
+ * names the flow (`earningFlowId`, `source: earning_flow`, the flow's reason and metadata) rather than a campaign; its
+ * caps count the flow's ledger entries, guarded by the balance and tier rows' versions the decision read (`seen`,
+ * "xmin:xmin"; null under the locked path); its run is kept in its ledger entry, not in the event log; and it has its
+ * own answer (`FLOW_ANSWER_BODY`) around the balance and the entry.
+ */
+export interface FlowRun {
+  earningFlowId: string;
+  reason: string;
+  metadata: object;
+  seen: string | null;
+  head: string;
+  tail: string;
+}
+
+/**
  * What the statement writes for an evaluation: one ledger entry per campaign with points (ids made here, so the
  * answer can name them), the budgets and uses, the event row's outcome and the answer around the balance. `coupons`
- * (locked path only) gives the codes assigned, in effect order per campaign.
+ * (locked path only) gives the codes assigned, in effect order per campaign; `flow`, an earning flow's run.
  */
 export function eventPlan(
   input: EventInput,
   evaluation: Evaluation,
   versions: Map<string, VersionInfo>,
   coupons: AssignedCoupons | null,
+  flow?: FlowRun,
 ) {
   const eventId = randomUUID();
   const entries: { ord: number; id: string; points: number; reason: string; metadata: object }[] = [];
@@ -184,21 +213,23 @@ export function eventPlan(
         ord: entries.length,
         id: transactionId,
         points: applied.points,
-        reason: `campaign: ${version.name}`,
-        metadata: {
-          campaignId: applied.campaignId,
-          campaignVersion: applied.version,
-          campaignName: version.name,
-          eventId,
-          eventType: input.type,
-          window: applied.window,
-          budgeted: limits.budgetPoints !== undefined,
-        },
+        reason: flow ? flow.reason : `campaign: ${version.name}`,
+        metadata: flow
+          ? flow.metadata
+          : {
+              campaignId: applied.campaignId,
+              campaignVersion: applied.version,
+              campaignName: version.name,
+              eventId,
+              eventType: input.type,
+              window: applied.window,
+              budgeted: limits.budgetPoints !== undefined,
+            },
       });
       if (limits.budgetPoints !== undefined)
         budgets.push({ id: applied.campaignId, points: applied.points, cap: limits.budgetPoints });
     }
-    if (applied.window !== null && limits.perCustomer)
+    if (applied.window !== null && limits.perCustomer && !flow)
       uses.push({ id: applied.campaignId, window: applied.window, cap: limits.perCustomer.count });
     const codes = [...(coupons?.get(applied.campaignId) ?? [])];
     for (const e of applied.effects) {
@@ -213,12 +244,13 @@ export function eventPlan(
     }
   }
   const event = { id: eventId, type: input.type, occurredAt: input.occurredAt.toISOString() };
-  const head = `{"event":${JSON.stringify(event)},"effects":${JSON.stringify(effects)},"balance":`;
-  const tail = `,"skipped":${JSON.stringify(skipped)}}`;
+  const head = flow ? flow.head : `{"event":${JSON.stringify(event)},"effects":${JSON.stringify(effects)},"balance":`;
+  const tail = flow ? flow.tail : `,"skipped":${JSON.stringify(skipped)}}`;
   const values = EVENT.values({
     programId: input.programId,
     customerId: input.customerId,
-    eventId,
+    // An earning flow's run is not kept in the event log: no id, no row.
+    eventId: flow ? null : eventId,
     type: input.type,
     occurredAt: input.occurredAt.toISOString(),
     orderId: input.orderId,
@@ -233,6 +265,9 @@ export function eventPlan(
     uses: JSON.stringify(uses),
     head,
     tail,
+    source: flow ? "earning_flow" : "api",
+    earningFlowId: flow ? flow.earningFlowId : null,
+    seen: flow ? flow.seen : null,
   });
   return { values, total, event, effects, skipped };
 }

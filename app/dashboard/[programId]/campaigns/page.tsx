@@ -70,8 +70,8 @@ export default async function CampaignsPage({ params }: { params: Promise<{ prog
         <Card title="New campaign">
           {options.eventTypes.length === 0 && (
             <p className="mb-3 text-sm text-slate-700">
-              No event type yet: declare one below for campaigns triggered by events, or trigger one by a moment in
-              the customer&apos;s life.
+              No event type yet: declare one below for campaigns triggered by events, or trigger one by a moment in the
+              customer&apos;s life.
             </p>
           )}
           <CampaignBuilder programId={programId} options={options} />

@@ -76,7 +76,7 @@ test("a manager builds double points on weekends for Gold, tries it, activates i
   // The builder: a condition row, an effect row, the weekend days.
   const builder = page.getByRole("form", { name: "New campaign" });
   await builder.getByLabel("Name").fill(DOUBLE);
-  await builder.getByLabel("Trigger event").selectOption("purchase");
+  await builder.getByLabel("Trigger", { exact: true }).selectOption("purchase");
   await builder.getByRole("button", { name: "Add condition", exact: true }).click();
   await builder.getByLabel("Attribute of condition 1").selectOption("customer.tier");
   await builder.getByLabel("Operator of condition 1").selectOption("eq");

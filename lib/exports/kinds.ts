@@ -7,7 +7,14 @@ import { FIRST_DAY, LAST_DAY } from "@/lib/staff/report-range";
  * included. Client-safe: zod and constants only.
  */
 
-export const EXPORT_KINDS = ["customers", "ledger", "redemptions", "coupon-codes", "audit-log"] as const;
+export const EXPORT_KINDS = [
+  "customers",
+  "ledger",
+  "redemptions",
+  "coupon-codes",
+  "audit-log",
+  "segment-members",
+] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 const Day = z.iso
@@ -42,6 +49,8 @@ export const EXPORT_FILTERS = {
       entity: optional(z.string().max(200)),
     })
     .refine((r) => !r.from || !r.to || r.from <= r.to, { path: ["to"], message: "must not be before from" }),
+  /** A segment's members now (API.md "Segments"). */
+  "segment-members": z.strictObject({ segment: z.uuid({ error: "must be a segment id" }) }),
 } as const satisfies Record<ExportKind, z.ZodType>;
 
 export type ExportFilter<K extends ExportKind> = z.infer<(typeof EXPORT_FILTERS)[K]>;
@@ -53,6 +62,7 @@ export const EXPORT_LABELS: Record<ExportKind, string> = {
   redemptions: "redemptions",
   "coupon-codes": "coupon codes",
   "audit-log": "audit log",
+  "segment-members": "segment members",
 };
 
 /** The response header carrying the number of rows the export is expected to hold (counted before streaming). */

@@ -3,6 +3,8 @@ import { join, query, raw, sql, type Sql } from "@/lib/db/sql";
 import { isoSql, type Db } from "@/lib/db/types";
 import { SEARCH_LIMIT, searchCustomers } from "@/lib/staff/queries/customers/search";
 import { couponPoolNotFound, notFound } from "@/lib/errors";
+import { programNow } from "@/lib/domain/clock";
+import { getSegment, previewSegment, segmentMembers } from "@/lib/domain/segments/store";
 import type { CsvCell } from "./csv-options";
 import { pgRowReader, type RowReader } from "./pg-rows";
 import type { ExportFilter, ExportKind } from "./kinds";
@@ -280,6 +282,32 @@ export async function auditLogExport(db: Db, programId: string, filter: ExportFi
   );
 }
 
+/**
+ * A segment's members now (API.md "Segments"), with the customers export's columns: the members read in keyset
+ * batches by the segment's own query (`segmentMembers`, by customer id, at the program clock's now), each batch's
+ * customers then read by id; the up-front count is the segment's live count. 404 for another program's segment.
+ */
+export async function segmentMembersExport(
+  db: Db,
+  programId: string,
+  filter: ExportFilter<"segment-members">,
+): Promise<ExportSource> {
+  const segment = await getSegment(db, programId, filter.segment);
+  const now = programNow(programId);
+  return {
+    header: CUSTOMER_COLUMNS,
+    count: async () => (await previewSegment(db, programId, segment.filter, now)).count,
+    async batch(cursor, limit) {
+      const page = await segmentMembers(db, { programId, segmentId: segment.id, cursor, limit, now });
+      const ids = page.data.map((m) => m.customerId);
+      const { records } = ids.length
+        ? await customersQuery(db, programId, null, ids).batch(null, ids.length)
+        : { records: [] };
+      return { records, cursor: page.nextCursor };
+    },
+  };
+}
+
 /** The source of `kind` for the program, its filter already validated by EXPORT_FILTERS[kind]. */
 export async function exportSource<K extends ExportKind>(
   db: Db,
@@ -299,6 +327,8 @@ export async function exportSource<K extends ExportKind>(
       return couponCodesExport(db, programId, f);
     case "audit-log":
       return auditLogExport(db, programId, f);
+    case "segment-members":
+      return segmentMembersExport(db, programId, f);
   }
   throw notFound("export");
 }

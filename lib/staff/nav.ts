@@ -13,6 +13,7 @@ export const NAV: { path: string; label: string; permission: Permission; testOnl
   { path: "/coupons", label: "Coupon pools", permission: "program.read" },
   { path: "/earning-flows", label: "Earning flows", permission: "program.read" },
   { path: "/campaigns", label: "Campaigns", permission: "program.read" },
+  { path: "/segments", label: "Segments", permission: "program.read" },
   { path: "/api-keys", label: "API keys", permission: "apikeys.read" },
   { path: "/webhooks", label: "Webhooks", permission: "program.read" },
   { path: "/staff", label: "Staff", permission: "staff.read" },

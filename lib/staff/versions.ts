@@ -23,6 +23,7 @@ const VERSIONED = {
   program: { table: '"Program"', what: "program's settings", key: "id" },
   webhook: { table: '"Webhook"', what: "webhook", key: "id" },
   api_key: { table: '"ApiKey"', what: "API key", key: "id" },
+  segment: { table: '"Segment"', what: "segment", key: "id" },
   // A staff member's edits (role) are edits of their membership in this program.
   staff: { table: '"StaffMembership"', what: "staff member", key: '"staffId"' },
 } as const;

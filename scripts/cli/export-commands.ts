@@ -21,6 +21,7 @@ const USAGE: Record<ExportKind, string> = {
   "coupon-codes": "--program ID --out FILE --pool POOL_ID",
   "audit-log":
     "--program ID --out FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--action A] [--staff EMAIL] [--type ENTITY_TYPE] [--entity ID]",
+  "segment-members": "--program ID --out FILE --segment SEGMENT_ID",
 };
 
 const Flags = z.object({ program: Uuid, out: z.string().min(1) }).catchall(z.string());

@@ -150,8 +150,13 @@ for (const backend of BACKENDS) {
     });
     after(() => stack?.close());
 
-    const staff = (who: Role | "outsider", method: string, route: string, body?: unknown) =>
-      staffCall(app.baseUrl, cookies[who], method, `/api/staff/${world.a.programId}${route}`, body);
+    const staff = (
+      who: Role | "outsider",
+      method: string,
+      route: string,
+      body?: unknown,
+      headers?: Record<string, string>,
+    ) => staffCall(app.baseUrl, cookies[who], method, `/api/staff/${world.a.programId}${route}`, body, headers);
     const v1 = (method: string, route: string, body?: unknown) => app.api(method, route, { key: world.a.key, body });
     const tierOf = async (address: string) => {
       const res = await v1("GET", customerPath(world.a.programId, address));
@@ -740,6 +745,108 @@ for (const backend of BACKENDS) {
       await ok(await app.api("POST", `${T}/campaigns/${bySource.get(draft)!.id}/activate`, { key: testKey }));
     });
 
+    test("segments: managers build, change from the version shown and delete; every role with customers previews; members export; the campaigns naming it", async () => {
+      const filter = { all: [{ attr: "customer.balance", op: "gte", value: 1000 }] };
+      const body = { name: "Big balances", filter };
+      for (const who of ["support", "viewer", "outsider"] as const) {
+        const res = await staff(who, "POST", "/segments", body);
+        assert.equal(res.status, 403, `${who}: ${res.text}`);
+      }
+      // The live count: every role that reads customers; it stores nothing.
+      const preview = async (who: Role | "outsider", f: unknown) =>
+        staff(who, "POST", "/segments/preview", { filter: f });
+      const counted = await preview("viewer", filter);
+      assert.equal(counted.status, 200, counted.text);
+      const wide = counted.json as unknown as { count: number; sample: { email: string }[] };
+      assert.ok(wide.count >= 1 && wide.sample.length === Math.min(wide.count, 20));
+      assert.equal((await preview("outsider", filter)).status, 403);
+      const bad = await preview("manager", { all: [{ attr: "customer.balanse", op: "gte", value: 1 }] });
+      assert.equal(bad.status, 400, bad.text);
+      assert.equal(firstErrorPath(bad.json), "filter.all[0].attr");
+      assert.equal((await v1("GET", `/v1/programs/${world.a.programId}/segments`)).json.data.length, 0);
+
+      const created = await staff("manager", "POST", "/segments", body);
+      assert.equal(created.status, 201, created.text);
+      const id = created.json?.id as string;
+      const shown = created.json?.updatedAt as string;
+      // A change from the version shown; then the same stale version is refused and changes nothing.
+      const narrow = { all: [{ attr: "customer.balance", op: "gte", value: 3000 }] };
+      const changed = await staff(
+        "manager",
+        "PUT",
+        `/segments/${id}`,
+        { ...body, filter: narrow },
+        { "if-match": `"${shown}"` },
+      );
+      assert.equal(changed.status, 200, changed.text);
+      assert.ok(typeof changed.json?.version === "string");
+      const stale = await staff(
+        "owner",
+        "PUT",
+        `/segments/${id}`,
+        { name: "Stale", filter },
+        { "if-match": `"${shown}"` },
+      );
+      assert.equal(stale.status, 409, stale.text);
+      assert.equal(stale.json?.code, "stale_edit");
+      const stored = await v1("GET", `/v1/programs/${world.a.programId}/segments/${id}`);
+      assert.deepEqual([stored.json.name, stored.json.filter], ["Big balances", narrow]);
+      assert.equal((await staff("support", "PUT", `/segments/${id}`, body)).status, 403);
+      assert.equal((await staff("support", "DELETE", `/segments/${id}`)).status, 403);
+      assert.equal((await staff("manager", "PUT", `/segments/${world.b.tiers.gold}`, body)).status, 404);
+
+      // The members export: the live count's customers, with the customers export's columns; managers only.
+      const exported = async (who: Role) =>
+        fetch(`${app.baseUrl}/api/staff/${world.a.programId}/exports/segment-members?segment=${id}`, {
+          headers: { cookie: cookies[who] },
+        });
+      assert.equal((await exported("viewer")).status, 403);
+      const csv = await exported("manager");
+      assert.equal(csv.status, 200);
+      const lines = (await csv.text()).trim().split(/\r?\n/);
+      const now = (await preview("manager", narrow)).json as unknown as { count: number; sample: { email: string }[] };
+      assert.equal(lines[0], "id,email,firstName,lastName,phone,externalCustomerId,balance,tier,language,createdAt");
+      assert.equal(lines.length - 1, now.count);
+      assert.equal(csv.headers.get("x-export-rows"), String(now.count));
+      assert.deepEqual(
+        lines
+          .slice(1)
+          .map((l) => l.split(",")[1])
+          .sort(),
+        now.sample.map((m) => m.email).sort(),
+      );
+
+      // A campaign naming it (by name) is listed on its page; a viewer sees the members, not the builder.
+      const campaign = await staff("manager", "POST", "/campaigns", {
+        name: "Win back big balances",
+        trigger: { lifecycle: "inactivity", days: 90 },
+        conditions: { all: [{ attr: "customer.segment", op: "in", value: ["Big balances"] }] },
+        effects: [{ type: "award_points", points: 50 }],
+      });
+      assert.equal(campaign.status, 201, campaign.text);
+      const html = async (who: Role) =>
+        (
+          await fetch(`${app.baseUrl}/dashboard/${world.a.programId}/segments/${id}`, {
+            headers: { cookie: cookies[who] },
+            redirect: "manual",
+          })
+        ).text();
+      const viewerPage = await html("viewer");
+      assert.match(viewerPage, /Win back big balances/);
+      assert.match(viewerPage, new RegExp(now.sample[0]!.email.replace(/[.+]/g, "\\$&")));
+      assert.doesNotMatch(viewerPage, /Save the segment|Delete segment|Export CSV/);
+      assert.match(await html("manager"), /Save the segment/);
+
+      const version = changed.json?.version as string;
+      assert.equal(
+        (await staff("manager", "DELETE", `/segments/${id}`, undefined, { "if-match": `"${shown}"` })).status,
+        409,
+      );
+      const deleted = await staff("manager", "DELETE", `/segments/${id}`, undefined, { "if-match": `"${version}"` });
+      assert.equal(deleted.status, 200, deleted.text);
+      assert.equal((await v1("GET", `/v1/programs/${world.a.programId}/segments/${id}`)).status, 404);
+    });
+
     test("every change left one audit row, before → after, in the transaction of the change", async () => {
       await stack.stopAll();
       const rows = await stack.query<{ action: string; n: number }>(
@@ -748,18 +855,22 @@ for (const backend of BACKENDS) {
       );
       assert.deepEqual(Object.fromEntries(rows.map((r) => [r.action, Number(r.n)])), {
         "campaign.activate": 2,
-        "campaign.create": 1,
+        "campaign.create": 2,
         "campaign.end": 1,
         "campaign.pause": 1,
         "campaign.resume": 1,
         "campaign.update": 1,
         "coupon_pool.update": 2,
+        "data.export": 1,
         "earning_flow.activate": 1,
         "earning_flow.deactivate": 1,
         "earning_flow.update": 1,
         "event_type.create": 1,
         "program.update": 2, // the settings, then the allowed origins (the refused PATCH wrote nothing)
         "reward.update": 4,
+        "segment.create": 1,
+        "segment.delete": 1,
+        "segment.update": 1,
         "tier.remove": 1,
         "tier.update": 2,
       });

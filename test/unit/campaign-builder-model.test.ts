@@ -17,6 +17,8 @@ import {
   emptyEffect,
   emptyGroup,
   emptyLeaf,
+  filterChoices,
+  opsOf,
   rootPath,
   rowsOf,
   type GroupRow,
@@ -106,5 +108,61 @@ test("effect rows become the API's effects and load back", () => {
   assert.deepEqual(
     effects.map((e) => effectOf(effectRowOf(e))),
     effects,
+  );
+});
+
+test("a segment's rows (event history with windows, declared attributes) become the filter JSON and load back", () => {
+  // The customer fields as the server hands them to the page (lib/domain/segments/filter.ts CUSTOMER_FIELDS).
+  const fields = { tier: "string", balance: "number" } as const;
+  const picker = filterChoices(fields, { score: "number" }, [{ type: "purchase", attributes: purchase }]);
+  assert.deepEqual(
+    picker.map((c) => [c.attr, c.type, c.group]),
+    [
+      ["customer.tier", "string", "Customer"],
+      ["customer.balance", "number", "Customer"],
+      ["customer.score", "number", "Customer"],
+      ["events.purchase.count", "number", "Event history"],
+      ["events.purchase.sum.total", "number", "Event history"],
+      ["events.purchase.lastAt", "datetime", "Event history"],
+    ],
+  );
+  assert.ok(picker.every((c) => !!c.window === (c.group === "Event history")));
+  const root: GroupRow = emptyGroup("all", [
+    leaf("customer.tier", "eq", "Gold"),
+    { ...leaf("events.purchase.count", "eq", "0"), window: " P90D " },
+    leaf("customer.score", "gte", "50"),
+    { ...leaf("events.purchase.sum.total", "gt", "100"), window: "" },
+  ]);
+  const filter = conditionsOf(root, picker);
+  assert.deepEqual(filter, {
+    all: [
+      { attr: "customer.tier", op: "eq", value: "Gold" },
+      { attr: "events.purchase.count", op: "eq", value: 0, window: "P90D" },
+      { attr: "customer.score", op: "gte", value: 50 },
+      { attr: "events.purchase.sum.total", op: "gt", value: 100 },
+    ],
+  });
+  assert.deepEqual(
+    rowsOf(filter).children.map((r) => (r.kind === "leaf" ? r.window : null)),
+    ["", "P90D", "", ""],
+  );
+  // Problems are named under the segment body's `filter`.
+  const negated = { ...emptyGroup("all", [leaf("customer.tier", "eq", "Gold")]), not: true };
+  assert.equal(childPath(negated, rootPath(negated, "filter"), 0, negated.children[0]!), "filter.not.all[0]");
+});
+
+test("a campaign's picker adds declared customer attributes and customer.segment (in, nin only)", () => {
+  const picker = attributeChoices(purchase, { score: "number" }, true);
+  const segment = picker.find((c) => c.attr === "customer.segment");
+  assert.deepEqual(opsOf(segment), ["in", "nin"]);
+  assert.deepEqual(
+    opsOf(picker.find((c) => c.attr === "customer.score")),
+    opsOf(choices.find((c) => c.attr === "event.total")),
+  );
+  const tree = conditionsOf(emptyGroup("all", [leaf("customer.segment", "in", "a,b")]), picker);
+  assert.deepEqual(checkConditions(tree, purchase, "conditions", { score: "number" }), []);
+  assert.equal(
+    attributeChoices(purchase, {}, false).some((c) => c.attr === "customer.segment"),
+    false,
   );
 });

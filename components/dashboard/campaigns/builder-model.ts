@@ -1,8 +1,11 @@
 import {
+  CONDITION_OPS,
   CUSTOMER_ATTRIBUTES,
+  SEGMENT_ATTR,
   type AttributeType,
   type Condition,
   type ConditionOp,
+  type CustomerAttributes,
   type EventAttributes,
 } from "@/lib/domain/campaigns/definition";
 import { OPS_BY_TYPE } from "@/lib/domain/campaigns/conditions";
@@ -10,33 +13,95 @@ import { OPS_BY_TYPE } from "@/lib/domain/campaigns/conditions";
 export { OPS_BY_TYPE };
 
 /**
- * The campaign builder's rows and the /v1 campaign body they stand for (API.md "Campaigns and events"): a condition
- * tree as nested groups of rows, effects as rows, and the conversions both ways (fields → JSON to send; JSON →
- * fields for the JSON view and for editing a draft). Each row knows the JSON path the server names its problems by.
- * Client-safe: pure functions and types.
+ * The condition builders' rows (campaigns and segments) and the JSON they stand for (API.md "Campaigns and events",
+ * "Segments"): a condition tree as nested groups of rows, effects as rows, and the conversions both ways (fields →
+ * JSON to send; JSON → fields for the JSON view and for editing a draft). Each row knows the JSON path the server
+ * names its problems by. Client-safe: pure functions and types.
  */
 
 export type ScalarType = Exclude<AttributeType, "items">;
+
+/** Where the attribute picker lists a choice. */
+export type ChoiceGroup = "Event" | "Customer" | "Event history";
 
 /** An attribute a condition may name, with its type: the trigger's attributes, its items' fields, the customer's. */
 export interface AttributeChoice {
   attr: string;
   type: ScalarType;
   label: string;
+  group: ChoiceGroup;
+  /** The operators it allows when fewer than its type's (`customer.segment`: in, nin). */
+  ops?: readonly ConditionOp[];
+  /** A segment's event-history leaf: it takes a `window` (an ISO 8601 duration). */
+  window?: boolean;
 }
 
-export function attributeChoices(declared: EventAttributes | undefined): AttributeChoice[] {
+const customerChoice = (name: string, type: ScalarType): AttributeChoice => ({
+  attr: `customer.${name}`,
+  type,
+  label: `customer: ${name}`,
+  group: "Customer",
+});
+
+/**
+ * A campaign's choices: the trigger's attributes (and its items' fields), the customer's fields, the program's
+ * declared customer attributes, and `customer.segment` when the program has segments.
+ */
+export function attributeChoices(
+  declared: EventAttributes | undefined,
+  customer: CustomerAttributes = {},
+  segments = false,
+): AttributeChoice[] {
   const choices: AttributeChoice[] = [];
   for (const [name, d] of Object.entries(declared ?? {})) {
     if (d.type === "items")
       for (const [field, f] of Object.entries(d.fields))
-        choices.push({ attr: `event.${name}[].${field}`, type: f.type, label: `event: any ${name} item's ${field}` });
-    else choices.push({ attr: `event.${name}`, type: d.type, label: `event: ${name}` });
+        choices.push({
+          attr: `event.${name}[].${field}`,
+          type: f.type,
+          label: `event: any ${name} item's ${field}`,
+          group: "Event",
+        });
+    else choices.push({ attr: `event.${name}`, type: d.type, label: `event: ${name}`, group: "Event" });
   }
-  for (const [name, type] of Object.entries(CUSTOMER_ATTRIBUTES))
-    choices.push({ attr: `customer.${name}`, type, label: `customer: ${name}` });
+  for (const [name, type] of Object.entries({ ...CUSTOMER_ATTRIBUTES, ...customer }))
+    choices.push(customerChoice(name, type));
+  if (segments)
+    choices.push({
+      attr: SEGMENT_ATTR,
+      type: "string",
+      label: "customer: segment",
+      group: "Customer",
+      ops: ["in", "nin"],
+    });
   return choices;
 }
+
+/**
+ * A segment filter's choices (lib/domain/segments/filter.ts): the customer's fields (`fields`, as the server lists
+ * them), the declared customer attributes, and each event type's history — its count, the sum of each number
+ * attribute and its last time — each with an optional window.
+ */
+export function filterChoices(
+  fields: Record<string, ScalarType>,
+  customer: CustomerAttributes,
+  eventTypes: readonly { type: string; attributes: EventAttributes }[],
+): AttributeChoice[] {
+  const choices = Object.entries({ ...fields, ...customer }).map(([name, type]) => customerChoice(name, type));
+  for (const { type, attributes } of eventTypes) {
+    const history = (what: string, t: ScalarType, label: string) =>
+      choices.push({ attr: `events.${type}.${what}`, type: t, label, group: "Event history", window: true });
+    history("count", "number", `${type}: how many`);
+    for (const [name, d] of Object.entries(attributes))
+      if (d.type === "number") history(`sum.${name}`, "number", `${type}: sum of ${name}`);
+    history("lastAt", "datetime", `${type}: last time`);
+  }
+  return choices;
+}
+
+/** The operators a row may use with `choice` (all of them for an attribute the picker does not know). */
+export const opsOf = (choice: AttributeChoice | undefined): readonly ConditionOp[] =>
+  choice?.ops ?? (choice ? OPS_BY_TYPE[choice.type] : CONDITION_OPS);
 
 export const OP_LABELS: Record<ConditionOp, string> = {
   eq: "is",
@@ -59,6 +124,8 @@ export interface LeafRow {
   op: ConditionOp;
   /** As typed: a list is comma-separated; `exists` takes "true" or "false". */
   value: string;
+  /** A segment's event-history leaf: its window as typed (empty: all of history). */
+  window: string;
 }
 export interface GroupRow {
   kind: "group";
@@ -79,6 +146,7 @@ export const emptyLeaf = (attr = "", op: ConditionOp = "eq"): LeafRow => ({
   attr,
   op,
   value: "",
+  window: "",
 });
 export const emptyGroup = (mode: "all" | "any" = "all", children: ConditionRow[] = []): GroupRow => ({
   kind: "group",
@@ -110,9 +178,10 @@ function leafValue(row: LeafRow, types: Map<string, ScalarType>): unknown {
 
 /** The JSON of a row (a `not` wraps it). */
 function nodeOf(row: ConditionRow, types: Map<string, ScalarType>): Condition {
+  const window = row.kind === "leaf" ? row.window.trim() : "";
   const node: Condition =
     row.kind === "leaf"
-      ? { attr: row.attr, op: row.op, value: leafValue(row, types) }
+      ? { attr: row.attr, op: row.op, value: leafValue(row, types), ...(window ? { window } : {}) }
       : row.mode === "all"
         ? { all: row.children.map((c) => nodeOf(c, types)) }
         : { any: row.children.map((c) => nodeOf(c, types)) };
@@ -133,7 +202,8 @@ export function childPath(parent: GroupRow, parentPath: string, index: number, c
   const inner = `${parentPath}.${parent.mode}[${index}]`;
   return child.not ? `${inner}.not` : inner;
 }
-export const rootPath = (root: GroupRow) => (root.not ? "conditions.not" : "conditions");
+/** The root group's path: `base` is where the tree sits in the body (`conditions`, a segment's `filter`). */
+export const rootPath = (root: GroupRow, base = "conditions") => (root.not ? `${base}.not` : base);
 
 const valueText = (value: unknown): string =>
   Array.isArray(value) ? value.map((v) => String(v)).join(", ") : value === undefined ? "" : String(value);
@@ -152,7 +222,12 @@ function rowOf(node: Condition): ConditionRow {
   }
   if ("all" in node) return emptyGroup("all", node.all.map(rowOf));
   if ("any" in node) return emptyGroup("any", node.any.map(rowOf));
-  return { ...emptyLeaf(node.attr, node.op), value: valueText(node.value) };
+  const window = (node as { window?: unknown }).window;
+  return {
+    ...emptyLeaf(node.attr, node.op),
+    value: valueText(node.value),
+    window: typeof window === "string" ? window : "",
+  };
 }
 
 /** An effect row; fields as typed. */

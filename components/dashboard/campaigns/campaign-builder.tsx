@@ -2,7 +2,16 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { LIMIT_WINDOWS, STACKINGS, type CampaignBody, type Condition } from "@/lib/domain/campaigns/definition";
+import {
+  LIFECYCLE_ATTRIBUTES,
+  LIFECYCLE_KINDS,
+  LIMIT_WINDOWS,
+  STACKINGS,
+  type CampaignBody,
+  type CampaignTrigger,
+  type Condition,
+  type LifecycleKind,
+} from "@/lib/domain/campaigns/definition";
 import { useStaffWrite } from "@/lib/staff/client";
 import { CampaignForm } from "@/lib/staff/forms/campaigns";
 import { dashboardPages, staffApi } from "@/lib/staff/urls";
@@ -44,9 +53,27 @@ const instant = (local: string) => {
   return Number.isNaN(d.getTime()) ? local : d.toISOString();
 };
 
+/** The trigger select's value for a lifecycle moment (no event type has a `:` in its name). */
+const LIFECYCLE_PREFIX = "lifecycle:";
+const lifecycleOf = (trigger: string): LifecycleKind | null => {
+  const kind = trigger.startsWith(LIFECYCLE_PREFIX) ? trigger.slice(LIFECYCLE_PREFIX.length) : null;
+  return LIFECYCLE_KINDS.find((k) => k === kind) ?? null;
+};
+const LIFECYCLE_LABELS: Record<LifecycleKind, string> = {
+  birthday: "the customer's birthday",
+  anniversary: "the membership anniversary",
+  inactivity: "inactivity: days without activity",
+  signup: "signup",
+  tier_reached: "a tier reached",
+};
+
 interface Fields {
   name: string;
+  /** An event type, or `lifecycle:<kind>`. */
   trigger: string;
+  /** inactivity: the days; tier_reached: the tier's name. */
+  triggerDays: string;
+  triggerTier: string;
   root: GroupRow;
   effects: EffectRow[];
   limitCount: string;
@@ -66,8 +93,13 @@ function fieldsOf(body: Partial<CampaignBody> | undefined, firstType: string): F
   const per = body?.limits?.perCustomer;
   return {
     name: body?.name ?? "",
-    // The builder writes event triggers; a lifecycle trigger is set through the API (or its JSON view).
-    trigger: body?.trigger && "event" in body.trigger ? body.trigger.event : firstType,
+    trigger: !body?.trigger
+      ? firstType
+      : "event" in body.trigger
+        ? body.trigger.event
+        : `${LIFECYCLE_PREFIX}${body.trigger.lifecycle}`,
+    triggerDays: body?.trigger && "days" in body.trigger ? String(body.trigger.days) : "",
+    triggerTier: body?.trigger && "tier" in body.trigger ? body.trigger.tier : "",
     root: rowsOf(body?.conditions as Condition | null | undefined),
     effects: body?.effects?.length
       ? body.effects.map((e) => effectRowOf(e as unknown as Record<string, unknown>))
@@ -110,13 +142,18 @@ export function CampaignBuilder({
 }) {
   const router = useRouter();
   const idPrefix = campaignId ? "edit-campaign" : "campaign";
-  const [f, setF] = useState<Fields>(() => fieldsOf(initial, options.eventTypes[0]?.type ?? ""));
+  const [f, setF] = useState<Fields>(() =>
+    fieldsOf(initial, options.eventTypes[0]?.type ?? `${LIFECYCLE_PREFIX}birthday`),
+  );
   const [view, setView] = useState<"fields" | "json">("fields");
   const [json, setJson] = useState("");
   const [jsonError, setJsonError] = useState<string | undefined>();
   const set = (patch: Partial<Fields>) => setF((current) => ({ ...current, ...patch }));
-  const declared = options.eventTypes.find((t) => t.type === f.trigger)?.attributes;
-  const choices = attributeChoices(declared);
+  const lifecycle = lifecycleOf(f.trigger);
+  const declared = lifecycle
+    ? LIFECYCLE_ATTRIBUTES[lifecycle]
+    : options.eventTypes.find((t) => t.type === f.trigger)?.attributes;
+  const choices = attributeChoices(declared, options.customerAttributes, options.segments.length > 0);
   const write = useStaffWrite<typeof CampaignForm, { id: string }>({
     schema: CampaignForm,
     method: campaignId ? "PUT" : "POST",
@@ -133,9 +170,16 @@ export function CampaignBuilder({
     const count = number(f.limitCount);
     const budget = number(f.budget);
     const hours = f.hoursFrom || f.hoursTo ? { hours: { from: f.hoursFrom, to: f.hoursTo } } : {};
+    const trigger: CampaignTrigger | Record<string, unknown> = !lifecycle
+      ? { event: f.trigger }
+      : lifecycle === "inactivity"
+        ? { lifecycle, days: number(f.triggerDays) }
+        : lifecycle === "tier_reached"
+          ? { lifecycle, tier: f.triggerTier }
+          : { lifecycle };
     return {
       name: f.name,
-      trigger: { event: f.trigger },
+      trigger,
       conditions: conditionsOf(f.root, choices),
       effects: f.effects.map(effectOf),
       limits: {
@@ -246,7 +290,7 @@ export function CampaignBuilder({
             />
             <div className="space-y-1">
               <label htmlFor={`${idPrefix}-trigger`} className="block text-sm font-medium text-slate-800">
-                Trigger event
+                Trigger
               </label>
               <select
                 id={`${idPrefix}-trigger`}
@@ -254,23 +298,73 @@ export function CampaignBuilder({
                 value={f.trigger}
                 onChange={(e) => set({ trigger: e.target.value })}
               >
-                {!options.eventTypes.some((t) => t.type === f.trigger) && (
+                {!lifecycle && !options.eventTypes.some((t) => t.type === f.trigger) && (
                   <option value={f.trigger}>{f.trigger || "Declare an event type first"}</option>
                 )}
-                {options.eventTypes.map((t) => (
-                  <option key={t.type} value={t.type}>
-                    {t.type}
-                  </option>
-                ))}
+                <optgroup label="An event">
+                  {options.eventTypes.map((t) => (
+                    <option key={t.type} value={t.type}>
+                      {t.type}
+                    </option>
+                  ))}
+                </optgroup>
+                <optgroup label="A moment in the customer's life">
+                  {LIFECYCLE_KINDS.map((k) => (
+                    <option key={k} value={`${LIFECYCLE_PREFIX}${k}`}>
+                      {LIFECYCLE_LABELS[k]}
+                    </option>
+                  ))}
+                </optgroup>
               </select>
-              <FieldError error={errors["trigger.event"]} />
+              <FieldError error={errors["trigger.event"] ?? errors["trigger.lifecycle"] ?? errors.trigger} />
             </div>
+            {lifecycle === "inactivity" && (
+              <InputField
+                label="Days without an event or an earn"
+                id={`${idPrefix}-trigger-days`}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                value={f.triggerDays}
+                error={errors["trigger.days"]}
+                onChange={(e) => set({ triggerDays: e.target.value })}
+              />
+            )}
+            {lifecycle === "tier_reached" && (
+              <div className="space-y-1">
+                <label htmlFor={`${idPrefix}-trigger-tier`} className="block text-sm font-medium text-slate-800">
+                  Tier reached
+                </label>
+                <select
+                  id={`${idPrefix}-trigger-tier`}
+                  className={inputClass}
+                  value={f.triggerTier}
+                  onChange={(e) => set({ triggerTier: e.target.value })}
+                >
+                  <option value="">Choose a tier</option>
+                  {options.tierNames.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+                <FieldError error={errors["trigger.tier"]} />
+              </div>
+            )}
+            {lifecycle && (
+              <p className="text-xs text-slate-600 sm:col-span-2">
+                Fires once per occurrence for each customer, at its moment in the program&apos;s time zone (29 February
+                birthdays: on 28 February in other years). Conditions may read the moment&apos;s attributes as{" "}
+                <code>event.&lt;name&gt;</code>.
+              </p>
+            )}
           </div>
           <ConditionRows
             root={f.root}
             onChange={(root) => set({ root })}
             choices={choices}
             tierNames={options.tierNames}
+            segments={options.segments}
             errors={errors}
             idPrefix={idPrefix}
           />

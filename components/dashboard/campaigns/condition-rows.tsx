@@ -1,15 +1,16 @@
 "use client";
 
-import { CONDITION_OPS, type ConditionOp } from "@/lib/domain/campaigns/definition";
+import { SEGMENT_ATTR, type ConditionOp } from "@/lib/domain/campaigns/definition";
 import { FieldError, checkboxClass, inputClass, secondaryButtonClass } from "@/components/ui";
 import {
-  OPS_BY_TYPE,
   OP_LABELS,
+  opsOf,
   childPath,
   emptyGroup,
   emptyLeaf,
   rootPath,
   type AttributeChoice,
+  type ChoiceGroup,
   type ConditionRow,
   type GroupRow,
   type LeafRow,
@@ -18,26 +19,38 @@ import {
 interface Shared {
   choices: AttributeChoice[];
   tierNames: string[];
+  /** The program's segments, for `customer.segment` (picked by name, sent by id). */
+  segments?: readonly { id: string; name: string }[];
   errors: Record<string, string>;
   idPrefix: string;
 }
 
+const GROUPS: ChoiceGroup[] = ["Event", "Customer", "Event history"];
+
 /**
- * The builder's conditions: a group of rows (all / any of them, optionally negated), each row an attribute, an
- * operator and a value, or a nested group. Each row shows the server's problems at its JSON path.
+ * The condition builder of campaigns and segments: a group of rows (all / any of them, optionally negated), each
+ * row an attribute, an operator and a value (and, for a segment's event history, a window), or a nested group.
+ * Each row shows the server's problems at its JSON path under `base` (`conditions`, `filter`).
  */
 export function ConditionRows({
   root,
   onChange,
+  base = "conditions",
+  legend = "Conditions",
+  hint = "No condition: every event of the trigger.",
   ...shared
-}: Shared & { root: GroupRow; onChange: (root: GroupRow) => void }) {
+}: Shared & {
+  root: GroupRow;
+  onChange: (root: GroupRow) => void;
+  base?: string;
+  legend?: string;
+  hint?: string;
+}) {
   return (
     <fieldset className="space-y-2">
-      <legend className="text-sm font-medium text-slate-800">Conditions</legend>
-      <p className="text-xs text-slate-600">
-        No condition: every event of the trigger. A list value (is one of) is comma-separated.
-      </p>
-      <Group group={root} path={rootPath(root)} label="" onChange={onChange} {...shared} />
+      <legend className="text-sm font-medium text-slate-800">{legend}</legend>
+      <p className="text-xs text-slate-600">{hint} A list value (is one of) is comma-separated.</p>
+      <Group group={root} path={rootPath(root, base)} label="" onChange={onChange} {...shared} />
       <datalist id={`${shared.idPrefix}-tiers`}>
         {shared.tierNames.map((t) => (
           <option key={t} value={t} />
@@ -176,6 +189,7 @@ function Leaf({
   onChange,
   onRemove,
   choices,
+  segments,
   errors,
   idPrefix,
 }: Shared & {
@@ -186,16 +200,28 @@ function Leaf({
   onRemove: () => void;
 }) {
   const choice = choices.find((c) => c.attr === leaf.attr);
-  const ops: readonly ConditionOp[] = choice ? OPS_BY_TYPE[choice.type] : CONDITION_OPS;
+  const ops = opsOf(choice);
   const id = `${idPrefix}-cond-${label}`;
   const setAttr = (attr: string) => {
-    const type = choices.find((c) => c.attr === attr)?.type;
-    const allowed = type ? OPS_BY_TYPE[type] : CONDITION_OPS;
-    onChange({ ...leaf, attr, op: allowed.includes(leaf.op) ? leaf.op : allowed[0]! });
+    const next = choices.find((c) => c.attr === attr);
+    const allowed = opsOf(next);
+    const value = next?.attr === SEGMENT_ATTR || choice?.attr === SEGMENT_ATTR ? "" : leaf.value;
+    onChange({
+      ...leaf,
+      attr,
+      op: allowed.includes(leaf.op) ? leaf.op : allowed[0]!,
+      value,
+      window: next?.window ? leaf.window : "",
+    });
   };
-  const eventChoices = choices.filter((c) => c.attr.startsWith("event."));
-  const customerChoices = choices.filter((c) => c.attr.startsWith("customer."));
   const valueError = errors[`${path}.value`];
+  const windowError = errors[`${path}.window`];
+  // customer.segment: the program's segments by name; the list holds ids (or names, as the API also accepts).
+  const picked = leaf.value
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "")
+    .map((v) => segments?.find((s) => s.name === v)?.id ?? v);
   return (
     <div className="space-y-1" data-testid={`condition-${label}`}>
       <div className="grid gap-2 sm:grid-cols-[auto_minmax(0,2fr)_minmax(0,1fr)_minmax(0,2fr)_auto] sm:items-start">
@@ -219,24 +245,39 @@ function Leaf({
             onChange={(e) => setAttr(e.target.value)}
           >
             {!choice && <option value={leaf.attr}>{leaf.attr || "Choose an attribute"}</option>}
-            {eventChoices.length > 0 && (
-              <optgroup label="Event">
-                {eventChoices.map((c) => (
-                  <option key={c.attr} value={c.attr}>
-                    {c.attr.slice("event.".length)} ({c.type})
-                  </option>
-                ))}
-              </optgroup>
-            )}
-            <optgroup label="Customer">
-              {customerChoices.map((c) => (
-                <option key={c.attr} value={c.attr}>
-                  {c.attr}
-                </option>
-              ))}
-            </optgroup>
+            {GROUPS.map((group) => {
+              const inGroup = choices.filter((c) => c.group === group);
+              return (
+                inGroup.length > 0 && (
+                  <optgroup key={group} label={group}>
+                    {inGroup.map((c) => (
+                      <option key={c.attr} value={c.attr}>
+                        {group === "Event" ? `${c.attr.slice("event.".length)} (${c.type})` : c.attr}
+                      </option>
+                    ))}
+                  </optgroup>
+                )
+              );
+            })}
           </select>
           <FieldError error={errors[`${path}.attr`] ?? errors[path]} />
+          {choice?.window && (
+            <div className="mt-1 flex items-center gap-2 text-sm">
+              <label htmlFor={`${id}-window`} className="whitespace-nowrap text-slate-700">
+                within
+              </label>
+              <input
+                id={`${id}-window`}
+                className={inputClass}
+                value={leaf.window}
+                aria-label={`Window of condition ${label}`}
+                aria-invalid={!!windowError}
+                placeholder="P90D (empty: all time)"
+                onChange={(e) => onChange({ ...leaf, window: e.target.value })}
+              />
+            </div>
+          )}
+          <FieldError error={windowError} />
         </div>
         <div>
           <select
@@ -256,7 +297,32 @@ function Leaf({
           <FieldError error={errors[`${path}.op`]} />
         </div>
         <div>
-          {leaf.op === "exists" || (choice?.type === "boolean" && leaf.op !== "in" && leaf.op !== "nin") ? (
+          {segments && leaf.attr === SEGMENT_ATTR ? (
+            <select
+              id={`${id}-value`}
+              multiple
+              className={`${inputClass} h-24`}
+              value={picked}
+              aria-label={`Value of condition ${label}`}
+              aria-invalid={!!valueError}
+              onChange={(e) =>
+                onChange({ ...leaf, value: Array.from(e.target.selectedOptions, (o) => o.value).join(",") })
+              }
+            >
+              {segments.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+              {picked
+                .filter((v) => !segments.some((s) => s.id === v))
+                .map((v) => (
+                  <option key={v} value={v}>
+                    {v} (unknown)
+                  </option>
+                ))}
+            </select>
+          ) : leaf.op === "exists" || (choice?.type === "boolean" && leaf.op !== "in" && leaf.op !== "nin") ? (
             <select
               id={`${id}-value`}
               className={inputClass}

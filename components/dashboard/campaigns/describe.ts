@@ -12,8 +12,10 @@ export function describeCondition(node: Condition | null): string {
   if ("not" in node) return `not (${describeCondition(node.not)})`;
   if ("all" in node) return node.all.length ? node.all.map(describeCondition).join(" and ") : "always";
   if ("any" in node) return node.any.length ? `(${node.any.map(describeCondition).join(" or ")})` : "never";
-  if (node.op === "exists") return `${node.attr} ${node.value === false ? "is absent" : "exists"}`;
-  return `${node.attr} ${OP_LABELS[node.op]} ${value(node.value)}`;
+  const window = (node as { window?: unknown }).window;
+  const attr = typeof window === "string" ? `${node.attr} within ${window}` : node.attr;
+  if (node.op === "exists") return `${attr} ${node.value === false ? "is absent" : "exists"}`;
+  return `${attr} ${OP_LABELS[node.op]} ${value(node.value)}`;
 }
 
 export function describeEffects(d: CampaignDefinition): string {

@@ -9,4 +9,5 @@ export const EXPORT_PERMISSIONS: Record<ExportKind, Permission> = {
   // Free codes are worth a reward each: only those who manage the pools.
   "coupon-codes": "program.manage",
   "audit-log": "audit.read",
+  "segment-members": "customers.export",
 };

@@ -2,6 +2,8 @@ import "server-only";
 import { query, sql } from "@/lib/db/sql";
 import type { Db } from "@/lib/db/types";
 import { AppError } from "@/lib/errors";
+import { customerAttributeTypes } from "@/lib/domain/customer-attributes";
+import { listSegments } from "@/lib/domain/segments/store";
 import { isLifecycle, triggerLabel, type CampaignDefinition, type SkipReason } from "@/lib/domain/campaigns/definition";
 import {
   getCampaign,
@@ -36,7 +38,7 @@ export interface CampaignRow {
 const currentDefinition = (c: CampaignView, running: CampaignDefinition | undefined) => running ?? c.draft;
 
 /** Every campaign of the program, newest first (a program has tens, not thousands: the list pages through them). */
-async function allCampaigns(db: Db, programId: string): Promise<CampaignView[]> {
+export async function allCampaigns(db: Db, programId: string): Promise<CampaignView[]> {
   const out: CampaignView[] = [];
   let cursor: string | null = null;
   do {
@@ -78,14 +80,25 @@ export async function campaignRows(db: Db, programId: string): Promise<CampaignR
   });
 }
 
-/** What the builder offers: the declared event types, the program's coupon pools and its tiers' names. */
+/**
+ * What the builder offers: the declared event types, the program's coupon pools, its tiers' names, its declared
+ * customer attributes and its segments (for `customer.segment`).
+ */
 export async function campaignBuilderOptions(db: Db, programId: string) {
-  const [eventTypes, pools, tiers] = await Promise.all([
+  const [eventTypes, pools, tiers, customerAttributes, segments] = await Promise.all([
     listEventTypes(db, programId),
     db.couponPool.findMany({ where: { programId }, orderBy: { name: "asc" }, select: { id: true, name: true } }),
     db.tier.findMany({ where: { programId }, orderBy: { requiredPoints: "asc" }, select: { name: true } }),
+    customerAttributeTypes(db, programId),
+    listSegments(db, programId),
   ]);
-  return { eventTypes, pools, tierNames: tiers.map((t) => t.name) };
+  return {
+    eventTypes,
+    pools,
+    tierNames: tiers.map((t) => t.name),
+    customerAttributes,
+    segments: segments.map((s) => ({ id: s.id, name: s.name })),
+  };
 }
 export type CampaignBuilderOptions = Awaited<ReturnType<typeof campaignBuilderOptions>>;
 

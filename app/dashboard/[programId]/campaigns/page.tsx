@@ -68,11 +68,13 @@ export default async function CampaignsPage({ params }: { params: Promise<{ prog
       </Card>
       {canManage && (
         <Card title="New campaign">
-          {options.eventTypes.length === 0 ? (
-            <p className="text-sm text-slate-700">Declare an event type below first: a campaign is triggered by one.</p>
-          ) : (
-            <CampaignBuilder programId={programId} options={options} />
+          {options.eventTypes.length === 0 && (
+            <p className="mb-3 text-sm text-slate-700">
+              No event type yet: declare one below for campaigns triggered by events, or trigger one by a moment in the
+              customer&apos;s life.
+            </p>
           )}
+          <CampaignBuilder programId={programId} options={options} />
         </Card>
       )}
       <EventTypesCard programId={programId} eventTypes={options.eventTypes} canManage={canManage} />

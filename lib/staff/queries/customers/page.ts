@@ -10,7 +10,9 @@ import { listTransactionsJson } from "@/lib/domain/points";
 import { findBalanceExplained } from "@/lib/domain/balance-explained";
 import { customerReferrals } from "@/lib/domain/referrals";
 import { listCustomerAttributes } from "@/lib/domain/customer-attributes";
+import { programNow } from "@/lib/domain/clock";
 import { staffQuery } from "../../authz";
+import { customerSegments } from "../segments";
 import { programTiers } from "../catalogue";
 import { customerRedemptions } from "../redemptions";
 import { customerTimeline } from "./timeline";
@@ -29,7 +31,7 @@ export const customerTransactions = staffQuery(
 /** Everything the customer page shows, in parallel; null when the id names no live customer of the program. */
 export async function customerProfile(db: Db, programId: string, customerId: string) {
   if (!(await findCustomer(db, programId, customerId))) return null;
-  const [customerJson, tiers, timeline, rewards, pools, balance, redemptions, referrals, row, attributes] =
+  const [customerJson, tiers, timeline, rewards, pools, balance, redemptions, referrals, row, attributes, segments] =
     await Promise.all([
       getCustomerJsonById(db, programId, customerId),
       programTiers(db, programId),
@@ -45,6 +47,7 @@ export async function customerProfile(db: Db, programId: string, customerId: str
       customerReferrals(db, programId, customerId),
       db.customer.findFirst({ where: { id: customerId, programId }, select: { updatedAt: true } }),
       listCustomerAttributes(db, programId),
+      customerSegments(db, programId, customerId, programNow(programId)),
     ]);
   // Deleted between the two reads: as missing as before them.
   if (!customerJson || !balance || !row) return null;
@@ -61,5 +64,7 @@ export async function customerProfile(db: Db, programId: string, customerId: str
     referrals,
     /** The program's declared customer attributes (the user data form edits their values). */
     customerAttributes: attributes.map(({ name, type }) => ({ name, type })),
+    /** The segments the customer is in now. */
+    segments,
   };
 }

@@ -16,6 +16,7 @@ import { PreferencesFormCard } from "@/components/dashboard/customer/preferences
 import { RedemptionsCard } from "@/components/dashboard/customer/redemptions-card";
 import { TierCard } from "@/components/dashboard/customer/tier-card";
 import { ReferralsCard } from "@/components/dashboard/customer/referrals-card";
+import { SegmentsCard } from "@/components/dashboard/customer/segments-card";
 import { TimelineCard } from "@/components/dashboard/customer/timeline-card";
 import { UserDataCard } from "@/components/dashboard/customer/user-data-form";
 
@@ -79,6 +80,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
             <TierCard customer={customer} tiers={profile.tiers} />
             <LoyaltyDataCard customer={customer} />
           </div>
+          <SegmentsCard programId={programId} segments={profile.segments} />
           <BalanceExplainedCard explained={profile.balance} />
           <RedemptionsCard
             programId={programId}

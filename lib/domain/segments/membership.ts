@@ -114,7 +114,9 @@ export async function recomputeSegment(
     sql`WITH ev AS (${ev}),
     entered AS (
       INSERT INTO "SegmentMembership" ("segmentId", "customerId", "programId", member, "changedAt")
-      SELECT ${segment.id}::uuid, n.id, ${segment.programId}::uuid, true, ${at}::timestamptz FROM ev n WHERE n.member
+      SELECT ${segment.id}::uuid, n.id, ${segment.programId}::uuid, true, ${at}::timestamptz FROM ev n
+      WHERE n.member AND NOT EXISTS (SELECT 1 FROM "SegmentMembership" m
+        WHERE m."segmentId" = ${segment.id}::uuid AND m."customerId" = n.id AND m.member)
       ON CONFLICT ("segmentId", "customerId") DO UPDATE SET member = true, "changedAt" = EXCLUDED."changedAt"
         WHERE NOT "SegmentMembership".member
       RETURNING "customerId"
@@ -130,7 +132,9 @@ export async function recomputeSegment(
       RETURNING 1
     ), flip AS (
       INSERT INTO "SegmentFlip" ("segmentId", "customerId", "programId", at)
-      SELECT ${segment.id}::uuid, n.id, ${segment.programId}::uuid, n.next FROM ev n WHERE n.next IS NOT NULL
+      SELECT ${segment.id}::uuid, n.id, ${segment.programId}::uuid, n.next FROM ev n
+      WHERE n.next IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "SegmentFlip" x
+        WHERE x."segmentId" = ${segment.id}::uuid AND x."customerId" = n.id AND x.at = n.next)
       ON CONFLICT ("segmentId", "customerId") DO UPDATE SET at = EXCLUDED.at WHERE "SegmentFlip".at <> EXCLUDED.at
       RETURNING 1
     ), events AS (

@@ -620,8 +620,9 @@ export async function nextLifecycleMoment(
  */
 export async function fireDueLifecycle(
   prisma: PrismaClient,
-  options: { programId?: string; now?: Date } = {},
+  options: { programId?: string; now?: Date; batch?: number } = {},
 ): Promise<{ programs: number; fired: number; failed: number }> {
+  const size = Math.max(1, options.batch ?? LIFECYCLE_BATCH);
   const programs = await query<ProgramRef>(
     prisma,
     sql`SELECT DISTINCT p.id::text AS id, p."timeZone" FROM "Campaign" c
@@ -648,7 +649,7 @@ export async function fireDueLifecycle(
       // A run of batchable occurrences (up to LIFECYCLE_BATCH) in one transaction, any other alone.
       let end = i + 1;
       if (batchable(groups.get(dues[i]!.type)!))
-        while (end < dues.length && end - i < LIFECYCLE_BATCH && batchable(groups.get(dues[end]!.type)!)) end += 1;
+        while (end < dues.length && end - i < size && batchable(groups.get(dues[end]!.type)!)) end += 1;
       const batch = dues.slice(i, end);
       i = end;
       try {

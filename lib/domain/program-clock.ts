@@ -9,7 +9,7 @@ import { requireProgram } from "./programs";
 import { fireLifecycleAt, moveWatermark, nextLifecycleMoment } from "./campaigns/lifecycle";
 import { addMonths } from "./tier-rules";
 import { recalculateIfDue } from "./tiers-engine";
-import { recomputeProgramSegments } from "./segments/membership";
+import { nextSegmentFlip, recomputeProgramSegments } from "./segments/membership";
 
 /**
  * A program's clock (API.md "Test programs"): reading it, and moving a test program's clock forward with every timer
@@ -18,7 +18,9 @@ import { recomputeProgramSegments } from "./segments/membership";
  * The timers that exist today, and the one order in which those due at the same instant run (the scheduler runs its
  * sweeps of live programs in the same order, lib/jobs/scheduler.ts): (pending activations, which do not exist yet:
  * their counter is always 0), points expiry, tier period closing, then lifecycle campaigns (campaigns/lifecycle.ts:
- * birthdays, anniversaries, inactivity, signups, tiers reached), which so see the balance and tier of the instant.
+ * birthdays, anniversaries, inactivity, signups, tiers reached), which so see the balance and tier of the instant;
+ * last, the segments whose customers' answers were due to flip by the instant (segments/membership.ts: a due pass,
+ * not a timeline kind; their `segment.entered`/`segment.left` count in `webhooks`).
  *
  * An advance is a sequence of steps, one per due instant in time order. Each step is one transaction: it locks the
  * program row, runs the timers due by its instant with that instant as the program's now, and moves the stored clock
@@ -150,6 +152,11 @@ async function advance(
     timelineTotal: 0,
     timelineLimit: TIMELINE_LIMIT,
   };
+  // Segments first, at `from`: the customers whose data changed since the last pass (an event at the stopped clock)
+  // get their change, dated at the instant it happened, and their next flips, which the steps below then reach.
+  report.applied.webhooks += (
+    await inTransaction((tx) => recomputeProgramSegments(tx, programId, from, { due: true }))
+  ).events;
   // The first step runs at `from` whatever is already due by then (nothing, unless a spend has not yet expired it).
   let after: Date | null = null;
   for (;;) {
@@ -174,7 +181,11 @@ async function advance(
 async function nextDue(db: Db, programId: string, after: Date | null, to: Date): Promise<Date | null> {
   const timers = await nextTimerDue(db, programId, after);
   const lifecycle = await nextLifecycleMoment(db, programId, after, to);
-  return !lifecycle ? timers : !timers || lifecycle < timers ? lifecycle : timers;
+  // The next instant a segment's answer can flip with time alone (segments/membership.ts): a step of its own, so the
+  // change is dated at its instant (and one that happens and is undone within the advance is seen).
+  const flip = await nextSegmentFlip(db, programId, after);
+  const times = [timers, lifecycle, flip].filter((d): d is Date => d !== null);
+  return times.length ? new Date(Math.min(...times.map((d) => d.getTime()))) : null;
 }
 
 /** The earliest instant after `after` (any, when null) at which a lot expires or a tier period closes. */
@@ -267,6 +278,9 @@ async function step(tx: Tx, programId: string, at: Date, report: AdvanceReport):
       },
     });
   }
+
+  // Segments: the customers whose answer was due to flip by `at`, or whose data changed (their events count below).
+  await recomputeProgramSegments(tx, programId, at, { due: true });
 
   report.applied.webhooks += (await eventsAt(tx, programId, iso)) - eventsBefore;
   await moveClock(tx, programId, at);

@@ -265,7 +265,8 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await visit(ana), [7]);
       assert.deepEqual(await visit(cy), []);
       const t0 = (await ok("GET", `${A()}/clock`, undefined)).now as string;
-      // cy buys: enters at the next recompute (a clock advance), once.
+      assert.equal(await advance("2026-01-01T00:00:30.000Z"), 0);
+      // cy buys at 00:00:30: enters at the next pass (the start of the next clock advance), once, dated then.
       await ok("POST", `${customerPath(app.seg.programId, cy)}/events`, { type: "purchase", attributes: { total: 5 } });
       assert.equal(await advance("2026-01-01T00:01:00.000Z"), 1);
       assert.equal(await advance("2026-01-01T00:02:00.000Z"), 0);
@@ -282,25 +283,80 @@ for (const backend of BACKENDS) {
         changes.data.map((c: { email: string; member: boolean }) => [c.email, c.member]),
         [[cy, true]],
       );
-      // Time alone: 91 days later nobody bought in 90 days; each leaves once.
+      // "No purchase in 90 days": nobody at its creation (all three bought at the start).
+      const lapsed = await ok(
+        "POST",
+        `${A()}/segments`,
+        {
+          name: "Lapsed",
+          emitEvents: true,
+          filter: { attr: "events.purchase.count", window: "P90D", op: "eq", value: 0 },
+        },
+        201,
+      );
+      // Time alone: on day 91 nobody bought in 90 days; each leaves "Bought in 90 days" and enters "Lapsed" once, at
+      // the instant their last purchase left the window (the advance steps to it), not at the advance's end.
       const t1 = "2026-01-01T00:02:00.000Z";
-      assert.equal(await advance("2026-04-02T00:00:00.000Z"), 3);
+      assert.equal(await advance("2026-04-02T00:00:00.000Z"), 6);
       assert.equal(await advance("2026-04-03T00:00:00.000Z"), 0);
       if (backend === "postgres") {
         for (const who of [ana, bo, cy]) assert.equal(await eventsOf("segment.left", who), 1, who);
-        assert.equal(await eventsOf("segment.entered", cy), 1);
+        assert.equal(await eventsOf("segment.entered", cy), 2);
       }
       const left = await ok(
         "GET",
         `${A()}/segments/${buyers.id}/members?updatedSince=${encodeURIComponent(t1)}`,
         undefined,
       );
-      assert.deepEqual(left.data.map((c: { email: string; member: boolean }) => [c.email, c.member]).sort(), [
-        [ana, false],
-        [bo, false],
-        [cy, false],
-      ]);
+      assert.deepEqual(
+        left.data
+          .map((c: { email: string; member: boolean; changedAt: string }) => [c.email, c.member, c.changedAt])
+          .sort(),
+        [
+          [ana, false, "2026-04-01T00:00:00.000Z"],
+          [bo, false, "2026-04-01T00:00:00.000Z"],
+          [cy, false, "2026-04-01T00:00:30.000Z"],
+        ].sort(),
+      );
+      const entered = await ok(
+        "GET",
+        `${A()}/segments/${lapsed.id}/members?updatedSince=${encodeURIComponent(t1)}`,
+        undefined,
+      );
+      assert.deepEqual(
+        entered.data
+          .map((c: { email: string; member: boolean; changedAt: string }) => [c.email, c.member, c.changedAt])
+          .sort(),
+        [
+          [ana, true, "2026-04-01T00:00:00.000Z"],
+          [bo, true, "2026-04-01T00:00:00.000Z"],
+          [cy, true, "2026-04-01T00:00:30.000Z"],
+        ].sort(),
+      );
       assert.equal((await preview(buyers.filter)).count, 0);
+      // Within one advance: ana buys on 3 April (leaves "Lapsed" at once) and lapses again 90 days later, on 2 July;
+      // an advance to 15 July sees both changes, each once, each at its instant (the old end-of-advance recompute saw
+      // ana lapsed before and after, and nothing).
+      await ok("POST", `${customerPath(app.seg.programId, ana)}/events`, {
+        type: "purchase",
+        attributes: { total: 1 },
+      });
+      assert.equal(await advance("2026-07-15T00:00:00.000Z"), 4);
+      assert.equal(await advance("2026-07-16T00:00:00.000Z"), 0);
+      const spell = await ok(
+        "GET",
+        `${A()}/segments/${lapsed.id}/members?updatedSince=${encodeURIComponent("2026-04-02T00:00:00.000Z")}`,
+        undefined,
+      );
+      assert.deepEqual(
+        spell.data.map((c: { email: string; member: boolean; changedAt: string }) => [c.email, c.member, c.changedAt]),
+        [[ana, true, "2026-07-02T00:00:00.000Z"]],
+      );
+      if (backend === "postgres") {
+        // left: "Bought" on 1 April, "Lapsed" on 3 April, "Bought" on 2 July; entered: the other way round.
+        assert.equal(await eventsOf("segment.left", ana), 3);
+        assert.equal(await eventsOf("segment.entered", ana), 3);
+      }
     });
   });
 }

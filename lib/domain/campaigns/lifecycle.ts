@@ -334,38 +334,81 @@ async function dueIn(
   );
 }
 
+/** What an occurrence's firing stores on its occurrence rows: the evaluator's decision per campaign. */
+interface OccurrenceOutcome {
+  campaignId: string;
+  customerId: string;
+  occurrence: string;
+  outcome: unknown;
+}
+
+const occurrenceKey = (campaignId: string, customerId: string, occurrence: string) =>
+  `${campaignId} ${customerId} ${occurrence}`;
+
 /**
- * Fires one occurrence for the campaigns of its type, in the caller's transaction: the balance row lock, a due tier
- * period closed (as every earn does), the occurrence rows of the campaigns not yet fired for it (the unique key),
- * the budgeted ones locked, then the one evaluator and the one application of its answer.
+ * Claims occurrences in the caller's transaction, after their customers' balance row locks (taken by the caller):
+ * the `LifecycleOccurrence` rows of the eligible campaigns not yet fired for them, in ONE statement (the unique key).
+ * Answers the keys this transaction inserted (campaign, customer, occurrence): only those fire.
  */
-async function fireOccurrence(
+async function claimOccurrences(
+  tx: Tx,
+  programId: string,
+  dues: readonly DueOccurrence[],
+  groups: ReadonlyMap<string, readonly LifecycleCampaign[]>,
+  now: Date,
+): Promise<Set<string>> {
+  const rows = dues.flatMap((due) =>
+    groups
+      .get(due.type)!
+      .filter((c) => c.firstActivatedAt <= due.at)
+      .map((c) => ({ c, due })),
+  );
+  if (!rows.length) return new Set();
+  const claimed = await query<{ campaignId: string; customerId: string; occurrence: string }>(
+    tx,
+    sql`INSERT INTO "LifecycleOccurrence"
+       ("programId", "campaignId", "customerId", occurrence, "campaignVersion", at, "firedAt")
+     SELECT ${programId}::uuid, u.id, u.customer, u.occurrence, u.version, u.at, ${iso(now)}::timestamptz
+     FROM unnest(${rows.map((r) => r.c.campaignId)}::uuid[], ${rows.map((r) => r.due.customerId)}::uuid[],
+                 ${rows.map((r) => r.due.occurrence)}::text[], ${rows.map((r) => r.c.version)}::int[],
+                 ${rows.map((r) => iso(r.due.at))}::text[]::timestamptz[]) AS u(id, customer, occurrence, version, at)
+     ON CONFLICT ("campaignId", "customerId", occurrence) DO NOTHING
+     RETURNING "campaignId"::text AS "campaignId", "customerId"::text AS "customerId", occurrence`,
+  );
+  return new Set(claimed.map((r) => occurrenceKey(r.campaignId, r.customerId, r.occurrence)));
+}
+
+/** Stores the evaluator's decisions on their occurrence rows, in ONE statement. */
+async function storeOutcomes(tx: Tx, outcomes: readonly OccurrenceOutcome[]) {
+  if (!outcomes.length) return;
+  await execute(
+    tx,
+    sql`UPDATE "LifecycleOccurrence" o SET outcome = x.outcome
+     FROM unnest(${outcomes.map((o) => o.campaignId)}::uuid[], ${outcomes.map((o) => o.customerId)}::uuid[],
+                 ${outcomes.map((o) => o.occurrence)}::text[],
+                 ${outcomes.map((o) => JSON.stringify(o.outcome))}::text[]::jsonb[]) AS x(id, customer, occurrence, outcome)
+     WHERE o."campaignId" = x.id AND o."customerId" = x.customer AND o.occurrence = x.occurrence`,
+  );
+}
+
+/**
+ * Applies one claimed occurrence for the campaigns of its type that it claimed, in the caller's transaction (which
+ * holds the customer's balance row lock): a due tier period closed (as every earn does), the budgeted campaigns
+ * locked, then the one evaluator and the one application of its answer. Answers what fired and the outcomes.
+ */
+async function applyOccurrence(
   tx: Tx,
   programId: string,
   due: DueOccurrence,
   group: readonly LifecycleCampaign[],
+  claimed: ReadonlySet<string>,
   now: Date,
-): Promise<Fired[]> {
-  const eligible = group.filter((c) => c.firstActivatedAt <= due.at);
-  if (!eligible.length) return [];
-  await lockBalance(tx, programId, due.customerId);
-  const fresh = new Set(
-    (
-      await query<{ campaignId: string }>(
-        tx,
-        sql`INSERT INTO "LifecycleOccurrence"
-           ("programId", "campaignId", "customerId", occurrence, "campaignVersion", at, "firedAt")
-         SELECT ${programId}::uuid, u.id, ${due.customerId}::uuid, ${due.occurrence}, u.version,
-                ${iso(due.at)}::timestamptz, ${iso(now)}::timestamptz
-         FROM unnest(${eligible.map((c) => c.campaignId)}::uuid[], ${eligible.map((c) => c.version)}::int[]) AS u(id, version)
-         ON CONFLICT ("campaignId", "customerId", occurrence) DO NOTHING
-         RETURNING "campaignId"::text AS "campaignId"`,
-      )
-    ).map((r) => r.campaignId),
-  );
-  if (!fresh.size) return [];
+): Promise<{ fired: Fired[]; outcomes: OccurrenceOutcome[] }> {
+  const rows = group
+    .filter((c) => claimed.has(occurrenceKey(c.campaignId, due.customerId, due.occurrence)))
+    .map((c) => ({ ...c }));
+  if (!rows.length) return { fired: [], outcomes: [] };
   await recalculateIfDue(tx, programId, due.customerId, now);
-  const rows = eligible.filter((c) => fresh.has(c.campaignId)).map((c) => ({ ...c }));
   const budgeted = rows.filter((r) => r.definition.limits.budgetPoints !== undefined).map((r) => r.campaignId);
   if (budgeted.length) {
     const locked = await query<{ id: string; budgetUsed: number }>(
@@ -376,7 +419,7 @@ async function fireOccurrence(
     for (const r of rows) r.budgetUsed = used.get(r.campaignId) ?? r.budgetUsed;
   }
   const customer = await loadCustomer(tx, programId, due.customerId);
-  if (!customer) return [];
+  if (!customer) return { fired: [], outcomes: [] };
   const nowLocal = zonedTime(now, customer.timeZone);
   const windows = new Map<string, string>();
   for (const r of rows) {
@@ -418,17 +461,12 @@ async function fireOccurrence(
     const skipped = applied.skipped.filter((s) => s.campaignId === r.campaignId).map((s) => s.reason);
     return {
       campaignId: r.campaignId,
+      customerId: due.customerId,
+      occurrence: due.occurrence,
       outcome: a ? { applied: true, points: a.points, effects, skipped } : { applied: false, skipped },
     };
   });
-  await execute(
-    tx,
-    sql`UPDATE "LifecycleOccurrence" o SET outcome = x.outcome
-     FROM unnest(${outcomes.map((o) => o.campaignId)}::uuid[], ${outcomes.map((o) => JSON.stringify(o.outcome))}::text[]::jsonb[])
-       AS x(id, outcome)
-     WHERE o."campaignId" = x.id AND o."customerId" = ${due.customerId}::uuid AND o.occurrence = ${due.occurrence}`,
-  );
-  return evaluation.applied.map((a) => ({
+  const fired = evaluation.applied.map((a) => ({
     at: due.at,
     customerId: due.customerId,
     campaignId: a.campaignId,
@@ -437,7 +475,70 @@ async function fireOccurrence(
     occurrence: due.occurrence,
     points: a.points,
   }));
+  return { fired, outcomes };
 }
+
+/**
+ * Fires one occurrence for the campaigns of its type, in the caller's transaction: the balance row lock, the
+ * occurrence rows of the campaigns not yet fired for it (the unique key), then the application above.
+ */
+async function fireOccurrence(
+  tx: Tx,
+  programId: string,
+  due: DueOccurrence,
+  groups: ReadonlyMap<string, readonly LifecycleCampaign[]>,
+  now: Date,
+): Promise<Fired[]> {
+  return fireBatch(tx, programId, [due], groups, now);
+}
+
+/**
+ * Fires a batch of occurrences in the caller's transaction (the scheduler's sweep; one occurrence is a batch of
+ * one): the balance row locks of all their customers in customer id order (ONE statement; the lock order of every
+ * balance change, so two sweeps of the same batch queue on the first customer instead of deadlocking), their
+ * occurrence rows claimed in ONE statement, each applied in time order, their outcomes stored in ONE statement.
+ * Batches are only made of occurrences whose campaigns take no other shared lock (no budget, no coupon: see
+ * `batchable`), so holding many balance locks cannot deadlock with an event that holds one and waits for a campaign.
+ */
+async function fireBatch(
+  tx: Tx,
+  programId: string,
+  dues: readonly DueOccurrence[],
+  groups: ReadonlyMap<string, readonly LifecycleCampaign[]>,
+  now: Date,
+): Promise<Fired[]> {
+  const eligible = dues.filter((due) => groups.get(due.type)!.some((c) => c.firstActivatedAt <= due.at));
+  if (!eligible.length) return [];
+  const customers = [...new Set(eligible.map((d) => d.customerId))].sort();
+  if (customers.length === 1) await lockBalance(tx, programId, customers[0]!);
+  else
+    await execute(
+      tx,
+      sql`SELECT 1 FROM "LoyaltyData" WHERE "programId" = ${programId}::uuid AND "customerId" = ANY(${customers}::uuid[])
+        ORDER BY "customerId" FOR UPDATE`,
+    );
+  const claimed = await claimOccurrences(tx, programId, eligible, groups, now);
+  if (!claimed.size) return [];
+  const fired: Fired[] = [];
+  const outcomes: OccurrenceOutcome[] = [];
+  for (const due of eligible) {
+    const done = await applyOccurrence(tx, programId, due, groups.get(due.type)!, claimed, now);
+    fired.push(...done.fired);
+    outcomes.push(...done.outcomes);
+  }
+  await storeOutcomes(tx, outcomes);
+  return fired;
+}
+
+/** Occurrences of a sweep fired together in one transaction (see fireBatch). */
+export const LIFECYCLE_BATCH = 200;
+
+/** Whether an occurrence of this group may share a transaction with others: no campaign with a budget or a coupon. */
+const batchable = (group: readonly LifecycleCampaign[]) =>
+  group.every(
+    (c) =>
+      c.definition.limits.budgetPoints === undefined && c.definition.effects.every((e) => e.type !== "assign_coupon"),
+  );
 
 /**
  * One step of a test program's clock advance (program-clock.ts), in its transaction (which holds the program row
@@ -453,7 +554,7 @@ export async function fireLifecycleAt(tx: Tx, programId: string, at: Date): Prom
   if (since <= at) {
     const groups = byType(campaigns);
     for (const due of await dueIn(tx, program, campaigns, since, at))
-      fired.push(...(await fireOccurrence(tx, programId, due, groups.get(due.type)!, at)));
+      fired.push(...(await fireOccurrence(tx, programId, due, groups, at)));
   }
   await moveWatermark(tx, programId, at);
   return fired;
@@ -513,13 +614,15 @@ export async function nextLifecycleMoment(
 
 /**
  * The scheduler's job (lib/jobs/scheduler.ts): every live program with an active lifecycle campaign, swept up to
- * real time (the program clock of a live program), one transaction per occurrence. Several instances may run it at
+ * real time (the program clock of a live program), in batches of up to LIFECYCLE_BATCH occurrences per transaction
+ * (fireBatch; an occurrence of a campaign with a budget or a coupon in its own). Several instances may run it at
  * once: each occurrence's unique key lets one of them fire it, and the watermark only moves forward.
  */
 export async function fireDueLifecycle(
   prisma: PrismaClient,
-  options: { programId?: string; now?: Date } = {},
+  options: { programId?: string; now?: Date; batch?: number } = {},
 ): Promise<{ programs: number; fired: number; failed: number }> {
+  const size = Math.max(1, options.batch ?? LIFECYCLE_BATCH);
   const programs = await query<ProgramRef>(
     prisma,
     sql`SELECT DISTINCT p.id::text AS id, p."timeZone" FROM "Campaign" c
@@ -539,21 +642,35 @@ export async function fireDueLifecycle(
     if (since > now) continue;
     const groups = byType(campaigns);
     let programFailed = false;
-    for (const due of await dueIn(prisma, program, campaigns, since, now)) {
+    const one = async (batch: readonly DueOccurrence[]) =>
+      prisma.$transaction((tx) => fireBatch(tx, program.id, batch, groups, now), { timeout: 60_000, maxWait: 30_000 });
+    const dues = await dueIn(prisma, program, campaigns, since, now);
+    for (let i = 0; i < dues.length;) {
+      // A run of batchable occurrences (up to LIFECYCLE_BATCH) in one transaction, any other alone.
+      let end = i + 1;
+      if (batchable(groups.get(dues[i]!.type)!))
+        while (end < dues.length && end - i < size && batchable(groups.get(dues[end]!.type)!)) end += 1;
+      const batch = dues.slice(i, end);
+      i = end;
       try {
-        const done = await prisma.$transaction(
-          (tx) => fireOccurrence(tx, program.id, due, groups.get(due.type)!, now),
-          {
-            timeout: 60_000,
-            maxWait: 30_000,
-          },
-        );
-        fired += done.length;
+        fired += (await one(batch)).length;
       } catch (err) {
-        // Left for the next sweep (the watermark stays); the occurrences that committed will not fire again.
-        failed += 1;
-        programFailed = true;
-        firstError ??= err;
+        // The batch rolled back: each of its occurrences alone, so one failure leaves only itself for the next sweep
+        // (the watermark stays); those that commit will not fire again.
+        for (const due of batch.length > 1 ? batch : []) {
+          try {
+            fired += (await one([due])).length;
+          } catch (e) {
+            failed += 1;
+            programFailed = true;
+            firstError ??= e;
+          }
+        }
+        if (batch.length === 1) {
+          failed += 1;
+          programFailed = true;
+          firstError ??= err;
+        }
       }
     }
     if (!programFailed) await moveWatermark(prisma, program.id, now);

@@ -127,29 +127,62 @@ export function eventTypesOf(filter: unknown): string[] {
   return [...types];
 }
 
+/** One grouped read of a program's events of one type (and window), shared by the leaves that name them. */
+interface Aggregate {
+  alias: string;
+  type: string;
+  window: string | undefined;
+  /** The number attributes summed, column `s<i>`. */
+  sums: string[];
+}
+
 interface Compiled {
-  where: Sql;
+  programId: string;
+  now: string;
   /** Whether the predicate reads u (UserData) or t (Tier): the joins the query needs. */
   user: boolean;
   tier: boolean;
+  /** The event aggregates the leaves read, by `type window`. */
+  aggregates: Map<string, Aggregate>;
+  /** Instants (per customer) at which a leaf's value can change with time alone: the next flip is the least. */
+  flips: Sql[];
+  /** Restricts the customers (and the event aggregates) to these ids, when set. */
+  customers: string[] | null;
 }
 
 /** The text form of a time a leaf compares with (a date is its midnight UTC, as the conditions read it). */
 const instant = (v: unknown) => new Date(Date.parse(v as string)).toISOString();
 
+/**
+ * The aggregate of `type` in `window` (created on first use). Its columns: `n` the count, `last` the latest, `first`
+ * the oldest (in the window, at or before now), `future` the earliest event dated after now, `s<i>` the sums.
+ */
+function aggregate(c: Compiled, type: string, window: string | undefined): Aggregate {
+  const key = `${type} ${window ?? ""}`;
+  let a = c.aggregates.get(key);
+  if (!a) {
+    a = { alias: `ea${c.aggregates.size}`, type, window, sums: [] };
+    c.aggregates.set(key, a);
+    const ref = (col: string) => raw(`${a!.alias}.${col}`);
+    // Time alone changes the aggregate when its oldest event leaves the window, or a future-dated event arrives.
+    if (window)
+      c.flips.push(sql`CASE WHEN ${ref("first")} + ${window}::interval > ${c.now}::timestamptz
+        THEN ${ref("first")} + ${window}::interval END`);
+    c.flips.push(ref("future"));
+  }
+  return a;
+}
+
 /** The SQL value a leaf reads (NULL when absent), and its SQL type for bound values. */
-function valueExpr(leaf: Leaf, r: ResolvedAttr, programId: string, now: string, c: Compiled): [Sql, string] {
+function valueExpr(leaf: Leaf, r: ResolvedAttr, c: Compiled): [Sql, string] {
+  const { programId, now } = c;
   if (r.scope === "event") {
-    const window = leaf.window ? sql` AND e."occurredAt" > ${now}::timestamptz - ${leaf.window}::interval` : raw("");
-    const from = sql`FROM "CustomerEvent" e WHERE e."programId" = ${programId}::uuid AND e."customerId" = c.id
-        AND e.type = ${r.name} AND e."occurredAt" <= ${now}::timestamptz${window}`;
-    if (r.field === "count") return [sql`(SELECT count(*) ${from})`, "numeric"];
-    if (r.field === "lastAt") return [sql`(SELECT max(e."occurredAt") ${from})`, "timestamptz"];
-    const attr = r.field!;
-    return [
-      sql`(SELECT coalesce(sum(CASE WHEN jsonb_typeof(e.attributes->${attr}) = 'number' THEN (e.attributes->>${attr})::numeric END), 0) ${from})`,
-      "numeric",
-    ];
+    const a = aggregate(c, r.name, leaf.window);
+    if (r.field === "count") return [raw(`coalesce(${a.alias}.n, 0)`), "numeric"];
+    if (r.field === "lastAt") return [raw(`${a.alias}.last`), "timestamptz"];
+    let i = a.sums.indexOf(r.field!);
+    if (i < 0) i = a.sums.push(r.field!) - 1;
+    return [raw(`coalesce(${a.alias}.s${i}, 0)`), "numeric"];
   }
   switch (r.name) {
     case "tier":
@@ -198,10 +231,11 @@ function valueExpr(leaf: Leaf, r: ResolvedAttr, programId: string, now: string, 
 
 const OPERATORS = { eq: "=", ne: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
-function compileLeaf(leaf: Leaf, decl: FilterDeclarations, programId: string, now: string, c: Compiled): Sql {
+function compileLeaf(leaf: Leaf, decl: FilterDeclarations, c: Compiled): Sql {
   const r = resolve(leaf.attr, decl);
   if (typeof r === "string") throw new Error(`an unchecked filter: ${leaf.attr} ${r}`);
-  const [expr, type] = valueExpr(leaf, r, programId, now, c);
+  const [expr, type] = valueExpr(leaf, r, c);
+  if (r.scope === "customer" && r.name === "memberDays" && leaf.op !== "exists") memberDaysFlip(leaf, c);
   const bind = (v: unknown) => sql`${type === "timestamptz" ? instant(v) : v}::${raw(type)}`;
   switch (leaf.op) {
     case "exists":
@@ -222,36 +256,135 @@ function compileLeaf(leaf: Leaf, decl: FilterDeclarations, programId: string, no
   }
 }
 
-function compileNode(node: Condition, decl: FilterDeclarations, programId: string, now: string, c: Compiled): Sql {
-  const compile = (n: Condition) => compileNode(n, decl, programId, now, c);
+/**
+ * A `customer.memberDays` leaf changes its answer only when the whole days since memberSince reach a value of the
+ * leaf: ≥ v and < v at ⌈v⌉, > v and ≤ v at ⌊v⌋ + 1, = v / ≠ v / in / nin at each whole v and v + 1. The next such
+ * instant (after now) is a flip.
+ */
+function memberDaysFlip(leaf: Leaf, c: Compiled) {
+  const values = (Array.isArray(leaf.value) ? leaf.value : [leaf.value]).filter(
+    (v): v is number => typeof v === "number" && Number.isFinite(v),
+  );
+  const days = [
+    ...new Set(
+      values.flatMap((v) => {
+        switch (leaf.op) {
+          case "gte":
+          case "lt":
+            return [Math.ceil(v)];
+          case "gt":
+          case "lte":
+            return [Math.floor(v) + 1];
+          default:
+            return Number.isInteger(v) ? [v, v + 1] : [];
+        }
+      }),
+    ),
+  ].filter((d) => d > 0);
+  if (!days.length) return;
+  c.flips.push(sql`(SELECT min(l."memberSince" + k * interval '1 day') FROM unnest(${days}::int[]) AS k
+    WHERE l."memberSince" + k * interval '1 day' > ${c.now}::timestamptz)`);
+}
+
+function compileNode(node: Condition, decl: FilterDeclarations, c: Compiled): Sql {
+  const compile = (n: Condition) => compileNode(n, decl, c);
   if ("all" in node) return sql`(${join(node.all.map(compile), " AND ")})`;
   if ("any" in node) return sql`(${join(node.any.map(compile), " OR ")})`;
   if ("not" in node) return sql`(NOT ${compile(node.not)})`;
-  return compileLeaf(node as Leaf, decl, programId, now, c);
+  return compileLeaf(node as Leaf, decl, c);
+}
+
+interface FilterOptions {
+  select?: Sql;
+  and?: Sql;
+  tail?: Sql;
+  /** Only these customers (a customer's segments, a pass over the customers due): also narrows the event reads. */
+  customers?: string[];
+}
+
+function compileFilter(
+  filter: Condition,
+  decl: FilterDeclarations,
+  programId: string,
+  now: Date,
+  options: FilterOptions,
+) {
+  const c: Compiled = {
+    programId,
+    now: now.toISOString(),
+    user: false,
+    tier: false,
+    aggregates: new Map(),
+    flips: [],
+    customers: options.customers ?? null,
+  };
+  const where = compileNode(filter, decl, c);
+  const user = c.user ? raw(`LEFT JOIN "UserData" u ON u."customerId" = c.id`) : raw("");
+  const tier = c.tier
+    ? raw(`LEFT JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id
+     LEFT JOIN "Tier" t ON t.id = ct."currentTierId"`)
+    : raw("");
+  const only = c.customers ? sql` AND c.id = ANY(${c.customers}::uuid[])` : raw("");
+  // Each event aggregate is ONE grouped read of the program's events of its type (in its window), joined by
+  // customer: the planner reads the type's window once by `(programId, type, occurredAt)` instead of probing the
+  // log once per customer per leaf, which is what keeps a preview of 1,000,000 customers within a second.
+  const events = join(
+    [...c.aggregates.values()].map((a) => {
+      const sums = a.sums.map(
+        (attr, i) =>
+          sql`, sum(CASE WHEN e."occurredAt" <= ${c.now}::timestamptz AND jsonb_typeof(e.attributes->${attr}) = 'number'
+            THEN (e.attributes->>${attr})::numeric END) AS ${raw(`s${i}`)}`,
+      );
+      const window = a.window ? sql` AND e."occurredAt" > ${c.now}::timestamptz - ${a.window}::interval` : raw("");
+      const mine = c.customers ? sql` AND e."customerId" = ANY(${c.customers}::uuid[])` : raw("");
+      return sql`LEFT JOIN (SELECT e."customerId",
+          count(*) FILTER (WHERE e."occurredAt" <= ${c.now}::timestamptz) AS n,
+          max(e."occurredAt") FILTER (WHERE e."occurredAt" <= ${c.now}::timestamptz) AS last,
+          min(e."occurredAt") FILTER (WHERE e."occurredAt" <= ${c.now}::timestamptz) AS first,
+          min(e."occurredAt") FILTER (WHERE e."occurredAt" > ${c.now}::timestamptz) AS future${join(sums, "")}
+        FROM "CustomerEvent" e
+        WHERE e."programId" = ${programId}::uuid AND e.type = ${a.type}${window}${mine}
+        GROUP BY e."customerId") ${raw(a.alias)} ON ${raw(a.alias)}."customerId" = c.id`;
+    }),
+    " ",
+  );
+  const from = sql`FROM "Customer" c JOIN "LoyaltyData" l ON l."programId" = c."programId" AND l."customerId" = c.id
+     ${user} ${tier} ${events}
+     WHERE c."programId" = ${programId}::uuid AND c."deletedAt" IS NULL${only}`;
+  const next = c.flips.length ? sql`LEAST(${join(c.flips, ", ")})` : raw("NULL::timestamptz");
+  return { where, from, next };
 }
 
 /**
  * THE query of a checked filter: `SELECT c.id, c.email FROM <the program's live customers> WHERE <filter>`, with
- * `and` (a further condition on c, e.g. a keyset or one customer) and `tail` (ORDER BY / LIMIT) added. Every use of
- * a segment runs this.
+ * `and` (a further condition on c, e.g. a keyset), `customers` (only these) and `tail` (ORDER BY / LIMIT) added.
+ * Every use of a segment runs this.
  */
 export function filterQuery(
   filter: Condition,
   decl: FilterDeclarations,
   programId: string,
   now: Date,
-  options: { select?: Sql; and?: Sql; tail?: Sql } = {},
+  options: FilterOptions = {},
 ): Sql {
-  const c: Compiled = { where: raw("true"), user: false, tier: false };
-  const where = compileNode(filter, decl, programId, now.toISOString(), c);
-  const user = c.user ? raw(`LEFT JOIN "UserData" u ON u."customerId" = c.id`) : raw("");
-  const tier = c.tier
-    ? raw(`LEFT JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id
-     LEFT JOIN "Tier" t ON t.id = ct."currentTierId"`)
-    : raw("");
-  return sql`SELECT ${options.select ?? raw("c.id, c.email")}
-     FROM "Customer" c JOIN "LoyaltyData" l ON l."programId" = c."programId" AND l."customerId" = c.id
-     ${user} ${tier}
-     WHERE c."programId" = ${programId}::uuid AND c."deletedAt" IS NULL AND ${where}${options.and ? sql` AND ${options.and}` : raw("")}
+  const { where, from } = compileFilter(filter, decl, programId, now, options);
+  return sql`SELECT ${options.select ?? raw("c.id, c.email")} ${from}
+     AND ${where}${options.and ? sql` AND ${options.and}` : raw("")}
      ${options.tail ?? raw("")}`;
+}
+
+/**
+ * The same filter evaluated for every customer in scope (the program's live customers, or `customers`):
+ * `id`, `member` (the filter's answer now) and `next`, the next instant at which the answer can change with time
+ * alone (null: only a change of the customer's data can change it). The membership passes run this.
+ */
+export function filterEvaluation(
+  filter: Condition,
+  decl: FilterDeclarations,
+  programId: string,
+  now: Date,
+  options: Pick<FilterOptions, "customers"> = {},
+): Sql {
+  const { where, from, next } = compileFilter(filter, decl, programId, now, options);
+  return sql`SELECT c.id, ${where} AS member, ${next} AS next ${from}`;
 }

@@ -119,6 +119,7 @@ export async function updateSegment(
 export async function deleteSegment(tx: Tx, programId: string, segmentId: string): Promise<void> {
   await getSegment(tx, programId, segmentId);
   await tx.segmentMembership.deleteMany({ where: { segmentId } });
+  await tx.segmentFlip.deleteMany({ where: { segmentId } });
   await tx.segment.delete({ where: { id: segmentId } });
 }
 
@@ -231,7 +232,7 @@ export async function segmentsOfCustomer(
     const decl = await filterDeclarations(db, programId, s.filter);
     const rows = await query<{ id: string }>(
       db,
-      filterQuery(s.filter, decl, programId, now, { select: raw("c.id"), and: sql`c.id = ${customerId}::uuid` }),
+      filterQuery(s.filter, decl, programId, now, { select: raw("c.id"), customers: [customerId] }),
     );
     if (rows.length) inside.push({ id: s.id, name: s.name });
   }

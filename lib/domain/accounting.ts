@@ -455,3 +455,15 @@ export async function setPointValue(
   );
   return row ?? { currency: null, pointValue: null };
 }
+
+/** The program's currency and value per point (null, null: not set). */
+export async function getPointValue(
+  db: Db,
+  programId: string,
+): Promise<{ currency: string | null; pointValue: string | null }> {
+  const [row] = await query<{ currency: string | null; pointValue: string | null }>(
+    db,
+    sql`SELECT currency, "pointValue"::text AS "pointValue" FROM "Program" WHERE id = ${programId}::uuid`,
+  );
+  return row ?? { currency: null, pointValue: null };
+}

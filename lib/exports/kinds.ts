@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ACCOUNTING_DAYS } from "@/lib/domain/accounting-limits";
 import { FIRST_DAY, LAST_DAY } from "@/lib/staff/report-range";
 
 /**
@@ -7,7 +8,14 @@ import { FIRST_DAY, LAST_DAY } from "@/lib/staff/report-range";
  * included. Client-safe: zod and constants only.
  */
 
-export const EXPORT_KINDS = ["customers", "ledger", "redemptions", "coupon-codes", "audit-log"] as const;
+export const EXPORT_KINDS = [
+  "customers",
+  "ledger",
+  "redemptions",
+  "coupon-codes",
+  "audit-log",
+  "points-accounting",
+] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 const Day = z.iso
@@ -39,6 +47,14 @@ export const EXPORT_FILTERS = {
       staff: optional(z.string().max(320)),
     })
     .refine((r) => !r.from || !r.to || r.from <= r.to, { path: ["to"], message: "must not be before from" }),
+  /** The Finance page's days (lib/domain/accounting.ts): both ends required, at most MAX_ACCOUNTING_DAYS. */
+  "points-accounting": z
+    .strictObject({ from: Day, to: Day })
+    .refine((r) => r.from <= r.to, { path: ["to"], message: "must not be before from" })
+    .refine((r) => (Date.parse(r.to) - Date.parse(r.from)) / 86_400_000 < MAX_ACCOUNTING_DAYS, {
+      path: ["to"],
+      message: `must be at most ${MAX_ACCOUNTING_DAYS} days after from`,
+    }),
 } as const satisfies Record<ExportKind, z.ZodType>;
 
 export type ExportFilter<K extends ExportKind> = z.infer<(typeof EXPORT_FILTERS)[K]>;
@@ -50,6 +66,7 @@ export const EXPORT_LABELS: Record<ExportKind, string> = {
   redemptions: "redemptions",
   "coupon-codes": "coupon codes",
   "audit-log": "audit log",
+  "points-accounting": "days of points accounting",
 };
 
 /** The response header carrying the number of rows the export is expected to hold (counted before streaming). */

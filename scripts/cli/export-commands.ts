@@ -20,6 +20,7 @@ const USAGE: Record<ExportKind, string> = {
   redemptions: "--program ID --out FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD]",
   "coupon-codes": "--program ID --out FILE --pool POOL_ID",
   "audit-log": "--program ID --out FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--action A] [--staff EMAIL]",
+  "points-accounting": "--program ID --out FILE --from YYYY-MM-DD --to YYYY-MM-DD   (at most 731 days)",
 };
 
 const Flags = z.object({ program: Uuid, out: z.string().min(1) }).catchall(z.string());

@@ -9,4 +9,6 @@ export const EXPORT_PERMISSIONS: Record<ExportKind, Permission> = {
   // Free codes are worth a reward each: only those who manage the pools.
   "coupon-codes": "program.manage",
   "audit-log": "audit.read",
+  // Program totals, no personal data: whoever sees the Finance page.
+  "points-accounting": "program.read",
 };

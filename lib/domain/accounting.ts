@@ -330,11 +330,11 @@ SELECT ${raw(DAY_COLUMNS.map((c) => `coalesce(sum(${q(c)}), 0)::float8 AS ${q(c)
 FROM "PointsDay" WHERE "programId" = ${programId}::uuid AND day < ${before}::date AND day <= ${through}::date`;
 
 /** A day's change of the outstanding, and of the pending points. */
-const netOf = (r: DayRow) =>
+export const netOf = (r: DayRow) =>
   FLOW_COLUMNS.reduce((s, c) => s + (CHANGES_BALANCE[c] ? COLUMN_SIGN[c] * r[c] : 0), 0) - r.erased;
 const pendingNetOf = (r: DayRow) => r.pendingCreated - r.pendingMatured - r.pendingCancelled;
 
-const zeroDay = (day: string): DayRow => {
+export const zeroDay = (day: string): DayRow => {
   const out = { day } as DayRow;
   for (const c of DAY_COLUMNS) out[c] = 0;
   return out;
@@ -346,8 +346,28 @@ function withMoney(a: AccountingAmounts, value: bigint | null): AccountingDay["m
   return Object.fromEntries(keys.map((k) => [k, moneyOf(a[k], value)])) as AccountingDay["money"];
 }
 
-/** The points accounting of the program's days `from`..`to` (YYYY-MM-DD in its time zone, both included). */
-export async function pointsAccounting(db: Db, programId: string, from: string, to: string): Promise<PointsAccounting> {
+/**
+ * What a report reads (the points accounting, and the Overview: lib/staff/queries/reports.ts): the program, the sums
+ * of every day before `from`, and each day of `windowFrom`..`to` with anything in it — the rolled-up days from
+ * PointsDay, the later ones from the ledger (`daysSql`). A few hundred rows, whatever the ledger's size.
+ */
+export interface ReadDays {
+  timeZone: string;
+  currency: string | null;
+  pointValue: string | null;
+  /** The last rolled-up day read, or null. */
+  through: string | null;
+  before: DayRow;
+  byDay: Map<string, DayRow>;
+}
+
+export async function readDays(
+  db: Db,
+  programId: string,
+  from: string,
+  to: string,
+  windowFrom = from,
+): Promise<ReadDays> {
   const [program] = await query<{
     timeZone: string;
     currency: string | null;
@@ -362,7 +382,6 @@ export async function pointsAccounting(db: Db, programId: string, from: string, 
   );
   if (!program) throw new Error(`program ${programId} not found`);
   const through = program.rolledZone === program.timeZone ? program.through : null;
-  const windowFrom = addDays(from, -BREAKAGE_DAYS);
   const tailFrom = through ? addDays(through, 1) : "1970-01-01";
   const [aggregated, before, tail] = await Promise.all([
     through && windowFrom <= through
@@ -372,15 +391,25 @@ export async function pointsAccounting(db: Db, programId: string, from: string, 
     tailFrom <= to ? query<DayRow>(db, daysSql(programId, program.timeZone, tailFrom, to)) : Promise.resolve([]),
   ]);
   const byDay = new Map<string, DayRow>();
-  for (const r of [...aggregated, ...tail]) byDay.set(r.day, numbers(r));
-  let opening = before[0] ? netOf(numbers({ ...before[0], day: "" })) : 0;
-  let pending = before[0] ? pendingNetOf(numbers({ ...before[0], day: "" })) : 0;
-  for (const r of tail.map(numbers)) {
-    if (r.day < from) {
-      opening += netOf(r);
-      pending += pendingNetOf(r);
-    }
-  }
+  for (const r of [...aggregated, ...tail].map(numbers)) if (r.day >= windowFrom) byDay.set(r.day, r);
+  const sums = before[0] ? numbers({ ...before[0], day: "" }) : zeroDay("");
+  for (const r of tail.map(numbers)) if (r.day < from) for (const c of DAY_COLUMNS) sums[c] += r[c];
+  return {
+    timeZone: program.timeZone,
+    currency: program.currency,
+    pointValue: program.pointValue,
+    through,
+    before: sums,
+    byDay,
+  };
+}
+
+/** The points accounting of the program's days `from`..`to` (YYYY-MM-DD in its time zone, both included). */
+export async function pointsAccounting(db: Db, programId: string, from: string, to: string): Promise<PointsAccounting> {
+  const windowFrom = addDays(from, -BREAKAGE_DAYS);
+  const { byDay, before, through, ...program } = await readDays(db, programId, from, to, windowFrom);
+  let opening = netOf(before);
+  let pending = pendingNetOf(before);
   // Trailing sums for breakage: the window before `from`, then slid day by day.
   let earned365 = 0;
   let expired365 = 0;

@@ -224,7 +224,9 @@ for (const backend of BACKENDS) {
         activeMembers: 2,
         issued: 700,
         redeemed: 300,
-        expired: 170,
+        // Dan's expiry on 8 March came after his erasure: his balance left the books on 3 March, so it counts
+        // nowhere (lib/domain/accounting.ts).
+        expired: 100,
         deducted: 50,
         // 70 + 1000 before, + 700 − 300 − 100 − 50 in the period, − 70 of the customer erased on 3 March (his
         // expiry on 8 March, after his erasure, is not subtracted again).
@@ -405,9 +407,9 @@ for (const backend of BACKENDS) {
           d.closingOutstanding,
           d.openingOutstanding + d.earned - d.reversed - d.redeemed + d.redemptionsCancelled - d.expired + d.adjusted,
         );
-      // Rolled up through 10 March (the 40 points of 11 March in Madrid are a later day), and read back the same.
-      assert.equal(world.rolledThrough, "2026-03-10");
-      assert.equal(rolled.rolledUpThrough, "2026-03-10");
+      // At 01:00 on 12 March in Madrid every day up to 11 March is over: rolled up through it, read back the same.
+      assert.equal(world.rolledThrough, "2026-03-11");
+      assert.equal(rolled.rolledUpThrough, "2026-03-11");
       assert.deepEqual({ ...rolled, rolledUpThrough: null }, a);
     });
 

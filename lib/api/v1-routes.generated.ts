@@ -44,6 +44,7 @@ export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly s
   ["programs/:programId/me/transactions", ["GET", "OPTIONS"]],
   ["programs/:programId/orders/:orderId/refund", ["POST"]],
   ["programs/:programId/redemptions/:redemptionId/cancel", ["POST"]],
+  ["programs/:programId/reports/points-accounting", ["GET"]],
   ["programs/:programId/rewards", ["GET"]],
   ["programs/:programId/segments", ["GET", "POST"]],
   ["programs/:programId/segments/preview", ["POST"]],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ACCOUNTING_DAYS } from "@/lib/domain/accounting-limits";
 import { FIRST_DAY, LAST_DAY } from "@/lib/staff/report-range";
 
 /**
@@ -14,6 +15,7 @@ export const EXPORT_KINDS = [
   "coupon-codes",
   "audit-log",
   "segment-members",
+  "points-accounting",
 ] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
@@ -51,6 +53,14 @@ export const EXPORT_FILTERS = {
     .refine((r) => !r.from || !r.to || r.from <= r.to, { path: ["to"], message: "must not be before from" }),
   /** A segment's members now (API.md "Segments"). */
   "segment-members": z.strictObject({ segment: z.uuid({ error: "must be a segment id" }) }),
+  /** The Finance page's days (lib/domain/accounting.ts): both ends required, at most MAX_ACCOUNTING_DAYS. */
+  "points-accounting": z
+    .strictObject({ from: Day, to: Day })
+    .refine((r) => r.from <= r.to, { path: ["to"], message: "must not be before from" })
+    .refine((r) => (Date.parse(r.to) - Date.parse(r.from)) / 86_400_000 < MAX_ACCOUNTING_DAYS, {
+      path: ["to"],
+      message: `must be at most ${MAX_ACCOUNTING_DAYS} days after from`,
+    }),
 } as const satisfies Record<ExportKind, z.ZodType>;
 
 export type ExportFilter<K extends ExportKind> = z.infer<(typeof EXPORT_FILTERS)[K]>;
@@ -63,6 +73,7 @@ export const EXPORT_LABELS: Record<ExportKind, string> = {
   "coupon-codes": "coupon codes",
   "audit-log": "audit log",
   "segment-members": "segment members",
+  "points-accounting": "days of points accounting",
 };
 
 /** The response header carrying the number of rows the export is expected to hold (counted before streaming). */

@@ -5,6 +5,7 @@ import { SEARCH_LIMIT, searchCustomers } from "@/lib/staff/queries/customers/sea
 import { couponPoolNotFound, notFound } from "@/lib/errors";
 import { programNow } from "@/lib/domain/clock";
 import { getSegment, previewSegment, segmentMembers } from "@/lib/domain/segments/store";
+import { pointsAccounting, REPORT_FLOWS } from "@/lib/domain/accounting";
 import type { CsvCell } from "./csv-options";
 import { pgRowReader, type RowReader } from "./pg-rows";
 import type { ExportFilter, ExportKind } from "./kinds";
@@ -308,6 +309,37 @@ export async function segmentMembersExport(
   };
 }
 
+/**
+ * The points accounting of the days `from`–`to` (the Finance page's table, lib/domain/accounting.ts): one row per
+ * day, points and, when the program has a value per point, money. At most MAX_ACCOUNTING_DAYS rows, computed once
+ * from the daily aggregates and handed out in batches.
+ */
+export async function pointsAccountingExport(
+  db: Db,
+  programId: string,
+  filter: ExportFilter<"points-accounting">,
+): Promise<ExportSource> {
+  const report = await pointsAccounting(db, programId, filter.from, filter.to);
+  const amounts = [...REPORT_FLOWS, "erased", "pendingOutstanding"] as const;
+  const header = ["day", ...amounts, "breakage", "currency", ...amounts.map((a) => `${a}Money`)];
+  const rows: CsvCell[][] = report.days.map((d) => [
+    d.day,
+    ...amounts.map((a) => d[a]),
+    d.breakage,
+    report.currency,
+    ...amounts.map((a) => d.money?.[a] ?? null),
+  ]);
+  return {
+    header,
+    count: async () => rows.length,
+    async batch(cursor, limit) {
+      const start = cursor === null ? 0 : Number(cursor);
+      const end = start + limit;
+      return { records: rows.slice(start, end), cursor: end < rows.length ? String(end) : null };
+    },
+  };
+}
+
 /** The source of `kind` for the program, its filter already validated by EXPORT_FILTERS[kind]. */
 export async function exportSource<K extends ExportKind>(
   db: Db,
@@ -329,6 +361,8 @@ export async function exportSource<K extends ExportKind>(
       return auditLogExport(db, programId, f);
     case "segment-members":
       return segmentMembersExport(db, programId, f);
+    case "points-accounting":
+      return pointsAccountingExport(db, programId, f);
   }
   throw notFound("export");
 }

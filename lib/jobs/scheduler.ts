@@ -4,6 +4,7 @@ import { db } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/outage";
 import { fireDueLifecycle } from "@/lib/domain/campaigns/lifecycle";
 import { expireDuePoints } from "@/lib/domain/points";
+import { rollUpDuePrograms } from "@/lib/domain/accounting";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { sweepNow } from "@/lib/domain/clock";
 import { recomputeDueSegments } from "@/lib/domain/segments/membership";
@@ -22,6 +23,9 @@ const jobs: { name: string; run: () => Promise<unknown> }[] = [
   { name: "points.expire", run: async () => expireDuePoints(await db()) },
   { name: "tiers.recalculate", run: async () => recalculateDueTiers(await db()) },
   { name: "lifecycle.fire", run: async () => fireDueLifecycle(await db()) },
+  // Every program's days that are over on its own clock (lib/domain/accounting.ts): after the timers, which write
+  // the entries it sums.
+  { name: "points.rollup", run: async () => rollUpDuePrograms(await db()) },
   {
     name: "segments.recompute",
     run: async () => {

@@ -49,6 +49,7 @@ export const AUDIT_ACTIONS = [
   "coupon_pool.update",
   "program.update",
   "program.referrals_update",
+  "program.point_value",
   "program.create",
   "clock.advance",
   "webhook.create",

@@ -7,6 +7,7 @@ import { can, type Permission, type StaffContext } from "./authz";
  */
 export const NAV: { path: string; label: string; permission: Permission; testOnly?: boolean }[] = [
   { path: "", label: "Overview", permission: "program.read" },
+  { path: "/finance", label: "Finance", permission: "program.read" },
   { path: "/customers", label: "Customers", permission: "customers.read" },
   { path: "/tiers", label: "Tiers", permission: "program.read" },
   { path: "/rewards", label: "Rewards", permission: "program.read" },

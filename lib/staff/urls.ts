@@ -32,6 +32,7 @@ export const staffApi = {
   tier: (programId: string, tierId: string) => `${api(programId)}/tiers/${tierId}`,
   settings: (programId: string) => `${api(programId)}/settings`,
   referralSettings: (programId: string) => `${api(programId)}/settings/referrals`,
+  pointValue: (programId: string) => `${api(programId)}/finance/point-value`,
   programs: (programId: string) => `${api(programId)}/programs`,
   testCopy: (programId: string) => `${api(programId)}/programs/test-copy`,
   clock: (programId: string) => `${api(programId)}/clock`,
@@ -80,6 +81,8 @@ export const dashboardPages = {
   program: (programId: string) => `/dashboard/${programId}`,
   reports: (programId: string, range: Record<string, string | null | undefined> = {}) =>
     `/dashboard/${programId}${query(range)}`,
+  finance: (programId: string, range: Record<string, string | null | undefined> = {}) =>
+    `/dashboard/${programId}/finance${query(range)}`,
   customers: (programId: string) => `/dashboard/${programId}/customers`,
   customer: (programId: string, customerId: string) => `/dashboard/${programId}/customers/${customerId}`,
   settings: (programId: string) => `/dashboard/${programId}/settings`,

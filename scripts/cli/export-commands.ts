@@ -22,6 +22,7 @@ const USAGE: Record<ExportKind, string> = {
   "audit-log":
     "--program ID --out FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--action A] [--staff EMAIL] [--type ENTITY_TYPE] [--entity ID]",
   "segment-members": "--program ID --out FILE --segment SEGMENT_ID",
+  "points-accounting": "--program ID --out FILE --from YYYY-MM-DD --to YYYY-MM-DD   (at most 731 days)",
 };
 
 const Flags = z.object({ program: Uuid, out: z.string().min(1) }).catchall(z.string());

@@ -20,6 +20,7 @@ import { createTier } from "@/lib/domain/tiers";
 import type { LedgerType } from "@/lib/domain/vocabulary";
 import { resolveRange } from "@/lib/staff/report-range";
 import { programReport, type Report } from "@/lib/staff/queries/reports";
+import { pointsAccounting, rollUpPoints, type PointsAccounting } from "@/lib/domain/accounting";
 import { BACKENDS, MIGRATED_ONLY, openStack, type Stack } from "../support/stack";
 import { signIn, staffCall } from "../support/staff-http";
 
@@ -39,6 +40,10 @@ interface World {
   emails: Record<Who, string>;
   customers: Record<string, string>;
   report: Report;
+  /** The points accounting of the same days, from the ledger, then from the rolled-up days. */
+  accounting: PointsAccounting;
+  accountingRolled: PointsAccounting;
+  rolledThrough: string | null;
   /** The database's view of what the exports must hold, read before the app starts (PGlite: one process). */
   expected: {
     customers: { id: string; email: string; balance: number; tier: string | null; firstName: string | null }[];
@@ -130,6 +135,10 @@ async function build(prisma: PrismaClient, tag: string): Promise<World> {
 
   const range = resolveRange({ range: "custom", from: "2026-03-01", to: "2026-03-10" }, "Europe/Madrid");
   const report = await programReport(prisma, programId, range);
+  await prisma.program.update({ where: { id: programId }, data: { currency: "EUR", pointValue: "0.01" } });
+  const accounting = await pointsAccounting(prisma, programId, "2026-03-01", "2026-03-10");
+  const { through: rolledThrough } = await rollUpPoints(prisma, programId, new Date("2026-03-12T00:00:00Z"));
+  const accountingRolled = await pointsAccounting(prisma, programId, "2026-03-01", "2026-03-10");
   const expected = {
     customers: await prisma.$queryRawUnsafe<World["expected"]["customers"]>(
       `SELECT c.id, c.email, l.balance, t.name AS tier, u."firstName"
@@ -153,7 +162,19 @@ async function build(prisma: PrismaClient, tag: string): Promise<World> {
       select: { code: true, customerId: true },
     }),
   };
-  return { programId, otherProgramId, poolId, otherPoolId, emails, customers, report, expected };
+  return {
+    programId,
+    otherProgramId,
+    poolId,
+    otherPoolId,
+    emails,
+    customers,
+    report,
+    accounting,
+    accountingRolled,
+    rolledThrough,
+    expected,
+  };
 }
 
 const csv = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
@@ -203,7 +224,9 @@ for (const backend of BACKENDS) {
         activeMembers: 2,
         issued: 700,
         redeemed: 300,
-        expired: 170,
+        // Dan's expiry on 8 March came after his erasure: his balance left the books on 3 March, so it counts
+        // nowhere (lib/domain/accounting.ts).
+        expired: 100,
         deducted: 50,
         // 70 + 1000 before, + 700 − 300 − 100 − 50 in the period, − 70 of the customer erased on 3 March (his
         // expiry on 8 March, after his erasure, is not subtracted again).
@@ -347,6 +370,102 @@ for (const backend of BACKENDS) {
       assert.equal(customers.rows, 3);
       // Refused exports leave no row.
       assert.equal(audit.filter((r) => r.staffEmail === world.emails.support).length, 0);
+    });
+
+    test("points accounting: the same days as books, an erasure written off, reconciled to the cent", () => {
+      const { accounting: a, accountingRolled: rolled } = world;
+      const byDay = Object.fromEntries(a.days.map((d) => [d.day, d]));
+      // 70 + 1000 before the period; Dan's 70 written off on 3 March; his expiry on 8 March is not the books'.
+      assert.equal(byDay["2026-03-01"]!.openingOutstanding, 1070);
+      assert.equal(byDay["2026-03-01"]!.earned, 200);
+      assert.equal(byDay["2026-03-03"]!.adjusted, -70);
+      assert.equal(byDay["2026-03-03"]!.erased, 70);
+      assert.equal(byDay["2026-03-08"]!.expired, 0);
+      const { money, breakage, ...totals } = a.totals;
+      assert.deepEqual(totals, {
+        openingOutstanding: 1070,
+        earned: 700,
+        pendingCreated: 0,
+        pendingMatured: 0,
+        pendingCancelled: 0,
+        reversed: 0,
+        redeemed: 300,
+        redemptionsCancelled: 0,
+        expired: 100,
+        adjusted: -120,
+        erased: 70,
+        closingOutstanding: 1250,
+        pendingOutstanding: 0,
+      });
+      // The Overview's liability is the same figure.
+      assert.equal(totals.closingOutstanding, world.report.current.liability);
+      assert.equal(money!.closingOutstanding, "12.50");
+      assert.equal(money!.adjusted, "-1.20");
+      assert.equal(breakage, 100 / 1770);
+      for (const d of a.days)
+        assert.equal(
+          d.closingOutstanding,
+          d.openingOutstanding + d.earned - d.reversed - d.redeemed + d.redemptionsCancelled - d.expired + d.adjusted,
+        );
+      // At 01:00 on 12 March in Madrid every day up to 11 March is over: rolled up through it, read back the same.
+      assert.equal(world.rolledThrough, "2026-03-11");
+      assert.equal(rolled.rolledUpThrough, "2026-03-11");
+      assert.deepEqual({ ...rolled, rolledUpThrough: null }, a);
+    });
+
+    test("the Finance page and its CSV export, for every role that reads the program", async () => {
+      const page = await staffCall(
+        stack.baseUrl,
+        cookies.viewer,
+        "GET",
+        `/dashboard/${world.programId}/finance?range=custom&from=2026-03-01&to=2026-03-10`,
+      );
+      assert.equal(page.status, 200);
+      const html = page.text.replaceAll("<!-- -->", "");
+      assert.match(html, /2026-03-01 – 2026-03-10<\/strong> \(10 days, Europe\/Madrid\)/);
+      assert.match(html, /12\.50 EUR/);
+      const res = await get("viewer", "points-accounting?from=2026-03-01&to=2026-03-10");
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("x-export-rows"), "10");
+      const rows = csv(res.text);
+      assert.deepEqual(
+        rows.map((r) => r.day),
+        world.accounting.days.map((d) => d.day),
+      );
+      assert.equal(rows.at(-1)!.closingOutstanding, "1250");
+      assert.equal(rows.at(-1)!.closingOutstandingMoney, "12.50");
+      assert.equal(rows.at(-1)!.currency, "EUR");
+      assert.equal((await get("viewer", "points-accounting?from=2026-03-01")).status, 400);
+      assert.equal((await get("viewer", "points-accounting?from=2020-01-01&to=2026-03-01")).status, 400);
+      assert.equal((await get("outsider", "points-accounting?from=2026-03-01&to=2026-03-10")).status, 403);
+    });
+
+    test("the value of a point: managers set it (audited), viewers may not, half a setting is refused", async () => {
+      const url = `/api/staff/${world.programId}/finance/point-value`;
+      const viewer = await staffCall(stack.baseUrl, cookies.viewer, "PATCH", url, {
+        currency: "USD",
+        pointValue: "0.02",
+      });
+      assert.equal(viewer.status, 403);
+      const half = await staffCall(stack.baseUrl, cookies.manager, "PATCH", url, { currency: "USD", pointValue: null });
+      assert.equal(half.status, 400);
+      const tooFine = await staffCall(stack.baseUrl, cookies.manager, "PATCH", url, {
+        currency: "USD",
+        pointValue: "0.0000001",
+      });
+      assert.equal(tooFine.status, 400);
+      const ok = await staffCall(stack.baseUrl, cookies.manager, "PATCH", url, { currency: "usd", pointValue: "0.02" });
+      assert.equal(ok.status, 200, ok.text);
+      const rows = csv((await get("viewer", "points-accounting?from=2026-03-10&to=2026-03-10")).text);
+      assert.equal(rows[0]!.closingOutstandingMoney, "25.00");
+      assert.equal(rows[0]!.currency, "USD");
+      const back = await staffCall(stack.baseUrl, cookies.manager, "PATCH", url, {
+        currency: "EUR",
+        pointValue: "0.01",
+      });
+      assert.equal(back.status, 200);
+      const audit = csv((await get("owner", "audit-log")).text).filter((r) => r.action === "program.point_value");
+      assert.equal(audit.length, 2);
     });
   });
 }

@@ -926,6 +926,23 @@ for (const backend of BACKENDS) {
       expect(await call("DELETE", one), 404, "not_found");
     });
 
+    exercise("getPointsAccounting: 200, 400 ×4, 401, 404", async () => {
+      const path = `${A()}/reports/points-accounting`;
+      const email = await customer("accounting", 120);
+      expect(await call("POST", `${C(email)}/balance/decrease`, { body: { points: 20 } }), 200);
+      const today = new Date().toISOString().slice(0, 10);
+      const from = new Date(Date.now() - 9 * 86_400_000).toISOString().slice(0, 10);
+      const report = expect(await call("GET", `${path}?from=${from}&to=${today}`), 200).json;
+      assert.equal(report.days.length, 10);
+      assert.ok(report.totals.earned >= 120 && report.totals.redeemed >= 20);
+      expect(await call("GET", `${path}?from=2026-02-01&to=2026-01-31`), 400, "validation_failed");
+      expect(await call("GET", `${path}?from=2026-01-01`), 400, "validation_failed");
+      expect(await call("GET", `${path}?from=2026-02-30&to=2026-03-01`), 400, "validation_failed");
+      expect(await call("GET", `${path}?from=2020-01-01&to=2026-01-31`), 400, "validation_failed");
+      const q = "?from=2026-01-01&to=2026-01-02";
+      await commonReadErrors(`${path}${q}`, `${B()}/reports/points-accounting${q}`);
+    });
+
     test("answers outside every operation: OPTIONS 204 with Allow, 405 with Allow, unknown path 404, as problems", async () => {
       const options = await stack.api("OPTIONS", `${A()}/tiers`);
       assert.equal(options.status, 204);

@@ -13,7 +13,16 @@ const NAMES: Record<(typeof PRESETS)[number], string> = {
 };
 
 /** The reports' period: four presets as links (the range is the URL's state) and a custom range as a GET form. */
-export function RangePicker({ programId, range }: { programId: string; range: ReportRange }) {
+export function RangePicker({
+  programId,
+  range,
+  page = dashboardPages.reports,
+}: {
+  programId: string;
+  range: ReportRange;
+  /** The page the presets link to (the Overview by default; the Finance page). */
+  page?: (programId: string, range: { range: string }) => string;
+}) {
   return (
     <div className="flex flex-wrap items-end gap-4">
       <nav aria-label="Report period">
@@ -21,7 +30,7 @@ export function RangePicker({ programId, range }: { programId: string; range: Re
           {PRESETS.map((r) => (
             <li key={r}>
               <Link
-                href={dashboardPages.reports(programId, { range: r })}
+                href={page(programId, { range: r })}
                 aria-current={range.range === r ? "page" : undefined}
                 className={clsx(
                   "block rounded px-3 py-1.5 font-medium",

@@ -1,4 +1,5 @@
 import "server-only";
+import { moneyOf, parsePointValue } from "@/lib/domain/point-value";
 
 /**
  * The document's request and response examples, one coherent story: Jane (customer C) of program P earns, spends,
@@ -380,7 +381,67 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
 };
 
 /** Success bodies, by operationId. */
+/** Two days of points accounting at 0.01 EUR a point; the second day erases a customer who held 1,250 points. */
+const accountingDay = (day: string | null, a: Record<string, number>, breakage: number) => {
+  const amounts = {
+    pendingCreated: 0,
+    pendingMatured: 0,
+    pendingCancelled: 0,
+    pendingOutstanding: 0,
+    erased: 0,
+    ...a,
+  };
+  const money = Object.fromEntries(Object.entries(amounts).map(([k, v]) => [k, moneyOf(v, parsePointValue("0.01")!)]));
+  return { ...(day ? { day } : {}), ...amounts, breakage, money };
+};
+const accountingFirst = {
+  openingOutstanding: 120000,
+  earned: 5000,
+  reversed: 250,
+  redeemed: 3000,
+  redemptionsCancelled: 100,
+  expired: 400,
+  adjusted: -50,
+  closingOutstanding: 121400,
+};
+const accountingSecond = {
+  openingOutstanding: 121400,
+  earned: 4200,
+  reversed: 0,
+  redeemed: 2500,
+  redemptionsCancelled: 0,
+  expired: 0,
+  adjusted: -1250,
+  erased: 1250,
+  closingOutstanding: 121850,
+};
+const pointsAccounting = {
+  from: "2026-11-21",
+  to: "2026-11-22",
+  timeZone: "Europe/Madrid",
+  currency: "EUR",
+  pointValue: "0.010000",
+  rolledUpThrough: "2026-11-21",
+  days: [accountingDay("2026-11-21", accountingFirst, 0.0412), accountingDay("2026-11-22", accountingSecond, 0.0409)],
+  totals: accountingDay(
+    null,
+    {
+      openingOutstanding: 120000,
+      earned: 9200,
+      reversed: 250,
+      redeemed: 5500,
+      redemptionsCancelled: 100,
+      expired: 400,
+      adjusted: -1300,
+      erased: 1250,
+      closingOutstanding: 121850,
+    },
+    0.0409,
+  ),
+};
+
 export const RESPONSE_EXAMPLES: Record<string, Examples> = {
+  getPointsAccounting: one("Two days in points and in euros", pointsAccounting),
   getCustomerByEmail: one("A customer in the Silver tier", customer),
   getMe: one("The token's customer", customer),
   recordReferral: one("Referred by the owner of K7QM3RTX", {

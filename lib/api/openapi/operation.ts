@@ -31,6 +31,7 @@ export const TAGS = [
     name: "Segments",
     description: "Declared customer attributes, and segments: named filters over customers and their event history.",
   },
+  { name: "Reports", description: "The program's points accounting, per day, in points and money." },
   { name: "Customer (me)", description: "Calls a front-end makes as a customer, with a customer token." },
   {
     name: "Webhooks",

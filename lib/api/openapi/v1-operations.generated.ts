@@ -38,6 +38,7 @@ import * as programsProgramIdMeRewardsRewardIdRedeem from "@/app/v1/programs/[pr
 import * as programsProgramIdMeTransactions from "@/app/v1/programs/[programId]/me/transactions/openapi";
 import * as programsProgramIdOrdersOrderIdRefund from "@/app/v1/programs/[programId]/orders/[orderId]/refund/openapi";
 import * as programsProgramIdRedemptionsRedemptionIdCancel from "@/app/v1/programs/[programId]/redemptions/[redemptionId]/cancel/openapi";
+import * as programsProgramIdReportsPointsAccounting from "@/app/v1/programs/[programId]/reports/points-accounting/openapi";
 import * as programsProgramIdRewards from "@/app/v1/programs/[programId]/rewards/openapi";
 import * as programsProgramIdSegments from "@/app/v1/programs/[programId]/segments/openapi";
 import * as programsProgramIdSegmentsPreview from "@/app/v1/programs/[programId]/segments/preview/openapi";
@@ -95,6 +96,7 @@ export const V1_OPERATIONS: readonly (readonly [path: string, operations: RouteO
   ["/v1/programs/{programId}/me/transactions", programsProgramIdMeTransactions],
   ["/v1/programs/{programId}/orders/{orderId}/refund", programsProgramIdOrdersOrderIdRefund],
   ["/v1/programs/{programId}/redemptions/{redemptionId}/cancel", programsProgramIdRedemptionsRedemptionIdCancel],
+  ["/v1/programs/{programId}/reports/points-accounting", programsProgramIdReportsPointsAccounting],
   ["/v1/programs/{programId}/rewards", programsProgramIdRewards],
   ["/v1/programs/{programId}/segments", programsProgramIdSegments],
   ["/v1/programs/{programId}/segments/preview", programsProgramIdSegmentsPreview],

@@ -20,3 +20,4 @@ export * as clock from "./clock";
 export * as campaigns from "./campaigns";
 export * as segments from "./segments";
 export * as simulations from "./simulations";
+export * as reports from "./reports";

@@ -10,4 +10,6 @@ export const EXPORT_PERMISSIONS: Record<ExportKind, Permission> = {
   "coupon-codes": "program.manage",
   "audit-log": "audit.read",
   "segment-members": "customers.export",
+  // Program totals, no personal data: whoever sees the Finance page.
+  "points-accounting": "program.read",
 };

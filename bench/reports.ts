@@ -1,0 +1,193 @@
+/**
+ * Reports at scale (issue 27): the points accounting report and the Overview on a program of
+ * BENCH_REPORTS_CUSTOMERS customers (1,000,000 by default) and BENCH_REPORTS_ENTRIES ledger entries (10,000,000),
+ * spread over two years of the program's days, on PostgreSQL; each timed in-process through the function its page
+ * calls, first viewer (no cache: `programReport`, not `cachedReport`), against a primary-key lookup through the same
+ * client as the baseline of the run.
+ *
+ * The data is loaded once into a database the bench keeps (BENCH_REPORTS_KEEP=1; its name is printed) so a later run
+ * can time again without loading (BENCH_REPORTS_DATABASE=<url of it>). The first rollup of the whole history (what
+ * the job does once after the upgrade) is timed too.
+ *
+ * Run: `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres node --no-warnings --import tsx
+ * bench/reports.ts` (or BENCH_REPORTS_DATABASE=… to reuse a loaded one). Prints every timing as JSON.
+ */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { createProgram } from "@/lib/domain/programs";
+import { pointsAccounting, rollUpPoints } from "@/lib/domain/accounting";
+import { programReport } from "@/lib/staff/queries/reports";
+import { resolveRange } from "@/lib/staff/report-range";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const log = (...a: unknown[]) => console.error(...a);
+
+interface Timing {
+  p50: number;
+  p99: number;
+  max: number;
+  runs: number;
+}
+
+async function time(runs: number, fn: (i: number) => Promise<unknown>): Promise<Timing> {
+  await fn(-1); // one warm-up: plans
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    samples.push(performance.now() - t0);
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
+  return { p50: at(0.5), p99: at(0.99), max: samples.at(-1)!, runs };
+}
+
+/** Customers joined over two years; entries spread over their lifetime up to "now": earns, redeems, expiries, adjustments. */
+async function load(prisma: PrismaClient, customers: number, entries: number, now: Date): Promise<string> {
+  const { programId } = await createProgram(prisma, { name: "Reports bench" });
+  await prisma.program.update({
+    where: { id: programId },
+    data: { timeZone: "Europe/Madrid", currency: "EUR", pointValue: "0.01" },
+  });
+  const t0 = Date.now();
+  const at = now.toISOString();
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt")
+     SELECT $1::uuid, 'c' || i || '@example.com', $2::timestamptz - (i % 730) * interval '1 day' - (i % 1440) * interval '1 minute', $2::timestamptz
+     FROM generate_series(1, ${customers}) AS i`,
+    programId,
+    at,
+  );
+  log(`  customers inserted (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", balance, "updatedAt")
+     SELECT "programId", id, replace(id::text, '-', ''), 0, $2::timestamptz FROM "Customer" WHERE "programId" = $1::uuid`,
+    programId,
+    at,
+  );
+  const per = Math.max(1, Math.round(entries / customers));
+  // Each customer's entries at random instants between their joining and now; 70 % earns, 18 % redeems, 6 %
+  // expiries, 6 % adjustments (either sign).
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", source, actor, "createdAt")
+     SELECT $1::uuid, c.id, k.type, k.points, 0, 'api', 'bench', c."createdAt" + (($2::timestamptz - c."createdAt") * r.f)
+     FROM "Customer" c CROSS JOIN generate_series(1, ${per}) AS n
+       CROSS JOIN LATERAL (SELECT abs(hashtext(c.id::text || n)) % 100 AS h, (abs(hashtext(n || c.id::text)) % 1000000) / 1000000.0 AS f) r
+       CROSS JOIN LATERAL (SELECT CASE WHEN r.h < 70 THEN 'earn' WHEN r.h < 88 THEN 'redeem' WHEN r.h < 94 THEN 'expire' ELSE 'adjust' END AS type,
+                                  CASE WHEN r.h < 70 THEN 10 + r.h WHEN r.h < 94 THEN -(5 + r.h % 20) WHEN r.h % 2 = 0 THEN 25 ELSE -25 END AS points) k
+     WHERE c."programId" = $1::uuid`,
+    programId,
+    at,
+  );
+  log(`  ledger inserted (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  // Balances as the ledger says (the liability reads them).
+  await prisma.$executeRawUnsafe(
+    `UPDATE "LoyaltyData" l SET balance = s.b FROM (
+       SELECT "customerId", greatest(0, sum(points))::int AS b FROM "LedgerEntry" WHERE "programId" = $1::uuid GROUP BY 1) s
+     WHERE l."customerId" = s."customerId"`,
+    programId,
+  );
+  await prisma.$executeRawUnsafe(`ANALYZE`);
+  log(`  loaded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  return programId;
+}
+
+async function main() {
+  const customers = Number(process.env.BENCH_REPORTS_CUSTOMERS ?? 1_000_000);
+  const entries = Number(process.env.BENCH_REPORTS_ENTRIES ?? 10_000_000);
+  const runs = Number(process.env.BENCH_REPORTS_RUNS ?? 20);
+  let url = process.env.BENCH_REPORTS_DATABASE;
+  const reuse = !!url;
+  if (!url) {
+    const admin = process.env.BENCH_DATABASE_URL;
+    if (!admin?.startsWith("postgres")) throw new Error("set BENCH_DATABASE_URL (or BENCH_REPORTS_DATABASE)");
+    const name = `bench_reports_${randomBytes(4).toString("hex")}`;
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    await c.query(`CREATE DATABASE ${name}`);
+    await c.end();
+    const u = new URL(admin);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    log(`database ${url} (kept: drop it by hand)`);
+    const migrated = spawnSync("npm", ["run", "--silent", "db:migrate"], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url },
+      encoding: "utf8",
+    });
+    if (migrated.status !== 0) throw new Error(`db:migrate failed: ${migrated.stderr}`);
+  }
+  const { PrismaClient } = await import("@/lib/generated/prisma/client");
+  const { openAdapter } = await import("@/lib/db/adapter");
+  const opened = await openAdapter({ kind: "postgres", url });
+  const prisma = new PrismaClient({ adapter: opened.factory });
+  const now = new Date(process.env.BENCH_REPORTS_NOW ?? "2026-11-26T12:00:00Z");
+  try {
+    const t0 = Date.now();
+    const programId = reuse
+      ? (await prisma.program.findFirstOrThrow({ where: { name: "Reports bench" } })).id
+      : await load(prisma, customers, entries, now);
+    const loadSeconds = (Date.now() - t0) / 1000;
+    const [{ n }] = (await prisma.$queryRawUnsafe(
+      `SELECT count(*)::int AS n FROM "LedgerEntry" WHERE "programId" = $1::uuid`,
+      programId,
+    )) as [{ n: number }];
+    const [{ m }] = (await prisma.$queryRawUnsafe(
+      `SELECT count(*)::int AS m FROM "Customer" WHERE "programId" = $1::uuid`,
+      programId,
+    )) as [{ m: number }];
+    log(`  program ${programId}: ${m} customers, ${n} entries`);
+    const sample = (await prisma.$queryRawUnsafe(
+      `SELECT id FROM "Customer" WHERE "programId" = $1::uuid LIMIT 500`,
+      programId,
+    )) as { id: string }[];
+    const baseline = await time(200, (i) =>
+      prisma.$queryRawUnsafe(`SELECT id FROM "Customer" WHERE id = $1::uuid`, sample[Math.abs(i) % sample.length]!.id),
+    );
+
+    // The accounting report before any rollup: every day from the ledger (what the first viewer after the upgrade
+    // waits for, once).
+    const range90 = resolveRange({ range: "90d" }, "Europe/Madrid", now);
+    const unrolled = await time(1, () => pointsAccounting(prisma, programId, range90.from, range90.to));
+    const r0 = Date.now();
+    const rolled = await rollUpPoints(prisma, programId, now);
+    const rollupSeconds = (Date.now() - r0) / 1000;
+    log(`  first rollup: ${rolled.days} days through ${rolled.through} in ${rollupSeconds.toFixed(1)} s`);
+    const r1 = Date.now();
+    await rollUpPoints(prisma, programId, new Date(now.getTime() + 86_400_000));
+    const dailyRollupMs = Date.now() - r1;
+
+    const accounting90 = await time(runs, () => pointsAccounting(prisma, programId, range90.from, range90.to));
+    const overview: Record<string, Timing> = {};
+    for (const r of ["7d", "30d", "365d"] as const) {
+      const range = resolveRange({ range: r }, "Europe/Madrid", now);
+      overview[r] = await time(Math.max(3, Math.round(runs / 4)), () => programReport(prisma, programId, range));
+      log(`  overview ${r}: p50 ${overview[r]!.p50.toFixed(0)} ms, p99 ${overview[r]!.p99.toFixed(0)} ms`);
+    }
+    console.log(
+      JSON.stringify(
+        {
+          customers: m,
+          entries: n,
+          loadSeconds,
+          baseline,
+          accounting90Unrolled: unrolled,
+          firstRollup: { seconds: rollupSeconds, days: rolled.days },
+          dailyRollupMs,
+          accounting90,
+          overview,
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await prisma.$disconnect();
+    await opened.close();
+  }
+}
+
+await main();

@@ -1,0 +1,506 @@
+import "server-only";
+import { join, query, raw, sql, type Sql } from "@/lib/db/sql";
+import type { Db, RawQueries } from "@/lib/db/types";
+import { moneyOf, parsePointValue } from "./point-value";
+import { sweepNow } from "./clock";
+
+/**
+ * Points accounting (issue 27; docs/dashboard.md "Finance", API.md "Points accounting"): the program's points as
+ * books — per day of its time zone, what was outstanding at the start, every flow, and what was outstanding at the
+ * end, in points and in money — and the daily aggregates (`PointsDay`) the reports read instead of the ledger.
+ *
+ * Definitions, stated once here:
+ *  - outstanding (the liability) at the end of a day: the spendable balances of the customers not erased by then,
+ *    i.e. the sum of their balance-changing ledger entries up to then;
+ *  - every ledger entry counts in exactly one column (KIND_RULES, the first rule that matches); a column's value is
+ *    `sign × points` of its entries, and a balance column's sign is also its effect on the outstanding, so
+ *    closing = opening + earned − reversed − redeemed + redemptionsCancelled − expired + adjusted, every day;
+ *  - erasure: the right to erasure removes the person, not the program's books. A customer's entries stay
+ *    (lib/domain/deletion.ts), the balance they held is written off on the day of the erasure (`erased`, part of
+ *    `adjusted`: a derecognised liability), and the entries written after it (the expiry job still expires their
+ *    lots) are not the program's books any more. The rolled-up days hold sums only, keyed by program and day, with
+ *    no reference to a customer, so no erasure (nor a deletion of customer rows, which cascades to their ledger)
+ *    changes a day once it is rolled up;
+ *  - money: points × the program's current value per point (Program.pointValue, exact, lib/domain/point-value.ts):
+ *    the liability is measured at today's value, so a change of the value restates every day alike;
+ *  - breakage on a day: points expired ÷ points earned over the 365 days ending that day (null when none earned).
+ *
+ * Aggregates: a rollup job (`rollUpDuePrograms`, lib/jobs/scheduler.ts) writes one `PointsDay` row per active day
+ * once the day is over in the program's zone (on the program clock: a test program's days close as its clock
+ * advances), GRACE after midnight so a write that read the clock before midnight has committed. A report reads the
+ * rolled-up days and computes the days since (today, usually) from the ledger with the very same statement
+ * (`daysSql`), so it is exact whether or not the job has run; the job only makes it fast. Rolling up is a replace,
+ * never an increment, so running it twice or on two instances at once writes the same rows. The choice against
+ * maintaining the sums with every write: the hot writes are one statement each, and a per-program-and-day row
+ * updated by each of them would serialise every write of a program on one row lock (bench/README.md "Points
+ * accounting").
+ */
+
+/** The columns of a day a ledger entry may count in. */
+export const FLOW_COLUMNS = [
+  "earned",
+  "pendingCreated",
+  "pendingMatured",
+  "pendingCancelled",
+  "reversed",
+  "redeemed",
+  "redemptionsCancelled",
+  "expired",
+  "adjustedUp",
+  "adjustedDown",
+] as const;
+export type FlowColumn = (typeof FLOW_COLUMNS)[number];
+
+/**
+ * Each column's sign: its value is sign × the points of its entries, and, for a column that changes balances, the
+ * sign of its effect on the outstanding. The pending columns change no spendable balance (0).
+ */
+export const COLUMN_SIGN: Record<FlowColumn, 1 | -1> = {
+  earned: 1,
+  pendingCreated: 1,
+  pendingMatured: 1,
+  pendingCancelled: -1,
+  reversed: -1,
+  redeemed: -1,
+  redemptionsCancelled: 1,
+  expired: -1,
+  adjustedUp: 1,
+  adjustedDown: -1,
+};
+export const CHANGES_BALANCE: Record<FlowColumn, boolean> = {
+  earned: true,
+  pendingCreated: false,
+  pendingMatured: false,
+  pendingCancelled: false,
+  reversed: true,
+  redeemed: true,
+  redemptionsCancelled: true,
+  expired: true,
+  adjustedUp: true,
+  adjustedDown: true,
+};
+
+/**
+ * Which column a ledger entry counts in: the first rule that matches (`e`: the entry; `o`: the entry a reversal
+ * reverses, null otherwise). Adding a ledger type (the pending kinds of issue 27) is one line here;
+ * test/unit/accounting-kinds.test.ts fails for a type of lib/domain/vocabulary.ts no rule names.
+ */
+export const KIND_RULES: readonly { column: FlowColumn; when: string }[] = [
+  { column: "earned", when: "e.type = 'earn'" },
+  { column: "redeemed", when: "e.type IN ('redeem', 'spend')" },
+  { column: "expired", when: "e.type = 'expire'" },
+  { column: "adjustedUp", when: "e.type = 'adjust' AND e.points > 0" },
+  { column: "adjustedDown", when: "e.type = 'adjust'" },
+  { column: "reversed", when: "e.type = 'reversal' AND o.type = 'earn'" },
+  { column: "redemptionsCancelled", when: "e.type = 'reversal' AND o.type IN ('redeem', 'spend')" },
+  { column: "adjustedUp", when: "e.type = 'reversal' AND o.type = 'adjust' AND e.points > 0" },
+  { column: "adjustedDown", when: "e.type = 'reversal' AND o.type = 'adjust'" },
+  // A reversal whose original is unknown: by its sign.
+  { column: "reversed", when: "e.type = 'reversal' AND e.points <= 0" },
+  { column: "redemptionsCancelled", when: "e.type = 'reversal'" },
+];
+
+/** The column of an entry, as SQL (an entry no rule names counts as an adjustment, so the books still balance). */
+const KIND_CASE = raw(
+  `CASE ${KIND_RULES.map((r) => `WHEN ${r.when} THEN '${r.column}'`).join(" ")} WHEN e.points > 0 THEN 'adjustedUp' ELSE 'adjustedDown' END`,
+);
+
+/** An entry's effect on the outstanding (0 for the pending kinds), as SQL over the kind `k`. */
+const BALANCE_EFFECT = raw(
+  `CASE WHEN k IN (${FLOW_COLUMNS.filter((c) => !CHANGES_BALANCE[c])
+    .map((c) => `'${c}'`)
+    .join(", ")}) THEN 0 ELSE points END`,
+);
+
+/** A rolled-up day, or a day computed from the ledger by the same statement. */
+export interface DayRow {
+  day: string;
+  earned: number;
+  pendingCreated: number;
+  pendingMatured: number;
+  pendingCancelled: number;
+  reversed: number;
+  redeemed: number;
+  redemptionsCancelled: number;
+  expired: number;
+  adjustedUp: number;
+  adjustedDown: number;
+  /** Balances written off by the day's erasures. */
+  erased: number;
+  redemptions: number;
+  newMembers: number;
+  erasedMembers: number;
+}
+
+const DAY_COLUMNS = [...FLOW_COLUMNS, "erased", "redemptions", "newMembers", "erasedMembers"] as const;
+const q = (c: string) => `"${c}"`;
+
+/**
+ * The days `from`..`to` (both included, YYYY-MM-DD in `timeZone`) of the program, from the ledger and the customers:
+ * one row per day with anything in it. The one statement behind both the rollup and a report's recent days.
+ */
+export function daysSql(programId: string, timeZone: string, from: string, to: string): Sql {
+  // The bounds as expressions of the values (not a CTE), so the planner estimates the index ranges from them.
+  const tz = sql`${timeZone}::text`;
+  const t0 = sql`((${from}::date)::timestamp AT TIME ZONE ${tz})`;
+  const t1 = sql`((${to}::date + 1)::timestamp AT TIME ZONE ${tz})`;
+  // A reversal's original by its primary key, probed only for reversals (LATERAL: never a scan of the ledger).
+  const original = raw(
+    `LEFT JOIN LATERAL (SELECT o.type FROM "LedgerEntry" o WHERE o.id = e."reversesId" AND e."reversesId" IS NOT NULL) o ON true`,
+  );
+  return sql`WITH k AS (
+  SELECT (e."createdAt" AT TIME ZONE ${tz})::date AS day, ${KIND_CASE} AS k, e.type, e.points::bigint AS points
+  FROM "LedgerEntry" e
+    JOIN "Customer" c ON c.id = e."customerId"
+    ${original}
+  WHERE e."programId" = ${programId}::uuid AND e."createdAt" >= ${t0} AND e."createdAt" < ${t1}
+    AND (c."deletedAt" IS NULL OR e."createdAt" <= c."deletedAt")),
+flows AS (
+  SELECT day, ${join(
+    FLOW_COLUMNS.map((c) => raw(`coalesce(sum(points * ${COLUMN_SIGN[c]}) FILTER (WHERE k = '${c}'), 0) AS ${q(c)}`)),
+  )}, count(*) FILTER (WHERE type = 'redeem') AS redemptions
+  FROM k GROUP BY day),
+gone AS (
+  SELECT (c."deletedAt" AT TIME ZONE ${tz})::date AS day, count(*) AS members,
+         coalesce(sum((SELECT coalesce(sum(${BALANCE_EFFECT}), 0) FROM (
+           SELECT ${KIND_CASE} AS k, e.points::bigint AS points
+           FROM "LedgerEntry" e ${original}
+           WHERE e."customerId" = c.id AND e."createdAt" <= c."deletedAt") x)), 0) AS erased
+  FROM "Customer" c
+  WHERE c."programId" = ${programId}::uuid AND c."deletedAt" >= ${t0} AND c."deletedAt" < ${t1}
+  GROUP BY 1),
+joined AS (
+  SELECT (c."createdAt" AT TIME ZONE ${tz})::date AS day, count(*) AS n
+  FROM "Customer" c
+  WHERE c."programId" = ${programId}::uuid AND c."createdAt" >= ${t0} AND c."createdAt" < ${t1}
+  GROUP BY 1),
+days AS (SELECT day FROM flows UNION SELECT day FROM gone UNION SELECT day FROM joined)
+SELECT to_char(d.day, 'YYYY-MM-DD') AS day, ${join(FLOW_COLUMNS.map((c) => raw(`coalesce(f.${q(c)}, 0)::float8 AS ${q(c)}`)))},
+       coalesce(g.erased, 0)::float8 AS erased, coalesce(f.redemptions, 0)::int AS redemptions,
+       coalesce(j.n, 0)::int AS "newMembers", coalesce(g.members, 0)::int AS "erasedMembers"
+FROM days d LEFT JOIN flows f ON f.day = d.day LEFT JOIN gone g ON g.day = d.day LEFT JOIN joined j ON j.day = d.day
+ORDER BY d.day`;
+}
+
+const numbers = (r: DayRow): DayRow => {
+  const out = { day: r.day } as DayRow;
+  for (const c of DAY_COLUMNS) out[c] = Number(r[c]);
+  return out;
+};
+
+/** The ledger's days of the program, computed afresh (tests compare the rolled-up days with it). */
+export const ledgerDays = async (db: RawQueries, programId: string, timeZone: string, from: string, to: string) =>
+  (await query<DayRow>(db, daysSql(programId, timeZone, from, to))).map(numbers);
+
+// ---- the rollup ----------------------------------------------------------------------------------------------
+
+/** How long after a day's end (business time) it is rolled up: every write that read the clock in it has committed. */
+export const ROLLUP_GRACE_MINUTES = 15;
+/** Days rolled up per statement (a first rollup of a long history goes in steps). */
+const CHUNK_DAYS = 31;
+
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const minDay = (a: string, b: string) => (a < b ? a : b);
+
+interface RollupState {
+  timeZone: string;
+  rolledZone: string | null;
+  through: string | null;
+  lastClosed: string;
+  firstDay: string | null;
+}
+
+const stateSql = (programId: string, now: Date) => sql`
+SELECT p."timeZone", r."timeZone" AS "rolledZone", to_char(r."throughDay", 'YYYY-MM-DD') AS through,
+  to_char(((${now.toISOString()}::timestamptz - make_interval(mins => ${ROLLUP_GRACE_MINUTES}::int)) AT TIME ZONE p."timeZone")::date - 1, 'YYYY-MM-DD') AS "lastClosed",
+  to_char((LEAST(
+    (SELECT min(e."createdAt") FROM "LedgerEntry" e WHERE e."programId" = p.id),
+    (SELECT min(c."createdAt") FROM "Customer" c WHERE c."programId" = p.id)) AT TIME ZONE p."timeZone")::date, 'YYYY-MM-DD') AS "firstDay"
+FROM "Program" p LEFT JOIN "PointsRollup" r ON r."programId" = p.id
+WHERE p.id = ${programId}::uuid`;
+
+/**
+ * Rolls up the program's days that are over at `now` (its business time) and not rolled up yet; returns the last
+ * day rolled up (null: nothing to roll up yet) and how many day rows were written.
+ */
+export async function rollUpPoints(
+  db: Db,
+  programId: string,
+  now: Date,
+): Promise<{ through: string | null; days: number }> {
+  const [state] = await query<RollupState>(db, stateSql(programId, now));
+  if (!state) return { through: null, days: 0 };
+  let through = state.through;
+  if (state.rolledZone !== null && state.rolledZone !== state.timeZone) {
+    // The program's zone changed: its days are other days; start again.
+    await db.$executeRawUnsafe(`DELETE FROM "PointsDay" WHERE "programId" = $1::uuid`, programId);
+    through = null;
+  }
+  let start = through ? addDays(through, 1) : state.firstDay;
+  let written = 0;
+  if (start === null) return { through, days: 0 };
+  while (start <= state.lastClosed) {
+    const end = minDay(addDays(start, CHUNK_DAYS - 1), state.lastClosed);
+    const [row] = await query<{ days: number }>(
+      db,
+      sql`WITH d AS (${daysSql(programId, state.timeZone, start, end)}),
+ins AS (
+  INSERT INTO "PointsDay" ("programId", day, ${raw(DAY_COLUMNS.map(q).join(", "))})
+  SELECT ${programId}::uuid, d.day::date, ${raw(DAY_COLUMNS.map((c) => `d.${q(c)}`).join(", "))} FROM d
+  ON CONFLICT ("programId", day) DO UPDATE SET ${raw(DAY_COLUMNS.map((c) => `${q(c)} = EXCLUDED.${q(c)}`).join(", "))}
+  RETURNING 1)
+INSERT INTO "PointsRollup" ("programId", "timeZone", "throughDay", "rolledAt")
+VALUES (${programId}::uuid, ${state.timeZone}, ${end}::date, ${now.toISOString()}::timestamptz)
+ON CONFLICT ("programId") DO UPDATE SET "timeZone" = EXCLUDED."timeZone", "rolledAt" = EXCLUDED."rolledAt",
+  "throughDay" = CASE WHEN "PointsRollup"."timeZone" = EXCLUDED."timeZone"
+                      THEN GREATEST("PointsRollup"."throughDay", EXCLUDED."throughDay") ELSE EXCLUDED."throughDay" END
+RETURNING (SELECT count(*) FROM ins)::int AS days`,
+    );
+    written += Number(row?.days ?? 0);
+    through = end;
+    start = addDays(end, 1);
+  }
+  return { through, days: written };
+}
+
+/**
+ * The job: every program's closed days, each on its own clock (a live program's is real time, a test program's
+ * its stored clock). Idempotent, so instances running it at once only repeat work.
+ */
+export async function rollUpDuePrograms(db: Db): Promise<{ programs: number; days: number }> {
+  const programs = await db.program.findMany({ select: { id: true, test: true, clockAt: true } });
+  let days = 0;
+  let rolled = 0;
+  for (const p of programs) {
+    const now = p.test ? p.clockAt : sweepNow();
+    if (!now) continue;
+    const result = await rollUpPoints(db, p.id, now);
+    if (result.days > 0) rolled++;
+    days += result.days;
+  }
+  return { programs: rolled, days };
+}
+
+// ---- the report ----------------------------------------------------------------------------------------------
+
+/** The report's flows, in points (and in money, as exact decimal strings, when the program has a value per point). */
+export const REPORT_FLOWS = [
+  "openingOutstanding",
+  "earned",
+  "pendingCreated",
+  "pendingMatured",
+  "pendingCancelled",
+  "reversed",
+  "redeemed",
+  "redemptionsCancelled",
+  "expired",
+  "adjusted",
+  "closingOutstanding",
+] as const;
+export type ReportFlow = (typeof REPORT_FLOWS)[number];
+
+export type AccountingAmounts = Record<ReportFlow, number> & {
+  /** Part of `adjusted`: balances written off by erasures. */
+  erased: number;
+  /** Pending points not yet matured nor cancelled at the end of the day. */
+  pendingOutstanding: number;
+};
+
+export interface AccountingDay extends AccountingAmounts {
+  day: string;
+  /** expired ÷ earned over the 365 days ending this day; null when nothing was earned. */
+  breakage: number | null;
+  money: Record<ReportFlow | "erased" | "pendingOutstanding", string> | null;
+}
+
+export interface PointsAccounting {
+  from: string;
+  to: string;
+  timeZone: string;
+  currency: string | null;
+  /** The money value of one point (decimal string), or null when not set. */
+  pointValue: string | null;
+  /** The last day read from the aggregates (the days after it were computed from the ledger), or null. */
+  rolledUpThrough: string | null;
+  days: AccountingDay[];
+  totals: Omit<AccountingDay, "day">;
+}
+
+const BREAKAGE_DAYS = 365;
+
+const aggregatesSql = (programId: string, from: string, to: string) => sql`
+SELECT to_char(day, 'YYYY-MM-DD') AS day, ${raw(DAY_COLUMNS.map((c) => `${q(c)}::float8 AS ${q(c)}`).join(", "))}
+FROM "PointsDay" WHERE "programId" = ${programId}::uuid AND day >= ${from}::date AND day <= ${to}::date`;
+
+const aggregatesBeforeSql = (programId: string, before: string, through: string) => sql`
+SELECT ${raw(DAY_COLUMNS.map((c) => `coalesce(sum(${q(c)}), 0)::float8 AS ${q(c)}`).join(", "))}
+FROM "PointsDay" WHERE "programId" = ${programId}::uuid AND day < ${before}::date AND day <= ${through}::date`;
+
+/** A day's change of the outstanding, and of the pending points. */
+export const netOf = (r: DayRow) =>
+  FLOW_COLUMNS.reduce((s, c) => s + (CHANGES_BALANCE[c] ? COLUMN_SIGN[c] * r[c] : 0), 0) - r.erased;
+const pendingNetOf = (r: DayRow) => r.pendingCreated - r.pendingMatured - r.pendingCancelled;
+
+export const zeroDay = (day: string): DayRow => {
+  const out = { day } as DayRow;
+  for (const c of DAY_COLUMNS) out[c] = 0;
+  return out;
+};
+
+function withMoney(a: AccountingAmounts, value: bigint | null): AccountingDay["money"] {
+  if (value === null) return null;
+  const keys = [...REPORT_FLOWS, "erased", "pendingOutstanding"] as const;
+  return Object.fromEntries(keys.map((k) => [k, moneyOf(a[k], value)])) as AccountingDay["money"];
+}
+
+/**
+ * What a report reads (the points accounting, and the Overview: lib/staff/queries/reports.ts): the program, the sums
+ * of every day before `from`, and each day of `windowFrom`..`to` with anything in it — the rolled-up days from
+ * PointsDay, the later ones from the ledger (`daysSql`). A few hundred rows, whatever the ledger's size.
+ */
+export interface ReadDays {
+  timeZone: string;
+  currency: string | null;
+  pointValue: string | null;
+  /** The last rolled-up day read, or null. */
+  through: string | null;
+  before: DayRow;
+  byDay: Map<string, DayRow>;
+}
+
+export async function readDays(
+  db: Db,
+  programId: string,
+  from: string,
+  to: string,
+  windowFrom = from,
+): Promise<ReadDays> {
+  const [program] = await query<{
+    timeZone: string;
+    currency: string | null;
+    pointValue: string | null;
+    rolledZone: string | null;
+    through: string | null;
+  }>(
+    db,
+    sql`SELECT p."timeZone", p.currency, p."pointValue"::text AS "pointValue", r."timeZone" AS "rolledZone",
+      to_char(r."throughDay", 'YYYY-MM-DD') AS through
+    FROM "Program" p LEFT JOIN "PointsRollup" r ON r."programId" = p.id WHERE p.id = ${programId}::uuid`,
+  );
+  if (!program) throw new Error(`program ${programId} not found`);
+  const through = program.rolledZone === program.timeZone ? program.through : null;
+  const tailFrom = through ? addDays(through, 1) : "1970-01-01";
+  const [aggregated, before, tail] = await Promise.all([
+    through && windowFrom <= through
+      ? query<DayRow>(db, aggregatesSql(programId, windowFrom, minDay(to, through)))
+      : Promise.resolve([]),
+    through ? query<DayRow>(db, aggregatesBeforeSql(programId, from, through)) : Promise.resolve([]),
+    tailFrom <= to ? query<DayRow>(db, daysSql(programId, program.timeZone, tailFrom, to)) : Promise.resolve([]),
+  ]);
+  const byDay = new Map<string, DayRow>();
+  for (const r of [...aggregated, ...tail].map(numbers)) if (r.day >= windowFrom) byDay.set(r.day, r);
+  const sums = before[0] ? numbers({ ...before[0], day: "" }) : zeroDay("");
+  for (const r of tail.map(numbers)) if (r.day < from) for (const c of DAY_COLUMNS) sums[c] += r[c];
+  return {
+    timeZone: program.timeZone,
+    currency: program.currency,
+    pointValue: program.pointValue,
+    through,
+    before: sums,
+    byDay,
+  };
+}
+
+/** The points accounting of the program's days `from`..`to` (YYYY-MM-DD in its time zone, both included). */
+export async function pointsAccounting(db: Db, programId: string, from: string, to: string): Promise<PointsAccounting> {
+  const windowFrom = addDays(from, -BREAKAGE_DAYS);
+  const { byDay, before, through, ...program } = await readDays(db, programId, from, to, windowFrom);
+  let opening = netOf(before);
+  let pending = pendingNetOf(before);
+  // Trailing sums for breakage: the window before `from`, then slid day by day.
+  let earned365 = 0;
+  let expired365 = 0;
+  for (const [day, r] of byDay) {
+    if (day >= windowFrom && day < from) {
+      earned365 += r.earned;
+      expired365 += r.expired;
+    }
+  }
+  const value = program.pointValue === null ? null : parsePointValue(program.pointValue);
+  const days: AccountingDay[] = [];
+  const totals = { erased: 0 } as AccountingAmounts;
+  for (const f of REPORT_FLOWS) totals[f] = 0;
+  totals.openingOutstanding = opening;
+  for (let day = from; day <= to; day = addDays(day, 1)) {
+    const r = byDay.get(day) ?? zeroDay(day);
+    const leaving = byDay.get(addDays(day, -BREAKAGE_DAYS));
+    earned365 += r.earned - (leaving?.earned ?? 0);
+    expired365 += r.expired - (leaving?.expired ?? 0);
+    const closing = opening + netOf(r);
+    pending += pendingNetOf(r);
+    const amounts: AccountingAmounts = {
+      openingOutstanding: opening,
+      earned: r.earned,
+      pendingCreated: r.pendingCreated,
+      pendingMatured: r.pendingMatured,
+      pendingCancelled: r.pendingCancelled,
+      reversed: r.reversed,
+      redeemed: r.redeemed,
+      redemptionsCancelled: r.redemptionsCancelled,
+      expired: r.expired,
+      adjusted: r.adjustedUp - r.adjustedDown - r.erased,
+      erased: r.erased,
+      closingOutstanding: closing,
+      pendingOutstanding: pending,
+    };
+    days.push({
+      day,
+      ...amounts,
+      breakage: earned365 > 0 ? expired365 / earned365 : null,
+      money: withMoney(amounts, value),
+    });
+    for (const f of REPORT_FLOWS) if (f !== "openingOutstanding" && f !== "closingOutstanding") totals[f] += amounts[f];
+    totals.erased += amounts.erased;
+    totals.closingOutstanding = closing;
+    totals.pendingOutstanding = pending;
+    opening = closing;
+  }
+  const last = days.at(-1);
+  return {
+    from,
+    to,
+    timeZone: program.timeZone,
+    currency: value === null ? null : program.currency,
+    pointValue: value === null ? null : program.pointValue,
+    rolledUpThrough: through,
+    days,
+    totals: { ...totals, breakage: last?.breakage ?? null, money: withMoney(totals, value) },
+  };
+}
+
+/** Sets the program's currency and value per point (both, or neither: null). */
+export async function setPointValue(
+  db: Db,
+  programId: string,
+  setting: { currency: string; pointValue: string } | null,
+): Promise<{ currency: string | null; pointValue: string | null }> {
+  const [row] = await query<{ currency: string | null; pointValue: string | null }>(
+    db,
+    sql`UPDATE "Program" SET currency = ${setting?.currency ?? null}, "pointValue" = ${setting?.pointValue ?? null}::numeric
+    WHERE id = ${programId}::uuid RETURNING currency, "pointValue"::text AS "pointValue"`,
+  );
+  return row ?? { currency: null, pointValue: null };
+}
+
+/** The program's currency and value per point (null, null: not set). */
+export async function getPointValue(
+  db: Db,
+  programId: string,
+): Promise<{ currency: string | null; pointValue: string | null }> {
+  const [row] = await query<{ currency: string | null; pointValue: string | null }>(
+    db,
+    sql`SELECT currency, "pointValue"::text AS "pointValue" FROM "Program" WHERE id = ${programId}::uuid`,
+  );
+  return row ?? { currency: null, pointValue: null };
+}

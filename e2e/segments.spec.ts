@@ -62,6 +62,7 @@ test("a manager builds a segment with a live count and attaches a win-back campa
   const shown = builder.getByTestId("segment-count");
   await builder.getByLabel("Name", { exact: true }).fill(NAME);
   await expect(builder.getByRole("complementary", { name: "Live count" })).toContainText("Add a condition");
+  await expect(builder.getByText("No conditions yet: a segment needs at least one.")).toBeVisible();
 
   // Condition 1: Gold. The live count is the API's count for the same filter.
   await builder.getByRole("button", { name: "Add condition", exact: true }).click();

@@ -21,6 +21,8 @@ interface Shared {
   tierNames: string[];
   /** The program's segments, for `customer.segment` (picked by name, sent by id). */
   segments?: readonly { id: string; name: string }[];
+  /** What an empty group means (campaigns: always true). */
+  emptyText: string;
   errors: Record<string, string>;
   idPrefix: string;
 }
@@ -38,8 +40,10 @@ export function ConditionRows({
   base = "conditions",
   legend = "Conditions",
   hint = "No condition: every event of the trigger.",
+  emptyText = "No conditions: always true.",
   ...shared
-}: Shared & {
+}: Omit<Shared, "emptyText"> & {
+  emptyText?: string;
   root: GroupRow;
   onChange: (root: GroupRow) => void;
   base?: string;
@@ -50,7 +54,7 @@ export function ConditionRows({
     <fieldset className="space-y-2">
       <legend className="text-sm font-medium text-slate-800">{legend}</legend>
       <p className="text-xs text-slate-600">{hint} A list value (is one of) is comma-separated.</p>
-      <Group group={root} path={rootPath(root, base)} label="" onChange={onChange} {...shared} />
+      <Group group={root} path={rootPath(root, base)} label="" onChange={onChange} emptyText={emptyText} {...shared} />
       <datalist id={`${shared.idPrefix}-tiers`}>
         {shared.tierNames.map((t) => (
           <option key={t} value={t} />
@@ -119,7 +123,7 @@ function Group({
         )}
       </div>
       <FieldError error={errors[path] ?? errors[`${path}.${group.mode}`]} />
-      {group.children.length === 0 && <p className="text-sm text-slate-600">No conditions: always true.</p>}
+      {group.children.length === 0 && <p className="text-sm text-slate-600">{shared.emptyText}</p>}
       <ol className="space-y-2">
         {group.children.map((child, i) => {
           const childLabel = label ? `${label}.${i + 1}` : String(i + 1);

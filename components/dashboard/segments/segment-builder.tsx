@@ -112,6 +112,7 @@ export function SegmentBuilder({
           root={root}
           onChange={setRoot}
           base="filter"
+          emptyText="No conditions yet: a segment needs at least one."
           legend="Who is in it"
           hint="Customers who match the conditions. An event-history condition counts within its window (P90D: the last 90 days; empty: all time)."
           choices={choices}

@@ -23,7 +23,12 @@
  * comparison), PROFILE_AGAINST=<dir> (A/B: instead of profiling, the build in <dir> — a copy of .next, dist and
  * package.json with node_modules linked — against this one, PROFILE_ROUNDS=4 alternating slices of PROFILE_SECONDS
  * each, req/s and CPU per request of both; PROFILE_AGAINST_ENV="NAME=value …" goes to that server only, so
- * PROFILE_AGAINST=. compares a setting on the same build), PROFILE_CPU=0 (no CPU profile), BENCH_DATABASE_URL (a server of yours
+ * PROFILE_AGAINST=. compares a setting on the same build; several builds: PROFILE_AGAINST=<dir>,<dir>, each started
+ * without migrating: the database is this build's), PROFILE_AB_CPU=1 (in an A/B, a CPU profile of each build and
+ * their µs of self time per request side by side, by source file and by function, the app's bundle mapped back to
+ * its files through the build's source maps), PROFILE_BUILD=<dir> (profile that build instead of this one),
+ * PROFILE_NODE=<binary> (the servers' Node, e.g. /tmp/node24/node_modules/node/bin/node), PROFILE_CPU=0 (no CPU
+ * profile), BENCH_DATABASE_URL (a server of yours
  * with pg_stat_statements loaded; by default a throwaway PostgreSQL 15 with it). Profiles stay in PROFILE_DIR
  * (default /tmp/loyalty-profile) for Chrome DevTools.
  */

@@ -23,13 +23,20 @@
  * comparison), PROFILE_AGAINST=<dir> (A/B: instead of profiling, the build in <dir> — a copy of .next, dist and
  * package.json with node_modules linked — against this one, PROFILE_ROUNDS=4 alternating slices of PROFILE_SECONDS
  * each, req/s and CPU per request of both; PROFILE_AGAINST_ENV="NAME=value …" goes to that server only, so
- * PROFILE_AGAINST=. compares a setting on the same build), PROFILE_CPU=0 (no CPU profile), BENCH_DATABASE_URL (a server of yours
+ * PROFILE_AGAINST=. compares a setting on the same build; several builds: PROFILE_AGAINST=<dir>,<dir>, each started
+ * without migrating: the database is this build's), PROFILE_AB_CPU=1 (in an A/B, a CPU profile of each build and
+ * their µs of self time per request side by side, by source file and by function, the app's bundle mapped back to
+ * its files through the build's source maps), PROFILE_BUILD=<dir> (profile that build instead of this one),
+ * PROFILE_NODE=<binary> (the servers' Node, e.g. /tmp/node24/node_modules/node/bin/node), PROFILE_CPU=0 (no CPU
+ * profile), BENCH_DATABASE_URL (a server of yours
  * with pg_stat_statements loaded; by default a throwaway PostgreSQL 15 with it). Profiles stay in PROFILE_DIR
  * (default /tmp/loyalty-profile) for Chrome DevTools.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { SourceMap } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { CUSTOMERS } from "./config";
 import { installGuards, log, register, teardown } from "./lifecycle";
@@ -55,8 +62,18 @@ const CONNECTIONS = Number(env.PROFILE_CONNECTIONS ?? 32);
 const TOP = Number(env.PROFILE_TOP ?? 25);
 const CPU = env.PROFILE_CPU !== "0";
 const BARE = env.PROFILE_BARE === "1";
-const AGAINST = env.PROFILE_AGAINST?.trim() || null;
+/** PROFILE_AGAINST=<dir>[,<dir>…]: the builds measured against this one, in alternating slices. */
+const AGAINST = (env.PROFILE_AGAINST ?? "")
+  .split(",")
+  .map((d) => d.trim())
+  .filter(Boolean);
+/** PROFILE_BUILD=<dir>: profile that build instead of this one (a copy as for PROFILE_AGAINST). */
+const BUILD = env.PROFILE_BUILD?.trim() || null;
+/** PROFILE_NODE=<binary>: the Node the servers run on (e.g. Node 24); the bench's own by default. */
+const NODE = env.PROFILE_NODE?.trim() || undefined;
 const ROUNDS = Number(env.PROFILE_ROUNDS ?? 4);
+/** PROFILE_AB_CPU=1: in an A/B (PROFILE_AGAINST), a CPU profile of each build, compared function by function. */
+const AB_CPU = env.PROFILE_AB_CPU === "1";
 const METRICS_TOKEN = "profile-metrics-token-0123456789";
 
 /** The one-statement writes the server handed over to their locked path (its /metrics), by why. */
@@ -89,7 +106,7 @@ const requests: Record<string, (work: Workload) => LoadRequest> = {
 };
 
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number } }[];
   startTime: number;
   endTime: number;
   samples: number[];
@@ -120,7 +137,7 @@ function area(url: string, name: string): string {
  * Self time per function and per area over the last `seconds` of the profile (the measured load and the moments
  * after it until the server exited), idle time left out.
  */
-function summariseProfile(file: string, seconds: number) {
+function summariseProfile(file: string, seconds: number, requests?: number) {
   const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const from = profile.endTime - (seconds + 0.3) * 1e6;
@@ -146,10 +163,112 @@ function summariseProfile(file: string, seconds: number) {
       .sort((a, b) => b[1] - a[1])
       .slice(0, TOP)
       .map(
-        ([k, v]) => `  ${((100 * v) / total).toFixed(1).padStart(5)}%  ${(v / 1000).toFixed(0).padStart(6)} ms  ${k}`,
+        ([k, v]) =>
+          `  ${((100 * v) / total).toFixed(1).padStart(5)}%  ${(v / 1000).toFixed(0).padStart(6)} ms${requests ? `  ${(v / requests).toFixed(2).padStart(7)} µs/request` : ""}  ${k}`,
       )
       .join("\n");
   return { total, functions: top(selfFn), areas: top(selfArea) };
+}
+
+const sourceMaps = new Map<string, SourceMap | null>();
+
+/**
+ * Where a frame of a built chunk (.next/server/…) came from, through the chunk's source map: the original file (e.g.
+ * `lib/api/edge.ts`) and the function's name there when the map names it, else its original line. Null elsewhere.
+ */
+function originalFrame(url: string, line: number, column: number): { source: string; at: string } | null {
+  if (!url.includes("/.next/server/")) return null;
+  const file = url.startsWith("file:") ? fileURLToPath(url) : url;
+  if (!sourceMaps.has(file)) {
+    try {
+      sourceMaps.set(file, new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8"))));
+    } catch {
+      sourceMaps.set(file, null);
+    }
+  }
+  const entry = sourceMaps.get(file)?.findEntry(line, column) as
+    { originalSource?: string; originalLine?: number; name?: string } | undefined;
+  if (!entry?.originalSource) return null;
+  const source = entry.originalSource
+    .replace(/^(\.\.\/)+/, "")
+    .replace(/^turbopack:\/\/\/\[turbopack\]/, "[turbopack]");
+  return { source, at: entry.name ?? `:${(entry.originalLine ?? 0) + 1}` };
+}
+
+/**
+ * A function's name and file, without what differs between two builds of the same code (chunk hash, line): for the
+ * app's bundle, its original file and name through the source maps.
+ */
+function frameKeys(functionName: string, url: string, line: number, column: number): { fn: string; file: string } {
+  const original = originalFrame(url, line, column);
+  if (original)
+    return {
+      fn: `${original.at.startsWith(":") ? functionName || "(anonymous)" : original.at} ${original.source}`,
+      file: original.source,
+    };
+  const file = url ? path.basename(url).replace(/_[0-9a-z-]{10,16}\._\.js$/, ".js") : functionName;
+  return { fn: `${functionName || "(anonymous)"} ${url ? file : ""}`.trim(), file: area(url, functionName) };
+}
+
+/** Self time per function over the last `seconds` of a profile (idle left out), in µs. */
+function selfTimes(file: string, seconds: number): { byFunction: Map<string, number>; byFile: Map<string, number> } {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
+  const keys = new Map(
+    profile.nodes.map((n) => {
+      const { functionName, url, lineNumber, columnNumber } = n.callFrame;
+      return [n.id, functionName === "(idle)" ? null : frameKeys(functionName, url, lineNumber, columnNumber ?? 0)];
+    }),
+  );
+  const byFunction = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  const from = profile.endTime - seconds * 1e6;
+  let t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i]!;
+    if (t < from) continue;
+    const key = keys.get(profile.samples[i]!);
+    if (!key) continue;
+    const dt = profile.timeDeltas[i + 1] ?? 0;
+    byFunction.set(key.fn, (byFunction.get(key.fn) ?? 0) + dt);
+    byFile.set(key.file, (byFile.get(key.file) ?? 0) + dt);
+  }
+  return { byFunction, byFile };
+}
+
+/**
+ * The A/B's builds stopped, their CPU profiles from the first warm-up on divided by the requests each served: µs of
+ * self time per request for each function, the functions whose cost differs most between the builds first. Both
+ * builds ran the same load in alternating slices, so a difference is the code's, not the machine's.
+ */
+async function compareProfiles(builds: Server[], served: number[], loadedFrom: number[]) {
+  const tables: { byFunction: Map<string, number>; byFile: Map<string, number> }[] = [];
+  for (const [i, server] of builds.entries()) {
+    const seconds = (Date.now() - loadedFrom[i]!) / 1000;
+    await server.child.stop();
+    const dir = path.join(DIR, `ab-${i}`);
+    let file: string | undefined;
+    for (let t = 0; t < 100 && !file; t++) {
+      file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith(".cpuprofile")) : undefined;
+      if (!file) await new Promise((r) => setTimeout(r, 200));
+    }
+    if (!file) throw new Error(`no CPU profile in ${dir}`);
+    await new Promise((r) => setTimeout(r, 500)); // written as the process exits
+    const self = selfTimes(path.join(dir, file), seconds);
+    const perRequest = (m: Map<string, number>) => new Map([...m].map(([k, v]) => [k, v / served[i]!]));
+    tables.push({ byFunction: perRequest(self.byFunction), byFile: perRequest(self.byFile) });
+  }
+  const cell = (x: number) => x.toFixed(2).padStart(8);
+  const spread = (v: number[]) => Math.max(...v) - Math.min(...v);
+  const total = tables.map((t) => [...t.byFile.values()].reduce((a, b) => a + b, 0));
+  console.log(`\n== CPU profiles, µs of self time per request (${builds.map((b) => b.name).join(" | ")}):`);
+  console.log(`  ${total.map(cell).join(" ")}  (all; requests ${served.slice(0, builds.length).join(", ")})`);
+  for (const by of ["byFile", "byFunction"] as const) {
+    console.log(`by ${by === "byFile" ? "source file or area" : "function"}, largest difference first:`);
+    const keys = new Set(tables.flatMap((t) => [...t[by].keys()]));
+    const rows = [...keys].map((k) => ({ k, v: tables.map((t) => t[by].get(k) ?? 0) }));
+    for (const r of rows.sort((a, b) => spread(b.v) - spread(a.v)).slice(0, TOP))
+      console.log(`  ${r.v.map(cell).join(" ")}  ${r.k}`);
+  }
 }
 
 /** The statements run since the last reset: calls per request (of `n`) and mean time in the database server. */
@@ -306,27 +425,46 @@ async function main() {
   const start = productionCommand();
   const command = (nodeFlags: string, main = "dist/main.mjs") =>
     start.replace(/^node\b/, `node${nodeFlags}`).replace("dist/main.mjs", main);
+  /** PROFILE_AB_CPU=1: every build of an A/B under --cpu-prof, each in its own directory. */
+  const profiled = (i: number) => (AB_CPU ? ` --cpu-prof --cpu-prof-dir=${path.join(DIR, `ab-${i}`)}` : "");
   let baseline: Server | undefined;
-  if (AGAINST) {
-    env.BENCH_OURS_COMMAND = command("", path.join(AGAINST, "dist", "main.mjs"));
-    const before = await startOurs({
-      workers: 1,
-      env: { ...dbEnv, ...EXTRA_ENV, ...AGAINST_ENV },
-      label: `before (${AGAINST})`,
-    });
-    env.BENCH_OURS_COMMAND = start;
-    const after = await startOurs({ workers: 1, env: { ...dbEnv, ...EXTRA_ENV }, label: "this build" });
-    const servers = [before, after, ...(BARE ? [await startBaseline(dbEnv)] : [])];
+  if (AGAINST.length > 0) {
+    const others: Server[] = [];
+    for (const dir of AGAINST) {
+      // The database is this build's, migrated by the loader: another build does not migrate it (its own
+      // migrations may be older).
+      env.BENCH_OURS_COMMAND = command(profiled(others.length), path.join(dir, "dist", "main.mjs")).replace(
+        /\s--migrate\b/,
+        "",
+      );
+      others.push(
+        await startOurs({ workers: 1, node: NODE, env: { ...dbEnv, ...EXTRA_ENV, ...AGAINST_ENV }, label: dir }),
+      );
+    }
+    env.BENCH_OURS_COMMAND = AB_CPU ? command(profiled(others.length)) : start;
+    const after = await startOurs({ workers: 1, node: NODE, env: { ...dbEnv, ...EXTRA_ENV }, label: "this build" });
+    const builds = [...others, after];
+    const servers = [...builds, ...(BARE ? [await startBaseline(dbEnv, NODE)] : [])];
+    /** Every request each server answered (warm-ups included): what its whole CPU profile is divided by. */
+    const served = servers.map(() => 0);
+    /** When each server's load began: its profile is read from then on (not its start-up). */
+    const loadedFrom = servers.map(() => 0);
     for (const kind of KINDS) {
       const request = requests[kind]!(work);
-      for (const server of servers) if (WARMUP > 0) await slice(server.baseUrl, request, CONNECTIONS, WARMUP);
+      for (const [i, server] of servers.entries()) {
+        loadedFrom[i] ||= Date.now();
+        if (WARMUP > 0)
+          served[i]! += (await slice(server.baseUrl, request, CONNECTIONS, WARMUP)).totalCompletedRequests;
+      }
       const raws: Awaited<ReturnType<typeof slice>>[][] = servers.map(() => []);
       const cpu = servers.map(() => 0);
       for (let round = 0; round < ROUNDS; round++)
         for (let k = 0; k < servers.length; k++) {
           const i = (round + k) % servers.length;
           const c0 = serverCpuSeconds(servers[i]!);
-          raws[i]!.push(await slice(servers[i]!.baseUrl, request, CONNECTIONS, SECONDS));
+          const raw = await slice(servers[i]!.baseUrl, request, CONNECTIONS, SECONDS);
+          raws[i]!.push(raw);
+          served[i]! += raw.totalCompletedRequests;
           cpu[i]! += serverCpuSeconds(servers[i]!) - c0;
         }
       console.log(`\n== ${kind}, ${CONNECTIONS} connections, ${ROUNDS} alternating slices of ${SECONDS} s:`);
@@ -337,6 +475,7 @@ async function main() {
         );
       });
     }
+    if (AB_CPU) await compareProfiles(builds, served, loadedFrom);
     return;
   }
   for (const kind of KINDS) {
@@ -348,8 +487,17 @@ async function main() {
     if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(requests).join(", ")}`);
     const dir = path.join(DIR, kind);
     mkdirSync(dir, { recursive: true });
-    env.BENCH_OURS_COMMAND = CPU ? command(` --cpu-prof --cpu-prof-dir=${dir}`) : start;
-    const ours = await startOurs({ workers: 1, env: { ...dbEnv, ...EXTRA_ENV }, label: `ours (${kind})` });
+    const main = BUILD ? path.join(BUILD, "dist", "main.mjs") : undefined;
+    env.BENCH_OURS_COMMAND =
+      CPU || main
+        ? command(CPU ? ` --cpu-prof --cpu-prof-dir=${dir}` : "", main).replace(main ? /\s--migrate\b/ : /^$/, "")
+        : start;
+    const ours = await startOurs({
+      workers: 1,
+      node: NODE,
+      env: { ...dbEnv, ...EXTRA_ENV },
+      label: `ours (${kind}${BUILD ? `, ${BUILD}` : ""})`,
+    });
     const request = make(work);
     if (WARMUP > 0) await slice(ours.baseUrl, request, CONNECTIONS, WARMUP);
     const commits = async () =>
@@ -374,7 +522,7 @@ async function main() {
     if (statements) await printStatements(sql, n);
     const gap = (Date.now() - loaded) / 1000;
     if (BARE) {
-      const bare: Server = (baseline ??= await startBaseline(dbEnv));
+      const bare: Server = (baseline ??= await startBaseline(dbEnv, NODE));
       if (WARMUP > 0) await slice(bare.baseUrl, request, CONNECTIONS, WARMUP);
       if (statements) await sql.query("SELECT pg_stat_statements_reset()");
       const cpu = serverCpuSeconds(bare);
@@ -396,7 +544,7 @@ async function main() {
       log(`no CPU profile in ${dir} (the server did not exit cleanly)`);
       continue;
     }
-    const s = summariseProfile(path.join(dir, file), SECONDS + gap);
+    const s = summariseProfile(path.join(dir, file), SECONDS + gap, n);
     console.log(
       `CPU of the measured ${SECONDS} s: ${(s.total / 1000).toFixed(0)} ms sampled (${path.join(dir, file)})`,
     );

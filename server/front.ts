@@ -85,15 +85,16 @@ function match(
   const parts = pathname.split("/").slice(2);
   outer: for (const route of routes) {
     if (route.segments.length !== parts.length) continue;
-    const params: Record<string, string> = {};
     for (let i = 0; i < parts.length; i++) {
       const segment = route.segments[i]!;
-      const part = parts[i]!;
-      if ("param" in segment) {
-        if (part === "") continue outer;
-        params[segment.param] = decodeURIComponent(part);
-      } else if (segment.literal !== part) continue outer;
+      if ("param" in segment ? parts[i] === "" : segment.literal !== parts[i]) continue outer;
     }
+    // Decoded once the route is found, not for each route tried.
+    const params: Record<string, string> = {};
+    route.segments.forEach((segment, i) => {
+      if ("param" in segment)
+        params[segment.param] = parts[i]!.includes("%") ? decodeURIComponent(parts[i]!) : parts[i]!;
+    });
     return { route, params };
   }
   return null;

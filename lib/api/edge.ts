@@ -9,7 +9,7 @@ import { errorFields, log, withRequestContext } from "@/lib/ops/logger";
 import { recordRequest } from "@/lib/ops/metrics";
 import { routeOf } from "./route-pattern";
 import { FRONT_REQUESTS, RESPONSE_TEXTS } from "./front-channels";
-import { textProblems } from "./text-rule";
+import { isStorableText, textProblems } from "./text-rule";
 
 /**
  * The one place for the edge that /v1 and the dashboard's JSON routes (lib/staff/http.ts) share: the request id
@@ -71,10 +71,33 @@ export function parseWith<T>(schema: SchemaLike<T>) {
  */
 export async function urlInputs(req: Request, ctx: { params: Promise<Record<string, string>> }) {
   const params = await ctx.params;
-  const query = new URL(req.url).searchParams;
-  const problems = [...textProblems(params), ...[...query].flatMap(([name, value]) => textProblems({ [name]: value }))];
+  const url = requestUrl(req);
+  // The common case, checked without building the problem list: every name and value is storable text.
+  if (storableEntries(Object.entries(params)) && (url.search === "" || storableEntries(url.searchParams)))
+    return params;
+  const problems = [
+    ...textProblems(params),
+    ...[...url.searchParams].flatMap(([name, value]) => textProblems({ [name]: value })),
+  ];
   if (problems.length > 0) throw validationFailed(problems);
   return params;
+}
+
+const storableEntries = (entries: Iterable<[string, string]>) => {
+  for (const [name, value] of entries) if (!isStorableText(name) || !isStorableText(value)) return false;
+  return true;
+};
+
+const URLS = new WeakMap<Request, URL>();
+
+/**
+ * The request's URL, parsed once per request: the edge, the text rule and the route factories all read it (a parse
+ * costs a few µs; `req.url` is a string built anew on each read). Nothing may change it.
+ */
+export function requestUrl(req: Request): URL {
+  let url = URLS.get(req);
+  if (!url) URLS.set(req, (url = new URL(req.url)));
+  return url;
 }
 
 /** The JSON text of a reply, or null when it has no body. */
@@ -95,11 +118,11 @@ export async function withEdge(req: Request, work: (edge: Edge) => Promise<Respo
   const requestId = requestIdFrom(req.headers.get(REQUEST_ID));
   const headers = new Headers({ [REQUEST_ID]: requestId, [CACHE_CONTROL]: "no-store" });
   const bodyless = FRONT_REQUESTS.has(req);
+  const { pathname } = requestUrl(req);
   return withRequestContext({ requestId }, async () => {
     const res = await answer(req, work, requestId, headers, bodyless);
     // The one place every /v1 and dashboard JSON answer passes, under `next start` and the front alike.
     const ms = performance.now() - started;
-    const pathname = new URL(req.url).pathname;
     const { route, programId } = routeOf(pathname);
     recordRequest(req.method, route, res.status, ms / 1000);
     log().info({ method: req.method, route, status: res.status, ms: Math.round(ms * 10) / 10, programId }, "request");

@@ -13,6 +13,7 @@ import {
   replyText,
   urlInputs,
   replyToResponse,
+  requestUrl,
   TX_OPTIONS,
   withEdge,
   type ApiReply,
@@ -268,7 +269,7 @@ function newRequest<B, Q, C extends string | null>(
   body: B,
   options: Inputs<Q>,
 ): ApiRequest<B, Q, C> {
-  const url = new URL(req.url);
+  const url = requestUrl(req);
   const query = options.query
     ? parseWith(options.query)(Object.fromEntries(url.searchParams.entries()))
     : (undefined as Q);

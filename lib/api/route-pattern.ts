@@ -1,5 +1,5 @@
 import "server-only";
-import { isV1Path } from "./edge-guard";
+import { isV1Path, matchV1 } from "./edge-guard";
 import { V1_ROUTES } from "./v1-routes.generated";
 
 /**
@@ -9,11 +9,12 @@ import { V1_ROUTES } from "./v1-routes.generated";
  * program id; other paths (the dashboard's JSON routes) keep their fixed segments and replace ids with `{id}`.
  */
 
+/** Each route's label and where its `{programId}` segment is (-1: none), by its index in V1_ROUTES. */
 const V1 = V1_ROUTES.map(([pattern]) => {
   const segments = pattern.split("/");
   return {
-    segments,
     label: `/v1/${segments.map((s) => (s.startsWith(":") ? `{${s.slice(1)}}` : s)).join("/")}`,
+    programAt: segments.indexOf(":programId"),
   };
 });
 
@@ -30,13 +31,10 @@ export interface RouteMatch {
 export function routeOf(pathname: string): RouteMatch {
   if (isV1Path(pathname)) {
     const segments = pathname.split("/").slice(2);
-    for (const r of V1) {
-      if (r.segments.length !== segments.length) continue;
-      if (!r.segments.every((s, i) => (s.startsWith(":") ? segments[i] !== "" : s === segments[i]))) continue;
-      const at = r.segments.indexOf(":programId");
-      return at === -1 ? { route: r.label } : { route: r.label, programId: segments[at] };
-    }
-    return { route: "/v1/{unknown}" };
+    const found = matchV1(segments);
+    if (!found) return { route: "/v1/{unknown}" };
+    const { label, programAt } = V1[found.index]!;
+    return programAt === -1 ? { route: label } : { route: label, programId: segments[programAt] };
   }
   return {
     route:

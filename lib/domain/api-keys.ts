@@ -87,9 +87,14 @@ export async function setApiKeyLimits(
   return updated;
 }
 
-/** Drops this instance's cached lookups of a key, so its next request reads the row again. */
+/**
+ * Drops this instance's cached lookups of a key, so its next request reads the row again; a lookup already in flight
+ * is not cached when it lands (it may have read the row before the change).
+ */
 function forget(id: string) {
   for (const [hash, entry] of keyCache) if (entry.identity?.id === id) keyCache.delete(hash);
+  lookups.clear();
+  generation++;
 }
 
 export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; revokedAt: Date }> {
@@ -111,6 +116,13 @@ export async function revokeApiKey(db: Db, id: string): Promise<{ id: string; re
  * within API_KEY_CACHE_MS (at once in the instance that revoked).
  */
 const keyCache = new Map<string, { identity: ApiKeyIdentity | null; until: number }>();
+/**
+ * The lookups in flight, by hash: the requests that find a key's entry expired together (every connection of a busy
+ * integrator, at the same moment) share one lookup instead of each reading the row (bench/README.md).
+ */
+const lookups = new Map<string, Promise<ApiKeyIdentity | null>>();
+/** Bumped by `forget`: a lookup that started before it is not cached. */
+let generation = 0;
 
 const lastTouched = new Map<string, number>();
 const TOUCH_EVERY_MS = 60_000;
@@ -122,10 +134,29 @@ export async function findActiveKey(db: Db, secret: string): Promise<ApiKeyIdent
   const now = realTimeMs();
   const cached = keyCache.get(hash);
   if (cached && cached.until > now) return cached.identity;
-  const identity = await lookUp(db, hash, now);
-  if (keyCache.size >= 10_000) keyCache.clear(); // unknown keys must not grow memory without bound
-  keyCache.set(hash, { identity, until: now + config().API_KEY_CACHE_MS });
-  return identity;
+  let lookup = lookups.get(hash);
+  if (!lookup) {
+    const started = generation;
+    const settled = () => {
+      if (lookups.get(hash) === lookup) lookups.delete(hash);
+    };
+    lookup = lookUp(db, hash, now).then(
+      (identity) => {
+        settled();
+        if (started === generation) {
+          if (keyCache.size >= 10_000) keyCache.clear(); // unknown keys must not grow memory without bound
+          keyCache.set(hash, { identity, until: now + config().API_KEY_CACHE_MS });
+        }
+        return identity;
+      },
+      (err: unknown) => {
+        settled();
+        throw err;
+      },
+    );
+    lookups.set(hash, lookup);
+  }
+  return lookup;
 }
 
 async function lookUp(db: Db, hash: string, now: number): Promise<ApiKeyIdentity | null> {

@@ -102,6 +102,26 @@ describe("API keys on a database", () => {
     assert.equal(again.revokedAt.getTime(), revoked.revokedAt.getTime(), "revoking twice keeps the first time");
   });
 
+  test("requests that find no cached lookup at the same moment share one read of the key", async () => {
+    const { id, key } = await createApiKey(prisma, { programId, name: "k5" });
+    let reads = 0;
+    const counted = prisma.$extends({
+      query: {
+        apiKey: {
+          findUnique({ args, query }) {
+            reads++;
+            return query(args);
+          },
+        },
+      },
+    }) as unknown as PrismaClient;
+    const identities = await Promise.all(Array.from({ length: 20 }, () => findActiveKey(counted, key)));
+    assert.equal(reads, 1, "one read for 20 concurrent requests");
+    assert.ok(identities.every((identity) => identity?.id === id));
+    await revokeApiKey(prisma, id);
+    assert.equal(await findActiveKey(counted, key), null, "the shared lookup's cache entry is dropped on revocation");
+  });
+
   test("keys belong to an existing program", async () => {
     await assert.rejects(
       createApiKey(prisma, { programId: "00000000-0000-4000-8000-000000000000", name: "x" }),

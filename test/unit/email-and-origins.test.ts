@@ -4,7 +4,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { emailAddress, normaliseEmail } from "@/lib/domain/email";
+import { asciiDomain, asciiDomainThroughIdna, emailAddress, normaliseEmail } from "@/lib/domain/email";
 import { allowedOrigins, allowedOriginsProblem, webOrigin } from "@/lib/domain/web-origins";
 
 describe("e-mail addresses", () => {
@@ -52,6 +52,54 @@ describe("e-mail addresses", () => {
     ])
       assert.equal(emailAddress(input), null, JSON.stringify(input));
     assert.notEqual(emailAddress(`${"é".repeat(32)}@example.com`), null, "64 bytes fit");
+  });
+
+  test("the fast path for plain ASCII domains answers as the URL parser's IDNA does", () => {
+    // Generated domains of the characters the fast path takes (letters of both cases, digits, `.`, `-`), with the
+    // shapes where the URL parser could differ: numeric and hex last labels (IPv4 forms), empty labels, edge hyphens,
+    // Punycode labels (valid and not), long labels and hosts.
+    const pieces = [
+      "a",
+      "Z",
+      "x",
+      "0",
+      "9",
+      "-",
+      ".",
+      "xn--",
+      "bcher-kva",
+      "0x1f",
+      "255",
+      "com",
+      "DE",
+      "",
+      "ab-",
+      "-cd",
+    ];
+    let seed = 22;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const cases = [
+      "example.com",
+      "EXAMPLE.COM",
+      "xn--bcher-kva.de",
+      "XN--BCHER-KVA.DE",
+      "1.2.3.4",
+      "a.0x10",
+      "a.b.123",
+    ];
+    for (let i = 0; i < 20_000; i++) {
+      let domain = "";
+      for (let k = 1 + random(8); k > 0; k--) domain += pieces[random(pieces.length)];
+      if (random(50) === 0) domain += ".a".repeat(random(130)) + "com";
+      cases.push(domain);
+    }
+    let addresses = 0;
+    for (const domain of cases) {
+      const expected = asciiDomainThroughIdna(domain);
+      assert.equal(asciiDomain(domain), expected, domain);
+      if (expected) addresses++;
+    }
+    assert.ok(addresses > 500, `only ${addresses} of the generated domains were domains`);
   });
 
   test("a string that is no address still names no customer, in its trimmed lower-cased form", () => {

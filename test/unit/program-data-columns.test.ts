@@ -19,6 +19,9 @@ const NOT_PROGRAM_DATA: Record<string, string> = {
   StaffSession: "a signed-in staff account, across its programs",
   StaffSignInThrottle: "failed sign-ins per e-mail or address, before any program is known",
   StaffTrustedAddress: "the addresses a staff account signed in from, across its programs",
+  StaffRecoveryCode: "a staff account's second-factor recovery codes, across its programs",
+  StaffLink:
+    "a one-time link: a password reset is the account's, across its programs (an invitation names its program)",
   AuditLog:
     "programId is nullable on purpose: a failed sign-in with an e-mail that is no account's belongs to no program; every program event has it",
 };

@@ -55,3 +55,30 @@ export const lotDueSql = (lot: string, at: string, lastActivity?: string) =>
 
 /** The ledger entry types that count as the customer's activity for the `inactivity` policy. */
 export const ACTIVITY_TYPES = ["earn", "spend", "redeem"] as const;
+
+/** The policy in words, for the dashboard and the CLI (client-safe). */
+export function describeExpiry(p: {
+  expiryPolicy: ExpiryPolicy;
+  pointsExpiryMonths: number | null;
+  expiryRounding: ExpiryRounding;
+  expiryCalendarDate: string | null;
+  expiryCalendarYears: number;
+  expiryInactivityDays: number | null;
+}): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  switch (p.expiryPolicy) {
+    case "none":
+      return "never";
+    case "rolling":
+      if (p.pointsExpiryMonths === null) return "never (rolling, no months set)";
+      return `${plural(p.pointsExpiryMonths, "month")} after earning${
+        p.expiryRounding === "none" ? "" : `, rounded up to the end of the ${p.expiryRounding}`
+      }`;
+    case "calendar":
+      return `points earned in a year expire on ${p.expiryCalendarDate ?? "?"} ${
+        p.expiryCalendarYears === 1 ? "of the next year" : `${p.expiryCalendarYears} years later`
+      }`;
+    case "inactivity":
+      return `the whole balance after ${plural(p.expiryInactivityDays ?? 0, "day")} with no earn and no spend`;
+  }
+}

@@ -50,3 +50,15 @@ export function pendingTerms(
   if (!(resolved > 0)) return null;
   return { maturesAt: new Date(now.getTime() + resolved * DAY_MS), tierAtEarn: program.pendingCountsForTier };
 }
+
+/** The pending setting in words, for the dashboard and the CLI. */
+export function describePending(p: PendingSettings): string {
+  const when = p.pendingUntilConfirmed
+    ? "pending until the order is confirmed"
+    : p.pendingDays === 0
+      ? "spendable at once"
+      : `pending for ${p.pendingDays} day${p.pendingDays === 1 ? "" : "s"}`;
+  return p.pendingDays === 0 && !p.pendingUntilConfirmed
+    ? when
+    : `${when}; tier points count ${p.pendingCountsForTier ? "at the earn" : "when they mature"}`;
+}

@@ -46,6 +46,7 @@ export const AUDIT_ACTIONS = [
   "coupon_pool.update",
   "program.update",
   "program.referrals_update",
+  "program.points_policy_update",
   "program.create",
   "clock.advance",
   "webhook.create",

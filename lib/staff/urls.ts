@@ -29,6 +29,7 @@ export const staffApi = {
   tier: (programId: string, tierId: string) => `${api(programId)}/tiers/${tierId}`,
   settings: (programId: string) => `${api(programId)}/settings`,
   referralSettings: (programId: string) => `${api(programId)}/settings/referrals`,
+  pointsPolicy: (programId: string) => `${api(programId)}/settings/points-policy`,
   programs: (programId: string) => `${api(programId)}/programs`,
   testCopy: (programId: string) => `${api(programId)}/programs/test-copy`,
   clock: (programId: string) => `${api(programId)}/clock`,

@@ -164,11 +164,11 @@ export const changeCtes = (p: ChangeSql): Sql => {
 ), ${tiers ? sql`${tierCtes(p)}, ` : empty}upd AS (
   UPDATE "LoyaltyData" l SET balance = l.balance + ${p.points}, "updatedAt" = ${p.now},
          "lastActivityAt" = CASE WHEN ${p.type} IN (${raw(ACTIVITY_TYPES.map((t) => `'${t}'`).join(", "))}) THEN ${p.now} ELSE l."lastActivityAt" END${
-    tiers
-      ? sql`,
+           tiers
+             ? sql`,
          "tierStatus" = coalesce((SELECT status FROM tier), l."tierStatus")`
-      : empty
-  }
+             : empty
+         }
   FROM cur, due
   WHERE l."programId" = ${p.programId} AND l."customerId" = ${p.customerId} AND l.xmin = cur.lv AND due.why IS NULL
     AND l.balance::bigint + ${p.points} BETWEEN 0 AND ${int(MAX_BALANCE)}

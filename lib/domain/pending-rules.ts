@@ -45,8 +45,7 @@ export function pendingTerms(
   if (option == null) return null;
   const resolved: "until_confirmed" | number =
     option === "program" ? (program.pendingUntilConfirmed ? "until_confirmed" : program.pendingDays) : option;
-  if (resolved === "until_confirmed")
-    return { maturesAt: null, tierAtEarn: program.pendingCountsForTier };
+  if (resolved === "until_confirmed") return { maturesAt: null, tierAtEarn: program.pendingCountsForTier };
   if (!(resolved > 0)) return null;
   return { maturesAt: new Date(now.getTime() + resolved * DAY_MS), tierAtEarn: program.pendingCountsForTier };
 }

@@ -60,8 +60,7 @@ export async function writePending(
     SELECT x.id::text AS id, ${raw(pendingJsonSql("x"))}::text AS json, l.balance FROM x, l`,
   );
   if (!row) throw new Error(`pending points for a customer without balance row: ${change.customerId}`);
-  if (terms.tierAtEarn)
-    await applyEarnTierPoints(tx, change.programId, change.customerId, change.points, change.now);
+  if (terms.tierAtEarn) await applyEarnTierPoints(tx, change.programId, change.customerId, change.points, change.now);
   await emitEvent(
     tx,
     change.programId,

@@ -45,11 +45,7 @@ export const TIMER_ORDER = [
 ] as const;
 
 export type TimelineKind =
-  | "points.matured"
-  | "points.expired"
-  | "tier.period_closed"
-  | "tier.changed"
-  | "lifecycle.fired";
+  "points.matured" | "points.expired" | "tier.period_closed" | "tier.changed" | "lifecycle.fired";
 
 export interface TimelineEntry {
   at: string;
@@ -240,7 +236,12 @@ async function step(tx: Tx, programId: string, at: Date, report: AdvanceReport):
   // Pending points first (pending.ts): points that mature at this instant are spendable, and may expire, by its end.
   for (const matured of await matureDuePending(tx, programId, at)) {
     report.applied.pendingActivated += 1;
-    record(report, { at: iso, kind: "points.matured", customer: matured.customerId, detail: { points: matured.points } });
+    record(report, {
+      at: iso,
+      kind: "points.matured",
+      customer: matured.customerId,
+      detail: { points: matured.points },
+    });
   }
 
   const expiring = await query<{ customerId: string; lots: number }>(

@@ -35,9 +35,9 @@ export function PointsPolicyCard({
         ]}
       />
       <p className="mt-3 text-sm text-slate-600">
-        A change applies to points earned after it: points already earned keep the pending period and expiry they
-        were given. Pending points count toward tiers when they mature unless you choose otherwise, so that points
-        an order refund may still cancel do not upgrade a tier.
+        A change applies to points earned after it: points already earned keep the pending period and expiry they were
+        given. Pending points count toward tiers when they mature unless you choose otherwise, so that points an order
+        refund may still cancel do not upgrade a tier.
       </p>
     </Card>
   );

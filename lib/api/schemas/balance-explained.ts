@@ -56,7 +56,7 @@ export const BalanceExplained = z
           }),
         ),
       })
-      .describe("Pending points (API.md §4 \"Pending points\"), soonest to mature first."),
+      .describe('Pending points (API.md §4 "Pending points"), soonest to mature first.'),
     expiring: z
       .object({
         within30Days: Points,

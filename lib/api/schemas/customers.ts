@@ -116,7 +116,7 @@ export const LoyaltyData = z
           maturesAt: Timestamp.nullable().describe("When they become spendable; null: when the order is confirmed."),
         }),
       )
-      .describe("The pending points, soonest to mature first (API.md §4 \"Pending points\")."),
+      .describe('The pending points, soonest to mature first (API.md §4 "Pending points").'),
     memberSince: Timestamp,
     tierStatus: z.enum(TIER_STATUSES),
     referralLink: z

@@ -230,7 +230,10 @@ export const WEBHOOK_EVENTS = {
     "points.expiring",
     z.object({
       customerId: Id,
-      points: z.number().int().describe("The points that expire at `expiresAt` unless spent (or, on inactivity, used)."),
+      points: z
+        .number()
+        .int()
+        .describe("The points that expire at `expiresAt` unless spent (or, on inactivity, used)."),
       expiresAt: Timestamp,
     }),
     "Points of the customer expire soon: sent the program's `expiryWarningDays` before, once per lot and expiry.",

@@ -139,7 +139,11 @@ export const PointsPolicyForm = z
   })
   .superRefine((v, ctx) => {
     if (v.expiryPolicy === "calendar" && v.expiryCalendarDate === null)
-      ctx.addIssue({ code: "custom", path: ["expiryCalendarDate"], message: "a calendar policy needs its date, MM-DD" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["expiryCalendarDate"],
+        message: "a calendar policy needs its date, MM-DD",
+      });
     if (v.expiryPolicy === "inactivity" && v.expiryInactivityDays === null)
       ctx.addIssue({ code: "custom", path: ["expiryInactivityDays"], message: "an inactivity policy needs its days" });
   });

@@ -59,11 +59,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
           ]}
         />
       </Card>
-      <PointsPolicyCard
-        programId={programId}
-        policy={pointsPolicy}
-        canEdit={can(staff.role, "program.manage")}
-      />
+      <PointsPolicyCard programId={programId} policy={pointsPolicy} canEdit={can(staff.role, "program.manage")} />
       <ReferralSettingsCard
         programId={programId}
         settings={referralSettings}

@@ -332,8 +332,10 @@ const c = CHANGE.sql;
  */
 export const changeWrite = (shape: ChangeShape): StatementWrite => ({
   ctes: sql`who AS (
+  -- \`pending\` is named here too: a shape without the pending check (a spend) must still use every parameter.
   SELECT coalesce(${c.customerId}::uuid, (SELECT w.id FROM "Customer" w
-    WHERE w."programId" = ${c.programId}::uuid AND w.email = ${c.email}::text AND w."deletedAt" IS NULL)) AS id
+    WHERE w."programId" = ${c.programId}::uuid AND w.email = ${c.email}::text AND w."deletedAt" IS NULL)) AS id,
+    ${c.pending}::text AS pending
 ), ${changeCtes({
     programId: sql`${c.programId}::uuid`,
     customerId: sql`(SELECT id FROM who)`,

@@ -41,7 +41,9 @@ export const getPointsPolicy = async (db: Db, programId: string): Promise<Points
 
 /** Changes the policy (the fields given); a calendar policy needs its date, an inactivity policy its days. */
 export async function updatePointsPolicy(db: Db, programId: string, changes: Partial<PointsPolicy>) {
-  const after = { ...(await getPointsPolicy(db, programId)), ...changes };
+  // A field left out (undefined) keeps its value.
+  const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<PointsPolicy>;
+  const after = { ...(await getPointsPolicy(db, programId)), ...given };
   if (after.expiryCalendarDate !== null) {
     const problem = calendarDateProblem(after.expiryCalendarDate);
     if (problem) throw validationFailed([{ path: "expiryCalendarDate", message: problem }]);
@@ -52,7 +54,7 @@ export async function updatePointsPolicy(db: Db, programId: string, changes: Par
     throw validationFailed([{ path: "expiryInactivityDays", message: "an inactivity policy needs its days" }]);
   return (await db.program.update({
     where: { id: programId },
-    data: changes,
+    data: given,
     select: POINTS_POLICY,
   })) as PointsPolicy;
 }

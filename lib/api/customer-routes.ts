@@ -45,7 +45,15 @@ export const balanceChange = (
     },
     run: async (req, tx) => {
       const result = await change(tx, move(req));
-      return { status: 200, rawJson: jsonObject({ balance: result.balance, transaction: rawJson(result.entryJson) }) };
+      return {
+        status: 200,
+        rawJson: jsonObject({
+          balance: result.balance,
+          transaction: rawJson(result.entryJson),
+          // An earn that went pending (API.md §4 "Pending points"): no transaction yet.
+          ...(result.pendingJson ? { pending: rawJson(result.pendingJson) } : {}),
+        }),
+      };
     },
   };
 };

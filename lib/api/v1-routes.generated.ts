@@ -42,6 +42,7 @@ export const V1_ROUTES: readonly (readonly [pattern: string, methods: readonly s
   ["programs/:programId/me/balance", ["GET", "OPTIONS"]],
   ["programs/:programId/me/rewards/:rewardId/redeem", ["OPTIONS", "POST"]],
   ["programs/:programId/me/transactions", ["GET", "OPTIONS"]],
+  ["programs/:programId/orders/:orderId/confirm", ["POST"]],
   ["programs/:programId/orders/:orderId/refund", ["POST"]],
   ["programs/:programId/redemptions/:redemptionId/cancel", ["POST"]],
   ["programs/:programId/reports/points-accounting", ["GET"]],

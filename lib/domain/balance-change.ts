@@ -1,4 +1,5 @@
 import type { LedgerSource, LedgerType } from "./vocabulary";
+import type { PendingOption } from "./pending-rules";
 
 /** A change of a customer's balance, as every writer of the ledger asks for it (ledger.ts `changeBalance`). */
 export interface BalanceChange {
@@ -20,4 +21,11 @@ export interface BalanceChange {
   reversesId?: string | null;
   /** The business time of the change (clock.ts); the program's clock, read once, when absent. */
   now?: Date;
+  /**
+   * An earn that may go pending (pending-rules.ts): "program" (the program's setting; the API's increase), or a
+   * campaign's / earning flow's override; absent: never pending (the system's own earns).
+   */
+  pending?: PendingOption | null;
+  /** A matured pending earn whose tier points counted at the earn: it does not count towards tiers again. */
+  tierCounted?: boolean;
 }

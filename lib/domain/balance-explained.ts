@@ -6,6 +6,7 @@ import { addMonths, recalculate, type TierState } from "./tier-rules";
 import { rankedTiers, tiersColumn, type RankedTier } from "./tier-ranking";
 import { EXPIRY_CHART_MONTHS, EXPIRY_WINDOWS_DAYS, MAX_LISTED_LOTS } from "./balance-explained-limits";
 import { tierProgress } from "./tier-progress";
+import { lotExpirySql } from "./expiry-rules";
 import { LEDGER_TYPES, memberOf, TIER_STATUSES, type LedgerType, type TierStatus } from "./vocabulary";
 
 /**
@@ -54,6 +55,15 @@ export interface OpenLot {
   expiresAt: string | null;
 }
 
+/** Pending points (pending.ts): not in the balance; when each matures (null: when its order is confirmed). */
+export interface PendingItem {
+  id: string;
+  points: number;
+  orderId: string | null;
+  createdAt: string;
+  maturesAt: string | null;
+}
+
 export interface BalanceExplained {
   balance: number;
   asOf: string;
@@ -63,6 +73,8 @@ export interface BalanceExplained {
   lotsTruncated: boolean;
   /** Points held in lots not listed: sum(lots.remaining) + unlistedPoints = balance. */
   unlistedPoints: number;
+  /** Points earned but not spendable yet: not in `balance`; soonest to mature first. */
+  pending: { points: number; items: PendingItem[] };
   expiring: { within30Days: number; within60Days: number; within90Days: number };
   expiringByMonth: { month: string; points: number }[];
   tier: {
@@ -110,7 +122,8 @@ WHERE c."programId" = $1::uuid AND c.id = $2::uuid AND c."deletedAt" IS NULL`;
  */
 const EXPLAIN_SQL = `
 WITH open AS (
-  SELECT o.id, o.remaining, o."createdAt", o."expiresAt", o."ledgerEntryId"
+  -- The lot's expiry by the one rule (expiry-rules.ts): fixed, or an inactivity lot's from the last activity.
+  SELECT o.id, o.remaining, o."createdAt", ${lotExpirySql("o")} AS "expiresAt", o."ledgerEntryId"
   FROM "PointLot" o WHERE o."programId" = $1::uuid AND o."customerId" = $2::uuid AND o.remaining > 0
 ), listed AS (
   SELECT o.*, e.type, e.reason, e.points
@@ -152,7 +165,11 @@ SELECT json_build_object(
   'sums', (SELECT row_to_json(sums) FROM sums),
   'months', (SELECT coalesce(json_agg(json_build_object('month', month, 'points', points)), '[]') FROM months),
   'kinds', (SELECT coalesce(json_agg(json_build_object('type', type, 'class', class, 'points', points, 'entries', entries)
-            ORDER BY type, class), '[]') FROM kinds)
+            ORDER BY type, class), '[]') FROM kinds),
+  'pending', (SELECT coalesce(json_agg(json_build_object('id', x.id, 'points', x.points, 'orderId', x."orderId",
+                'createdAt', ${isoSql('x."createdAt"')}, 'maturesAt', ${isoSql('x."maturesAt"')})
+              ORDER BY x."maturesAt" NULLS LAST, x."createdAt", x.id), '[]')
+              FROM "PendingPoints" x WHERE x."customerId" = $2::uuid AND x."programId" = $1::uuid AND x.status = 'pending')
 )::text AS body`;
 
 interface ExplainRow {
@@ -160,6 +177,7 @@ interface ExplainRow {
   sums: { lots: number; points: number; d30: number; d60: number; d90: number };
   months: { month: string; points: number }[];
   kinds: { type: string; class: "earned" | "reversed" | "other"; points: number; entries: number }[];
+  pending: PendingItem[];
 }
 
 const date = (d: Date | string | null) => (d === null ? null : new Date(d));
@@ -246,6 +264,7 @@ async function readExplained(db: Db, programId: string, customerId: string, now:
     lotsCount: x.sums.lots,
     lotsTruncated: x.sums.lots > x.lots.length,
     unlistedPoints: Number(x.sums.points) - listedPoints,
+    pending: { points: x.pending.reduce((s, p) => s + p.points, 0), items: x.pending },
     expiring: {
       within30Days: Number(x.sums.d30),
       within60Days: Number(x.sums.d60),

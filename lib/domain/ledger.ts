@@ -11,6 +11,9 @@ import { lockBalance } from "./balance-lock";
 import type { BalanceChange } from "./balance-change";
 import { programNow } from "./clock";
 import { runLockedWrite } from "./locked-write";
+import { ACTIVITY_TYPES, idleDaysSql, lotDueSql, stampedExpirySql } from "./expiry-rules";
+import { pendingParam, pendingTerms } from "./pending-rules";
+import { pendingSettings, writePending } from "./pending-write";
 
 /**
  * The one place a balance changes. Every change is a conditional atomic UPDATE of the balance (which also
@@ -22,14 +25,20 @@ import { runLockedWrite } from "./locked-write";
 /** Postgres int4: balances and points stay below it. */
 export const MAX_BALANCE = 2_147_483_647;
 
-/** Points earned (not adjusted or spent) count towards tiers. */
-const countsForTier = (c: Pick<BalanceChange, "type" | "points">) => c.type === "earn" && c.points > 0;
+/**
+ * Points earned (not adjusted or spent) count towards tiers; a matured pending earn whose tier points counted when it
+ * was earned (pending.ts) does not count again.
+ */
+const countsForTier = (c: Pick<BalanceChange, "type" | "points" | "tierCounted">) =>
+  c.type === "earn" && c.points > 0 && !c.tierCounted;
 
 export interface BalanceResult {
   balance: number;
-  /** The ledger entry as JSON text (API.md §4 shape). */
+  /** The ledger entry as JSON text (API.md §4 shape); `null` for an earn that went pending. */
   entryJson: string;
   entryId: string;
+  /** An earn that went pending instead (pending-rules.ts): the pending points as JSON text, API.md §4 shape. */
+  pendingJson?: string;
 }
 
 /**
@@ -74,6 +83,12 @@ export interface ChangeSql {
   /** Whether the change counts towards tiers (an earn of points). */
   tier: Sql;
   /**
+   * Text: whether an earn may go pending (pending-rules.ts `PendingOption`): NULL never, 'program' the program's
+   * setting, 'until_confirmed', or a number of days. An earn that goes pending is handed to the locked path
+   * (`pending_due`), which writes the pending points instead (`changeBalance`). Absent: never.
+   */
+  pending?: Sql;
+  /**
    * What the change can be, known before the statement runs: `add` (points > 0) or `take` (points < 0), and
    * whether it counts towards tiers. The statement leaves out the parts that cannot apply (lots consumed, the tier
    * rule, the expiry and referral checks): PostgreSQL opens and locks every table and index a plan names on every
@@ -113,7 +128,13 @@ export const changeCtes = (p: ChangeSql): Sql => {
       sql`
     WHEN ${p.points} < 0 AND EXISTS (
       SELECT 1 FROM "PointLot" d, clock WHERE d."programId" = ${p.programId} AND d."customerId" = ${p.customerId}
-        AND d.remaining > 0 AND d."expiresAt" <= clock.at) THEN 'expiry_due'`,
+        AND ${raw(lotDueSql("d", "clock.at", "cur.active"))}) THEN 'expiry_due'`,
+    tiers &&
+      p.pending &&
+      sql`
+    WHEN ${p.tier} AND ${p.pending} IS NOT NULL AND ${p.pending} <> '0' AND (${p.pending} <> 'program' OR EXISTS (
+      SELECT 1 FROM "Program" pp WHERE pp.id = ${p.programId} AND (pp."pendingUntilConfirmed" OR pp."pendingDays" > 0)))
+      THEN 'pending_due'`,
     tiers &&
       sql`
     WHEN ${p.tier} AND cur."recalculationDate" <= (SELECT at FROM clock) THEN 'tier_due'
@@ -121,15 +142,15 @@ export const changeCtes = (p: ChangeSql): Sql => {
       SELECT 1 FROM "Referral" r JOIN "Program" rp ON rp.id = r."programId"
       WHERE r."referredId" = ${p.customerId} AND r."programId" = ${p.programId} AND r."completedAt" IS NULL
         AND ${p.points} >= rp."referralMinEarnPoints") THEN 'referral_due'`,
-  ].filter((check) => check !== false);
+  ].filter((check): check is Sql => !!check);
   return sql`clock AS (
   SELECT ${p.now} AS at
 ), cur AS (
   ${
     tiers
-      ? sql`SELECT l.xmin AS lv, ct.xmin AS tv, l.balance, l."tierStatus", ct."currentTierId", ct."currentTierPoints", ct."recalculationDate"
+      ? sql`SELECT l.xmin AS lv, ct.xmin AS tv, l.balance, l."lastActivityAt" AS active, l."tierStatus", ct."currentTierId", ct."currentTierPoints", ct."recalculationDate"
   FROM "LoyaltyData" l JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"`
-      : sql`SELECT l.xmin AS lv, l.balance FROM "LoyaltyData" l`
+      : sql`SELECT l.xmin AS lv, l.balance, l."lastActivityAt" AS active FROM "LoyaltyData" l`
   }
   WHERE l."programId" = ${p.programId} AND l."customerId" = ${p.customerId} AND EXISTS (SELECT 1 FROM go)
 ), due AS (
@@ -141,18 +162,21 @@ export const changeCtes = (p: ChangeSql): Sql => {
   } AS why
   FROM cur
 ), ${tiers ? sql`${tierCtes(p)}, ` : empty}upd AS (
-  UPDATE "LoyaltyData" l SET balance = l.balance + ${p.points}, "updatedAt" = ${p.now}${
-    tiers
-      ? sql`,
+  UPDATE "LoyaltyData" l SET balance = l.balance + ${p.points}, "updatedAt" = ${p.now},
+         "lastActivityAt" = CASE WHEN ${p.type} IN (${raw(ACTIVITY_TYPES.map((t) => `'${t}'`).join(", "))}) THEN ${p.now} ELSE l."lastActivityAt" END${
+           tiers
+             ? sql`,
          "tierStatus" = coalesce((SELECT status FROM tier), l."tierStatus")`
-      : empty
-  }
+             : empty
+         }
   FROM cur, due
   WHERE l."programId" = ${p.programId} AND l."customerId" = ${p.customerId} AND l.xmin = cur.lv AND due.why IS NULL
     AND l.balance::bigint + ${p.points} BETWEEN 0 AND ${int(MAX_BALANCE)}
   RETURNING l.balance
 ), program AS (
-  SELECT "pointsExpiryMonths" AS months FROM "Program" WHERE id = ${p.programId}
+  -- The expiry rule (expiry-rules.ts) stamps the lot made now: its fixed expiry, or its idle days (inactivity).
+  SELECT ${raw(stampedExpirySql("pr", "clock.at"))} AS expires, ${raw(idleDaysSql("pr"))} AS idle_days
+  FROM "Program" pr CROSS JOIN clock WHERE pr.id = ${p.programId}
 ), e AS (${
     p.entries
       ? sql`
@@ -160,7 +184,7 @@ export const changeCtes = (p: ChangeSql): Sql => {
                              "idempotencyKey", metadata, "earningFlowId", "orderId", "reversesId", "createdAt", "expiresAt")
   SELECT x.id, ${p.programId}, ${p.customerId}, ${p.type}, x.points, upd.balance - x.later, x.reason, ${p.source}, ${p.actor},
          ${p.idempotencyKey}, x.metadata, ${p.earningFlowId}, ${p.orderId ?? sql`NULL::text`}, NULL::uuid, clock.at,
-         CASE WHEN program.months IS NOT NULL THEN clock.at + make_interval(months => program.months) END
+         program.expires
   FROM upd CROSS JOIN program CROSS JOIN clock CROSS JOIN (
     SELECT x.*, coalesce(sum(x.points) OVER (ORDER BY x.ord ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS later
     FROM ${p.entries} x) x
@@ -171,15 +195,16 @@ export const changeCtes = (p: ChangeSql): Sql => {
                              "idempotencyKey", metadata, "earningFlowId", "orderId", "reversesId", "createdAt", "expiresAt")
   SELECT ${p.programId}, ${p.customerId}, ${p.type}, ${p.points}, upd.balance, ${p.reason}, ${p.source}, ${p.actor},
          ${p.idempotencyKey}, ${p.metadata}, ${p.earningFlowId}, ${p.orderId ?? sql`NULL::text`}, ${p.reversesId ?? sql`NULL::uuid`}, clock.at,
-         CASE WHEN ${p.points} > 0 AND program.months IS NOT NULL THEN clock.at + make_interval(months => program.months) END
+         CASE WHEN ${p.points} > 0 THEN program.expires END
   FROM upd CROSS JOIN program CROSS JOIN clock
   RETURNING *`
   }
 ), lot AS (${
     adds
       ? sql`
-  INSERT INTO "PointLot" ("programId", "customerId", "ledgerEntryId", remaining, "createdAt", "expiresAt")
-  SELECT e."programId", e."customerId", e.id, e.points, e."createdAt", e."expiresAt" FROM e WHERE e.points > 0
+  INSERT INTO "PointLot" ("programId", "customerId", "ledgerEntryId", remaining, "createdAt", "expiresAt", "idleDays")
+  SELECT e."programId", e."customerId", e.id, e.points, e."createdAt", e."expiresAt", program.idle_days
+  FROM e CROSS JOIN program WHERE e.points > 0
   RETURNING 1`
       : sql` SELECT 1 AS one WHERE false`
   }
@@ -293,6 +318,7 @@ const CHANGE = params(
     "orderId",
     "reversesId",
     "email",
+    "pending",
   ] as const,
   KEYED_PARAM_COUNT + 1,
 );
@@ -306,8 +332,10 @@ const c = CHANGE.sql;
  */
 export const changeWrite = (shape: ChangeShape): StatementWrite => ({
   ctes: sql`who AS (
+  -- \`pending\` is named here too: a shape without the pending check (a spend) must still use every parameter.
   SELECT coalesce(${c.customerId}::uuid, (SELECT w.id FROM "Customer" w
-    WHERE w."programId" = ${c.programId}::uuid AND w.email = ${c.email}::text AND w."deletedAt" IS NULL)) AS id
+    WHERE w."programId" = ${c.programId}::uuid AND w.email = ${c.email}::text AND w."deletedAt" IS NULL)) AS id,
+    ${c.pending}::text AS pending
 ), ${changeCtes({
     programId: sql`${c.programId}::uuid`,
     customerId: sql`(SELECT id FROM who)`,
@@ -323,6 +351,7 @@ export const changeWrite = (shape: ChangeShape): StatementWrite => ({
     reversesId: sql`${c.reversesId}::uuid`,
     now: sql`${c.now}::timestamptz`,
     tier: sql`${c.tier}::boolean`,
+    pending: sql`${c.pending}::text`,
     shape,
   })}, result AS (
   SELECT (SELECT id FROM who) AS "customerId", change.balance, change.entry, change.entry_id FROM change
@@ -375,6 +404,7 @@ export const changeValues = (change: BalanceChange | CustomerByEmail<BalanceChan
     tier: countsForTier(change),
     orderId: change.orderId ?? null,
     reversesId: change.reversesId ?? null,
+    pending: pendingParam(change.pending),
   });
 };
 
@@ -403,6 +433,14 @@ export async function changeBalance(tx: Tx, request: BalanceChange): Promise<Bal
   // A spend never draws on points that have expired, even when the expiry job has not run yet.
   if (change.points < 0) await expireDueLots(tx, change.programId, change.customerId, change.now);
   if (countsForTier(change)) await recalculateIfDue(tx, change.programId, change.customerId, change.now);
+  // An earn that goes pending (pending-rules.ts) is written as pending points instead: no entry, no balance change.
+  if (countsForTier(change) && change.pending != null) {
+    const terms = pendingTerms(change.pending, await pendingSettings(tx, change.programId), change.now);
+    if (terms) {
+      const pending = await writePending(tx, change, terms);
+      return { balance: pending.balance, entryJson: "null", entryId: "", pendingJson: pending.pendingJson };
+    }
+  }
   // A referred customer's first qualifying earn closes their referral (once), then rewards both sides after it.
   const referral = countsForTier(change) ? await closeReferral(tx, change) : null;
   const result = await runLockedWrite(tx, lockedChangeSql(change), changeValues(change));
@@ -423,7 +461,7 @@ export async function changeBalance(tx: Tx, request: BalanceChange): Promise<Bal
  * Called before every spend on the locked path and by the expiry job, in a transaction.
  */
 export async function expireDueLots(tx: Tx, programId: string, customerId: string, now: Date): Promise<number> {
-  const dueSql = `"programId" = $1::uuid AND "customerId" = $2::uuid AND remaining > 0 AND "expiresAt" <= $3::timestamptz`;
+  const dueSql = `"programId" = $1::uuid AND "customerId" = $2::uuid AND ${lotDueSql('"PointLot"', "$3::timestamptz")}`;
   const due = await tx.$queryRawUnsafe<{ n: number }[]>(
     `SELECT count(*)::int AS n FROM "PointLot" WHERE ${dueSql}`,
     programId,
@@ -442,18 +480,36 @@ export async function expireDueLots(tx: Tx, programId: string, customerId: strin
     now.toISOString(),
   );
   const points = expired?.points ?? 0;
-  if (points > 0) {
-    // The lots are zeroed already: the entry takes the points from the balance without consuming lots again.
-    const rows = await tx.$queryRawUnsafe<{ balance: number }[]>(
-      EXPIRE_SQL,
-      programId,
-      customerId,
-      -points,
-      now.toISOString(),
-    );
-    if (!rows[0]) throw new Error(`expiry would make the balance of customer ${customerId} negative`);
-  }
+  if (points > 0) await recordExpired(tx, { programId, customerId, points, now });
   return points;
+}
+
+/**
+ * The `expire` entry of `points` whose lots the caller has already zeroed (so no lot is consumed here), under the
+ * balance row lock the caller holds: expireDueLots, and a cancelled redemption whose lots expired since
+ * (redemption-cancel.ts, with its own reason and metadata).
+ */
+export async function recordExpired(
+  tx: Tx,
+  e: {
+    programId: string;
+    customerId: string;
+    points: number;
+    now: Date;
+    reason?: string;
+    metadata?: Record<string, unknown>;
+  },
+) {
+  const rows = await tx.$queryRawUnsafe<{ balance: number }[]>(
+    EXPIRE_SQL,
+    e.programId,
+    e.customerId,
+    -e.points,
+    e.now.toISOString(),
+    e.reason ?? "points expired",
+    e.metadata ? JSON.stringify(e.metadata) : null,
+  );
+  if (!rows[0]) throw new Error(`expiry would make the balance of customer ${e.customerId} negative`);
 }
 
 /** The `expire` entry of points whose lots expireDueLots has already zeroed (so no lot is consumed here). */
@@ -463,8 +519,8 @@ WITH upd AS (
   WHERE "programId" = $1::uuid AND "customerId" = $2::uuid AND balance + $3 >= 0
   RETURNING balance
 ), e AS (
-  INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", reason, source, actor, "createdAt")
-  SELECT $1::uuid, $2::uuid, 'expire', $3, upd.balance, 'points expired', 'system', 'system', $4::timestamptz FROM upd
+  INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", reason, source, actor, metadata, "createdAt")
+  SELECT $1::uuid, $2::uuid, 'expire', $3, upd.balance, $5::text, 'system', 'system', $6::jsonb, $4::timestamptz FROM upd
   RETURNING *
 ), event AS (
   INSERT INTO "Event" ("programId", type, data, "createdAt")

@@ -1,6 +1,7 @@
 import "server-only";
 import { isoSql, type RawQueries, type Tx } from "@/lib/db/types";
-import { query, sql } from "@/lib/db/sql";
+import { query, raw, sql } from "@/lib/db/sql";
+import { lotExpirySql } from "./expiry-rules";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "./cursor";
 import { invalidInput } from "@/lib/errors";
 import { changeBalance, expireDueLots, type CustomerByEmail } from "./ledger";
@@ -28,10 +29,11 @@ export interface PointsMove {
 type HotMove = PointsMove | CustomerByEmail<PointsMove>;
 type HotChange = BalanceChange | CustomerByEmail<BalanceChange>;
 
-const increase = <M extends HotMove>(move: M) => ({
-  ...move,
-  type: move.source === "dashboard" ? ("adjust" as const) : ("earn" as const),
-});
+const increase = <M extends HotMove>(move: M) =>
+  move.source === "dashboard"
+    ? { ...move, type: "adjust" as const }
+    : // An earn of the API goes pending when the program says so (pending-rules.ts).
+      { ...move, type: "earn" as const, pending: "program" as const };
 const decrease = <M extends HotMove>(move: M) => ({
   ...move,
   points: -move.points,
@@ -102,9 +104,9 @@ export async function expireDuePoints(
         const due = await query<{ customerId: string; programId: string }>(
           tx,
           sql`SELECT l."customerId", l."programId" FROM "LoyaltyData" l
-           WHERE (l."programId", l."customerId") IN (SELECT DISTINCT "programId", "customerId" FROM "PointLot"
-                   WHERE remaining > 0 AND "expiresAt" <= ${now.toISOString()}::timestamptz
-                     AND (${programId}::uuid IS NULL OR "programId" = ${programId}::uuid))
+           WHERE (l."programId", l."customerId") IN (SELECT DISTINCT pl."programId", pl."customerId" FROM "PointLot" pl
+                   WHERE pl.remaining > 0 AND ${raw(lotExpirySql("pl"))} <= ${now.toISOString()}::timestamptz
+                     AND (${programId}::uuid IS NULL OR pl."programId" = ${programId}::uuid))
              AND (${programId}::uuid IS NULL OR l."programId" = ${programId}::uuid)
              AND (${programId}::uuid IS NOT NULL OR l."programId" IN (SELECT id FROM "Program" WHERE NOT test))
            LIMIT ${batchSize}::int FOR UPDATE OF l SKIP LOCKED`,

@@ -1,10 +1,13 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/types";
-import { execute, query, sql } from "@/lib/db/sql";
+import { execute, query, raw, sql } from "@/lib/db/sql";
 import { programNotTest, validationFailed } from "@/lib/errors";
 import { programNow } from "./clock";
 import { expireDueLots } from "./ledger";
+import { lotExpirySql } from "./expiry-rules";
+import { nextWarningSql, warnExpiringPoints } from "./expiry-warnings";
+import { matureDuePending } from "./pending";
 import { requireProgram } from "./programs";
 import { fireLifecycleAt, moveWatermark, nextLifecycleMoment } from "./campaigns/lifecycle";
 import { addMonths } from "./tier-rules";
@@ -16,11 +19,12 @@ import { nextSegmentFlip, recomputeProgramSegments } from "./segments/membership
  * that falls due on the way, each at its own instant.
  *
  * The timers that exist today, and the one order in which those due at the same instant run (the scheduler runs its
- * sweeps of live programs in the same order, lib/jobs/scheduler.ts): (pending activations, which do not exist yet:
- * their counter is always 0), points expiry, tier period closing, then lifecycle campaigns (campaigns/lifecycle.ts:
- * birthdays, anniversaries, inactivity, signups, tiers reached), which so see the balance and tier of the instant;
- * last, the segments whose customers' answers were due to flip by the instant (segments/membership.ts: a due pass,
- * not a timeline kind; their `segment.entered`/`segment.left` count in `webhooks`).
+ * sweeps of live programs in the same order, lib/jobs/scheduler.ts): pending points maturing (pending.ts), points
+ * expiry (fixed and `inactivity` expiries, expiry-rules.ts), the `points.expiring` warnings, tier period closing,
+ * then lifecycle campaigns (campaigns/lifecycle.ts: birthdays, anniversaries, inactivity, signups, tiers reached),
+ * which so see the balance and tier of the instant; last, the segments whose customers' answers were due to flip by
+ * the instant (segments/membership.ts: a due pass, not a timeline kind; their `segment.entered`/`segment.left` count
+ * in `webhooks`).
  *
  * An advance is a sequence of steps, one per due instant in time order. Each step is one transaction: it locks the
  * program row, runs the timers due by its instant with that instant as the program's now, and moves the stored clock
@@ -34,9 +38,16 @@ export const MAX_ADVANCE_MONTHS = 24;
 /** The answer lists at most this many timeline entries (the earliest); `timelineTotal` counts them all. */
 export const TIMELINE_LIMIT = 1000;
 /** The timers, in the order they run at one instant. */
-export const TIMER_ORDER = ["points.expired", "tier.period_closed", "lifecycle.fired"] as const;
+export const TIMER_ORDER = [
+  "points.matured",
+  "points.expired",
+  "points.expiring",
+  "tier.period_closed",
+  "lifecycle.fired",
+] as const;
 
-export type TimelineKind = "points.expired" | "tier.period_closed" | "tier.changed" | "lifecycle.fired";
+export type TimelineKind =
+  "points.matured" | "points.expired" | "tier.period_closed" | "tier.changed" | "lifecycle.fired";
 
 export interface TimelineEntry {
   at: string;
@@ -188,15 +199,27 @@ async function nextDue(db: Db, programId: string, after: Date | null, to: Date):
   return times.length ? new Date(Math.min(...times.map((d) => d.getTime()))) : null;
 }
 
-/** The earliest instant after `after` (any, when null) at which a lot expires or a tier period closes. */
+/**
+ * The earliest instant after `after` (any, when null) at which pending points mature, a lot expires (a fixed expiry,
+ * or an `inactivity` lot's: expiry-rules.ts), an expiry warning is due or a tier period closes.
+ */
 async function nextTimerDue(db: Db, programId: string, after: Date | null): Promise<Date | null> {
   const since = after?.toISOString() ?? null;
   const [row] = await query<{ at: Date | string | null }>(
     db,
     sql`SELECT LEAST(
+       (SELECT min(x."maturesAt") FROM "PendingPoints" x
+         WHERE x."programId" = ${programId}::uuid AND x.status = 'pending' AND x."maturesAt" IS NOT NULL
+           AND (${since}::timestamptz IS NULL OR x."maturesAt" > ${since}::timestamptz)),
        (SELECT min(pl."expiresAt") FROM "PointLot" pl
          WHERE pl."programId" = ${programId}::uuid AND pl.remaining > 0 AND pl."expiresAt" IS NOT NULL
            AND (${since}::timestamptz IS NULL OR pl."expiresAt" > ${since}::timestamptz)),
+       (SELECT min(i.at) FROM (
+          SELECT ${raw(lotExpirySql("pl", 'l."lastActivityAt"'))} AS at FROM "PointLot" pl
+            JOIN "LoyaltyData" l ON l."programId" = pl."programId" AND l."customerId" = pl."customerId"
+          WHERE pl."programId" = ${programId}::uuid AND pl.remaining > 0 AND pl."idleDays" IS NOT NULL) i
+         WHERE ${since}::timestamptz IS NULL OR i.at > ${since}::timestamptz),
+       (${nextWarningSql(programId, since)}),
        (SELECT min(ct."recalculationDate") FROM "CustomerTier" ct JOIN "Customer" c ON c.id = ct."customerId"
          WHERE ct."programId" = ${programId}::uuid AND c."deletedAt" IS NULL
            AND (${since}::timestamptz IS NULL OR ct."recalculationDate" > ${since}::timestamptz))
@@ -221,11 +244,23 @@ async function step(tx: Tx, programId: string, at: Date, report: AdvanceReport):
   const iso = at.toISOString();
   const eventsBefore = await eventsAt(tx, programId, iso);
 
+  // Pending points first (pending.ts): points that mature at this instant are spendable, and may expire, by its end.
+  for (const matured of await matureDuePending(tx, programId, at)) {
+    report.applied.pendingActivated += 1;
+    record(report, {
+      at: iso,
+      kind: "points.matured",
+      customer: matured.customerId,
+      detail: { points: matured.points },
+    });
+  }
+
   const expiring = await query<{ customerId: string; lots: number }>(
     tx,
     sql`SELECT pl."customerId", count(*)::int AS lots FROM "PointLot" pl
        JOIN "LoyaltyData" l ON l."programId" = pl."programId" AND l."customerId" = pl."customerId"
-     WHERE pl."programId" = ${programId}::uuid AND pl.remaining > 0 AND pl."expiresAt" <= ${iso}::timestamptz
+     WHERE pl."programId" = ${programId}::uuid AND pl.remaining > 0
+       AND ${raw(lotExpirySql("pl", 'l."lastActivityAt"'))} <= ${iso}::timestamptz
      GROUP BY pl."customerId" ORDER BY pl."customerId"`,
   );
   for (const { customerId, lots } of expiring) {
@@ -235,6 +270,9 @@ async function step(tx: Tx, programId: string, at: Date, report: AdvanceReport):
     report.applied.expiredPoints += points;
     record(report, { at: iso, kind: "points.expired", customer: customerId, detail: { points, lots } });
   }
+
+  // The warnings after the expiry (expiry-warnings.ts): points expired at this instant are not warned of.
+  await warnExpiringPoints(tx, programId, at);
 
   const closing = await query<{ customerId: string }>(
     tx,

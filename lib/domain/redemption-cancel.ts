@@ -3,7 +3,8 @@ import { isoSql, type Tx } from "@/lib/db/types";
 import { cancelWindowClosed, redemptionAlreadyCancelled, redemptionNotFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { emitEvent } from "./events";
-import { changeBalance } from "./ledger";
+import { changeBalance, recordExpired } from "./ledger";
+import { lotExpirySql } from "./expiry-rules";
 import { programNow } from "./clock";
 import type { LedgerSource, RedemptionStatus } from "./vocabulary";
 
@@ -70,6 +71,7 @@ interface ClaimedRow {
   createdAt: string;
   cancelledAt: string;
   cancelReason: string;
+  lots: { lotId: string; points: number }[] | null;
 }
 
 /**
@@ -85,7 +87,7 @@ WHERE r.id = $1::uuid AND r."programId" = $2::uuid AND r."cancelledAt" IS NULL
   AND (p."redemptionCancelHours" IS NULL
        OR (p."redemptionCancelHours" > 0 AND clock.at < r."createdAt" + make_interval(hours => p."redemptionCancelHours")))
 RETURNING r.id, r."rewardId", r."customerId", r.code, r.points, r."ledgerEntryId", r.metadata,
-          ${isoSql('r."createdAt"')} AS "createdAt", ${isoSql('r."cancelledAt"')} AS "cancelledAt", r."cancelReason"`;
+          ${isoSql('r."createdAt"')} AS "createdAt", ${isoSql('r."cancelledAt"')} AS "cancelledAt", r."cancelReason", r.lots`;
 
 /** Why the claim matched nothing: the redemption as it is now (no row: unknown or another program's). */
 const REFUSAL_SQL = `
@@ -145,6 +147,7 @@ export async function cancelRedemption(tx: Tx, input: CancelRedemptionInput) {
     claimed.id,
     back.entryId,
   );
+  const expired = await settleConsumedLots(tx, input.programId, claimed, back.entryId, now);
   await emitEvent(
     tx,
     input.programId,
@@ -157,6 +160,7 @@ export async function cancelRedemption(tx: Tx, input: CancelRedemptionInput) {
       points,
       transactionId: back.entryId,
       reason: input.reason,
+      expiredPoints: expired,
     },
     now,
   );
@@ -173,5 +177,55 @@ export async function cancelRedemption(tx: Tx, input: CancelRedemptionInput) {
     cancelledAt: claimed.cancelledAt,
     cancelReason: claimed.cancelReason,
   };
-  return { redemption, balance: back.balance, entryJson: back.entryJson, customerId: claimed.customerId };
+  return {
+    redemption,
+    balance: back.balance - expired,
+    entryJson: back.entryJson,
+    customerId: claimed.customerId,
+    expiredPoints: expired,
+  };
+}
+
+/**
+ * Cancelled redemptions cannot dodge expiry (API.md §4): the points the `reversal` entry gave back go back into the
+ * lots the redemption consumed (`Redemption.lots`), keeping each lot's expiry; the points of lots that have expired
+ * since (expiry-rules.ts, at `now`) are expired at once, one `expire` entry with `metadata.redemptionId` and
+ * `expiredOnCancel`. The reversal's own lot keeps only what no recorded lot takes back (a redemption made before the
+ * lots were recorded: all of it, expiring as points added now). Answers the points expired.
+ */
+async function settleConsumedLots(tx: Tx, programId: string, claimed: ClaimedRow, reversalId: string, now: Date) {
+  if (!claimed.lots) return 0;
+  const [settled] = await tx.$queryRawUnsafe<{ live: number; expired: number }[]>(
+    `WITH used AS (
+       SELECT (x->>'lotId')::uuid AS lot_id, (x->>'points')::int AS points FROM jsonb_array_elements($1::jsonb) x
+     ), lots AS (
+       SELECT pl.id, u.points, ${lotExpirySql("pl")} <= $3::timestamptz AS expired
+       FROM used u JOIN "PointLot" pl ON pl.id = u.lot_id AND pl."programId" = $2::uuid
+     ), back AS (
+       UPDATE "PointLot" pl SET remaining = pl.remaining + lots.points FROM lots WHERE pl.id = lots.id AND NOT lots.expired
+       RETURNING lots.points
+     ), own AS (
+       UPDATE "PointLot" SET remaining = remaining - (SELECT coalesce(sum(points), 0) FROM lots)
+       WHERE "ledgerEntryId" = $4::uuid
+       RETURNING 1
+     )
+     SELECT (SELECT coalesce(sum(points), 0) FROM back)::int AS live,
+            (SELECT coalesce(sum(points), 0) FROM lots WHERE expired)::int AS expired
+     FROM (SELECT count(*) FROM own) o`,
+    JSON.stringify(claimed.lots),
+    programId,
+    now.toISOString(),
+    reversalId,
+  );
+  const expired = settled?.expired ?? 0;
+  if (expired > 0)
+    await recordExpired(tx, {
+      programId,
+      customerId: claimed.customerId,
+      points: expired,
+      now,
+      reason: "points expired before the redemption was cancelled",
+      metadata: { redemptionId: claimed.id, expiredOnCancel: true },
+    });
+  return expired;
 }

@@ -5,6 +5,7 @@ import { lockBalance } from "./balance-lock";
 import { programNow } from "./clock";
 import { emitEvents } from "./events";
 import { leftToReverse, reverseEntry } from "./reversals";
+import { cancelPending, orderPendingEntries } from "./pending";
 import type { LedgerSource } from "./vocabulary";
 
 /**
@@ -36,6 +37,8 @@ export interface RefundOutcome {
   pointsReversed: number;
   totalReversed: number;
   unrecovered: number;
+  /** Pending points of the order cancelled by this refund (never in the balance, so nothing reversed). */
+  pendingCancelled: number;
   /** The reversal entries this refund wrote (JSON text each). */
   transactions: string[];
 }
@@ -80,11 +83,17 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
     programId,
     orderId,
   );
-  let entries = await orderEntries(tx, programId, orderId);
+  // The order's earn entries and its pending points (pending.ts): points not matured yet are cancelled, not
+  // reversed, and never touch the spendable balance.
+  const orderItems = async () => [
+    ...(await orderEntries(tx, programId, orderId)).map((e) => ({ ...e, pending: false })),
+    ...(await orderPendingEntries(tx, programId, orderId)).map((e) => ({ ...e, pending: true })),
+  ];
+  let entries = await orderItems();
   if (entries.length === 0) throw orderNotFound();
   for (const customerId of [...new Set(entries.map((e) => e.customerId))].sort())
     await lockBalance(tx, programId, customerId);
-  entries = await orderEntries(tx, programId, orderId); // as of the locks
+  entries = await orderItems(); // as of the locks
 
   const [before] = await tx.$queryRawUnsafe<{ share: number }[]>(
     `SELECT coalesce(sum(share), 0)::float8 AS share FROM "OrderRefund" WHERE "programId" = $1::uuid AND "orderId" = $2`,
@@ -97,7 +106,12 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
   const transactions: string[] = [];
   let pointsReversed = 0;
   let unrecovered = 0;
+  let pendingCancelled = 0;
   for (const { entry, points } of plan) {
+    if (entry.pending) {
+      pendingCancelled += await cancelPending(tx, programId, entry.id, points, now);
+      continue;
+    }
     const outcome = await reverseEntry(tx, {
       programId,
       customerId: entry.customerId,
@@ -114,7 +128,7 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
     unrecovered += outcome.unrecovered;
   }
   const orderPoints = entries.reduce((sum, e) => sum + e.points, 0);
-  const totalReversed = entries.reduce((sum, e) => sum + e.reversed, 0) + pointsReversed;
+  const totalReversed = entries.filter((e) => !e.pending).reduce((sum, e) => sum + e.reversed, 0) + pointsReversed;
   const [refund] = await tx.$queryRawUnsafe<{ id: string }[]>(
     `INSERT INTO "OrderRefund" ("programId", "orderId", amount, total, share, "pointsReversed", unrecovered, reason, actor,
                                 "idempotencyKey", "createdAt")
@@ -147,6 +161,7 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
           pointsReversed,
           totalReversed,
           unrecovered,
+          pendingCancelled,
           customerIds: [...new Set(plan.map((p) => p.entry.customerId))],
         },
       },
@@ -161,6 +176,7 @@ export async function refundOrder(tx: Tx, input: RefundInput): Promise<RefundOut
     pointsReversed,
     totalReversed,
     unrecovered,
+    pendingCancelled,
     transactions,
   };
 }

@@ -5,6 +5,7 @@ import { rewardInactive, rewardNotFound, rewardOutOfStock, validationFailed } fr
 import { params, raw, sql, type Sql } from "@/lib/db/sql";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { changeCtes, changeRefusal, expireDueLots } from "./ledger";
+import { lotExpirySql } from "./expiry-rules";
 import { lockBalance } from "./balance-lock";
 import { lockedStatement, runLockedWrite } from "./locked-write";
 import { redeemRuleRefusal, redeemRulesCtes } from "./redeem-rules";
@@ -189,7 +190,7 @@ const redeemWrite = (source: RedeemSource): StatementWrite => ({
               WHEN l.balance < rw.cost THEN 'insufficient_balance'
               WHEN EXISTS (SELECT 1 FROM "PointLot" o
                            WHERE o."programId" = ${d.programId}::uuid AND o."customerId" = ${d.customerId}::uuid
-                             AND o.remaining > 0 AND o."expiresAt" <= ${d.now}::timestamptz) THEN 'expiry_due'
+                             AND o.remaining > 0 AND ${raw(lotExpirySql("o", 'l."lastActivityAt"'))} <= ${d.now}::timestamptz) THEN 'expiry_due'
          END AS why
   FROM rw CROSS JOIN rules
   LEFT JOIN "LoyaltyData" l ON l."programId" = ${d.programId}::uuid AND l."customerId" = ${d.customerId}::uuid
@@ -214,9 +215,11 @@ const redeemWrite = (source: RedeemSource): StatementWrite => ({
     tier: sql`false`,
     shape: { sign: "take", tier: false },
   })}, redeemed AS (
-  INSERT INTO "Redemption" ("programId", "customerId", "rewardId", code, points, "ledgerEntryId", metadata, "createdAt")
+  INSERT INTO "Redemption" ("programId", "customerId", "rewardId", code, points, "ledgerEntryId", metadata, "createdAt", lots)
   SELECT ${d.programId}::uuid, ${d.customerId}::uuid, rw.id, ${d.code}::text, rw.cost, change.entry_id, ${d.metadata}::jsonb,
-         ${d.now}::timestamptz
+         ${d.now}::timestamptz,
+         -- The lots it consumed: a cancel gives back as spendable only the points of lots still live (redemption-cancel.ts).
+         (SELECT jsonb_agg(jsonb_build_object('lotId', take.id, 'points', take.used)) FROM take)
   FROM change, rw
   RETURNING id, "rewardId", "customerId", code, points, metadata, ${raw(isoSql('"createdAt"'))} AS "createdAt"
 ), redeemed_event AS (

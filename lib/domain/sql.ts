@@ -67,6 +67,12 @@ export const customerJson = jsonObject({
     customerId: 'l."customerId"',
     loyaltyCustomerId: 'l."loyaltyCustomerId"',
     balance: "l.balance",
+    // Pending points (lib/domain/pending.ts): not in the balance; each with when it matures (null: on confirmation).
+    pendingPoints: `(SELECT coalesce(sum(x.points), 0)::int FROM "PendingPoints" x WHERE x."customerId" = c.id AND x.status = 'pending')`,
+    pending: `(SELECT coalesce(json_agg(json_build_object('id', x.id, 'points', x.points, 'orderId', x."orderId",
+                 'createdAt', ${isoSql('x."createdAt"')}, 'maturesAt', ${isoSql('x."maturesAt"')})
+               ORDER BY x."maturesAt" NULLS LAST, x."createdAt", x.id), '[]')
+               FROM "PendingPoints" x WHERE x."customerId" = c.id AND x.status = 'pending')`,
     memberSince: ts("l", "memberSince"),
     tierStatus: 'l."tierStatus"',
     // The program's template with the customer's code (lib/domain/referrals.ts), so a new template applies to all.

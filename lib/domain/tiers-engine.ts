@@ -4,7 +4,7 @@ import type { Db, Tx } from "@/lib/db/types";
 import { query, sql } from "@/lib/db/sql";
 import { emitEvent } from "./events";
 import { sweepNow } from "./clock";
-import { periodEnded, recalculate, reverseEarn, type TierState } from "./tier-rules";
+import { applyEarn, periodEnded, recalculate, reverseEarn, type TierState } from "./tier-rules";
 import { rankedTiers, tiersColumn, type RankedTier } from "./tier-ranking";
 import { memberOf, TIER_STATUSES } from "./vocabulary";
 
@@ -108,6 +108,16 @@ async function saveRecalculated(tx: Tx, programId: string, customerId: string, l
   const closed = recalculate(loaded.state, loaded.tiers, loaded.periodMonths, now);
   await save(tx, programId, customerId, loaded.state, closed, now);
   return closed;
+}
+
+/**
+ * Adds an earn's tier points outside a balance change (tier-rules.ts `applyEarn`): pending points whose tier points
+ * count at the earn (pending-write.ts). The caller holds the balance row lock and closed any ended period.
+ */
+export async function applyEarnTierPoints(tx: Tx, programId: string, customerId: string, points: number, now: Date) {
+  const loaded = await loadTierState(tx, programId, customerId);
+  if (!loaded) return;
+  await save(tx, programId, customerId, loaded.state, applyEarn(loaded.state, loaded.tiers, points, now), now);
 }
 
 /**

@@ -68,6 +68,9 @@ export const EVENT_TYPES = [
   "referral.completed",
   "segment.entered",
   "segment.left",
+  "points.pending",
+  "points.matured",
+  "points.expiring",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -5,6 +5,8 @@ import { isDatabaseUnavailable } from "@/lib/db/outage";
 import { fireDueLifecycle } from "@/lib/domain/campaigns/lifecycle";
 import { expireDuePoints } from "@/lib/domain/points";
 import { rollUpDuePrograms } from "@/lib/domain/accounting";
+import { matureDuePendingEverywhere } from "@/lib/domain/pending";
+import { warnExpiringEverywhere } from "@/lib/domain/expiry-warnings";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { sweepNow } from "@/lib/domain/clock";
 import { recomputeDueSegments } from "@/lib/domain/segments/membership";
@@ -20,7 +22,9 @@ const jobs: { name: string; run: () => Promise<unknown> }[] = [
   // Live programs only, on real time; in the declared order of timers (API.md "Test programs": expiry, then tier
   // period closing, then lifecycle campaigns), the order a test program's advance runs them in
   // (lib/domain/program-clock.ts).
+  { name: "points.mature", run: async () => matureDuePendingEverywhere(await db()) },
   { name: "points.expire", run: async () => expireDuePoints(await db()) },
+  { name: "points.warn", run: async () => warnExpiringEverywhere(await db()) },
   { name: "tiers.recalculate", run: async () => recalculateDueTiers(await db()) },
   { name: "lifecycle.fire", run: async () => fireDueLifecycle(await db()) },
   // Every program's days that are over on its own clock (lib/domain/accounting.ts): after the timers, which write

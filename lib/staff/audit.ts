@@ -50,6 +50,7 @@ export const AUDIT_ACTIONS = [
   "program.update",
   "program.referrals_update",
   "program.point_value",
+  "program.points_policy_update",
   "program.create",
   "clock.advance",
   "webhook.create",

@@ -33,6 +33,7 @@ export const staffApi = {
   settings: (programId: string) => `${api(programId)}/settings`,
   referralSettings: (programId: string) => `${api(programId)}/settings/referrals`,
   pointValue: (programId: string) => `${api(programId)}/finance/point-value`,
+  pointsPolicy: (programId: string) => `${api(programId)}/settings/points-policy`,
   programs: (programId: string) => `${api(programId)}/programs`,
   testCopy: (programId: string) => `${api(programId)}/programs/test-copy`,
   clock: (programId: string) => `${api(programId)}/clock`,

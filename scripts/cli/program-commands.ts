@@ -13,6 +13,10 @@ import { createTier } from "@/lib/domain/tiers";
 import { recalculateDueTiers } from "@/lib/domain/tiers-engine";
 import { ROLES, type Role } from "@/lib/domain/vocabulary";
 import { isTimeZone } from "@/lib/domain/time-zones";
+import { getPointsPolicy, updatePointsPolicy } from "@/lib/domain/points-policy";
+import { EXPIRY_POLICIES, EXPIRY_ROUNDINGS, type ExpiryPolicy, type ExpiryRounding } from "@/lib/domain/expiry-rules";
+
+const YesNo = z.enum(["yes", "no"]);
 import { MAX_CANCEL_HOURS } from "@/lib/staff/forms/program";
 import { seedDemo } from "../seed/demo";
 import { dateOrNow, Int, Name, Now, Password, Uuid, type Command } from "./command";
@@ -30,6 +34,54 @@ const originList = (flag: string | undefined) =>
 
 /** CLI commands for a program and who may use it: settings, tiers, API keys, staff, the periodic jobs, demo data. */
 export const programCommands: Record<string, Command> = {
+  // Pending points and the expiry policy (lib/domain/points-policy.ts); no flag but --program: shows them.
+  "program points-policy": {
+    usage:
+      "--program ID [--pending-days D] [--pending-until-confirmed yes|no] [--pending-counts-for-tier yes|no] [--expiry-policy rolling|calendar|inactivity|none] [--expiry-months M|off] [--expiry-rounding none|month|quarter|year] [--expiry-calendar-date MM-DD|off] [--expiry-calendar-years Y] [--expiry-inactivity-days D|off] [--expiry-warning-days D|off]",
+    flags: z.strictObject({
+      program: Uuid,
+      "pending-days": Int(0, 365).optional(),
+      "pending-until-confirmed": YesNo.optional(),
+      "pending-counts-for-tier": YesNo.optional(),
+      "expiry-policy": z.enum(EXPIRY_POLICIES).optional(),
+      "expiry-months": z.union([z.literal("off"), Int(1, 120)]).optional(),
+      "expiry-rounding": z.enum(EXPIRY_ROUNDINGS).optional(),
+      "expiry-calendar-date": z.string().max(5).optional(),
+      "expiry-calendar-years": Int(1, 10).optional(),
+      "expiry-inactivity-days": z.union([z.literal("off"), Int(1, 3650)]).optional(),
+      "expiry-warning-days": z.union([z.literal("off"), Int(1, 365)]).optional(),
+    }),
+    run: async (f: {
+      program: string;
+      "pending-days"?: number;
+      "pending-until-confirmed"?: "yes" | "no";
+      "pending-counts-for-tier"?: "yes" | "no";
+      "expiry-policy"?: ExpiryPolicy;
+      "expiry-months"?: number | "off";
+      "expiry-rounding"?: ExpiryRounding;
+      "expiry-calendar-date"?: string;
+      "expiry-calendar-years"?: number;
+      "expiry-inactivity-days"?: number | "off";
+      "expiry-warning-days"?: number | "off";
+    }) => {
+      const offIsNull = <T>(v: T | "off") => (v === "off" ? null : v);
+      const yes = (v: "yes" | "no" | undefined) => (v === undefined ? undefined : v === "yes");
+      const database = await db();
+      if (Object.keys(f).length === 1) return getPointsPolicy(database, f.program);
+      return updatePointsPolicy(database, f.program, {
+        pendingDays: f["pending-days"],
+        pendingUntilConfirmed: yes(f["pending-until-confirmed"]),
+        pendingCountsForTier: yes(f["pending-counts-for-tier"]),
+        expiryPolicy: f["expiry-policy"],
+        pointsExpiryMonths: offIsNull(f["expiry-months"]),
+        expiryRounding: f["expiry-rounding"],
+        expiryCalendarDate: offIsNull(f["expiry-calendar-date"]),
+        expiryCalendarYears: f["expiry-calendar-years"],
+        expiryInactivityDays: offIsNull(f["expiry-inactivity-days"]),
+        expiryWarningDays: offIsNull(f["expiry-warning-days"]),
+      });
+    },
+  },
   "program create": {
     usage: "--name N [--tier-period-months 12] [--test [--clock ISO]]",
     flags: z.strictObject({

@@ -314,7 +314,7 @@ for (const backend of BACKENDS) {
       },
     );
 
-    exercise("reverseTransaction, refundOrder: 200, 404 ×2, 409 ×2, 400, replay, the rest", async () => {
+    exercise("reverseTransaction, refundOrder, confirmOrder: 200, 404 ×2, 409 ×2, 400, replay, the rest", async () => {
       const email = await customer("reverse");
       const order = `conf-${Math.random().toString(36).slice(2)}`;
       const earned = expect(
@@ -357,6 +357,13 @@ for (const backend of BACKENDS) {
       );
       expect(await call("POST", refund, { body: { amount: 1, reason: "r" } }), 400, "validation_failed");
       await commonWriteErrors("POST", refund, `/v1/programs/${stack.otherProgramId}/orders/${order}/refund`);
+
+      // confirmOrder: an order whose points were spendable at once has nothing pending; a repeat is the same.
+      const confirm = `${A()}/orders/${order}/confirm`;
+      expect(await call("POST", confirm), 200);
+      expect(await call("POST", confirm, { body: {} }), 200);
+      expect(await call("POST", `${A()}/orders/none-${order}/confirm`), 404, "order_not_found");
+      await commonWriteErrors("POST", confirm, `/v1/programs/${stack.otherProgramId}/orders/${order}/confirm`);
     });
 
     exercise("listTransactions: 200 with a cursor, 400, 404 customer_not_found, 401, 404", async () => {

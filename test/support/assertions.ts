@@ -120,6 +120,8 @@ export const LOYALTY_DATA_FIELDS = [
   "customerId",
   "loyaltyCustomerId",
   "balance",
+  "pendingPoints",
+  "pending",
   "memberSince",
   "tierStatus",
   "referralLink",
@@ -150,7 +152,7 @@ export const TIER_FIELDS = [
   "updatedAt",
 ];
 
-type Kind = "string" | "boolean" | "number" | "timestamp" | "object";
+type Kind = "string" | "boolean" | "number" | "timestamp" | "object" | "array";
 
 /** Exactly `fields` (none missing, none extra), each of its kind or null where `nullable` allows. */
 function assertObject(what: string, value: unknown, fields: string[], kinds: Record<string, Kind>, nullable: string[]) {
@@ -169,6 +171,7 @@ function assertObject(what: string, value: unknown, fields: string[], kinds: Rec
     if (kind === "timestamp" || kind === "string") assert.equal(typeof v, "string", `${what}.${field} is a string`);
     if (kind === "boolean") assert.equal(typeof v, "boolean", `${what}.${field} is a boolean`);
     if (kind === "number") assert.ok(typeof v === "number" && Number.isFinite(v), `${what}.${field} is a number`);
+    if (kind === "array") assert.ok(Array.isArray(v), `${what}.${field} is an array`);
   }
 }
 
@@ -220,7 +223,14 @@ export function assertCustomerShape(c: any) {
     "loyaltyData",
     c.loyaltyData,
     LOYALTY_DATA_FIELDS,
-    { balance: "number", memberSince: "timestamp", createdAt: "timestamp", updatedAt: "timestamp" },
+    {
+      balance: "number",
+      pendingPoints: "number",
+      pending: "array",
+      memberSince: "timestamp",
+      createdAt: "timestamp",
+      updatedAt: "timestamp",
+    },
     ["referralLink"],
   );
   assertObject(

@@ -6,6 +6,7 @@ import { Badge, ResponsiveCard, Table, formatDate, type Tone } from "@/component
 /** What the clock did, one row per timer that ran: when (clock time), what, to whom, and the detail in words. */
 
 const KINDS: Record<TimelineRow["kind"], string> = {
+  "points.matured": "Points matured",
   "points.expired": "Points expired",
   "tier.changed": "Tier changed",
   "tier.period_closed": "Period closed",

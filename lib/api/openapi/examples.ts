@@ -104,6 +104,8 @@ const customer = {
     customerId: C,
     loyaltyCustomerId: "LC-7K2M9Q",
     balance: 1250,
+    pendingPoints: 0,
+    pending: [],
     memberSince: AT,
     tierStatus: "earned",
     referralLink: null,
@@ -177,6 +179,7 @@ const balanceExplained = {
   lotsCount: 3,
   lotsTruncated: false,
   unlistedPoints: 0,
+  pending: { points: 0, items: [] },
   expiring: { within30Days: 0, within60Days: 900, within90Days: 900 },
   expiringByMonth: [
     "2026-11",
@@ -225,6 +228,7 @@ const cancelled = {
     reversesId: TX2,
     createdAt: "2026-11-22T16:02:10.000Z",
   }),
+  expiredPoints: 0,
 };
 
 const CAMPAIGN = "0193a5b3-1c2d-7e3f-8a4b-5c6d7e8f9a0b";
@@ -371,6 +375,7 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
     attributes: { total: 125, channel: "web", items: [{ sku: "shoe-42", price: 125 }] },
   }),
   cancelRedemption: one("A cancelled order", { reason: CANCEL_REASON }),
+  confirmOrder: one("Delivered (the body may be left out)", {}),
   recordReferral: one("The referrer's code, from their referral link", { code: "K7QM3RTX" }),
   sendPushNotification: one("A balance update", {
     title: "You earned 250 points",
@@ -471,6 +476,7 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
     pointsReversed: 62,
     totalReversed: 62,
     unrecovered: 0,
+    pendingCancelled: 0,
     transactions: [reversal(62, 1188, 62, "One item returned")],
   }),
   listTransactions: one("A page with more to come", {
@@ -622,6 +628,24 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
   redeemReward: one("Redeemed", redemption),
   redeemMyReward: one("Redeemed", redemption),
   cancelRedemption: one("Cancelled: 500 points back", cancelled),
+  confirmOrder: one("Confirmed: 250 pending points now spendable", {
+    orderId: "1042",
+    pointsMatured: 250,
+    pending: [
+      {
+        id: "0193a5b3-8d30-7e2f-8b4c-5d6e7f809102",
+        customerId: C,
+        points: 250,
+        status: "matured",
+        orderId: "1042",
+        reason: null,
+        createdAt: AT,
+        maturesAt: null,
+        settledAt: "2026-11-24T10:00:00.000Z",
+        transactionId: TX2,
+      },
+    ],
+  }),
   listCustomerAttributes: one("One declared attribute", { data: [customerAttribute] }),
   getCustomerAttribute: one("A string attribute", customerAttribute),
   putCustomerAttribute: one("As declared", customerAttribute),

@@ -36,6 +36,7 @@ import * as programsProgramIdMe from "@/app/v1/programs/[programId]/me/openapi";
 import * as programsProgramIdMeBalance from "@/app/v1/programs/[programId]/me/balance/openapi";
 import * as programsProgramIdMeRewardsRewardIdRedeem from "@/app/v1/programs/[programId]/me/rewards/[rewardId]/redeem/openapi";
 import * as programsProgramIdMeTransactions from "@/app/v1/programs/[programId]/me/transactions/openapi";
+import * as programsProgramIdOrdersOrderIdConfirm from "@/app/v1/programs/[programId]/orders/[orderId]/confirm/openapi";
 import * as programsProgramIdOrdersOrderIdRefund from "@/app/v1/programs/[programId]/orders/[orderId]/refund/openapi";
 import * as programsProgramIdRedemptionsRedemptionIdCancel from "@/app/v1/programs/[programId]/redemptions/[redemptionId]/cancel/openapi";
 import * as programsProgramIdReportsPointsAccounting from "@/app/v1/programs/[programId]/reports/points-accounting/openapi";
@@ -94,6 +95,7 @@ export const V1_OPERATIONS: readonly (readonly [path: string, operations: RouteO
   ["/v1/programs/{programId}/me/balance", programsProgramIdMeBalance],
   ["/v1/programs/{programId}/me/rewards/{rewardId}/redeem", programsProgramIdMeRewardsRewardIdRedeem],
   ["/v1/programs/{programId}/me/transactions", programsProgramIdMeTransactions],
+  ["/v1/programs/{programId}/orders/{orderId}/confirm", programsProgramIdOrdersOrderIdConfirm],
   ["/v1/programs/{programId}/orders/{orderId}/refund", programsProgramIdOrdersOrderIdRefund],
   ["/v1/programs/{programId}/redemptions/{redemptionId}/cancel", programsProgramIdRedemptionsRedemptionIdCancel],
   ["/v1/programs/{programId}/reports/points-accounting", programsProgramIdReportsPointsAccounting],

@@ -50,6 +50,7 @@ export const DATA: Record<EventType, Record<string, unknown>> = {
     points: 500,
     transactionId: "0193a5b3-6b20-7c3f-8d4e-2f3a4b5c6d7e",
     reason: "Order cancelled at the till",
+    expiredPoints: 0,
   },
   "transaction.reversed": {
     customerId,
@@ -72,6 +73,7 @@ export const DATA: Record<EventType, Record<string, unknown>> = {
     pointsReversed: 200,
     totalReversed: 200,
     unrecovered: 0,
+    pendingCancelled: 0,
     customerIds: [customerId],
   },
   "referral.completed": {
@@ -95,6 +97,22 @@ export const DATA: Record<EventType, Record<string, unknown>> = {
     customerId,
     email: "ana@example.com",
   },
+  "points.pending": {
+    customerId,
+    pendingId: "0193a5b3-8d30-7e2f-8b4c-5d6e7f809102",
+    points: 250,
+    orderId: "order-1042",
+    maturesAt: "2026-12-10T09:30:00.000Z",
+  },
+  "points.matured": {
+    customerId,
+    pendingId: "0193a5b3-8d30-7e2f-8b4c-5d6e7f809102",
+    points: 250,
+    orderId: "order-1042",
+    transactionId: "0193a5b2-bf60-7d85-9a99-7c6b5e4f3a21",
+    confirmed: false,
+  },
+  "points.expiring": { customerId, points: 400, expiresAt: "2027-01-31T23:00:00.000Z" },
 };
 
 const signatureHeaders = [

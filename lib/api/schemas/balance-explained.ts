@@ -43,6 +43,20 @@ export const BalanceExplained = z
     lotsCount: z.number().int().describe("How many open lots the customer has, listed or not."),
     lotsTruncated: z.boolean().describe(`Whether some open lots are not listed (more than ${MAX_LISTED_LOTS}).`),
     unlistedPoints: Points.describe("The points of the lots not listed: 0 unless `lotsTruncated`."),
+    pending: z
+      .object({
+        points: Points.describe("Pending points in all: earned, not spendable yet, not in `balance`."),
+        items: z.array(
+          z.object({
+            id: Id,
+            points: Points,
+            orderId: z.string().nullable(),
+            createdAt: Timestamp,
+            maturesAt: Timestamp.nullable().describe("When they become spendable; null: when the order is confirmed."),
+          }),
+        ),
+      })
+      .describe('Pending points (API.md §4 "Pending points"), soonest to mature first.'),
     expiring: z
       .object({
         within30Days: Points,

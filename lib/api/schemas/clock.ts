@@ -25,7 +25,7 @@ export const AdvanceRequest = z
 export const ClockTimelineEntry = z
   .object({
     at: Timestamp.describe("The instant the timer ran at (the program's now for that step)."),
-    kind: z.enum(["points.expired", "tier.period_closed", "tier.changed"]),
+    kind: z.enum(["points.matured", "points.expired", "tier.period_closed", "tier.changed", "lifecycle.fired"]),
     customer: Id.describe("The customer's id."),
     detail: z.record(z.string(), z.unknown()),
   })
@@ -40,7 +40,7 @@ export const AdvanceReport = z
       expiredLots: z.number().int(),
       expiredPoints: z.number().int(),
       tierChanges: z.number().int().describe("Period closes that changed the customer's tier."),
-      pendingActivated: z.number().int().describe("Always 0: there are no pending points yet."),
+      pendingActivated: z.number().int().describe("Pending points that matured (one per pending earn)."),
       lifecycleFired: z.number().int().describe("Always 0: there are no lifecycle campaigns yet."),
       webhooks: z.number().int().describe("Events written, each delivered to the webhooks subscribed to its type."),
     }),

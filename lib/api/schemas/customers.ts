@@ -104,7 +104,19 @@ export const LoyaltyData = z
     id: Id,
     customerId: Id,
     loyaltyCustomerId: z.string(),
-    balance: z.number().int(),
+    balance: z.number().int().describe("Spendable points: pending points are not in it."),
+    pendingPoints: z.number().int().describe("Points earned but not spendable yet (see `pending`)."),
+    pending: z
+      .array(
+        z.object({
+          id: Id,
+          points: z.number().int(),
+          orderId: z.string().nullable(),
+          createdAt: Timestamp,
+          maturesAt: Timestamp.nullable().describe("When they become spendable; null: when the order is confirmed."),
+        }),
+      )
+      .describe('The pending points, soonest to mature first (API.md §4 "Pending points").'),
     memberSince: Timestamp,
     tierStatus: z.enum(TIER_STATUSES),
     referralLink: z

@@ -123,6 +123,10 @@ export const WEBHOOK_EVENTS = {
       points: z.number().int().describe("The points given back."),
       transactionId: Id.describe("The `reversal` ledger entry that gave the points back."),
       reason: z.string(),
+      expiredPoints: z
+        .number()
+        .int()
+        .describe("Of `points`, those whose lots expired since the redemption: expired at once, not spendable."),
     }),
     "A redemption was cancelled: its points and stock came back and its code is void.",
   ),
@@ -156,6 +160,7 @@ export const WEBHOOK_EVENTS = {
       pointsReversed: z.number().int().describe("Points this refund reversed."),
       totalReversed: z.number().int().describe("Points reversed of the order so far, this refund included."),
       unrecovered: z.number().int().describe("Points of this refund already spent, not taken back."),
+      pendingCancelled: z.number().int().describe("Pending points of the order cancelled before they matured."),
       customerIds: z.array(Id).describe("The customers whose entries this refund reversed."),
     }),
     "An order was refunded (in part or in full): its points were reversed across every entry it earned.",
@@ -197,6 +202,41 @@ export const WEBHOOK_EVENTS = {
       email: z.string().nullable().describe("Null when the customer was erased (an erased customer leaves)."),
     }),
     "A customer left a segment with `emitEvents` (at a recompute: a change by a write, by time alone, or erasure).",
+  ),
+  "points.pending": envelope(
+    "points.pending",
+    z.object({
+      customerId: Id,
+      pendingId: Id,
+      points: z.number().int(),
+      orderId: z.string().nullable(),
+      maturesAt: Timestamp.nullable().describe("When they become spendable; null: when the order is confirmed."),
+    }),
+    "An earn went pending (the program's or the campaign's pending setting): not in the balance until it matures.",
+  ),
+  "points.matured": envelope(
+    "points.matured",
+    z.object({
+      customerId: Id,
+      pendingId: Id,
+      points: z.number().int(),
+      orderId: z.string().nullable(),
+      transactionId: Id.describe("The `earn` entry that made the points spendable."),
+      confirmed: z.boolean().describe("Matured by the order's confirmation rather than by time."),
+    }),
+    "Pending points matured (their time came, or their order was confirmed): they are in the balance now.",
+  ),
+  "points.expiring": envelope(
+    "points.expiring",
+    z.object({
+      customerId: Id,
+      points: z
+        .number()
+        .int()
+        .describe("The points that expire at `expiresAt` unless spent (or, on inactivity, used)."),
+      expiresAt: Timestamp,
+    }),
+    "Points of the customer expire soon: sent the program's `expiryWarningDays` before, once per lot and expiry.",
   ),
 } as const satisfies Record<EventType, z.ZodType>;
 

@@ -52,8 +52,41 @@ export const Transaction = z
   })
   .meta({ id: "Transaction" });
 
+/** Points earned but not spendable yet (API.md §4 "Pending points"; lib/domain/pending-rules.ts). */
+export const PendingPoints = z
+  .object({
+    id: Id,
+    customerId: Id,
+    points: z.number().int().positive(),
+    status: z.enum(["pending", "matured", "cancelled"]),
+    orderId: z.string().nullable(),
+    reason: z.string().nullable(),
+    createdAt: Timestamp,
+    maturesAt: Timestamp.nullable().describe("When the points become spendable; null: when the order is confirmed."),
+    settledAt: Timestamp.nullable().describe("When they matured or were cancelled."),
+    transactionId: Id.nullable().describe("Once matured: the `earn` entry that made them spendable."),
+  })
+  .meta({ id: "PendingPoints" });
+
+/** `POST …/orders/{orderId}/confirm`: no body needed. */
+export const ConfirmOrderRequest = z.strictObject({}).meta({ id: "ConfirmOrderRequest" });
+
+export const ConfirmOrderResult = z
+  .object({
+    orderId: z.string(),
+    pointsMatured: z.number().int().describe("Points this call made spendable (0 on a repeat)."),
+    pending: z.array(PendingPoints).describe("Every pending-points record of the order, whatever its status."),
+  })
+  .meta({ id: "ConfirmOrderResult" });
+
 export const BalanceResult = z
-  .object({ balance: z.number().int(), transaction: Transaction })
+  .object({
+    balance: z.number().int(),
+    transaction: Transaction.nullable().describe("The entry; null when the earn went pending (see `pending`)."),
+    pending: PendingPoints.optional().describe(
+      "An earn of a program with pending points: the points, not yet in the balance, and when they mature.",
+    ),
+  })
   .meta({ id: "BalanceResult" });
 
 export const TransactionPage = z

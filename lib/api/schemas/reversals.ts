@@ -70,6 +70,10 @@ export const RefundResult = z
       .describe("Points this refund reversed (0 when earlier refunds already covered it)."),
     totalReversed: z.number().int().describe("Points reversed of the order so far, this refund included."),
     unrecovered: z.number().int().describe("Points of this refund the customers had already spent: not taken back."),
+    pendingCancelled: z
+      .number()
+      .int()
+      .describe("Pending points of the order this refund cancelled before they matured (never in the balance)."),
     transactions: z.array(Transaction).describe("The `reversal` entries this refund wrote."),
   })
   .meta({ id: "RefundResult" });

@@ -58,7 +58,13 @@ export const CancelRedemptionRequest = z
 export const CancelRedemptionResult = z
   .object({
     redemption: Redemption,
-    balance: z.number().int().describe("The balance after the points came back."),
+    balance: z.number().int().describe("The balance after the points came back (and those expired since went)."),
     transaction: Transaction.describe("The `reversal` ledger entry that gave the points back."),
+    expiredPoints: z
+      .number()
+      .int()
+      .describe(
+        "Of the points given back, those whose lots have expired since the redemption: expired at once (an `expire` entry), not spendable.",
+      ),
   })
   .meta({ id: "CancelRedemptionResult" });

@@ -4,6 +4,7 @@ import { MAX_POINTS } from "@/lib/api/schemas/common";
 import { isTimeZone } from "@/lib/domain/time-zones";
 import { linkTemplateProblem } from "@/lib/domain/referral-rules";
 import { allowedOriginsProblem } from "@/lib/domain/web-origins";
+import { calendarDateProblem, EXPIRY_POLICIES, EXPIRY_ROUNDINGS } from "@/lib/domain/expiry-rules";
 
 /** The program: its settings, its referral settings, a new program. */
 
@@ -102,3 +103,54 @@ export type ReferralSettingsPatch = z.infer<typeof ReferralSettingsPatch>;
 /** A new program: its name (the rest starts at the defaults and is set on its settings page). */
 export const NewProgramForm = z.strictObject({ name: z.string().trim().min(1, "a name is required").max(255) });
 export type NewProgramForm = z.infer<typeof NewProgramForm>;
+
+const Days = (max: number) =>
+  z
+    .number("must be a whole number of days")
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1")
+    .max(max, `must be at most ${max}`);
+
+/**
+ * The settings page's "Points: pending and expiry" card and `loyalty program points-policy`
+ * (lib/domain/points-policy.ts): pending points, and the expiry policy with its parameters (the rolling months stay
+ * in the program settings). A change applies to points earned after it.
+ */
+export const PointsPolicyForm = z
+  .strictObject({
+    pendingDays: z
+      .number("must be a whole number of days")
+      .int("must be a whole number of days")
+      .min(0, "must not be negative")
+      .max(365, "must be at most 365"),
+    pendingUntilConfirmed: z.boolean(),
+    pendingCountsForTier: z.boolean(),
+    expiryPolicy: z.enum(EXPIRY_POLICIES),
+    expiryRounding: z.enum(EXPIRY_ROUNDINGS),
+    expiryCalendarDate: z
+      .string()
+      .trim()
+      .superRefine((value, ctx) => {
+        const problem = calendarDateProblem(value);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .nullable(),
+    expiryCalendarYears: z
+      .number("must be a whole number of years")
+      .int("must be a whole number of years")
+      .min(1, "must be at least 1")
+      .max(10, "must be at most 10"),
+    expiryInactivityDays: Days(3650).nullable(),
+    expiryWarningDays: Days(365).nullable(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.expiryPolicy === "calendar" && v.expiryCalendarDate === null)
+      ctx.addIssue({
+        code: "custom",
+        path: ["expiryCalendarDate"],
+        message: "a calendar policy needs its date, MM-DD",
+      });
+    if (v.expiryPolicy === "inactivity" && v.expiryInactivityDays === null)
+      ctx.addIssue({ code: "custom", path: ["expiryInactivityDays"], message: "an inactivity policy needs its days" });
+  });
+export type PointsPolicyForm = z.infer<typeof PointsPolicyForm>;

@@ -76,6 +76,8 @@ function describe(tiers: RankedTier[], e: TimelineEntry): string {
   const d = e.detail;
   const tier = (id: unknown) => (id ? (tiers.find((t) => t.id === id)?.name ?? "a removed tier") : "no tier");
   switch (e.kind) {
+    case "points.matured":
+      return `${fmt(d.points)} pending points matured`;
     case "points.expired":
       return `${fmt(d.points)} points expired (${fmt(d.lots)} ${Number(d.lots) === 1 ? "lot" : "lots"})`;
     case "tier.changed":

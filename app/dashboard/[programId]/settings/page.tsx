@@ -10,6 +10,8 @@ import { DefinitionList } from "@/components/dashboard/edit-drawer";
 import { NewProgramCard, TestCopyCard } from "@/components/dashboard/settings/settings-form";
 import { SettingsDrawer } from "@/components/dashboard/settings/settings-drawer";
 import { ReferralSettingsCard } from "@/components/dashboard/settings/referral-settings-card";
+import { PointsPolicyCard } from "@/components/dashboard/settings/points-policy-card";
+import { getPointsPolicy } from "@/lib/domain/points-policy";
 
 const months = (n: number) => `${n} month${n === 1 ? "" : "s"}`;
 const cancelWindow = (hours: number | null) =>
@@ -21,10 +23,11 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
   const { programId } = await params;
   const staff = await requirePage(programId, "program.read");
   const database = await db();
-  const [settings, referralSettings, version] = await Promise.all([
+  const [settings, referralSettings, version, pointsPolicy] = await Promise.all([
     getProgram(database, programId),
     getReferralSettings(database, programId),
     currentVersion(database, "program", programId, programId),
+    getPointsPolicy(database, programId),
   ]);
   const { id: _id, ...data } = settings;
   return (
@@ -58,6 +61,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ progr
           ]}
         />
       </Card>
+      <PointsPolicyCard programId={programId} policy={pointsPolicy} canEdit={can(staff.role, "program.manage")} />
       <ReferralSettingsCard
         programId={programId}
         settings={referralSettings}

@@ -28,6 +28,7 @@ export const POST = apiWrite({
         redemption: result.redemption,
         balance: result.balance,
         transaction: rawJson(result.entryJson),
+        expiredPoints: result.expiredPoints,
       }),
     };
   },

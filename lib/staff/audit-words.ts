@@ -52,12 +52,14 @@ const asRecord = (value: unknown): Record<string, unknown> | null =>
 
 /**
  * The keys whose value differs between `before` and `after` (top level; a nested value is compared and shown as
- * JSON), in the order they first appear; a snapshot that is not an object counts as one key, "value".
+ * JSON), in `after`'s order. When both are objects only `after`'s keys are judged: a key only in `before` is context
+ * the writer recorded (a name beside changed limits), not a removal. A creation (no before) or a deletion (no
+ * after) lists every key; a snapshot that is not an object counts as one key, "value".
  */
 export function auditDiff(before: unknown, after: unknown): AuditChange[] {
   const b = asRecord(before) ?? (before == null ? {} : { value: before });
   const a = asRecord(after) ?? (after == null ? {} : { value: after });
-  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
+  const keys = after == null ? Object.keys(b) : Object.keys(a);
   return keys
     .filter((k) => JSON.stringify(b[k] ?? null) !== JSON.stringify(a[k] ?? null))
     .map((key) => ({ key, before: shown(redact(b[key], key)), after: shown(redact(a[key], key)) }));

@@ -87,6 +87,13 @@ describe("the audit log in words", () => {
     ]);
   });
 
+  test("a key only in before is context, not a removal; a deletion lists what was there", () => {
+    assert.deepEqual(auditDiff({ name: "Shop", rateLimitPerSec: 10 }, { rateLimitPerSec: 20 }), [
+      { key: "rateLimitPerSec", before: "10", after: "20" },
+    ]);
+    assert.deepEqual(auditDiff({ name: "Gold" }, null), [{ key: "name", before: "Gold", after: "—" }]);
+  });
+
   test("a row reads as a sentence naming who, what, which entity and the changed keys", () => {
     const row = {
       action: "customer.update",

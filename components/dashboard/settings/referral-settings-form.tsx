@@ -1,7 +1,7 @@
 "use client";
 
 import { useStaffForm } from "@/lib/staff/client";
-import { ReferralSettingsForm } from "@/lib/staff/forms/program";
+import { ReferralSettingsPatch, type ReferralSettingsForm } from "@/lib/staff/forms/program";
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, buttonClass } from "@/components/ui";
 import { EditDrawer } from "../edit-drawer";
@@ -34,7 +34,7 @@ function ReferralSettingsEditForm({
   onSaved: () => void;
 }) {
   const save = useStaffForm({
-    schema: ReferralSettingsForm,
+    schema: ReferralSettingsPatch,
     method: "PATCH",
     url: staffApi.referralSettings(programId),
     version,

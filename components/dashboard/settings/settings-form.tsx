@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useStaffForm } from "@/lib/staff/client";
-import { MAX_CANCEL_HOURS, NewProgramForm, ProgramSettingsForm } from "@/lib/staff/forms/program";
+import { MAX_CANCEL_HOURS, NewProgramForm, ProgramSettingsPatch } from "@/lib/staff/forms/program";
 import { dashboardPages, staffApi } from "@/lib/staff/urls";
 import { Field, InputField, buttonClass, inputClass } from "@/components/ui";
 import { CardForm } from "../card-form";
@@ -34,7 +34,7 @@ export function SettingsForm({
   onSaved: () => void;
 }) {
   const save = useStaffForm({
-    schema: ProgramSettingsForm,
+    schema: ProgramSettingsPatch,
     method: "PATCH",
     url: staffApi.settings(programId),
     version,

@@ -82,8 +82,10 @@ export const CHANGES_BALANCE: Record<FlowColumn, boolean> = {
 
 /**
  * Which column a ledger entry counts in: the first rule that matches (`e`: the entry; `o`: the entry a reversal
- * reverses, null otherwise). Adding a ledger type (the pending kinds of issue 27) is one line here;
- * test/unit/accounting-kinds.test.ts fails for a type of lib/domain/vocabulary.ts no rule names.
+ * reverses, null otherwise). Adding a ledger type is one line here; test/unit/accounting-kinds.test.ts fails for a
+ * type of lib/domain/vocabulary.ts no rule names. The pending columns come from `PendingPoints` instead (pending
+ * points are not ledger entries, lib/domain/pending.ts): see `PENDING_COLUMNS`. A matured pending earn is an ordinary
+ * `earn` entry, so it counts in `earned` on its day and in `pendingMatured` as well, as information only.
  */
 export const KIND_RULES: readonly { column: FlowColumn; when: string }[] = [
   { column: "earned", when: "e.type = 'earn'" },
@@ -104,6 +106,19 @@ export const KIND_RULES: readonly { column: FlowColumn; when: string }[] = [
 const KIND_CASE = raw(
   `CASE ${KIND_RULES.map((r) => `WHEN ${r.when} THEN '${r.column}'`).join(" ")} WHEN e.points > 0 THEN 'adjustedUp' ELSE 'adjustedDown' END`,
 );
+
+/**
+ * The pending columns of a day, from `PendingPoints` (`p`): created on its `createdAt` day (a partial refund's split
+ * rows keep the original's `createdAt`, so they add up to the earn), matured and cancelled on their `settledAt` day.
+ * Magnitudes, like the other columns.
+ */
+const PENDING_COLUMNS: Record<"pendingCreated" | "pendingMatured" | "pendingCancelled", { at: string; when: string }> =
+  {
+    pendingCreated: { at: `p."createdAt"`, when: "true" },
+    pendingMatured: { at: `p."settledAt"`, when: `p.status = 'matured'` },
+    pendingCancelled: { at: `p."settledAt"`, when: `p.status = 'cancelled'` },
+  };
+const isPendingColumn = (c: FlowColumn): c is keyof typeof PENDING_COLUMNS => c in PENDING_COLUMNS;
 
 /** An entry's effect on the outstanding (0 for the pending kinds), as SQL over the kind `k`. */
 const BALANCE_EFFECT = raw(
@@ -169,16 +184,32 @@ gone AS (
   FROM "Customer" c
   WHERE c."programId" = ${programId}::uuid AND c."deletedAt" >= ${t0} AND c."deletedAt" < ${t1}
   GROUP BY 1),
+pend AS (
+  SELECT day, ${join(
+    Object.keys(PENDING_COLUMNS).map((c) => raw(`coalesce(sum(points) FILTER (WHERE col = '${c}'), 0) AS ${q(c)}`)),
+  )}
+  FROM (${join(
+    Object.entries(PENDING_COLUMNS).map(
+      ([c, { at, when }]) => sql`
+    SELECT (${raw(at)} AT TIME ZONE ${tz})::date AS day, ${c}::text AS col, p.points::bigint AS points
+    FROM "PendingPoints" p JOIN "Customer" c ON c.id = p."customerId"
+    WHERE p."programId" = ${programId}::uuid AND ${raw(at)} >= ${t0} AND ${raw(at)} < ${t1} AND ${raw(when)}
+      AND (c."deletedAt" IS NULL OR ${raw(at)} <= c."deletedAt")`,
+    ),
+    " UNION ALL ",
+  )}) x
+  GROUP BY day),
 joined AS (
   SELECT (c."createdAt" AT TIME ZONE ${tz})::date AS day, count(*) AS n
   FROM "Customer" c
   WHERE c."programId" = ${programId}::uuid AND c."createdAt" >= ${t0} AND c."createdAt" < ${t1}
   GROUP BY 1),
-days AS (SELECT day FROM flows UNION SELECT day FROM gone UNION SELECT day FROM joined)
-SELECT to_char(d.day, 'YYYY-MM-DD') AS day, ${join(FLOW_COLUMNS.map((c) => raw(`coalesce(f.${q(c)}, 0)::float8 AS ${q(c)}`)))},
+days AS (SELECT day FROM flows UNION SELECT day FROM gone UNION SELECT day FROM joined UNION SELECT day FROM pend)
+SELECT to_char(d.day, 'YYYY-MM-DD') AS day, ${join(FLOW_COLUMNS.map((c) => raw(`coalesce(${isPendingColumn(c) ? "p" : "f"}.${q(c)}, 0)::float8 AS ${q(c)}`)))},
        coalesce(g.erased, 0)::float8 AS erased, coalesce(f.redemptions, 0)::int AS redemptions,
        coalesce(j.n, 0)::int AS "newMembers", coalesce(g.members, 0)::int AS "erasedMembers"
 FROM days d LEFT JOIN flows f ON f.day = d.day LEFT JOIN gone g ON g.day = d.day LEFT JOIN joined j ON j.day = d.day
+  LEFT JOIN pend p ON p.day = d.day
 ORDER BY d.day`;
 }
 

@@ -131,6 +131,7 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                           staffId={m.id}
                           email={m.email}
                           disabled={!!m.disabledAt}
+                          version={m.version}
                         />
                         <StaffRemoveButton programId={programId} staffId={m.id} email={m.email} />
                       </div>

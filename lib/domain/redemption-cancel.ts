@@ -21,10 +21,10 @@ import type { LedgerSource, RedemptionStatus } from "./vocabulary";
  * - The code is void from then on (`cancelledAt` set; every read of redemptions shows `status: "cancelled"`), and
  *   the redemption stops counting towards the reward's per-customer limit (redeem-rules.ts).
  * - Stock comes back: a reward with a stock gets its unit back (an unlimited one is not written).
- * - Points come back as a `reversal` ledger entry (`changeBalance`: the customer's row lock, then one statement), a
- *   new lot that expires like any points added now (the program's expiry counted from the cancel: the original lots
- *   may have expired or been spent meanwhile, and giving back "the same" points would need them). Its metadata
- *   names the redemption, and its `reversesId` the `redeem` entry it reverses. Tier points do not change: a redemption never counted.
+ * - Points come back as a `reversal` ledger entry (`changeBalance`: the customer's row lock, then one statement), and
+ *   into the lots the redemption consumed, each keeping its expiry; the points of lots expired since are expired at
+ *   once (`settleConsumedLots` below: a cancel cannot dodge expiry). Its metadata names the redemption, and its
+ *   `reversesId` the `redeem` entry it reverses. Tier points do not change: a redemption never counted.
  * - Events: `balance.changed` (the ledger's) and `redemption.cancelled`.
  *
  * Lock order: Redemption → Reward → LoyaltyData. A redemption locks Reward → LoyaltyData and only inserts its

@@ -40,7 +40,7 @@ export function Sidebar({ links, programs, current, staffEmail, role }: Props) {
   const program = programs.find((p) => p.id === current);
   return (
     <aside className="bg-slate-900 text-slate-100 md:w-60 md:shrink-0">
-      <div className="flex flex-col gap-3 p-3 md:sticky md:top-0 md:h-screen md:gap-4 md:p-4">
+      <div className="flex flex-col gap-3 p-3 md:sticky md:top-0 md:h-screen md:gap-4 md:overflow-y-auto md:p-4">
         <div className="flex items-center justify-between gap-3 md:block">
           <div className="min-w-0 flex-1">
             <p className="text-xs font-semibold uppercase tracking-wider text-indigo-300">Loyalty</p>

@@ -2,11 +2,8 @@
 
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
 import type { CampaignDay } from "@/lib/staff/queries/campaigns";
-import { formatNumber } from "@/components/ui";
+import { CHART_GRID, compactNumber, dayTick, tooltipNumber } from "../reports/chart-look";
 import { ChartCard } from "../reports/report-charts";
-
-const GRID = "#e2e8f0";
-const compact = (n: number) => new Intl.NumberFormat("en-US", { notation: "compact" }).format(n);
 
 /** A campaign's last 30 days (the Reports page's chart card): points issued per day as bars, events matched as a line. */
 export function CampaignChart({ days, file }: { days: CampaignDay[]; file: string }) {
@@ -26,11 +23,11 @@ export function CampaignChart({ days, file }: { days: CampaignDay[]; file: strin
       ]}
     >
       <ComposedChart data={days} margin={{ left: 8, right: 16, top: 8 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-        <XAxis dataKey="day" tickFormatter={(d: string) => d.slice(5)} fontSize={12} minTickGap={16} />
-        <YAxis yAxisId="points" fontSize={12} tickFormatter={compact} allowDecimals={false} />
-        <YAxis yAxisId="events" orientation="right" fontSize={12} tickFormatter={compact} allowDecimals={false} />
-        <Tooltip formatter={(v: unknown) => formatNumber(Number(v))} />
+        <CartesianGrid strokeDasharray="3 3" stroke={CHART_GRID} />
+        <XAxis dataKey="day" tickFormatter={dayTick} fontSize={12} minTickGap={16} />
+        <YAxis yAxisId="points" fontSize={12} tickFormatter={compactNumber} allowDecimals={false} />
+        <YAxis yAxisId="events" orientation="right" fontSize={12} tickFormatter={compactNumber} allowDecimals={false} />
+        <Tooltip formatter={tooltipNumber} />
         <Legend />
         <Bar yAxisId="points" dataKey="points" name="Points issued" fill="#4338ca" isAnimationActive={false} />
         <Line

@@ -1,15 +1,14 @@
 "use client";
 
 import { useState } from "react";
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { ResponsiveContainer } from "recharts";
 import type { SimulationReport } from "@/lib/domain/campaigns/simulate";
 import { staffFetch, StaffApiError } from "@/lib/staff/client";
 import { staffApi } from "@/lib/staff/urls";
 import { Card, Stat, Table, buttonClass, formatNumber } from "@/components/ui";
+import { DailyLineChart } from "../reports/daily-line-chart";
 
 const DAYS = 30;
-const GRID = "#e2e8f0";
-const compact = (n: number) => new Intl.NumberFormat("en-US", { notation: "compact" }).format(n);
 const signed = (n: number) => (n > 0 ? `+${formatNumber(n)}` : formatNumber(n));
 const reasons = (skipped: Partial<Record<string, number>>) =>
   Object.entries(skipped)
@@ -18,7 +17,7 @@ const reasons = (skipped: Partial<Record<string, number>>) =>
 
 /**
  * "Simulate on the last 30 days" for a campaign's draft (API.md "Simulations"): asks the staff route, then shows the
- * difference, points per day of both replays as a chart (the Reports page's recharts line chart), the customers
+ * difference, points per day of both replays as a chart (the Overview's `DailyLineChart`), the customers
  * whose real redemptions the draft would not have covered, and the sample with why. Props only.
  */
 export function SimulationPanel({ programId, campaignId }: { programId: string; campaignId: string }) {
@@ -94,31 +93,13 @@ function SimulationReportView({ report }: { report: SimulationReport }) {
         aria-label={`Line chart of campaign points per day, without and with the draft, ${period}`}
       >
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={report.daily} margin={{ left: 8, right: 16, top: 8 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-            <XAxis dataKey="day" tickFormatter={(d: string) => d.slice(5)} fontSize={12} minTickGap={16} />
-            <YAxis fontSize={12} tickFormatter={compact} />
-            <Tooltip formatter={(v: unknown) => formatNumber(Number(v))} />
-            <Legend />
-            <Line
-              type="monotone"
-              dataKey="baseline"
-              name="Without the draft"
-              stroke="#64748b"
-              strokeWidth={2}
-              dot={false}
-              isAnimationActive={false}
-            />
-            <Line
-              type="monotone"
-              dataKey="candidate"
-              name="With the draft"
-              stroke="#4338ca"
-              strokeWidth={2}
-              dot={false}
-              isAnimationActive={false}
-            />
-          </LineChart>
+          <DailyLineChart
+            data={report.daily}
+            lines={[
+              { key: "baseline", name: "Without the draft", color: "#64748b" },
+              { key: "candidate", name: "With the draft", color: "#4338ca" },
+            ]}
+          />
         </ResponsiveContainer>
       </div>
       {shortfalls.redemptions > 0 && (

@@ -3,13 +3,11 @@
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import type { ClockMonth } from "@/lib/staff/queries/clock";
 import { formatNumber } from "@/components/ui";
+import { CHART_GRID, compactNumber, tooltipNumber } from "../reports/chart-look";
 import { ChartCard, type Series } from "../reports/report-charts";
 
 /** What a test program's clock did per month of clock time: points expired, and tier moves up and down. */
 
-const GRID = "#e2e8f0";
-const compact = (n: number) => new Intl.NumberFormat("en-US", { notation: "compact" }).format(n);
-const tooltipNumber = (value: unknown) => formatNumber(Number(value));
 const MONTH: Series<ClockMonth> = { key: "month", label: "Month (UTC)", value: (m) => m.month };
 
 export function ClockCharts({ months }: { months: ClockMonth[] }) {
@@ -28,9 +26,9 @@ export function ClockCharts({ months }: { months: ClockMonth[] }) {
         columns={[MONTH, { key: "expiredPoints", label: "Points expired", value: (m) => m.expiredPoints }]}
       >
         <BarChart data={months} margin={{ left: 8, right: 16, top: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
+          <CartesianGrid strokeDasharray="3 3" stroke={CHART_GRID} />
           <XAxis dataKey="month" fontSize={12} minTickGap={12} />
-          <YAxis fontSize={12} tickFormatter={compact} allowDecimals={false} />
+          <YAxis fontSize={12} tickFormatter={compactNumber} allowDecimals={false} />
           <Tooltip formatter={tooltipNumber} />
           <Bar dataKey="expiredPoints" name="Points expired" fill="#be123c" maxBarSize={56} isAnimationActive={false} />
         </BarChart>
@@ -51,9 +49,9 @@ export function ClockCharts({ months }: { months: ClockMonth[] }) {
         ]}
       >
         <BarChart data={months} margin={{ left: 8, right: 16, top: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
+          <CartesianGrid strokeDasharray="3 3" stroke={CHART_GRID} />
           <XAxis dataKey="month" fontSize={12} minTickGap={12} />
-          <YAxis fontSize={12} allowDecimals={false} tickFormatter={compact} />
+          <YAxis fontSize={12} allowDecimals={false} tickFormatter={compactNumber} />
           <Tooltip formatter={tooltipNumber} />
           <Legend />
           <Bar dataKey="tierUp" name="Up" stackId="t" fill="#4338ca" maxBarSize={56} isAnimationActive={false} />

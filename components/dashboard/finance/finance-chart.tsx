@@ -1,14 +1,11 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import type { AccountingDay } from "@/lib/domain/accounting";
-import { formatNumber } from "@/components/ui";
+import { CHART_GRID, compactNumber, dayTick, tooltipNumber } from "../reports/chart-look";
+import { DailyLineChart } from "../reports/daily-line-chart";
 import { ChartCard, type Series } from "../reports/report-charts";
 
-const GRID = "#e2e8f0";
-const short = (day: string) => day.slice(5);
-const compact = (n: number) => new Intl.NumberFormat("en-US", { notation: "compact" }).format(n);
-const tooltipNumber = (value: unknown) => formatNumber(Number(value));
 const DAY: Series<AccountingDay> = { key: "day", label: "Day", value: (d) => d.day };
 
 /** The liability over time and the day's flows, each chart with its data as a table and a CSV file. */
@@ -34,21 +31,11 @@ export function FinanceCharts({ from, to, days }: { from: string; to: string; da
           { key: "closingOutstandingMoney", label: "Money", value: (d) => d.money?.closingOutstanding ?? null },
         ]}
       >
-        <LineChart data={days} margin={{ left: 8, right: 16, top: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="day" tickFormatter={short} fontSize={12} minTickGap={16} />
-          <YAxis fontSize={12} tickFormatter={compact} domain={["auto", "auto"]} />
-          <Tooltip formatter={tooltipNumber} />
-          <Line
-            type="monotone"
-            dataKey="closingOutstanding"
-            name="Outstanding points"
-            stroke="#0f766e"
-            strokeWidth={2}
-            dot={false}
-            isAnimationActive={false}
-          />
-        </LineChart>
+        <DailyLineChart
+          data={days}
+          lines={[{ key: "closingOutstanding", name: "Outstanding points", color: "#0f766e" }]}
+          level
+        />
       </ChartCard>
       <ChartCard
         title="Points in and out per day"
@@ -59,9 +46,9 @@ export function FinanceCharts({ from, to, days }: { from: string; to: string; da
         columns={[DAY, ...flows.map(([key, label]) => ({ key, label, value: (d: AccountingDay) => d[key] }))]}
       >
         <BarChart data={days} margin={{ left: 8, right: 16, top: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="day" tickFormatter={short} fontSize={12} minTickGap={16} />
-          <YAxis fontSize={12} tickFormatter={compact} />
+          <CartesianGrid strokeDasharray="3 3" stroke={CHART_GRID} />
+          <XAxis dataKey="day" tickFormatter={dayTick} fontSize={12} minTickGap={16} />
+          <YAxis fontSize={12} tickFormatter={compactNumber} />
           <Tooltip formatter={tooltipNumber} />
           <Legend />
           {flows.map(([key, name, color]) => (

@@ -1,21 +1,11 @@
 "use client";
 
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  LabelList,
-  Legend,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { Bar, BarChart, CartesianGrid, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { toCsvInBrowser, saveTextFile } from "@/lib/exports/csv-browser";
 import type { ReportDay, ReportTier } from "@/lib/staff/queries/reports";
 import { Card, Table, formatNumber, secondaryButtonClass } from "@/components/ui";
+import { CHART_GRID, compactNumber, dayTick, tooltipNumber } from "./chart-look";
+import { DailyLineChart } from "./daily-line-chart";
 
 interface Props {
   from: string;
@@ -23,11 +13,6 @@ interface Props {
   days: ReportDay[];
   tiers: ReportTier[];
 }
-
-const short = (day: string) => day.slice(5);
-const GRID = "#e2e8f0";
-const compact = (n: number) => new Intl.NumberFormat("en-US", { notation: "compact" }).format(n);
-const tooltipNumber = (value: unknown) => formatNumber(Number(value));
 
 /** A column of a chart's data: its CSV header, its table header and how a row gives its value. */
 export interface Series<T> {
@@ -129,31 +114,14 @@ export function ReportCharts({ from, to, days, tiers }: Props) {
           { key: "expired", label: "Expired", value: (d) => d.expired },
         ]}
       >
-        <LineChart data={days} margin={{ left: 8, right: 16, top: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="day" tickFormatter={short} fontSize={12} minTickGap={16} />
-          <YAxis fontSize={12} tickFormatter={compact} />
-          <Tooltip formatter={tooltipNumber} />
-          <Legend />
-          {(
-            [
-              ["issued", "Issued", "#4338ca"],
-              ["redeemed", "Redeemed", "#b45309"],
-              ["expired", "Expired", "#be123c"],
-            ] as const
-          ).map(([key, name, color]) => (
-            <Line
-              key={key}
-              type="monotone"
-              dataKey={key}
-              name={name}
-              stroke={color}
-              strokeWidth={2}
-              dot={false}
-              isAnimationActive={false}
-            />
-          ))}
-        </LineChart>
+        <DailyLineChart
+          data={days}
+          lines={[
+            { key: "issued", name: "Issued", color: "#4338ca" },
+            { key: "redeemed", name: "Redeemed", color: "#b45309" },
+            { key: "expired", name: "Expired", color: "#be123c" },
+          ]}
+        />
       </ChartCard>
       <ChartCard
         title="Outstanding points (liability) at the end of each day"
@@ -163,21 +131,11 @@ export function ReportCharts({ from, to, days, tiers }: Props) {
         rows={days}
         columns={[DAY_COLUMN, { key: "outstanding", label: "Outstanding points", value: (d) => d.liability }]}
       >
-        <LineChart data={days} margin={{ left: 8, right: 16, top: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="day" tickFormatter={short} fontSize={12} minTickGap={16} />
-          <YAxis fontSize={12} tickFormatter={compact} domain={["auto", "auto"]} />
-          <Tooltip formatter={tooltipNumber} />
-          <Line
-            type="monotone"
-            dataKey="liability"
-            name="Outstanding points"
-            stroke="#0f766e"
-            strokeWidth={2}
-            dot={false}
-            isAnimationActive={false}
-          />
-        </LineChart>
+        <DailyLineChart
+          data={days}
+          lines={[{ key: "liability", name: "Outstanding points", color: "#0f766e" }]}
+          level
+        />
       </ChartCard>
       <ChartCard
         title="New members per day"
@@ -188,9 +146,9 @@ export function ReportCharts({ from, to, days, tiers }: Props) {
         columns={[DAY_COLUMN, { key: "newMembers", label: "New members", value: (d) => d.newMembers }]}
       >
         <BarChart data={days} margin={{ left: 8, right: 16, top: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis dataKey="day" tickFormatter={short} fontSize={12} minTickGap={16} />
-          <YAxis fontSize={12} allowDecimals={false} tickFormatter={compact} />
+          <CartesianGrid strokeDasharray="3 3" stroke={CHART_GRID} />
+          <XAxis dataKey="day" tickFormatter={dayTick} fontSize={12} minTickGap={16} />
+          <YAxis fontSize={12} allowDecimals={false} tickFormatter={compactNumber} />
           <Tooltip formatter={tooltipNumber} />
           <Bar dataKey="newMembers" name="New members" fill="#0f766e" isAnimationActive={false} />
         </BarChart>
@@ -209,8 +167,8 @@ export function ReportCharts({ from, to, days, tiers }: Props) {
         ]}
       >
         <BarChart data={tiers} layout="vertical" margin={{ left: 24, right: 56, top: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke={GRID} />
-          <XAxis type="number" fontSize={12} allowDecimals={false} tickFormatter={compact} />
+          <CartesianGrid strokeDasharray="3 3" stroke={CHART_GRID} />
+          <XAxis type="number" fontSize={12} allowDecimals={false} tickFormatter={compactNumber} />
           <YAxis type="category" dataKey="name" fontSize={12} width={80} />
           <Tooltip formatter={tooltipNumber} />
           <Bar dataKey="customers" name="Customers" fill="#4338ca" isAnimationActive={false}>

@@ -16,15 +16,7 @@ import { useStaffWrite } from "@/lib/staff/client";
 import { CampaignForm } from "@/lib/staff/forms/campaigns";
 import { dashboardPages, staffApi } from "@/lib/staff/urls";
 import type { CampaignBuilderOptions } from "@/lib/staff/queries/campaigns";
-import {
-  FieldError,
-  FormError,
-  InputField,
-  buttonClass,
-  checkboxClass,
-  inputClass,
-  secondaryButtonClass,
-} from "@/components/ui";
+import { FieldError, InputField, buttonClass, checkboxClass, inputClass, secondaryButtonClass } from "@/components/ui";
 import {
   attributeChoices,
   conditionsOf,
@@ -36,6 +28,7 @@ import {
   type GroupRow,
 } from "./builder-model";
 import { ConditionRows } from "./condition-rows";
+import { BuilderSubmit } from "./builder-submit";
 import { EffectRows } from "./effect-rows";
 
 const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -508,24 +501,12 @@ export function CampaignBuilder({
           </div>
         </>
       )}
-      <FormError error={errors.form} />
-      {problems.length > 0 && (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          <p className="font-medium">
-            Not saved: {problems.length === 1 ? "one problem" : `${problems.length} problems`}.
-          </p>
-          <ul className="mt-1 list-disc pl-5 font-mono text-xs">
-            {problems.map(([path, message]) => (
-              <li key={path}>
-                {path} {message}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      <button type="submit" className={buttonClass} disabled={write.pending}>
-        {campaignId ? "Save the draft" : "Create campaign"}
-      </button>
+      <BuilderSubmit
+        errors={errors}
+        problems={problems}
+        pending={write.pending}
+        submit={campaignId ? "Save the draft" : "Create campaign"}
+      />
     </form>
   );
 }

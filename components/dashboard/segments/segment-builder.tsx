@@ -7,9 +7,10 @@ import { StaffApiError, staffFetch, useStaffWrite } from "@/lib/staff/client";
 import { SegmentForm } from "@/lib/staff/forms/segments";
 import type { SegmentBuilderOptions } from "@/lib/staff/queries/segments";
 import { dashboardPages, staffApi } from "@/lib/staff/urls";
-import { FormError, InputField, buttonClass, checkboxClass, formatNumber } from "@/components/ui";
+import { InputField, checkboxClass, formatNumber } from "@/components/ui";
 import { conditionsOf, filterChoices, rowsOf, type GroupRow } from "../campaigns/builder-model";
 import { ConditionRows } from "../campaigns/condition-rows";
+import { BuilderSubmit } from "../campaigns/builder-submit";
 
 /** How long the builder waits after the last change before it asks for the live count. */
 const PREVIEW_DEBOUNCE_MS = 400;
@@ -129,24 +130,12 @@ export function SegmentBuilder({
           />
           Send <code>segment.entered</code> and <code>segment.left</code> webhooks
         </label>
-        <FormError error={errors.form} />
-        {problems.length > 0 && (
-          <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-            <p className="font-medium">
-              Not saved: {problems.length === 1 ? "one problem" : `${problems.length} problems`}.
-            </p>
-            <ul className="mt-1 list-disc pl-5 font-mono text-xs">
-              {problems.map(([path, message]) => (
-                <li key={path}>
-                  {path} {message}
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-        <button type="submit" className={buttonClass} disabled={write.pending}>
-          {initial ? "Save the segment" : "Create segment"}
-        </button>
+        <BuilderSubmit
+          errors={errors}
+          problems={problems}
+          pending={write.pending}
+          submit={initial ? "Save the segment" : "Create segment"}
+        />
       </div>
       <LiveCount preview={preview} />
     </form>

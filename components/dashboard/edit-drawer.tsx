@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { secondaryButtonClass } from "@/components/ui";
+import { buttonClass, secondaryButtonClass } from "@/components/ui";
 
 /**
  * The one place for "read view + edit" (Stripe-style): a button that opens a side drawer (a modal <dialog>: focus
@@ -70,5 +70,33 @@ export function DefinitionList({ items }: { items: [label: string, value: React.
         </div>
       ))}
     </dl>
+  );
+}
+
+/**
+ * The one shape of a drawer's edit form (the settings' drawers): the form named after what it edits, its fields,
+ * and the submit button, disabled while the write is on its way. `save` is the form's `useStaffForm`.
+ */
+export function DrawerForm({
+  label,
+  save,
+  submit,
+  children,
+}: {
+  label: string;
+  save: {
+    form: { ref: React.Ref<HTMLFormElement>; onSubmit: React.FormEventHandler<HTMLFormElement> };
+    pending: boolean;
+  };
+  submit: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <form {...save.form} aria-label={label} noValidate className="space-y-4">
+      {children}
+      <button type="submit" className={buttonClass} disabled={save.pending}>
+        {submit}
+      </button>
+    </form>
   );
 }

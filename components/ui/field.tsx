@@ -9,6 +9,8 @@ export const secondaryButtonClass =
 export const dangerButtonClass =
   "inline-flex items-center justify-center gap-1 rounded-md bg-red-700 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-red-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-400 disabled:opacity-50";
 export const checkboxClass = "h-4 w-4 rounded border-slate-400 text-indigo-600 focus:ring-indigo-300";
+/** An `InputField`'s attributes for a whole number (a phone shows digits); bounds are the field's own. */
+export const wholeNumberInput = { type: "number", inputMode: "numeric", step: 1 } as const;
 
 /** A field's error, announced (role="alert"); nothing when there is none. */
 export function FieldError({ error, className }: { error?: string; className?: string }) {

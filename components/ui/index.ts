@@ -10,6 +10,7 @@ export {
   dangerButtonClass,
   inputClass,
   secondaryButtonClass,
+  wholeNumberInput,
 } from "./field";
 export { formatDate, formatNumber } from "./format";
 export { KeysetPager } from "./keyset-pager";

@@ -3,8 +3,8 @@
 import { useStaffForm } from "@/lib/staff/client";
 import { PointValueForm } from "@/lib/staff/forms/finance";
 import { staffApi } from "@/lib/staff/urls";
-import { InputField, buttonClass } from "@/components/ui";
-import { EditDrawer } from "../edit-drawer";
+import { InputField } from "@/components/ui";
+import { DrawerForm, EditDrawer } from "../edit-drawer";
 
 /** The "Value of a point" card's "Edit" button and drawer (managers and owners). */
 export function PointValueDrawer(props: { programId: string; currency: string | null; pointValue: string | null }) {
@@ -38,7 +38,7 @@ function PointValueEditForm({
   });
   const { field } = save;
   return (
-    <form {...save.form} aria-label="Value of a point" noValidate className="space-y-4">
+    <DrawerForm label="Value of a point" save={save} submit="Save">
       <InputField
         label="Currency"
         hint="ISO 4217 code, e.g. EUR. Empty, with an empty value: points only."
@@ -53,9 +53,6 @@ function PointValueEditForm({
         {...field("pointValue")}
         inputMode="decimal"
       />
-      <button type="submit" className={buttonClass} disabled={save.pending}>
-        Save
-      </button>
-    </form>
+    </DrawerForm>
   );
 }

@@ -4,8 +4,8 @@ import { useStaffForm } from "@/lib/staff/client";
 import { PointsPolicyForm } from "@/lib/staff/forms/program";
 import { EXPIRY_POLICIES, EXPIRY_ROUNDINGS } from "@/lib/domain/expiry-rules";
 import { staffApi } from "@/lib/staff/urls";
-import { Field, InputField, buttonClass, checkboxClass, inputClass } from "@/components/ui";
-import { EditDrawer } from "../edit-drawer";
+import { Field, InputField, checkboxClass, inputClass, wholeNumberInput } from "@/components/ui";
+import { DrawerForm, EditDrawer } from "../edit-drawer";
 
 /** The "Points: pending and expiry" card's "Edit" button and drawer (managers and owners). */
 export function PointsPolicyDrawer(props: { programId: string; settings: PointsPolicyForm }) {
@@ -46,9 +46,8 @@ function PointsPolicyEditForm({
     }),
   });
   const { errors, field } = save;
-  const whole = { type: "number", inputMode: "numeric", step: 1 } as const;
   return (
-    <form {...save.form} aria-label="Pending points and expiry" noValidate className="space-y-4">
+    <DrawerForm label="Pending points and expiry" save={save} submit="Save pending points and expiry">
       <p className="text-sm text-slate-600">Changes apply to points earned after them.</p>
       <InputField
         label="Pending period (days)"
@@ -57,7 +56,7 @@ function PointsPolicyEditForm({
         {...field("pendingDays")}
         min={0}
         max={365}
-        {...whole}
+        {...wholeNumberInput}
       />
       <label className="flex items-center gap-2 text-sm">
         <input
@@ -117,14 +116,14 @@ function PointsPolicyEditForm({
         {...field("expiryCalendarYears")}
         min={1}
         max={10}
-        {...whole}
+        {...wholeNumberInput}
       />
       <InputField
         label="Inactivity: days with no earn and no spend"
         id="policy-inactivity-days"
         {...field("expiryInactivityDays")}
         min={1}
-        {...whole}
+        {...wholeNumberInput}
       />
       <InputField
         label="Warn (points.expiring) this many days before"
@@ -133,11 +132,8 @@ function PointsPolicyEditForm({
         {...field("expiryWarningDays")}
         min={1}
         max={365}
-        {...whole}
+        {...wholeNumberInput}
       />
-      <button type="submit" className={buttonClass} disabled={save.pending}>
-        Save pending points and expiry
-      </button>
-    </form>
+    </DrawerForm>
   );
 }

@@ -3,8 +3,8 @@
 import { useStaffForm } from "@/lib/staff/client";
 import { ReferralSettingsPatch, type ReferralSettingsForm } from "@/lib/staff/forms/program";
 import { staffApi } from "@/lib/staff/urls";
-import { InputField, buttonClass } from "@/components/ui";
-import { EditDrawer } from "../edit-drawer";
+import { InputField, wholeNumberInput } from "@/components/ui";
+import { DrawerForm, EditDrawer } from "../edit-drawer";
 
 export type ReferralSettingsData = ReferralSettingsForm;
 
@@ -52,9 +52,8 @@ function ReferralSettingsEditForm({
     }),
   });
   const { field } = save;
-  const whole = { type: "number", inputMode: "numeric", step: 1 } as const;
   return (
-    <form {...save.form} aria-label="Referral settings" noValidate className="space-y-4">
+    <DrawerForm label="Referral settings" save={save} submit="Save referral settings">
       <InputField
         label="Referral link"
         hint="An http(s) URL with {code} where the customer's referral code goes. Empty: no links."
@@ -67,14 +66,14 @@ function ReferralSettingsEditForm({
         id="referral-referrer-points"
         {...field("referralReferrerPoints")}
         min={0}
-        {...whole}
+        {...wholeNumberInput}
       />
       <InputField
         label="Points for the referred customer"
         id="referral-referred-points"
         {...field("referralReferredPoints")}
         min={0}
-        {...whole}
+        {...wholeNumberInput}
       />
       <InputField
         label="Qualifying earn (minimum points)"
@@ -82,7 +81,7 @@ function ReferralSettingsEditForm({
         id="referral-min-earn"
         {...field("referralMinEarnPoints")}
         min={1}
-        {...whole}
+        {...wholeNumberInput}
       />
       <InputField
         label="Rewarded referrals per referrer"
@@ -90,7 +89,7 @@ function ReferralSettingsEditForm({
         id="referral-cap-count"
         {...field("referralCapCount")}
         min={1}
-        {...whole}
+        {...wholeNumberInput}
       />
       <InputField
         label="Cap period (days)"
@@ -98,11 +97,8 @@ function ReferralSettingsEditForm({
         {...field("referralCapDays")}
         min={1}
         max={3650}
-        {...whole}
+        {...wholeNumberInput}
       />
-      <button type="submit" className={buttonClass} disabled={save.pending}>
-        Save referral settings
-      </button>
-    </form>
+    </DrawerForm>
   );
 }

@@ -4,8 +4,9 @@ import { useRouter } from "next/navigation";
 import { useStaffForm } from "@/lib/staff/client";
 import { MAX_CANCEL_HOURS, NewProgramForm, ProgramSettingsPatch } from "@/lib/staff/forms/program";
 import { dashboardPages, staffApi } from "@/lib/staff/urls";
-import { Field, InputField, buttonClass, inputClass } from "@/components/ui";
+import { Field, InputField, inputClass, wholeNumberInput } from "@/components/ui";
 import { CardForm } from "../card-form";
+import { DrawerForm } from "../edit-drawer";
 
 export interface SettingsData {
   name: string;
@@ -58,10 +59,10 @@ export function SettingsForm({
     }),
   });
   const { errors, field } = save;
-  const months = { type: "number", inputMode: "numeric", min: 1, max: 120, step: 1 } as const;
-  const points = { type: "number", inputMode: "numeric", min: 0, step: 1 } as const;
+  const months = { ...wholeNumberInput, min: 1, max: 120 } as const;
+  const points = { ...wholeNumberInput, min: 0 } as const;
   return (
-    <form {...save.form} aria-label="Program settings" noValidate className="space-y-4">
+    <DrawerForm label="Program settings" save={save} submit="Save settings">
       <InputField label="Name" id="settings-name" {...field("name")} />
       <InputField
         label="Points expire after (months)"
@@ -127,10 +128,7 @@ export function SettingsForm({
           spellCheck={false}
         />
       </Field>
-      <button type="submit" className={buttonClass} disabled={save.pending}>
-        Save settings
-      </button>
-    </form>
+    </DrawerForm>
   );
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { type Permission } from "./authz";
+import { resolveRange } from "./report-range";
 import { requirePage } from "./session";
 import { firstParams } from "./search-params";
 
@@ -22,4 +23,24 @@ export async function openProgramSearchPage<K extends string>(
   const staff = await requirePage(programId, permission);
   const search = await firstParams(props.searchParams);
   return { programId, staff, search, database: await db() };
+}
+
+/**
+ * The one preamble of a report page (the Overview, Finance): `openProgramSearchPage`, the program's time zone and
+ * the period its query asks for (report-range.ts `resolveRange`: the same presets, bounds and refusals), counted up
+ * to today on `today`'s clock: the program's (Finance: the books follow the program clock) or real time (the
+ * Overview's figures).
+ */
+export async function openReportPage(
+  props: ProgramSearchPageProps<"range" | "from" | "to">,
+  permission: Permission,
+  today: "program clock" | "real time",
+) {
+  const page = await openProgramSearchPage(props, permission);
+  const { timeZone } = await page.database.program.findUniqueOrThrow({
+    where: { id: page.programId },
+    select: { timeZone: true },
+  });
+  const now = today === "program clock" ? (page.staff.programClockAt ?? undefined) : undefined;
+  return { ...page, timeZone, range: resolveRange(page.search, timeZone, now) };
 }

@@ -1,6 +1,5 @@
-import { openProgramSearchPage, type ProgramSearchPageProps } from "@/lib/staff/program-page";
+import { openReportPage, type ProgramSearchPageProps } from "@/lib/staff/program-page";
 import { can } from "@/lib/staff/authz";
-import { resolveRange } from "@/lib/staff/report-range";
 import { cachedReport } from "@/lib/staff/queries/reports";
 import { referralReport } from "@/lib/staff/queries/reports-referrals";
 import { Card, formatDate } from "@/components/ui";
@@ -14,12 +13,7 @@ export const metadata = { title: "Reports · Loyalty" };
 
 /** The program's reports: a period in the program's time zone, compared with the one before it (lib/staff/queries/reports.ts). */
 export default async function ReportsPage(props: ProgramSearchPageProps<"range" | "from" | "to">) {
-  const { programId, staff, search, database } = await openProgramSearchPage(props, "program.read");
-  const { timeZone } = await database.program.findUniqueOrThrow({
-    where: { id: programId },
-    select: { timeZone: true },
-  });
-  const range = resolveRange(search, timeZone);
+  const { programId, staff, database, timeZone, range } = await openReportPage(props, "program.read", "real time");
   const [report, referrals] = await Promise.all([
     cachedReport(database, programId, range),
     referralReport(database, programId, range),
@@ -31,11 +25,6 @@ export default async function ReportsPage(props: ProgramSearchPageProps<"range" 
         <p className="text-xs text-slate-600">Figures as of {formatDate(report.computedAt)}, refreshed every minute.</p>
       </div>
       <RangePicker programId={programId} range={range} />
-      {range.error && (
-        <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {range.error} Showing the last 30 days.
-        </p>
-      )}
       <p className="text-sm text-slate-700">
         <strong>
           {range.from} – {range.to}

@@ -1,6 +1,5 @@
-import { openProgramSearchPage, type ProgramSearchPageProps } from "@/lib/staff/program-page";
+import { openReportPage, type ProgramSearchPageProps } from "@/lib/staff/program-page";
 import { can } from "@/lib/staff/authz";
-import { resolveRange } from "@/lib/staff/report-range";
 import { financeReport } from "@/lib/staff/queries/finance";
 import { dashboardPages } from "@/lib/staff/urls";
 import { Card } from "@/components/ui";
@@ -16,22 +15,12 @@ export const metadata = { title: "Finance · Loyalty" };
 
 /** Points accounting (lib/domain/accounting.ts): the program's points as books, per day of its time zone. */
 export default async function FinancePage(props: ProgramSearchPageProps<"range" | "from" | "to">) {
-  const { programId, staff, search, database } = await openProgramSearchPage(props, "program.read");
-  const { timeZone } = await database.program.findUniqueOrThrow({
-    where: { id: programId },
-    select: { timeZone: true },
-  });
-  const range = resolveRange(search, timeZone, staff.programClockAt ?? undefined);
+  const { programId, staff, database, timeZone, range } = await openReportPage(props, "program.read", "program clock");
   const report = await financeReport(database, programId, range);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Finance</h1>
       <RangePicker programId={programId} range={range} page={dashboardPages.finance} />
-      {range.error && (
-        <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {range.error} Showing the last 30 days.
-        </p>
-      )}
       <p className="text-sm text-slate-700">
         <strong>
           {range.from} – {range.to}

@@ -385,39 +385,48 @@ export interface FlowAllowance {
 }
 
 /**
- * What is left of a flow for a customer (the JeriCommerce execute alias's answer, API.md §3): `once` allows one run
- * that earns; the caps allow runs until their points are used, each run earning the flow's fixed points × the
- * current tier's factor (the last one what is left). Read in the caller's transaction, after the run.
+ * What is left of a flow for a customer (the JeriCommerce execute alias's answer, API.md §3), read in the caller's
+ * transaction after the run: the flow and the customer's uses by the runs' own read (`FLOW_SNAPSHOT_SQL`), then
+ * `remainingRuns`, which asks the runs' own decision (`decideFlowRun`).
  */
 export async function flowAllowance(
   db: Db,
   input: { programId: string; customerId: string; flowKey: string; now?: Date },
 ): Promise<FlowAllowance> {
-  const flow = await db.earningFlow.findUnique({
-    where: { programId_key: { programId: input.programId, key: input.flowKey } },
-  });
-  if (!flow) throw earningFlowNotFound(input.flowKey);
-  const recurrence: FlowRecurrence = flow.once ? "once" : flow.capPerDay != null ? "daily" : "unlimited";
-  if (!flow.once && flow.capTotal == null && flow.capPerDay == null) return { remainingExecutions: null, recurrence };
-  const [used] = await db.$queryRawUnsafe<{ runs: number; total: number; today: number; factor: number | null }[]>(
-    `SELECT count(e.id)::int AS runs, coalesce(sum(e.points), 0)::int AS total,
-            coalesce(sum(e.points) FILTER (WHERE e."createdAt" >= date_trunc('day', $4::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::int AS today,
-            (SELECT t.factor FROM "CustomerTier" ct JOIN "Tier" t ON t.id = ct."currentTierId"
-              WHERE ct."programId" = $1::uuid AND ct."customerId" = $2::uuid) AS factor
-     FROM "LedgerEntry" e WHERE e."programId" = $1::uuid AND e."customerId" = $2::uuid AND e."earningFlowId" = $3::uuid`,
+  const now = input.now ?? programNow(input.programId);
+  const [snap] = await db.$queryRawUnsafe<FlowSnapshot[]>(
+    FLOW_SNAPSHOT_SQL,
     input.programId,
+    input.flowKey,
     input.customerId,
-    flow.id,
-    (input.now ?? programNow(input.programId)).toISOString(),
+    now.toISOString(),
   );
-  const rooms = [
-    ...(flow.capTotal != null ? [flow.capTotal - (used?.total ?? 0)] : []),
-    ...(flow.capPerDay != null ? [flow.capPerDay - (used?.today ?? 0)] : []),
-  ];
-  const room = rooms.length ? Math.min(...rooms) : null;
-  const perRun = flow.points != null ? Math.floor(flow.points * (used?.factor ?? 1) + 1e-9) : null;
-  let runs: number | null = null;
-  if (room !== null) runs = room <= 0 ? 0 : perRun !== null && perRun > 0 ? Math.ceil(room / perRun) : null;
-  if (flow.once) runs = (used?.runs ?? 0) > 0 ? 0 : Math.min(1, runs ?? 1);
-  return { remainingExecutions: runs, recurrence };
+  if (!snap) throw earningFlowNotFound(input.flowKey);
+  const recurrence: FlowRecurrence = snap.once ? "once" : snap.capPerDay != null ? "daily" : "unlimited";
+  const state = { ...snap, balance: snap.balance ?? 0, memberSince: snap.memberSince ?? now };
+  return { remainingExecutions: remainingRuns(snap, state, now), recurrence };
+}
+
+/**
+ * How many runs would still earn points now: the runs `decideFlowRun` would award one after the other, each decided
+ * on the uses the earlier ones leave (one more run, its points in the lifetime and today's totals), so the answer
+ * and the runs cannot disagree. Runs that earn the same whole points before a points cap (the engine's
+ * `pointsCaps`) is reached are counted in one step. Null when the flow has no limit (unlimited), or when its points
+ * are per unit of a param (a run's points are not known before it) and its limits still have room. Pure.
+ */
+export function remainingRuns(flow: Parameters<typeof flowCampaign>[0], state: FlowRunState, now: Date): number | null {
+  const { limits } = flowCampaign(flow).definition;
+  const caps = limits.pointsCaps ?? [];
+  if (!limits.perCustomer && caps.length === 0) return null;
+  const room = (s: FlowRunState) => Math.min(...caps.map((c) => c.points - (c.window === "day" ? s.today : s.total)));
+  const uses = limits.perCustomer ? limits.perCustomer.count - state.runs : Infinity;
+  if (flow.points == null) return room(state) <= 0 || uses <= 0 ? 0 : Number.isFinite(uses) ? uses : null;
+  let runs = 0;
+  for (let s = state; ;) {
+    const { pointsEarned, capped } = decideFlowRun(flow, s, {}, now);
+    if (pointsEarned <= 0) return runs;
+    const same = capped || limits.perCustomer ? 1 : Math.max(1, Math.floor(room(s) / pointsEarned));
+    runs += same;
+    s = { ...s, runs: s.runs + same, total: s.total + same * pointsEarned, today: s.today + same * pointsEarned };
+  }
 }

@@ -163,8 +163,7 @@ export async function segmentMembers(
   input: { programId: string; segmentId: string; cursor: string | null; limit: number; now: Date },
 ) {
   const segment = await getSegment(db, input.programId, input.segmentId);
-  const after = input.cursor ? decodeCursor(input.cursor) : null;
-  if (input.cursor && !after) throw validationFailed([{ path: "cursor", message: "is not a cursor of this list" }]);
+  const after = membersAfter(input.cursor);
   const decl = await filterDeclarations(db, input.programId, segment.filter);
   const rows = await query<SegmentMember & { id: string }>(
     db,
@@ -174,11 +173,45 @@ export async function segmentMembers(
       tail: sql`ORDER BY c.id LIMIT ${input.limit + 1}`,
     }),
   );
-  const page = rows.slice(0, input.limit);
+  return membersPage(rows, input.limit);
+}
+
+/**
+ * A segment's live count and one page of its members now (as `segmentMembers`), in one statement: the filter runs
+ * once for both, and the count and the page are of one snapshot (the dashboard's segment page).
+ */
+export async function countedSegmentMembers(
+  db: Db,
+  input: { programId: string; segment: SegmentView; cursor: string | null; limit: number; now: Date },
+) {
+  const after = membersAfter(input.cursor);
+  const decl = await filterDeclarations(db, input.programId, input.segment.filter);
+  const members = filterQuery(input.segment.filter, decl, input.programId, input.now);
+  const [row] = await query<{ count: number; page: SegmentMember[] }>(
+    db,
+    sql`WITH m AS (${members})
+      SELECT (SELECT count(*)::int FROM m) AS count,
+        coalesce((SELECT json_agg(json_build_object('customerId', s.id, 'email', s.email) ORDER BY s.id)
+          FROM (SELECT id, email FROM m ${after ? sql`WHERE id > ${after.id}::uuid` : raw("")}
+                ORDER BY id LIMIT ${input.limit + 1}) s), '[]'::json) AS page`,
+  );
+  return { count: Number(row!.count), members: membersPage(row!.page, input.limit) };
+}
+
+/** The members' keyset: the customer id after which a page starts (400 for a cursor that is not one of this list). */
+function membersAfter(cursor: string | null) {
+  const after = cursor ? decodeCursor(cursor) : null;
+  if (cursor && !after) throw validationFailed([{ path: "cursor", message: "is not a cursor of this list" }]);
+  return after;
+}
+
+/** A page of members from `limit + 1` rows read in id order, with the cursor of the next page when there is one. */
+function membersPage(rows: SegmentMember[], limit: number) {
+  const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
     data: page.map((r) => ({ customerId: r.customerId, email: r.email })),
-    nextCursor: rows.length > input.limit && last ? encodeCursor(EPOCH, last.customerId) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(EPOCH, last.customerId) : null,
   };
 }
 const EPOCH = "1970-01-01T00:00:00.000Z";

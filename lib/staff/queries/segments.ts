@@ -5,13 +5,7 @@ import { SEGMENT_ATTR, type CampaignDefinition, type Condition } from "@/lib/dom
 import { listEventTypes } from "@/lib/domain/campaigns/store";
 import { customerAttributeTypes } from "@/lib/domain/customer-attributes";
 import { CUSTOMER_FIELDS } from "@/lib/domain/segments/filter";
-import {
-  getSegment,
-  listSegments,
-  previewSegment,
-  segmentMembers,
-  segmentsOfCustomer,
-} from "@/lib/domain/segments/store";
+import { countedSegmentMembers, getSegment, listSegments, segmentsOfCustomer } from "@/lib/domain/segments/store";
 import { versionOf } from "../versions";
 import { allCampaigns } from "./campaigns";
 
@@ -98,8 +92,8 @@ export async function campaignsUsingSegment(db: Db, programId: string, segment: 
 export const MEMBERS_PAGE_SIZE = 50;
 
 /**
- * One segment's page: the segment and its version (the edit form's If-Match), its live count, one keyset page of
- * its members now (after `cursor`), the campaigns naming it and the builder's options. Null when the program has
+ * One segment's page: the segment and its version (the edit form's If-Match), its live count and one keyset page of
+ * its members now (after `cursor`; one run of the filter), the campaigns naming it and the builder's options. Null when the program has
  * no such segment; a cursor that is not one of this list is a 400 from the domain.
  */
 export async function segmentPage(db: Db, programId: string, segmentId: string, cursor: string | null, now: Date) {
@@ -108,16 +102,15 @@ export async function segmentPage(db: Db, programId: string, segmentId: string, 
     throw err;
   });
   if (!segment) return null;
-  const [preview, members, campaigns, options] = await Promise.all([
-    previewSegment(db, programId, segment.filter, now),
-    segmentMembers(db, { programId, segmentId, cursor, limit: MEMBERS_PAGE_SIZE, now }),
+  const [{ count, members }, campaigns, options] = await Promise.all([
+    countedSegmentMembers(db, { programId, segment, cursor, limit: MEMBERS_PAGE_SIZE, now }),
     campaignsUsingSegment(db, programId, segment),
     segmentBuilderOptions(db, programId),
   ]);
   return {
     segment,
     version: versionOf(new Date(segment.updatedAt)),
-    count: preview.count,
+    count,
     members,
     campaigns,
     options,

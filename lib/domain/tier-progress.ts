@@ -33,8 +33,14 @@ export function tierProgress<T extends TierStep>(
     )
       next = t;
   if (!next) return { next: null, remaining: 0, percent: 100 };
+  return { next, remaining: next.requiredPoints - points, percent: progressPercent(points, next) };
+}
+
+/** Whole percent of `next`'s threshold that `points` reach, 0–100; 100 when there is no next tier. */
+export function progressPercent(points: number, next: { requiredPoints: number } | null): number {
+  if (!next) return 100;
   // A threshold of 0 can only be "next" for negative points; max(…, 1) keeps the division finite, and the clamp
   // keeps the bar's aria-valuenow within 0–100.
   const percent = Math.floor((points / Math.max(next.requiredPoints, 1)) * 100);
-  return { next, remaining: next.requiredPoints - points, percent: Math.min(100, Math.max(0, percent)) };
+  return Math.min(100, Math.max(0, percent));
 }

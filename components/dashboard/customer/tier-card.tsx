@@ -1,6 +1,7 @@
-import { tierProgress } from "@/lib/domain/tier-progress";
+import type { BalanceExplained } from "@/lib/domain/balance-explained";
+import { progressPercent } from "@/lib/domain/tier-progress";
 import { Badge, Card, formatDate, formatNumber } from "@/components/ui";
-import type { CustomerData, CustomerProfile } from "./profile";
+import type { CustomerData } from "./profile";
 
 const STATUS_TEXT: Record<string, string> = {
   base: "base tier",
@@ -8,10 +9,15 @@ const STATUS_TEXT: Record<string, string> = {
   carried: "carried from last period",
 };
 
-/** The customer page's tier card: the tier and its status, the carry tier, dates, and progress to the next tier. */
-export function TierCard({ customer, tiers }: { customer: CustomerData; tiers: CustomerProfile["tiers"] }) {
+/**
+ * The customer page's tier card: the tier and its status, the carry tier, dates, and progress to the next tier —
+ * the progress as the balance's explanation decided it (`progress`: the tier points of the period and the next tier
+ * as of now), so that the two cards never disagree.
+ */
+export function TierCard({ customer, progress }: { customer: CustomerData; progress: BalanceExplained["tier"] }) {
   const ct = customer.customerTier;
-  const { next, remaining, percent } = tierProgress(tiers, ct.currentTierId, ct.currentTierPoints);
+  const { next, pointsToNext: remaining, points } = progress;
+  const percent = progressPercent(points, next);
   const status = customer.loyaltyData.tierStatus;
   return (
     <Card title="Tier">
@@ -32,7 +38,7 @@ export function TierCard({ customer, tiers }: { customer: CustomerData; tiers: C
       </dl>
       <div className="mt-3">
         <div className="flex flex-wrap justify-between gap-x-2 text-xs text-slate-700">
-          <span>{formatNumber(ct.currentTierPoints)} points this period</span>
+          <span>{formatNumber(points)} points this period</span>
           <span>{next ? `${formatNumber(remaining)} more for ${next.name}` : "Top tier reached"}</span>
         </div>
         <div

@@ -13,7 +13,6 @@ import { listCustomerAttributes } from "@/lib/domain/customer-attributes";
 import { programNow } from "@/lib/domain/clock";
 import { staffQuery } from "../../authz";
 import { customerSegments } from "../segments";
-import { programTiers } from "../catalogue";
 import { customerRedemptions } from "../redemptions";
 import { customerTimeline } from "./timeline";
 
@@ -31,10 +30,9 @@ export const customerTransactions = staffQuery(
 /** Everything the customer page shows, in parallel; null when the id names no live customer of the program. */
 export async function customerProfile(db: Db, programId: string, customerId: string) {
   if (!(await findCustomer(db, programId, customerId))) return null;
-  const [customerJson, tiers, timeline, rewards, pools, balance, redemptions, referrals, row, attributes, segments] =
+  const [customerJson, timeline, rewards, pools, balance, redemptions, referrals, row, attributes, segments] =
     await Promise.all([
       getCustomerJsonById(db, programId, customerId),
-      programTiers(db, programId),
       customerTimeline(db, programId, customerId),
       db.reward.findMany({
         where: { programId, active: true },
@@ -55,10 +53,10 @@ export async function customerProfile(db: Db, programId: string, customerId: str
     /** The version the page's edit forms are made from (If-Match; lib/staff/versions.ts). */
     version: versionOf(row.updatedAt),
     customer: JSON.parse(customerJson) as z.infer<typeof Customer>,
-    tiers,
     timeline,
     rewards,
     pools,
+    /** The balance explained as of now; its `tier` is also the tier card's progress (one decision, one read). */
     balance,
     redemptions,
     referrals,

@@ -77,7 +77,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ progr
 
         <div className="min-w-0 space-y-4 lg:order-1 lg:col-span-2">
           <div className="grid gap-4 md:grid-cols-2">
-            <TierCard customer={customer} tiers={profile.tiers} />
+            <TierCard customer={customer} progress={profile.balance.tier} />
             <LoyaltyDataCard customer={customer} />
           </div>
           <SegmentsCard programId={programId} segments={profile.segments} />

@@ -52,17 +52,26 @@ export async function allCampaigns(db: Db, programId: string): Promise<CampaignV
   return out;
 }
 
-export async function campaignRows(db: Db, programId: string): Promise<CampaignRow[]> {
-  const campaigns = await allCampaigns(db, programId);
+/** The definition of each campaign's running version, by campaign id (a draft-only campaign has none). */
+export async function runningDefinitions(
+  db: Db,
+  programId: string,
+  campaigns: CampaignView[],
+): Promise<Map<string, CampaignDefinition>> {
   const versions = await db.campaignVersion.findMany({
     where: { programId, campaignId: { in: campaigns.map((c) => c.id) } },
     select: { campaignId: true, version: true, definition: true },
   });
-  const running = new Map(
+  return new Map(
     versions
       .filter((v) => campaigns.some((c) => c.id === v.campaignId && c.version === v.version))
       .map((v) => [v.campaignId, v.definition as unknown as CampaignDefinition]),
   );
+}
+
+export async function campaignRows(db: Db, programId: string): Promise<CampaignRow[]> {
+  const campaigns = await allCampaigns(db, programId);
+  const running = await runningDefinitions(db, programId, campaigns);
   return campaigns.map((c) => {
     const d = currentDefinition(c, running.get(c.id))!;
     return {

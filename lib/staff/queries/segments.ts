@@ -1,13 +1,13 @@
 import "server-only";
 import type { Db } from "@/lib/db/types";
 import { AppError } from "@/lib/errors";
-import { SEGMENT_ATTR, type CampaignDefinition, type Condition } from "@/lib/domain/campaigns/definition";
+import { SEGMENT_ATTR, type Condition } from "@/lib/domain/campaigns/definition";
 import { listEventTypes } from "@/lib/domain/campaigns/store";
 import { customerAttributeTypes } from "@/lib/domain/customer-attributes";
 import { CUSTOMER_FIELDS } from "@/lib/domain/segments/filter";
 import { countedSegmentMembers, getSegment, listSegments, segmentsOfCustomer } from "@/lib/domain/segments/store";
 import { versionOf } from "../versions";
-import { allCampaigns } from "./campaigns";
+import { allCampaigns, runningDefinitions } from "./campaigns";
 
 /**
  * The segments pages' reads (API.md "Segments"): the list with each segment's members at its last recompute, what
@@ -74,15 +74,7 @@ export function namesSegment(node: Condition | null | undefined, keys: readonly 
 /** The campaigns whose running version or pending draft names the segment (by id or name) in a condition. */
 export async function campaignsUsingSegment(db: Db, programId: string, segment: { id: string; name: string }) {
   const campaigns = await allCampaigns(db, programId);
-  const versions = await db.campaignVersion.findMany({
-    where: { programId, campaignId: { in: campaigns.map((c) => c.id) } },
-    select: { campaignId: true, version: true, definition: true },
-  });
-  const running = new Map(
-    versions
-      .filter((v) => campaigns.some((c) => c.id === v.campaignId && c.version === v.version))
-      .map((v) => [v.campaignId, v.definition as unknown as CampaignDefinition]),
-  );
+  const running = await runningDefinitions(db, programId, campaigns);
   const keys = [segment.id, segment.name];
   return campaigns
     .filter((c) => [running.get(c.id), c.draft].some((d) => namesSegment(d?.conditions, keys)))

@@ -7,7 +7,7 @@ import { EarningFlowActive, EarningFlowEdit } from "@/lib/staff/forms/earning-fl
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, buttonClass, checkboxClass, secondaryButtonClass } from "@/components/ui";
 import { EditDrawer } from "../edit-drawer";
-import { FlowParamsFieldset, readFlowParams, useParamRows } from "./flow-params-fieldset";
+import { FlowParamsFieldset, readFlowFields, useParamRows } from "./flow-params-fieldset";
 
 export interface FlowData {
   id: string;
@@ -68,19 +68,7 @@ function EarningFlowEditForm({ programId, flow, onSaved }: { programId: string; 
     success: `"${flow.key}" saved`,
     clear: "never",
     onSuccess: onSaved,
-    read: (f) => {
-      const fixed = mode === "fixed";
-      return {
-        name: f.optionalText("name"),
-        points: fixed ? f.optionalNumber("points") : null,
-        pointsPerUnit: fixed ? null : f.optionalNumber("pointsPerUnit"),
-        param: fixed ? null : f.optionalText("param"),
-        params: readFlowParams(f, paramRows.rows),
-        capPerDay: f.optionalNumber("capPerDay"),
-        capTotal: f.optionalNumber("capTotal"),
-        once: f.checked("once"),
-      };
-    },
+    read: (f) => readFlowFields(f, mode, paramRows.rows),
   });
   const { errors, field } = save;
   const whole = { type: "number", inputMode: "numeric", min: 1, step: 1 } as const;

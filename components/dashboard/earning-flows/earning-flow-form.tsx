@@ -6,7 +6,7 @@ import { EarningFlowForm as EarningFlowSchema } from "@/lib/staff/forms/earning-
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, checkboxClass } from "@/components/ui";
 import { CardForm } from "../card-form";
-import { FlowParamsFieldset, readFlowParams, useParamRows } from "./flow-params-fieldset";
+import { FlowParamsFieldset, readFlowFields, useParamRows } from "./flow-params-fieldset";
 
 /** The earning flows page's "New earning flow" card (managers): fixed or per-unit points, declared params, caps. */
 export function EarningFlowForm({ programId }: { programId: string }) {
@@ -21,20 +21,7 @@ export function EarningFlowForm({ programId }: { programId: string }) {
       setMode("fixed");
       paramRows.clear();
     },
-    read: (f) => {
-      const fixed = mode === "fixed";
-      return {
-        key: f.text("key"),
-        name: f.optionalText("name"),
-        points: fixed ? f.optionalNumber("points") : null,
-        pointsPerUnit: fixed ? null : f.optionalNumber("pointsPerUnit"),
-        param: fixed ? null : f.optionalText("param"),
-        params: readFlowParams(f, paramRows.rows),
-        capPerDay: f.optionalNumber("capPerDay"),
-        capTotal: f.optionalNumber("capTotal"),
-        once: f.checked("once"),
-      };
-    },
+    read: (f) => ({ key: f.text("key"), ...readFlowFields(f, mode, paramRows.rows) }),
   });
   const { errors, field } = create;
   return (

@@ -27,6 +27,24 @@ export const readFlowParams = (f: FormValues, rows: number[]) =>
     required: f.checked(`param-${row}-required`),
   }));
 
+/**
+ * A flow's fields as the new-flow and edit forms read them: fixed points or points per unit of a param (the other
+ * pair null), the declared params, the caps and `once`.
+ */
+export const readFlowFields = (f: FormValues, mode: "fixed" | "perUnit", rows: number[]) => {
+  const fixed = mode === "fixed";
+  return {
+    name: f.optionalText("name"),
+    points: fixed ? f.optionalNumber("points") : null,
+    pointsPerUnit: fixed ? null : f.optionalNumber("pointsPerUnit"),
+    param: fixed ? null : f.optionalText("param"),
+    params: readFlowParams(f, rows),
+    capPerDay: f.optionalNumber("capPerDay"),
+    capTotal: f.optionalNumber("capTotal"),
+    once: f.checked("once"),
+  };
+};
+
 /** The "Parameters a run may send" part of the new earning flow form. */
 export function FlowParamsFieldset({
   rows,

@@ -38,6 +38,21 @@ export async function webhookSettings(db: Db, programId: string) {
   };
 }
 
+/** What the delivery log shows of a delivery (its page and one delivery): status, attempts, last answer, times. */
+const DELIVERY_FIELDS = {
+  id: true,
+  kind: true,
+  url: true,
+  status: true,
+  attempts: true,
+  lastStatusCode: true,
+  lastError: true,
+  nextAttemptAt: true,
+  deliveredAt: true,
+  createdAt: true,
+  event: { select: { type: true } },
+} as const;
+
 /**
  * One page (newest first) of the program's webhook and push deliveries, optionally of one status; keyset cursor
  * on (createdAt, id), served by the (programId, createdAt) index.
@@ -52,19 +67,7 @@ export async function deliveryPage(
     where: { programId, ...(options.status ? { status: options.status } : {}), ...olderThan(options.after) },
     orderBy: [...NEWEST_FIRST],
     take: take + 1,
-    select: {
-      id: true,
-      kind: true,
-      url: true,
-      status: true,
-      attempts: true,
-      lastStatusCode: true,
-      lastError: true,
-      nextAttemptAt: true,
-      deliveredAt: true,
-      createdAt: true,
-      event: { select: { type: true } },
-    },
+    select: DELIVERY_FIELDS,
   });
   const page = keysetPage(rows, take);
   return {
@@ -84,20 +87,7 @@ export async function deliveryPage(
 export async function deliveryWithPayload(db: Db, programId: string, deliveryId: string) {
   const delivery = await db.delivery.findFirst({
     where: { id: deliveryId, programId },
-    select: {
-      id: true,
-      kind: true,
-      url: true,
-      status: true,
-      attempts: true,
-      lastStatusCode: true,
-      lastError: true,
-      nextAttemptAt: true,
-      deliveredAt: true,
-      createdAt: true,
-      eventId: true,
-      event: { select: { type: true } },
-    },
+    select: { ...DELIVERY_FIELDS, eventId: true },
   });
   if (!delivery) return null;
   const [row] = delivery.eventId

@@ -104,16 +104,17 @@ let campaignsSetUp: ReturnType<typeof eventsWorkload> | undefined;
 const campaignLoad = (w: Workload, baseUrl: string, sql: pg.Pool) =>
   (campaignsSetUp ??= eventsWorkload(baseUrl, w, sql, Number(env.BENCH_EVENTS_BUDGETED ?? 2)));
 
-const requests: Record<string, (work: Workload, baseUrl: string, sql: pg.Pool) => LoadRequest | Promise<LoadRequest>> = {
-  get: (w) => w.getCustomer(),
-  increase: (w) => w.increase(true),
-  increaseUnkeyed: (w) => w.increase(false),
-  get401: (w) => w.unauthorized(),
-  // The `events` row's requests: a keyed event against 20 active campaigns (5 match, BENCH_EVENTS_BUDGETED=2 of them
-  // with a budget), a keyed earning-flow run.
-  events: async (w, url, sql) => (await campaignLoad(w, url, sql)).events,
-  flows: async (w, url, sql) => (await campaignLoad(w, url, sql)).flows,
-};
+const requests: Record<string, (work: Workload, baseUrl: string, sql: pg.Pool) => LoadRequest | Promise<LoadRequest>> =
+  {
+    get: (w) => w.getCustomer(),
+    increase: (w) => w.increase(true),
+    increaseUnkeyed: (w) => w.increase(false),
+    get401: (w) => w.unauthorized(),
+    // The `events` row's requests: a keyed event against 20 active campaigns (5 match, BENCH_EVENTS_BUDGETED=2 of them
+    // with a budget), a keyed earning-flow run.
+    events: async (w, url, sql) => (await campaignLoad(w, url, sql)).events,
+    flows: async (w, url, sql) => (await campaignLoad(w, url, sql)).flows,
+  };
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number } }[];

@@ -1,5 +1,5 @@
 /**
- * Where ours spends a request: `node --no-warnings --import tsx bench/profile.ts [get|increase|get401|statement|...]` (comma-
+ * Where ours spends a request: `node --no-warnings --import tsx bench/profile.ts [get|increase|get401|events|flows|statement|...]` (comma-
  * separated; default `get,increase`). Not a bench row: a measuring tool for the one who tunes the hot paths.
  *
  * For each request kind it starts a fresh production server (one worker) under `node --cpu-prof`, sends the kind's
@@ -53,6 +53,7 @@ import {
 import { createProgram, Workload } from "./setup";
 import { increaseSql } from "./baseline-sql";
 import { changeArgs, changeSql } from "@/lib/api/one-statement";
+import { eventsWorkload } from "./rows/campaigns";
 import { outcomeSlot } from "@/lib/api/idempotency";
 
 const env = process.env;
@@ -98,12 +99,22 @@ const KINDS = (process.argv[2] ?? "get,increase").split(",").map((s) => s.trim()
 /** `bench/profile.ts <file>.cpuprofile [seconds]`: only the summary of a profile taken before. */
 const SUMMARISE = process.argv[2]?.endsWith(".cpuprofile") ? process.argv[2] : null;
 
-const requests: Record<string, (work: Workload) => LoadRequest> = {
-  get: (w) => w.getCustomer(),
-  increase: (w) => w.increase(true),
-  increaseUnkeyed: (w) => w.increase(false),
-  get401: (w) => w.unauthorized(),
-};
+/** The `events` row's set-up (bench/rows/campaigns.ts), made once per run by the first kind that needs it. */
+let campaignsSetUp: ReturnType<typeof eventsWorkload> | undefined;
+const campaignLoad = (w: Workload, baseUrl: string, sql: pg.Pool) =>
+  (campaignsSetUp ??= eventsWorkload(baseUrl, w, sql, Number(env.BENCH_EVENTS_BUDGETED ?? 2)));
+
+const requests: Record<string, (work: Workload, baseUrl: string, sql: pg.Pool) => LoadRequest | Promise<LoadRequest>> =
+  {
+    get: (w) => w.getCustomer(),
+    increase: (w) => w.increase(true),
+    increaseUnkeyed: (w) => w.increase(false),
+    get401: (w) => w.unauthorized(),
+    // The `events` row's requests: a keyed event against 20 active campaigns (5 match, BENCH_EVENTS_BUDGETED=2 of them
+    // with a budget), a keyed earning-flow run.
+    events: async (w, url, sql) => (await campaignLoad(w, url, sql)).events,
+    flows: async (w, url, sql) => (await campaignLoad(w, url, sql)).flows,
+  };
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number } }[];
@@ -450,7 +461,7 @@ async function main() {
     /** When each server's load began: its profile is read from then on (not its start-up). */
     const loadedFrom = servers.map(() => 0);
     for (const kind of KINDS) {
-      const request = requests[kind]!(work);
+      const request = await requests[kind]!(work, after.baseUrl, sql);
       for (const [i, server] of servers.entries()) {
         loadedFrom[i] ||= Date.now();
         if (WARMUP > 0)
@@ -498,7 +509,7 @@ async function main() {
       env: { ...dbEnv, ...EXTRA_ENV },
       label: `ours (${kind}${BUILD ? `, ${BUILD}` : ""})`,
     });
-    const request = make(work);
+    const request = await make(work, ours.baseUrl, sql);
     if (WARMUP > 0) await slice(ours.baseUrl, request, CONNECTIONS, WARMUP);
     const commits = async () =>
       Number(

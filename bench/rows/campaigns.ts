@@ -12,11 +12,12 @@
  *   its own; compare its ratio across builds (bench/README.md).
  */
 import { randomUUID } from "node:crypto";
+import type pg from "pg";
 import { CONNECTIONS, WARMUP } from "../config";
 import { clean, type Context } from "../context";
 import { log } from "../lifecycle";
 import { measure, ratioOf, type LoadRequest } from "../load";
-import { brokenBalances } from "../setup";
+import { brokenBalances, type Workload } from "../setup";
 import { EVALUATOR_TARGET, measureEvaluator } from "../evaluator";
 
 const figures = (rps: number) => ({ rps, p50: 0, p99: 0, requests: Math.round(rps * 3), errors: 0, non2xx: 0 });
@@ -41,9 +42,13 @@ export async function evaluatorRow(ctx: Context) {
   });
 }
 
-export async function eventsRow(ctx: Context) {
-  const { sql, work } = ctx;
-  const base = `${ctx.ours.baseUrl}${work.base}`;
+/**
+ * The `events` row's set-up, shared with bench/profile.ts (kinds `events` and `flows`): an event type, 20 active
+ * campaigns on it of which 5 match the events sent (`budgeted` of them with a budget never reached), a per-unit flow
+ * with caps never reached; the two keyed requests over the first 5,000 customers.
+ */
+export async function eventsWorkload(baseUrl: string, work: Workload, sql: pg.Pool, budgetedCount = BUDGETED) {
+  const base = `${baseUrl}${work.base}`;
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {
       method,
@@ -78,11 +83,11 @@ export async function eventsRow(ctx: Context) {
         ],
       },
       effects: [{ type: "award_points", per: "event.total", rate: 0.1, round: "down", max: 50 }],
-      limits: i < BUDGETED ? { budgetPoints: 1_000_000_000 } : {},
+      limits: i < budgetedCount ? { budgetPoints: 1_000_000_000 } : {},
       priority: i,
     });
     await call("POST", `/campaigns/${c.id}/activate`);
-    if (i < BUDGETED) budgeted.push(c.id);
+    if (i < budgetedCount) budgeted.push(c.id);
   }
   log(`events: 20 active campaigns on ${type}, 5 matching`);
   const customers = work.emails.slice(0, 5000);
@@ -116,6 +121,12 @@ export async function eventsRow(ctx: Context) {
       body: JSON.stringify({ params: { amount: 120 } }),
     }),
   };
+  return { events, flows, budgeted, customers };
+}
+
+export async function eventsRow(ctx: Context) {
+  const { sql, work } = ctx;
+  const { events, flows, budgeted, customers } = await eventsWorkload(ctx.ours.baseUrl, work, sql);
   const increase = await measure(ctx.ours.baseUrl, work.increase(true, customers), CONNECTIONS, SECONDS, WARMUP);
   const sent = await measure(ctx.ours.baseUrl, events, CONNECTIONS, SECONDS, WARMUP);
   const ran = await measure(ctx.ours.baseUrl, flows, CONNECTIONS, SECONDS, WARMUP);

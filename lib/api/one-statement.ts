@@ -135,7 +135,7 @@ export async function recordCustomerEventInOneStatement(
   input: Parameters<typeof customerEventValues>[1],
   slot: OutcomeSlot | null,
 ): Promise<Outcome | null> {
-  const values = await customerEventValues(database.prisma, input);
+  const values = await customerEventValues(database.raw, input);
   if (!values) return null;
   return inOneStatement(database, slot, { sql: EVENT_SQL, values, refusal: changeRefusal });
 }

@@ -459,6 +459,55 @@ for (const backend of BACKENDS) {
       assert.equal(total, 50);
     });
 
+    test("a budget spent through its slices is exact: concurrent events to the last point, a lower budget in a new version", async () => {
+      // A budget large against its award: the events set room aside in the budget's slices (budget.ts) and spend
+      // it; near the end the slices hold room the row no longer has, and the locked path gives it back.
+      const type = await declare();
+      const id = await campaign({
+        name: "budget 3000",
+        trigger: { event: type },
+        effects: award(100),
+        limits: { budgetPoints: 3000 },
+      });
+      const customers = await Promise.all(Array.from({ length: 8 }, () => newCustomer("slices")));
+      const first = await app.together(...customers.map((email) => () => event(email, type)));
+      assert.ok(first.every((r) => r.effects[0]?.points === 100));
+      assert.equal((await getCampaign(id)).budgetUsed, 800, "the points given, not the room set aside");
+      const runs = await app.together(
+        ...Array.from({ length: 32 }, (_, i) => () => event(customers[i % customers.length]!, type)),
+      );
+      const given = [...first, ...runs].flatMap((r) => r.effects).reduce((sum, e) => sum + (e.points ?? 0), 0);
+      assert.equal(given, 3000);
+      assert.ok(runs.filter((r) => r.skipped.some((s) => s.reason === "budget_exhausted")).length >= 9);
+      assert.equal((await getCampaign(id)).budgetUsed, 3000);
+      let total = 0;
+      for (const email of customers) total += await balance(email);
+      assert.equal(total, 3000);
+      assert.equal((await event(customers[0]!, type)).skipped[0]!.reason, "budget_exhausted");
+
+      // A second campaign: room set aside, then a version whose budget is 150 above what was given.
+      const second = await campaign({
+        name: "budget 5000",
+        trigger: { event: type },
+        effects: award(100),
+        limits: { budgetPoints: 5000 },
+      });
+      await app.together(...customers.slice(0, 4).map((email) => () => event(email, type)));
+      assert.equal((await getCampaign(second)).budgetUsed, 400);
+      const lower = await app.api("PUT", `${A()}/campaigns/${second}`, {
+        body: { name: "budget 550", trigger: { event: type }, effects: award(100), limits: { budgetPoints: 550 } },
+      });
+      assert.equal(lower.status, 200, lower.text);
+      assert.equal((await post(`${A()}/campaigns/${second}/activate`)).json.budgetUsed, 400);
+      const after = await app.together(...customers.map((email) => () => event(email, type)));
+      const more = after.flatMap((r) => r.effects.filter((e) => e.campaignId === second));
+      assert.equal(
+        more.reduce((sum, e) => sum + (e.points ?? 0), 0),
+        150,
+      );
+      assert.equal((await getCampaign(second)).budgetUsed, 550);
+    });
+
     test("a dry run answers the same and stores nothing; its Idempotency-Key does not hold the key", async () => {
       const type = await declare();
       const email = await newCustomer();

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db, Tx } from "@/lib/db/types";
+import type { Db, RawQueries, Tx } from "@/lib/db/types";
 import { AppError, validationFailed } from "@/lib/errors";
 import { lockBalance } from "../balance-lock";
 import { assignCoupon } from "../coupons";
@@ -8,6 +8,7 @@ import { lockedStatement, runLockedWrite } from "../locked-write";
 import { closeReferral } from "../referrals";
 import { recalculateIfDue } from "../tiers-engine";
 import { COUPON_SKIPS, evaluatorCustomer, loadCustomer, loadUses } from "./apply";
+import { budgetsUsed, lockBudgets } from "./budget";
 import { attrTypesOf, type AttrTypes } from "./conditions";
 import { SEGMENT_ATTR, triggerType, type CampaignDefinition } from "./definition";
 import { evaluate, limitWindow, type CampaignVersionState, type Evaluation } from "./evaluate";
@@ -112,12 +113,9 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
     else rows.push(row);
   }
   const budgeted = rows.filter((r) => r.definition.limits.budgetPoints !== undefined).map((r) => r.campaignId);
-  if (!input.dryRun && budgeted.length) {
-    const locked = await tx.$queryRawUnsafe<{ id: string; budgetUsed: number }[]>(
-      `SELECT id::text AS id, "budgetUsed" FROM "Campaign" WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-      budgeted,
-    );
-    const used = new Map(locked.map((l) => [l.id, l.budgetUsed]));
+  if (budgeted.length) {
+    // Under the locks, the slices' room given back (budget.ts): the exact points given; a dry run reads them.
+    const used = input.dryRun ? await budgetsUsed(tx, budgeted) : await lockBudgets(tx, budgeted);
     for (const r of rows) r.budgetUsed = used.get(r.campaignId) ?? r.budgetUsed;
   }
   const nowLocal = zonedTime(now, customer.timeZone);
@@ -214,7 +212,7 @@ const windowsAt = (now: Date, timeZone: string) => {
  * the key first, then answers 400 by path), a dry run, or an event that assigns a coupon.
  */
 export async function customerEventValues(
-  db: Db,
+  db: RawQueries,
   input: Omit<CustomerEventInput, "customerId"> & { email: string },
 ): Promise<unknown[] | null> {
   if (input.dryRun) return null;
@@ -267,6 +265,8 @@ export async function customerEventValues(
     evaluation,
     new Map(triggered.map((v) => [v.campaignId, v])),
     null,
+    undefined,
+    new Map(snap.campaigns.map(([id, , , counted]) => [id, counted])),
   );
   return plan.values;
 }

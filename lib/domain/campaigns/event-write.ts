@@ -1,10 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { Db } from "@/lib/db/types";
+import type { RawQueries } from "@/lib/db/types";
 import { params, raw, sql } from "@/lib/db/sql";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { changeCtes } from "../ledger";
 import { ledgerEntryJson } from "../sql";
+import { budgetChunk, budgetUsedSql, SLICES } from "./budget";
 import type { AttrTypes } from "./conditions";
 import type { CampaignDefinition, EventAttributes, SkipReason } from "./definition";
 import type { Evaluation } from "./evaluate";
@@ -79,12 +80,34 @@ export const EVENT_WRITE: StatementWrite = {
     entries: sql`ev_entries`,
   })}, acted AS (
   SELECT 1 AS one FROM cur WHERE ${v.total}::int = 0 OR EXISTS (SELECT 1 FROM upd)
-), budget AS (
-  UPDATE "Campaign" k SET "budgetUsed" = k."budgetUsed" + b.points
-  FROM jsonb_to_recordset(${v.budgets}::jsonb) AS b(id uuid, points int, cap int)
-  WHERE k.id = b.id AND k."programId" = ${v.programId}::uuid AND k."budgetUsed" + b.points <= b.cap
+), bud AS (
+  SELECT * FROM jsonb_to_recordset(${v.budgets}::jsonb) AS b(id uuid, points int, cap int, slice int, chunk int)
+), bslice AS (
+  -- The event's slice of each budget (budget.ts), locked (slices before rows, in campaign order): its room now.
+  SELECT s."campaignId", s.room FROM "CampaignBudgetSlice" s JOIN bud b ON s."campaignId" = b.id AND s.slice = b.slice
+  WHERE s."programId" = ${v.programId}::uuid AND EXISTS (SELECT 1 FROM acted)
+  ORDER BY s."campaignId" FOR UPDATE OF s
+), refill AS (
+  -- A slice short of room (or a campaign without slices) takes from the campaign's row: the points and, into the
+  -- slice, room for its next events; never past the budget.
+  UPDATE "Campaign" k SET "budgetUsed" = k."budgetUsed" + CASE WHEN sl."campaignId" IS NULL THEN b.points ELSE b.chunk END
+  FROM bud b LEFT JOIN bslice sl ON sl."campaignId" = b.id
+  -- Every slice is locked (the count reads them all) before any row.
+  WHERE (SELECT count(*) FROM bslice) >= 0
+    AND k.id = b.id AND k."programId" = ${v.programId}::uuid AND coalesce(sl.room, 0) < b.points
+    AND k."budgetUsed" + CASE WHEN sl."campaignId" IS NULL THEN b.points ELSE b.chunk END <= b.cap
     AND EXISTS (SELECT 1 FROM acted)
-  RETURNING 1
+  RETURNING k.id, sl."campaignId" IS NOT NULL AS sliced, b.chunk
+), spent_slice AS (
+  UPDATE "CampaignBudgetSlice" s SET room = sl.room - b.points + coalesce(r.chunk, 0)
+  FROM bud b JOIN bslice sl ON sl."campaignId" = b.id LEFT JOIN refill r ON r.id = b.id
+  WHERE s."campaignId" = b.id AND s.slice = b.slice AND (sl.room >= b.points OR r.id IS NOT NULL)
+  RETURNING s."campaignId"
+), budget AS (
+  -- Each budget consumed: from its slice (refilled or not), or from the row of a campaign without slices.
+  SELECT b.id FROM bud b
+  WHERE EXISTS (SELECT 1 FROM spent_slice x WHERE x."campaignId" = b.id)
+     OR EXISTS (SELECT 1 FROM refill r WHERE r.id = b.id AND NOT r.sliced)
 ), used AS (
   INSERT INTO "CampaignUsage" ("programId", "campaignId", "customerId", "window", count)
   SELECT ${v.programId}::uuid, u.id, ${v.customerId}::uuid, u."window", 1
@@ -108,12 +131,15 @@ export const EVENT_WRITE: StatementWrite = {
 ), refusal AS (
   SELECT why FROM change_refusal WHERE NOT EXISTS (SELECT 1 FROM acted)
 ), invariant AS (
+  -- Evaluated left to right, each CTE when first read: the budgets last, so that their rows (which every event of
+  -- the campaign updates, and which stay locked until commit) are locked for the shortest time: after everything
+  -- else the statement writes, just before the commit.
   SELECT (SELECT ok FROM change_ok)
          AND (NOT EXISTS (SELECT 1 FROM acted)
-              OR ((SELECT count(*) FROM budget) = jsonb_array_length(${v.budgets}::jsonb)
-                  AND (SELECT count(*) FROM used) = jsonb_array_length(${v.uses}::jsonb)
+              OR ((${v.seen}::text IS NULL OR (SELECT lv::text || ':' || tv::text FROM cur) = ${v.seen}::text)
                   AND (SELECT count(*) FROM logged) = CASE WHEN ${v.eventId}::uuid IS NULL THEN 0 ELSE 1 END
-                  AND (${v.seen}::text IS NULL OR (SELECT lv::text || ':' || tv::text FROM cur) = ${v.seen}::text))) AS ok
+                  AND (SELECT count(*) FROM used) = jsonb_array_length(${v.uses}::jsonb)
+                  AND (SELECT count(*) FROM budget) = jsonb_array_length(${v.budgets}::jsonb))) AS ok
 )`,
   extras: ["balance", "entry"],
 };
@@ -186,7 +212,9 @@ export interface FlowRun {
 /**
  * What the statement writes for an evaluation: one ledger entry per campaign with points (ids made here, so the
  * answer can name them), the budgets and uses, the event row's outcome and the answer around the balance. `coupons`
- * (locked path only) gives the codes assigned, in effect order per campaign; `flow`, an earning flow's run.
+ * (locked path only) gives the codes assigned, in effect order per campaign; `flow`, an earning flow's run;
+ * `counted` (the hot path), each budgeted campaign's row count (`Campaign.budgetUsed`, slices' room included) as
+ * read, to size what a slice short of room takes (budget.ts `budgetChunk`); without it a slice takes the points only.
  */
 export function eventPlan(
   input: EventInput,
@@ -194,10 +222,11 @@ export function eventPlan(
   versions: Map<string, VersionInfo>,
   coupons: AssignedCoupons | null,
   flow?: FlowRun,
+  counted?: Map<string, number>,
 ) {
   const eventId = randomUUID();
   const entries: { ord: number; id: string; points: number; reason: string; metadata: object }[] = [];
-  const budgets: { id: string; points: number; cap: number }[] = [];
+  const budgets: { id: string; points: number; cap: number; slice: number; chunk: number }[] = [];
   const uses: { id: string; window: string; cap: number }[] = [];
   const effects: EventEffect[] = [];
   const skipped = [...evaluation.skipped];
@@ -226,8 +255,17 @@ export function eventPlan(
               budgeted: limits.budgetPoints !== undefined,
             },
       });
-      if (limits.budgetPoints !== undefined)
-        budgets.push({ id: applied.campaignId, points: applied.points, cap: limits.budgetPoints });
+      if (limits.budgetPoints !== undefined) {
+        const cap = limits.budgetPoints;
+        const row = counted?.get(applied.campaignId);
+        budgets.push({
+          id: applied.campaignId,
+          points: applied.points,
+          cap,
+          slice: Math.floor(Math.random() * SLICES),
+          chunk: row === undefined ? applied.points : budgetChunk(applied.points, cap, row),
+        });
+      }
     }
     if (applied.window !== null && limits.perCustomer && !flow)
       uses.push({ id: applied.campaignId, window: applied.window, cap: limits.perCustomer.count });
@@ -284,8 +322,11 @@ export const assignsCoupon = (evaluation: Evaluation) =>
 const VERSIONS = new Map<string, Omit<VersionInfo, "campaignId">>();
 const VERSIONS_MAX = 10_000;
 
-/** The versions named, from the cache or (those missing) in one read. */
-export async function versionsOf(db: Db, running: { campaignId: string; version: number }[]) {
+/**
+ * The versions named, from the cache or (those missing) in one read. `db`: the hot path's pool (lib/db/client.ts
+ * `poolQueries`) or any client: the columns come as both drivers give them alike (uuid as text, int, jsonb).
+ */
+export async function versionsOf(db: RawQueries, running: { campaignId: string; version: number }[]) {
   const missing = running.filter((r) => !VERSIONS.has(`${r.campaignId}:${r.version}`));
   if (missing.length) {
     const rows = await db.$queryRawUnsafe<
@@ -318,8 +359,8 @@ export interface EventSnapshot {
   factor: number | null;
   timeZone: string;
   declared: EventAttributes | null;
-  /** The program's active campaigns: id, running version, budget used. */
-  campaigns: [string, number, number][];
+  /** The program's active campaigns: id, running version, budget used (points given), its row's count (budget.ts). */
+  campaigns: [string, number, number, number][];
   /** The customer's use counters of the program's active campaigns in the windows asked for. */
   uses: [string, string, number][];
 }
@@ -328,10 +369,12 @@ export interface EventSnapshot {
  * The hot path's one read (one snapshot): the customer by e-mail with their balance, tier and membership, the
  * program's time zone, the event type's declaration, the program's active campaigns and the customer's use counters
  * in `windows` (the keys of now's windows: customer-events.ts computes them for the program's time zone). Undefined
- * when no such customer exists.
+ * when no such customer exists. Read on the hot path's pool (not through Prisma, whose mapping of a raw query cost
+ * more CPU than the rest of the read: bench/profile.ts `events`); every column comes alike from both drivers (text,
+ * int, float8, timestamptz as a Date, json and jsonb parsed).
  */
 export async function readEventSnapshot(
-  db: Db,
+  db: RawQueries,
   programId: string,
   email: string,
   type: string,
@@ -345,7 +388,7 @@ const SNAPSHOT_SQL = `
 SELECT c.id::text AS "customerId", l.balance, l."memberSince", c.language, c."customAttributes", t.name AS tier,
        t.factor, p."timeZone",
        (SELECT et.attributes FROM "EventType" et WHERE et."programId" = $1::uuid AND et.type = $3::text) AS declared,
-       (SELECT coalesce(json_agg(json_build_array(k.id, k.version, k."budgetUsed")), '[]')
+       (SELECT coalesce(json_agg(json_build_array(k.id, k.version, ${budgetUsedSql("k")}, k."budgetUsed")), '[]')
         FROM "Campaign" k WHERE k."programId" = $1::uuid AND k.status = 'active') AS campaigns,
        (SELECT coalesce(json_agg(json_build_array(u."campaignId", u."window", u.count)), '[]')
         FROM "CampaignUsage" u JOIN "Campaign" k ON k.id = u."campaignId"

@@ -1,11 +1,12 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/types";
-import { execute, query, sql } from "@/lib/db/sql";
+import { execute, query, raw, sql } from "@/lib/db/sql";
 import { lockBalance } from "../balance-lock";
 import { sweepNow } from "../clock";
 import { recalculateIfDue } from "../tiers-engine";
 import { applyEvaluation, evaluatorCustomer, loadCustomer, loadUses } from "./apply";
+import { budgetUsedSql, lockBudgets } from "./budget";
 import type { AttrTypes } from "./conditions";
 import { isLifecycle, triggerType, type CampaignDefinition, type LifecycleTrigger } from "./definition";
 import { evaluate, limitWindow, type CampaignVersionState } from "./evaluate";
@@ -95,7 +96,7 @@ interface ProgramRef {
 export async function activeLifecycleCampaigns(db: Db, programId: string): Promise<LifecycleCampaign[]> {
   const rows = await query<Omit<LifecycleCampaign, "trigger" | "type"> & { firstActivatedAt: Date | string }>(
     db,
-    sql`SELECT c.id::text AS "campaignId", v.name, v.version, v.definition, v."attrTypes", c."budgetUsed",
+    sql`SELECT c.id::text AS "campaignId", v.name, v.version, v.definition, v."attrTypes", ${raw(budgetUsedSql("c"))} AS "budgetUsed",
        (SELECT min(f."activatedAt") FROM "CampaignVersion" f WHERE f."campaignId" = c.id) AS "firstActivatedAt"
      FROM "Campaign" c JOIN "CampaignVersion" v ON v."campaignId" = c.id AND v.version = c.version
      WHERE c."programId" = ${programId}::uuid AND c.status = 'active'
@@ -411,11 +412,8 @@ async function applyOccurrence(
   await recalculateIfDue(tx, programId, due.customerId, now);
   const budgeted = rows.filter((r) => r.definition.limits.budgetPoints !== undefined).map((r) => r.campaignId);
   if (budgeted.length) {
-    const locked = await query<{ id: string; budgetUsed: number }>(
-      tx,
-      sql`SELECT id::text AS id, "budgetUsed" FROM "Campaign" WHERE id = ANY(${budgeted}::uuid[]) ORDER BY id FOR UPDATE`,
-    );
-    const used = new Map(locked.map((l) => [l.id, l.budgetUsed]));
+    // Locked, with the budget slices' room given back (budget.ts): the exact points given until commit.
+    const used = await lockBudgets(tx, budgeted);
     for (const r of rows) r.budgetUsed = used.get(r.campaignId) ?? r.budgetUsed;
   }
   const customer = await loadCustomer(tx, programId, due.customerId);

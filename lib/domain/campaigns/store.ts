@@ -18,6 +18,7 @@ import {
 } from "./definition";
 import { customerAttributeTypes } from "../customer-attributes";
 import { checkCampaign } from "./validate";
+import { budgetsUsed, createSlices, lockBudgets } from "./budget";
 
 /**
  * Event types and campaigns as a program declares them (API.md "Campaigns and events"): the one place a campaign
@@ -185,6 +186,10 @@ const campaignView = (row: CampaignRow): CampaignView => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
+/** A campaign's view with the points its budget gave (its row's count less its slices' room: budget.ts). */
+const exactView = async (db: Db, row: CampaignRow) =>
+  campaignView({ ...row, budgetUsed: (await budgetsUsed(db, [row.id])).get(row.id) ?? row.budgetUsed });
+
 export async function createCampaign(tx: Tx, input: { programId: string; body: CampaignBody; now: Date }) {
   await requireProgram(tx, input.programId);
   await checkBody(tx, input.programId, input.body);
@@ -197,6 +202,7 @@ export async function createCampaign(tx: Tx, input: { programId: string; body: C
       updatedAt: input.now,
     },
   });
+  await createSlices(tx, input.programId, row.id);
   return campaignView(row);
 }
 
@@ -232,11 +238,18 @@ export async function updateCampaignDraft(
       updatedAt: input.now,
     },
   });
-  return campaignView(row);
+  return exactView(tx, row);
 }
 
 /** Freezes the draft as the next version and runs it (`active`). */
 export async function activateCampaign(tx: Tx, input: { programId: string; campaignId: string; now: Date }) {
+  // The new version may have another budget: the room its slices hold goes back to it first (budget.ts; the slices
+  // are locked before the row, as the events lock them).
+  const known = await findRow(input.campaignId, (id) =>
+    tx.campaign.findFirst({ where: { id, programId: input.programId }, select: { id: true } }),
+  );
+  if (!known) throw notFound("campaign");
+  await lockBudgets(tx, [known.id]);
   const current = await lockCampaign(tx, input.programId, input.campaignId);
   if (current.status === "ended") throw conflict("The campaign has ended: it cannot be activated.");
   const body = current.draft as CampaignBody | null;
@@ -281,7 +294,7 @@ export async function moveCampaign(
     where: { id: current.id },
     data: { status: move.to, updatedAt: input.now },
   });
-  return campaignView(row);
+  return exactView(tx, row);
 }
 
 /** One campaign with every version, oldest first. */
@@ -290,7 +303,7 @@ export async function getCampaign(db: Db, programId: string, campaignId: string)
   if (!row) throw notFound("campaign");
   const versions = await db.campaignVersion.findMany({ where: { campaignId: row.id }, orderBy: { version: "asc" } });
   return {
-    ...campaignView(row),
+    ...(await exactView(db, row)),
     versions: versions.map((v) => ({
       version: v.version,
       name: v.name,
@@ -323,8 +336,12 @@ export async function listCampaigns(
   });
   const data = rows.slice(0, page.limit);
   const last = data.at(-1);
+  const used = await budgetsUsed(
+    db,
+    data.map((r) => r.id),
+  );
   return {
-    data: data.map(campaignView),
+    data: data.map((r) => campaignView({ ...r, budgetUsed: used.get(r.id) ?? r.budgetUsed })),
     nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null,
   };
 }

@@ -42,7 +42,10 @@ const quantiles = (ms: number[]) => {
 
 /** The program of `customers` customers, loaded once (found by name when it exists). */
 async function loadProgram(prisma: PrismaClient, customers: number, now: Date) {
-  const name = `Segments scale bench ${customers}`;
+  // BENCH_SCALE_EVENTS=0: no purchase events (enough for the birthday sweep; a program of its own name, so the
+  // segment rows never run on it by mistake).
+  const events = process.env.BENCH_SCALE_EVENTS !== "0";
+  const name = `Segments scale bench ${customers}${events ? "" : " (no events)"}`;
   const found = await prisma.program.findFirst({ where: { name }, select: { id: true } });
   if (found) {
     log(`reusing program ${found.id} (${customers} customers)`);
@@ -104,17 +107,18 @@ async function loadProgram(prisma: PrismaClient, customers: number, now: Date) {
     now.toISOString(),
   );
   // Purchases: 0–2 per customer (1.33 on average), spread over the last 400 days.
-  await run(
-    "purchase events",
-    `INSERT INTO "CustomerEvent" ("programId", "customerId", type, "occurredAt", attributes, outcome, "createdAt")
+  if (events)
+    await run(
+      "purchase events",
+      `INSERT INTO "CustomerEvent" ("programId", "customerId", type, "occurredAt", attributes, outcome, "createdAt")
      SELECT $1::uuid, c.id, 'purchase', t.at, jsonb_build_object('total', 10 + abs(hashtext(c.id::text || n)) % 200),
             '{}', t.at
      FROM "Customer" c CROSS JOIN generate_series(1, 2) AS n
        CROSS JOIN LATERAL (SELECT $2::timestamptz - (abs(hashtext(c.id::text || n || 'd')) % 576000) * interval '1 minute' AS at) t
      WHERE c."programId" = $1::uuid AND abs(hashtext(c.id::text || n || 'k')) % 3 <> 0`,
-    programId,
-    now.toISOString(),
-  );
+      programId,
+      now.toISOString(),
+    );
   await run("analyze", `ANALYZE`);
   return { programId, loadSeconds: (Date.now() - t0) / 1000 };
 }

@@ -14,7 +14,9 @@
  *   in its transaction, the first time (everyone enters) and again (the steady state), and the due pass
  *   (`recomputeDueSegments` one day later: only the customers whose next flip has come). Target ≤ 60 s for all.
  * - birthday sweep: an active birthday campaign, `fireDueLifecycle` at one minute past a local midnight (the day's
- *   birthdays, ~1/365 of the customers), in batches. Reference: the day's birthdays read by index. Target ≤ 30 s.
+ *   birthdays, ~1/365 of the customers), in batches with the set earn. References: the next day's sweep in the same
+ *   batches with one balance change per birthday (BENCH_SCALE_REFERENCE=0 skips it), one transaction per birthday
+ *   (BENCH_SCALE_SINGLE=1), the day's birthdays read by index. Target ≤ 30 s.
  * Prints JSON.
  */
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -259,9 +261,11 @@ export async function benchSegmentsScale(prisma: PrismaClient, customers: number
       await activateCampaign(tx, { programId, campaignId: c.id, now });
       return c;
     });
-  // One day's birthdays per sweep, the day after the last swept one: batched (LIFECYCLE_BATCH per transaction), then
-  // the next day one transaction per occurrence (the reference: the same work before batching).
-  const sweepDay = async (batch: number | undefined) => {
+  // One day's birthdays per sweep, the day after the last swept one: batched (LIFECYCLE_BATCH per transaction) with
+  // the set earn (one statement for a batch's earns), then the next day batched with one balance change per birthday
+  // (the reference: the same batches before the set earn), and, with BENCH_SCALE_SINGLE=1, the day after one
+  // transaction per birthday (before batching).
+  const sweepDay = async (batch: number | undefined, setEarn = true) => {
     const [mark] = await prisma.$queryRawUnsafe<{ sweptTo: Date | null }[]>(
       `SELECT max("sweptTo") AS "sweptTo" FROM "LifecycleSweep" WHERE "programId" = $1::uuid`,
       programId,
@@ -284,14 +288,15 @@ export async function benchSegmentsScale(prisma: PrismaClient, customers: number
       ),
     );
     const sweep = await timed(() =>
-      fireDueLifecycle(prisma, { programId, now: new Date(midnight.getTime() + 60_000), batch }),
+      fireDueLifecycle(prisma, { programId, now: new Date(midnight.getTime() + 60_000), batch, setEarn }),
     );
     const again = await timed(() =>
-      fireDueLifecycle(prisma, { programId, now: new Date(midnight.getTime() + 120_000), batch }),
+      fireDueLifecycle(prisma, { programId, now: new Date(midnight.getTime() + 120_000), batch, setEarn }),
     );
     return {
       day: midnight.toISOString().slice(0, 10),
       batch: batch ?? "default",
+      setEarn,
       birthdaysByIndex: indexed.value[0]!.n,
       indexMs: Math.round(indexed.ms),
       fired: sweep.value.fired,
@@ -301,10 +306,12 @@ export async function benchSegmentsScale(prisma: PrismaClient, customers: number
     };
   };
   const batched = await sweepDay(undefined);
-  log(`birthdays, batched: ${JSON.stringify(batched)}`);
-  const single = process.env.BENCH_SCALE_SINGLE === "0" ? null : await sweepDay(1);
+  log(`birthdays, batched, set earn: ${JSON.stringify(batched)}`);
+  const reference = process.env.BENCH_SCALE_REFERENCE === "0" ? null : await sweepDay(undefined, false);
+  if (reference) log(`birthdays, batched, one balance change each: ${JSON.stringify(reference)}`);
+  const single = process.env.BENCH_SCALE_SINGLE === "1" ? await sweepDay(1, false) : null;
   if (single) log(`birthdays, one per transaction: ${JSON.stringify(single)}`);
-  result.birthdays = { batched, single, target: "≤ 30000 ms" };
+  result.birthdays = { batched, reference, single, target: "≤ 30000 ms" };
   return result;
 }
 

@@ -11,7 +11,7 @@
  * The customers cover: a plain earn; a tier factor and a tier reached (tier.changed); a tier period due before the
  * earn (closed first); a condition false (used up, nothing written); a customer with two occurrences in the batch
  * (birthday and anniversary: the second one by one after the set); two campaigns giving points for one occurrence
- * (one by one); a balance at its limit (the batch fails as a whole and is retried occurrence by occurrence, so only
+ * (one by one); a budgeted campaign's occurrence in the same sweep (never batched: its own transaction); a balance at its limit (the batch fails as a whole and is retried occurrence by occurrence, so only
  * that customer is left, on both sides). Run for a rolling expiry rounded to the month and for an inactivity expiry.
  */
 import { after, before, test } from "node:test";
@@ -137,6 +137,13 @@ async function twin(policy: "rolling" | "inactivity") {
         conditions: { attr: "event.age", op: "gte", value: 18 },
         effects: [{ type: "award_points", points: 100, tierFactor: true }],
       }),
+      // Budgeted: never batched (its own transaction, between the batches of the others), never set-wise.
+      body({
+        name: "Win back",
+        trigger: { lifecycle: "inactivity", days: 495 },
+        limits: { budgetPoints: 1000 },
+        effects: [{ type: "award_points", points: 25, tierFactor: false }],
+      }),
       body({
         name: "Anniversary",
         trigger: { lifecycle: "anniversary" },
@@ -209,7 +216,13 @@ for (const policy of ["rolling", "inactivity"] as const) {
         .filter((e) => e.type === "earn")
         .map((e) => `${e.reason} ${e.points}`)
         .sort();
-    assert.deepEqual(earned("plain"), ["campaign: Happy birthday 100"]);
+    // 495 days after joining on 10 January 2030 with no activity since: 20 May 2031, the birthday's day.
+    assert.deepEqual(earned("plain"), ["campaign: Happy birthday 100", "campaign: Win back 25"]);
+    const [budget] = await prisma.$queryRawUnsafe<{ used: number }[]>(
+      `SELECT "budgetUsed" AS used FROM "Campaign" WHERE "programId" = $1::uuid AND name = 'Win back'`,
+      set,
+    );
+    assert.equal(budget!.used, 25);
     assert.deepEqual(earned("silver-to-gold"), ["campaign: Happy birthday 150"]);
     assert.equal(of("silver-to-gold").tier.tier, "Gold");
     assert.deepEqual(

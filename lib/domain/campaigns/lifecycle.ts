@@ -645,7 +645,10 @@ async function fireOccurrence(
  * Fires a batch of occurrences in the caller's transaction (the scheduler's sweep; one occurrence is a batch of
  * one): the balance row locks of all their customers in customer id order (ONE statement; the lock order of every
  * balance change, so two sweeps of the same batch queue on the first customer instead of deadlocking), their
- * occurrence rows claimed in ONE statement, each applied in time order, their outcomes stored in ONE statement.
+ * occurrence rows claimed in ONE statement, applied, their outcomes stored in ONE statement. Applied: each
+ * customer's first occurrence of the batch whose campaigns only give points (`settable`) set-wise with the others —
+ * one read of the customers, one earn statement for all (`applySet`) —, then the others one by one in time order
+ * (`applyOccurrence`; `setEarn: false` applies every occurrence so, the bench's and the twin test's reference).
  * Batches are only made of occurrences whose campaigns take no other shared lock (no budget, no coupon: see
  * `batchable`), so holding many balance locks cannot deadlock with an event that holds one and waits for a campaign.
  */

@@ -14,7 +14,9 @@
  *   in its transaction, the first time (everyone enters) and again (the steady state), and the due pass
  *   (`recomputeDueSegments` one day later: only the customers whose next flip has come). Target ≤ 60 s for all.
  * - birthday sweep: an active birthday campaign, `fireDueLifecycle` at one minute past a local midnight (the day's
- *   birthdays, ~1/365 of the customers), in batches. Reference: the day's birthdays read by index. Target ≤ 30 s.
+ *   birthdays, ~1/365 of the customers), in batches with the set earn. References: the next day's sweep in the same
+ *   batches with one balance change per birthday (BENCH_SCALE_REFERENCE=0 skips it), one transaction per birthday
+ *   (BENCH_SCALE_SINGLE=1), the day's birthdays read by index. Target ≤ 30 s.
  * Prints JSON.
  */
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -42,7 +44,10 @@ const quantiles = (ms: number[]) => {
 
 /** The program of `customers` customers, loaded once (found by name when it exists). */
 async function loadProgram(prisma: PrismaClient, customers: number, now: Date) {
-  const name = `Segments scale bench ${customers}`;
+  // BENCH_SCALE_EVENTS=0: no purchase events (enough for the birthday sweep; a program of its own name, so the
+  // segment rows never run on it by mistake).
+  const events = process.env.BENCH_SCALE_EVENTS !== "0";
+  const name = `Segments scale bench ${customers}${events ? "" : " (no events)"}`;
   const found = await prisma.program.findFirst({ where: { name }, select: { id: true } });
   if (found) {
     log(`reusing program ${found.id} (${customers} customers)`);
@@ -104,17 +109,18 @@ async function loadProgram(prisma: PrismaClient, customers: number, now: Date) {
     now.toISOString(),
   );
   // Purchases: 0–2 per customer (1.33 on average), spread over the last 400 days.
-  await run(
-    "purchase events",
-    `INSERT INTO "CustomerEvent" ("programId", "customerId", type, "occurredAt", attributes, outcome, "createdAt")
+  if (events)
+    await run(
+      "purchase events",
+      `INSERT INTO "CustomerEvent" ("programId", "customerId", type, "occurredAt", attributes, outcome, "createdAt")
      SELECT $1::uuid, c.id, 'purchase', t.at, jsonb_build_object('total', 10 + abs(hashtext(c.id::text || n)) % 200),
             '{}', t.at
      FROM "Customer" c CROSS JOIN generate_series(1, 2) AS n
        CROSS JOIN LATERAL (SELECT $2::timestamptz - (abs(hashtext(c.id::text || n || 'd')) % 576000) * interval '1 minute' AS at) t
      WHERE c."programId" = $1::uuid AND abs(hashtext(c.id::text || n || 'k')) % 3 <> 0`,
-    programId,
-    now.toISOString(),
-  );
+      programId,
+      now.toISOString(),
+    );
   await run("analyze", `ANALYZE`);
   return { programId, loadSeconds: (Date.now() - t0) / 1000 };
 }
@@ -255,9 +261,11 @@ export async function benchSegmentsScale(prisma: PrismaClient, customers: number
       await activateCampaign(tx, { programId, campaignId: c.id, now });
       return c;
     });
-  // One day's birthdays per sweep, the day after the last swept one: batched (LIFECYCLE_BATCH per transaction), then
-  // the next day one transaction per occurrence (the reference: the same work before batching).
-  const sweepDay = async (batch: number | undefined) => {
+  // One day's birthdays per sweep, the day after the last swept one: batched (LIFECYCLE_BATCH per transaction) with
+  // the set earn (one statement for a batch's earns), then the next day batched with one balance change per birthday
+  // (the reference: the same batches before the set earn), and, with BENCH_SCALE_SINGLE=1, the day after one
+  // transaction per birthday (before batching).
+  const sweepDay = async (batch: number | undefined, setEarn = true) => {
     const [mark] = await prisma.$queryRawUnsafe<{ sweptTo: Date | null }[]>(
       `SELECT max("sweptTo") AS "sweptTo" FROM "LifecycleSweep" WHERE "programId" = $1::uuid`,
       programId,
@@ -280,14 +288,15 @@ export async function benchSegmentsScale(prisma: PrismaClient, customers: number
       ),
     );
     const sweep = await timed(() =>
-      fireDueLifecycle(prisma, { programId, now: new Date(midnight.getTime() + 60_000), batch }),
+      fireDueLifecycle(prisma, { programId, now: new Date(midnight.getTime() + 60_000), batch, setEarn }),
     );
     const again = await timed(() =>
-      fireDueLifecycle(prisma, { programId, now: new Date(midnight.getTime() + 120_000), batch }),
+      fireDueLifecycle(prisma, { programId, now: new Date(midnight.getTime() + 120_000), batch, setEarn }),
     );
     return {
       day: midnight.toISOString().slice(0, 10),
       batch: batch ?? "default",
+      setEarn,
       birthdaysByIndex: indexed.value[0]!.n,
       indexMs: Math.round(indexed.ms),
       fired: sweep.value.fired,
@@ -297,10 +306,12 @@ export async function benchSegmentsScale(prisma: PrismaClient, customers: number
     };
   };
   const batched = await sweepDay(undefined);
-  log(`birthdays, batched: ${JSON.stringify(batched)}`);
-  const single = process.env.BENCH_SCALE_SINGLE === "0" ? null : await sweepDay(1);
+  log(`birthdays, batched, set earn: ${JSON.stringify(batched)}`);
+  const reference = process.env.BENCH_SCALE_REFERENCE === "0" ? null : await sweepDay(undefined, false);
+  if (reference) log(`birthdays, batched, one balance change each: ${JSON.stringify(reference)}`);
+  const single = process.env.BENCH_SCALE_SINGLE === "1" ? await sweepDay(1, false) : null;
   if (single) log(`birthdays, one per transaction: ${JSON.stringify(single)}`);
-  result.birthdays = { batched, single, target: "≤ 30000 ms" };
+  result.birthdays = { batched, reference, single, target: "≤ 30000 ms" };
   return result;
 }
 

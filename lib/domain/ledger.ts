@@ -11,6 +11,8 @@ import { lockBalance } from "./balance-lock";
 import type { BalanceChange } from "./balance-change";
 import { programNow } from "./clock";
 import { runLockedWrite } from "./locked-write";
+import { abortUnless } from "@/lib/db/statement";
+import type { LedgerSource } from "./vocabulary";
 import { ACTIVITY_TYPES, idleDaysSql, lotDueSql, stampedExpirySql } from "./expiry-rules";
 import { pendingParam, pendingTerms } from "./pending-rules";
 import { pendingSettings, writePending } from "./pending-write";
@@ -280,15 +282,16 @@ export const changeCtes = (p: ChangeSql): Sql => {
 /**
  * The tier rule of an earn, the SQL twin of tier-rules.ts `applyEarn` (the statement decides in one round trip):
  * the program's tiers ranked, and the tier state after the change. test/unit/tier-rules-sql.test.ts runs both on
- * generated cases.
+ * generated cases. With `key` (the set earn, `EARN_SET`), `cur` holds several customers and `tier` one row per
+ * customer, named by `key`; `points` then names a column of `cur`.
  */
-const tierCtes = (p: ChangeSql) => sql`ranked AS (
+const tierCtes = (p: Pick<ChangeSql, "programId" | "tier" | "points"> & { key?: Sql }) => sql`ranked AS (
   SELECT t.id, t."requiredPoints", ${raw(tierRank("t"))} AS rank
   FROM "Tier" t WHERE t."programId" = ${p.programId} AND ${p.tier}
 ), tier AS (
   -- applyEarn (tier-rules.ts): the period's points saturate at int4; the better of the current tier and the one
   -- the points reach; the status is earned (base on the lowest tier) when the reached tier is the new one.
-  SELECT n.points,
+  SELECT ${p.key ? sql`${p.key} AS customer, ` : empty}n.points,
          CASE WHEN coalesce(r.rank, 0) > coalesce(c.rank, 0) THEN r.id ELSE cur."currentTierId" END AS tier_id,
          CASE WHEN r.id IS NOT NULL AND r.rank >= coalesce(c.rank, 0)
               THEN CASE WHEN r.rank <= 1 THEN 'base' ELSE 'earned' END
@@ -299,6 +302,134 @@ const tierCtes = (p: ChangeSql) => sql`ranked AS (
   LEFT JOIN ranked c ON c.id = cur."currentTierId"
   WHERE ${p.tier}
 )`;
+
+const SET = params([
+  "programId",
+  "now",
+  "source",
+  "actor",
+  "ids",
+  "customers",
+  "points",
+  "reasons",
+  "metadata",
+] as const);
+const S = SET.sql;
+
+/**
+ * Earns of several customers in ONE statement (a lifecycle sweep's batch, campaigns/lifecycle.ts): the set form of
+ * `changeCtes` for an earn that counts for tiers (shape `add`, tier points), one entry per customer, made of the same
+ * rule pieces — the tier rule (`tierCtes` with a key), the expiry stamp (`loyalty_lot_expiry` through
+ * `stampedExpirySql`, `idleDaysSql`), the activity rule (`ACTIVITY_TYPES`), the balance bounds (`MAX_BALANCE`), the
+ * ledger entry, its lot, tier points and tier change, and the `balance.changed`/`tier.changed` events with the data
+ * `changeBalance` gives them. Each customer's rows are the ones `changeBalance` writes for the same earn
+ * (test/unit/lifecycle-set-earn.test.ts compares them); a change of `changeCtes` must be made here too.
+ *
+ * Only for what that locked path would do in one statement, which the caller guarantees: it holds every customer's
+ * balance row lock (taken in customer id order), it closed every tier period due by `now` (tiers-engine.ts
+ * `recalculateIfDue`), the earn never goes pending and never completes a referral (a `system` earn). The statement
+ * fails as a whole (`abortUnless`) unless every customer's entry, lot, balance and tier row were written: a customer
+ * without a balance or tier row, a balance past `MAX_BALANCE`, a period still due.
+ */
+const EARN_SET = sql`WITH clock AS (
+  SELECT ${S.now}::timestamptz AS at
+), cur AS (
+  SELECT b.id, b.customer, b.points, b.reason, b.metadata,
+         l.xmin AS lv, ct.xmin AS tv, l.balance, l."lastActivityAt" AS active, l."tierStatus", ct."currentTierId",
+         ct."currentTierPoints", ct."recalculationDate"
+  FROM unnest(${S.ids}::uuid[], ${S.customers}::uuid[], ${S.points}::int[], ${S.reasons}::text[],
+              ${S.metadata}::text[]::jsonb[]) AS b(id, customer, points, reason, metadata)
+    JOIN "LoyaltyData" l ON l."programId" = ${S.programId}::uuid AND l."customerId" = b.customer
+    JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
+  WHERE b.points > 0
+), ${tierCtes({ programId: sql`${S.programId}::uuid`, tier: sql`true`, points: sql`cur.points`, key: sql`cur.customer` })}, upd AS (
+  UPDATE "LoyaltyData" l SET balance = l.balance + cur.points, "updatedAt" = clock.at,
+         "lastActivityAt" = ${(ACTIVITY_TYPES as readonly string[]).includes("earn") ? sql`clock.at` : sql`l."lastActivityAt"`},
+         "tierStatus" = coalesce(tier.status, l."tierStatus")
+  FROM cur JOIN tier ON tier.customer = cur.customer CROSS JOIN clock
+  WHERE l."programId" = ${S.programId}::uuid AND l."customerId" = cur.customer AND l.xmin = cur.lv
+    AND NOT coalesce(cur."recalculationDate" <= clock.at, false)
+    AND l.balance::bigint + cur.points BETWEEN 0 AND ${int(MAX_BALANCE)}
+  RETURNING l."customerId", l.balance
+), program AS (
+  SELECT ${raw(stampedExpirySql("pr", "clock.at"))} AS expires, ${raw(idleDaysSql("pr"))} AS idle_days
+  FROM "Program" pr CROSS JOIN clock WHERE pr.id = ${S.programId}::uuid
+), e AS (
+  INSERT INTO "LedgerEntry" (id, "programId", "customerId", type, points, "balanceAfter", reason, source, actor,
+                             "idempotencyKey", metadata, "earningFlowId", "orderId", "reversesId", "createdAt", "expiresAt")
+  SELECT cur.id, ${S.programId}::uuid, cur.customer, 'earn', cur.points, upd.balance, cur.reason, ${S.source}::text,
+         ${S.actor}::text, NULL::text, cur.metadata, NULL::uuid, NULL::text, NULL::uuid, clock.at, program.expires
+  FROM cur JOIN upd ON upd."customerId" = cur.customer CROSS JOIN program CROSS JOIN clock
+  RETURNING *
+), lot AS (
+  INSERT INTO "PointLot" ("programId", "customerId", "ledgerEntryId", remaining, "createdAt", "expiresAt", "idleDays")
+  SELECT e."programId", e."customerId", e.id, e.points, e."createdAt", e."expiresAt", program.idle_days
+  FROM e CROSS JOIN program
+  RETURNING 1
+), ctu AS (
+  UPDATE "CustomerTier" ct SET "currentTierPoints" = tier.points, "currentTierId" = tier.tier_id,
+         "tierChangedAt" = CASE WHEN tier.tier_id IS DISTINCT FROM cur."currentTierId" THEN clock.at ELSE ct."tierChangedAt" END
+  FROM tier JOIN cur ON cur.customer = tier.customer CROSS JOIN clock
+  WHERE ct."programId" = ${S.programId}::uuid AND ct."customerId" = cur.customer AND ct.xmin = cur.tv
+    AND EXISTS (SELECT 1 FROM upd WHERE upd."customerId" = cur.customer)
+  RETURNING ct."customerId"
+), event AS (
+  INSERT INTO "Event" ("programId", type, data, "createdAt")
+  SELECT x."programId", x.type, x.data, x."createdAt" FROM (
+    SELECT e."customerId", 0 AS ord, e."programId", 'balance.changed' AS type, ${raw(balanceChangedData("e"))} AS data,
+           e."createdAt"
+    FROM e
+    UNION ALL
+    SELECT cur.customer, 1, ${S.programId}::uuid, 'tier.changed',
+           jsonb_build_object('customerId', cur.customer, 'fromTierId', cur."currentTierId", 'toTierId', tier.tier_id,
+                              'tierStatus', tier.status),
+           clock.at
+    FROM tier JOIN cur ON cur.customer = tier.customer CROSS JOIN clock
+    WHERE tier.tier_id IS DISTINCT FROM cur."currentTierId" AND EXISTS (SELECT 1 FROM ctu WHERE ctu."customerId" = cur.customer)
+  ) x
+  ORDER BY x."customerId", x.ord
+  RETURNING 1
+)
+SELECT ${abortUnless(sql`(SELECT count(*) FROM e) = cardinality(${S.ids}::uuid[])
+  AND (SELECT count(*) FROM lot) = cardinality(${S.ids}::uuid[])
+  AND (SELECT count(*) FROM ctu) = cardinality(${S.ids}::uuid[])
+  AND (SELECT count(*) FROM event) >= cardinality(${S.ids}::uuid[])
+  AND cardinality(${S.ids}::uuid[]) = (SELECT count(DISTINCT c) FROM unnest(${S.customers}::uuid[]) AS c)`)} AS ok`;
+
+/** One earn of a customer in a set earn (`earnSet`): its entry's id (made by the caller), points > 0, reason, metadata. */
+export interface SetEarn {
+  id: string;
+  customerId: string;
+  points: number;
+  reason: string;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * Writes the earns (at most one per customer) in ONE statement, `EARN_SET`, under the preconditions said there,
+ * in the caller's transaction.
+ */
+export async function earnSet(
+  tx: Tx,
+  input: { programId: string; source: LedgerSource; actor: string; now: Date; earns: readonly SetEarn[] },
+) {
+  if (!input.earns.length) return;
+  for (const earn of input.earns) checkPoints(earn);
+  await tx.$queryRawUnsafe(
+    EARN_SET.text,
+    ...SET.values({
+      programId: input.programId,
+      now: input.now.toISOString(),
+      source: input.source,
+      actor: input.actor,
+      ids: input.earns.map((x) => x.id),
+      customers: input.earns.map((x) => x.customerId),
+      points: input.earns.map((x) => x.points),
+      reasons: input.earns.map((x) => x.reason),
+      metadata: input.earns.map((x) => JSON.stringify(x.metadata)),
+    }),
+  );
+}
 
 /** The parameters of a plain balance change, after the keyed statement's five. */
 const CHANGE = params(

@@ -7,7 +7,7 @@ import type { LedgerSource } from "../vocabulary";
 import { segmentsOfCustomer } from "../segments/store";
 import type { AttrTypes } from "./conditions";
 import { SEGMENT_ATTR, type CampaignDefinition, type SkipReason } from "./definition";
-import type { CustomerState, Evaluation } from "./evaluate";
+import type { AppliedCampaign, AppliedEffect, CustomerState, Evaluation } from "./evaluate";
 
 /**
  * How a lifecycle firing's evaluation (evaluate.ts) takes effect (lifecycle.ts), in the caller's transaction, which
@@ -41,20 +41,31 @@ export interface CustomerRow {
   timeZone: string;
 }
 
+/** The customer's state the evaluator reads, for `loadCustomer` (one customer) and `loadCustomers` (several). */
+const CUSTOMER_SQL = (which: string) =>
+  `SELECT l."customerId"::text AS "customerId", l.balance, l."memberSince", c.language, c."customAttributes",
+          t.name AS tier, t.factor, p."timeZone"
+   FROM "LoyaltyData" l
+     JOIN "Customer" c ON c.id = l."customerId"
+     JOIN "Program" p ON p.id = l."programId"
+     LEFT JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
+     LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
+   WHERE l."programId" = $1::uuid AND ${which}`;
+const ONE_CUSTOMER = CUSTOMER_SQL(`l."customerId" = $2::uuid`);
+const SOME_CUSTOMERS = CUSTOMER_SQL(`l."customerId" = ANY($2::uuid[])`);
+
 export const loadCustomer = async (db: Db, programId: string, customerId: string) =>
-  (
-    await db.$queryRawUnsafe<CustomerRow[]>(
-      `SELECT l.balance, l."memberSince", c.language, c."customAttributes", t.name AS tier, t.factor, p."timeZone"
-       FROM "LoyaltyData" l
-         JOIN "Customer" c ON c.id = l."customerId"
-         JOIN "Program" p ON p.id = l."programId"
-         LEFT JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
-         LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
-       WHERE l."programId" = $1::uuid AND l."customerId" = $2::uuid`,
-      programId,
-      customerId,
-    )
-  )[0];
+  (await db.$queryRawUnsafe<CustomerRow[]>(ONE_CUSTOMER, programId, customerId))[0];
+
+/** `loadCustomer` of several customers in one read, by customer id. */
+export async function loadCustomers(db: Db, programId: string, customerIds: readonly string[]) {
+  const rows = await db.$queryRawUnsafe<(CustomerRow & { customerId: string })[]>(
+    SOME_CUSTOMERS,
+    programId,
+    customerIds,
+  );
+  return new Map(rows.map((r) => [r.customerId, r]));
+}
 
 /**
  * The customer as the evaluator reads it (evaluate.ts `CustomerState`), from `loadCustomer`'s row; the segments the
@@ -118,6 +129,37 @@ export interface ApplyInput {
   now: Date;
 }
 
+/** The reason and metadata of a campaign's earn entry (`provenance`: what triggered it, see `ApplyInput`). */
+export const campaignEarn = (
+  version: { name: string; definition: CampaignDefinition },
+  applied: AppliedCampaign,
+  provenance: Record<string, unknown>,
+) => ({
+  reason: `campaign: ${version.name}`,
+  metadata: {
+    campaignId: applied.campaignId,
+    campaignVersion: applied.version,
+    campaignName: version.name,
+    ...provenance,
+    window: applied.window,
+    budgeted: version.definition.limits.budgetPoints !== undefined,
+  },
+});
+
+/** A points effect of an applied campaign as answered (`transactionId`: the campaign's earn entry, if any). */
+export const pointEffect = (
+  applied: AppliedCampaign,
+  e: Extract<AppliedEffect, { type: "award_points" | "multiply_points" }>,
+  transactionId: string | null,
+): EventEffect => ({
+  campaignId: applied.campaignId,
+  campaignVersion: applied.version,
+  type: e.type,
+  points: e.points,
+  couponCode: null,
+  transactionId,
+});
+
 export async function applyEvaluation(
   tx: Tx,
   input: ApplyInput,
@@ -139,15 +181,7 @@ export async function applyEvaluation(
         type: "earn",
         source: input.source,
         actor: input.actor,
-        reason: `campaign: ${version.name}`,
-        metadata: {
-          campaignId: applied.campaignId,
-          campaignVersion: applied.version,
-          campaignName: version.name,
-          ...input.provenance,
-          window: applied.window,
-          budgeted: limits.budgetPoints !== undefined,
-        },
+        ...campaignEarn(version, applied, input.provenance),
         idempotencyKey: input.idempotencyKey,
         orderId: input.orderId,
         now,
@@ -182,14 +216,7 @@ export async function applyEvaluation(
     }
     for (const e of applied.effects) {
       if (e.type !== "assign_coupon") {
-        effects.push({
-          campaignId: applied.campaignId,
-          campaignVersion: applied.version,
-          type: e.type,
-          points: e.points,
-          couponCode: null,
-          transactionId,
-        });
+        effects.push(pointEffect(applied, e, transactionId));
         continue;
       }
       try {

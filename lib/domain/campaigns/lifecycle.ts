@@ -5,11 +5,29 @@ import { execute, query, raw, sql } from "@/lib/db/sql";
 import { lockBalance } from "../balance-lock";
 import { sweepNow } from "../clock";
 import { recalculateIfDue } from "../tiers-engine";
-import { applyEvaluation, evaluatorCustomer, loadCustomer, loadUses } from "./apply";
+import { randomUUID } from "node:crypto";
+import { earnSet, type SetEarn } from "../ledger";
+import {
+  applyEvaluation,
+  campaignEarn,
+  evaluatorCustomer,
+  loadCustomer,
+  loadCustomers,
+  loadUses,
+  pointEffect,
+  type CustomerRow,
+  type EventEffect,
+} from "./apply";
 import { budgetUsedSql, lockBudgets } from "./budget";
 import type { AttrTypes } from "./conditions";
-import { isLifecycle, triggerType, type CampaignDefinition, type LifecycleTrigger } from "./definition";
-import { evaluate, limitWindow, type CampaignVersionState } from "./evaluate";
+import {
+  isLifecycle,
+  triggerType,
+  type CampaignDefinition,
+  type LifecycleTrigger,
+  type SkipReason,
+} from "./definition";
+import { evaluate, limitWindow, type CampaignVersionState, type Evaluation } from "./evaluate";
 import {
   dateParts,
   followingDay,
@@ -392,32 +410,19 @@ async function storeOutcomes(tx: Tx, outcomes: readonly OccurrenceOutcome[]) {
   );
 }
 
-/**
- * Applies one claimed occurrence for the campaigns of its type that it claimed, in the caller's transaction (which
- * holds the customer's balance row lock): a due tier period closed (as every earn does), the budgeted campaigns
- * locked, then the one evaluator and the one application of its answer. Answers what fired and the outcomes.
- */
-async function applyOccurrence(
+/** The campaigns of an occurrence's type that this transaction claimed for it (copies: their budget is re-read). */
+const claimedOf = (due: DueOccurrence, group: readonly LifecycleCampaign[], claimed: ReadonlySet<string>) =>
+  group.filter((c) => claimed.has(occurrenceKey(c.campaignId, due.customerId, due.occurrence))).map((c) => ({ ...c }));
+
+/** The one evaluator's decision for an occurrence, over the customer's state read under the balance row lock. */
+async function evaluateOccurrence(
   tx: Tx,
   programId: string,
   due: DueOccurrence,
-  group: readonly LifecycleCampaign[],
-  claimed: ReadonlySet<string>,
+  rows: readonly LifecycleCampaign[],
+  customer: CustomerRow,
   now: Date,
-): Promise<{ fired: Fired[]; outcomes: OccurrenceOutcome[] }> {
-  const rows = group
-    .filter((c) => claimed.has(occurrenceKey(c.campaignId, due.customerId, due.occurrence)))
-    .map((c) => ({ ...c }));
-  if (!rows.length) return { fired: [], outcomes: [] };
-  await recalculateIfDue(tx, programId, due.customerId, now);
-  const budgeted = rows.filter((r) => r.definition.limits.budgetPoints !== undefined).map((r) => r.campaignId);
-  if (budgeted.length) {
-    // Locked, with the budget slices' room given back (budget.ts): the exact points given until commit.
-    const used = await lockBudgets(tx, budgeted);
-    for (const r of rows) r.budgetUsed = used.get(r.campaignId) ?? r.budgetUsed;
-  }
-  const customer = await loadCustomer(tx, programId, due.customerId);
-  if (!customer) return { fired: [], outcomes: [] };
+): Promise<Evaluation> {
   const nowLocal = zonedTime(now, customer.timeZone);
   const windows = new Map<string, string>();
   for (const r of rows) {
@@ -433,26 +438,28 @@ async function applyOccurrence(
     budgetUsed: r.budgetUsed,
     customerUses: uses.get(r.campaignId) ?? 0,
   }));
-  const evaluation = evaluate({
+  return evaluate({
     event: { type: due.type, occurredAt: due.at, attributes: due.attributes },
     customer: await evaluatorCustomer(tx, programId, due.customerId, customer, rows, now),
     campaigns,
     now,
     timeZone: customer.timeZone,
   });
-  const applied = await applyEvaluation(tx, {
-    programId,
-    customerId: due.customerId,
-    evaluation,
-    versions: rows,
-    balance: customer.balance,
-    source: "system",
-    actor: ACTOR,
-    provenance: { lifecycle: due.trigger.lifecycle, occurrence: due.occurrence, eventType: due.type },
-    idempotencyKey: null,
-    orderId: null,
-    now,
-  });
+}
+
+const provenanceOf = (due: DueOccurrence) => ({
+  lifecycle: due.trigger.lifecycle,
+  occurrence: due.occurrence,
+  eventType: due.type,
+});
+
+/** What an applied evaluation stores on the occurrence rows and gives the advance's timeline. */
+function settled(
+  due: DueOccurrence,
+  rows: readonly LifecycleCampaign[],
+  evaluation: Evaluation,
+  applied: { effects: EventEffect[]; skipped: { campaignId: string; reason: SkipReason }[] },
+): { fired: Fired[]; outcomes: OccurrenceOutcome[] } {
   const outcomes = rows.map((r) => {
     const a = evaluation.applied.find((x) => x.campaignId === r.campaignId);
     const effects = applied.effects.filter((e) => e.campaignId === r.campaignId);
@@ -476,6 +483,148 @@ async function applyOccurrence(
   return { fired, outcomes };
 }
 
+/** The one application of an evaluation (apply.ts), one balance change per campaign with points. */
+async function applyOne(
+  tx: Tx,
+  programId: string,
+  due: DueOccurrence,
+  rows: readonly LifecycleCampaign[],
+  customer: CustomerRow,
+  evaluation: Evaluation,
+  now: Date,
+) {
+  const applied = await applyEvaluation(tx, {
+    programId,
+    customerId: due.customerId,
+    evaluation,
+    versions: rows,
+    balance: customer.balance,
+    source: "system",
+    actor: ACTOR,
+    provenance: provenanceOf(due),
+    idempotencyKey: null,
+    orderId: null,
+    now,
+  });
+  return settled(due, rows, evaluation, applied);
+}
+
+/**
+ * Applies one claimed occurrence for the campaigns of its type that it claimed, in the caller's transaction (which
+ * holds the customer's balance row lock): a due tier period closed (as every earn does), the budgeted campaigns
+ * locked, then the one evaluator and the one application of its answer. Answers what fired and the outcomes.
+ */
+async function applyOccurrence(
+  tx: Tx,
+  programId: string,
+  due: DueOccurrence,
+  group: readonly LifecycleCampaign[],
+  claimed: ReadonlySet<string>,
+  now: Date,
+): Promise<{ fired: Fired[]; outcomes: OccurrenceOutcome[] }> {
+  const rows = claimedOf(due, group, claimed);
+  if (!rows.length) return { fired: [], outcomes: [] };
+  await recalculateIfDue(tx, programId, due.customerId, now);
+  const budgeted = rows.filter((r) => r.definition.limits.budgetPoints !== undefined).map((r) => r.campaignId);
+  if (budgeted.length) {
+    // Locked, with the budget slices' room given back (budget.ts): the exact points given until commit.
+    const used = await lockBudgets(tx, budgeted);
+    for (const r of rows) r.budgetUsed = used.get(r.campaignId) ?? r.budgetUsed;
+  }
+  const customer = await loadCustomer(tx, programId, due.customerId);
+  if (!customer) return { fired: [], outcomes: [] };
+  return applyOne(
+    tx,
+    programId,
+    due,
+    rows,
+    customer,
+    await evaluateOccurrence(tx, programId, due, rows, customer, now),
+    now,
+  );
+}
+
+/**
+ * Whether an occurrence of this group can be earned set-wise (`applySet`): campaigns that only give points, with no
+ * budget, no per-customer limit and no points cap, so their application is one earn and nothing else.
+ */
+const settable = (group: readonly LifecycleCampaign[]) =>
+  group.every(
+    (c) =>
+      c.definition.limits.budgetPoints === undefined &&
+      c.definition.limits.perCustomer === undefined &&
+      c.definition.limits.pointsCaps === undefined &&
+      c.definition.effects.every((e) => e.type !== "assign_coupon"),
+  );
+
+/**
+ * Applies claimed occurrences of different customers (each settable) with their earns in ONE statement (ledger.ts
+ * `earnSet`, the set form of the balance change), in the caller's transaction, which holds their balance row locks:
+ * the tier periods due closed first (one read, then the period close of each customer due, as every earn does),
+ * the customers read in one statement, each occurrence decided by the one evaluator, and the earns written together —
+ * each the entry, lot, tier points, tier change and events that `applyEvaluation`'s balance change would write. An
+ * occurrence where more than one campaign gives points goes through `applyEvaluation` (one balance change per
+ * campaign, as before), so every customer's rows stay what the one-by-one application writes.
+ */
+async function applySet(
+  tx: Tx,
+  programId: string,
+  dues: readonly DueOccurrence[],
+  groups: ReadonlyMap<string, readonly LifecycleCampaign[]>,
+  claimed: ReadonlySet<string>,
+  now: Date,
+): Promise<Map<DueOccurrence, { fired: Fired[]; outcomes: OccurrenceOutcome[] }>> {
+  const done = new Map<DueOccurrence, { fired: Fired[]; outcomes: OccurrenceOutcome[] }>();
+  const work = dues.flatMap((due) => {
+    const rows = claimedOf(due, groups.get(due.type)!, claimed);
+    return rows.length ? [{ due, rows }] : [];
+  });
+  if (!work.length) return done;
+  const ids = work.map((w) => w.due.customerId);
+  const periodsDue = await query<{ customerId: string }>(
+    tx,
+    sql`SELECT "customerId"::text AS "customerId" FROM "CustomerTier"
+     WHERE "programId" = ${programId}::uuid AND "customerId" = ANY(${ids}::uuid[])
+       AND "recalculationDate" <= ${iso(now)}::timestamptz
+     ORDER BY "customerId"`,
+  );
+  for (const p of periodsDue) await recalculateIfDue(tx, programId, p.customerId, now);
+  const customers = await loadCustomers(tx, programId, ids);
+  const earns: SetEarn[] = [];
+  const alone: (() => Promise<void>)[] = [];
+  for (const { due, rows } of work) {
+    const customer = customers.get(due.customerId);
+    if (!customer) continue;
+    const evaluation = await evaluateOccurrence(tx, programId, due, rows, customer, now);
+    const giving = evaluation.applied.filter((a) => a.points > 0);
+    if (giving.length > 1) {
+      alone.push(async () => {
+        done.set(due, await applyOne(tx, programId, due, rows, customer, evaluation, now));
+      });
+      continue;
+    }
+    const effects: EventEffect[] = [];
+    for (const applied of evaluation.applied) {
+      const transactionId = applied.points > 0 ? randomUUID() : null;
+      if (transactionId) {
+        const version = rows.find((r) => r.campaignId === applied.campaignId)!;
+        earns.push({
+          id: transactionId,
+          customerId: due.customerId,
+          points: applied.points,
+          ...campaignEarn(version, applied, provenanceOf(due)),
+        });
+      }
+      for (const e of applied.effects)
+        if (e.type !== "assign_coupon") effects.push(pointEffect(applied, e, transactionId));
+    }
+    done.set(due, settled(due, rows, evaluation, { effects, skipped: evaluation.skipped }));
+  }
+  await earnSet(tx, { programId, source: "system", actor: ACTOR, now, earns });
+  for (const apply of alone) await apply();
+  return done;
+}
+
 /**
  * Fires one occurrence for the campaigns of its type, in the caller's transaction: the balance row lock, the
  * occurrence rows of the campaigns not yet fired for it (the unique key), then the application above.
@@ -494,7 +643,10 @@ async function fireOccurrence(
  * Fires a batch of occurrences in the caller's transaction (the scheduler's sweep; one occurrence is a batch of
  * one): the balance row locks of all their customers in customer id order (ONE statement; the lock order of every
  * balance change, so two sweeps of the same batch queue on the first customer instead of deadlocking), their
- * occurrence rows claimed in ONE statement, each applied in time order, their outcomes stored in ONE statement.
+ * occurrence rows claimed in ONE statement, applied, their outcomes stored in ONE statement. Applied: each
+ * customer's first occurrence of the batch whose campaigns only give points (`settable`) set-wise with the others —
+ * one read of the customers, one earn statement for all (`applySet`) —, then the others one by one in time order
+ * (`applyOccurrence`; `setEarn: false` applies every occurrence so, the bench's and the twin test's reference).
  * Batches are only made of occurrences whose campaigns take no other shared lock (no budget, no coupon: see
  * `batchable`), so holding many balance locks cannot deadlock with an event that holds one and waits for a campaign.
  */
@@ -504,6 +656,7 @@ async function fireBatch(
   dues: readonly DueOccurrence[],
   groups: ReadonlyMap<string, readonly LifecycleCampaign[]>,
   now: Date,
+  setEarn = true,
 ): Promise<Fired[]> {
   const eligible = dues.filter((due) => groups.get(due.type)!.some((c) => c.firstActivatedAt <= due.at));
   if (!eligible.length) return [];
@@ -517,12 +670,24 @@ async function fireBatch(
     );
   const claimed = await claimOccurrences(tx, programId, eligible, groups, now);
   if (!claimed.size) return [];
+  // Each customer's first occurrence of the batch, when settable, is earned set-wise with the others (applySet);
+  // the customer's later ones, and the rest, one by one after it, in time order.
+  const first = new Set<string>();
+  const set: DueOccurrence[] = [];
+  for (const due of eligible) {
+    if (setEarn && !first.has(due.customerId) && settable(groups.get(due.type)!)) set.push(due);
+    first.add(due.customerId);
+  }
+  const done = await applySet(tx, programId, set, groups, claimed, now);
   const fired: Fired[] = [];
   const outcomes: OccurrenceOutcome[] = [];
   for (const due of eligible) {
-    const done = await applyOccurrence(tx, programId, due, groups.get(due.type)!, claimed, now);
-    fired.push(...done.fired);
-    outcomes.push(...done.outcomes);
+    const one =
+      done.get(due) ??
+      (set.includes(due) ? null : await applyOccurrence(tx, programId, due, groups.get(due.type)!, claimed, now));
+    if (!one) continue;
+    fired.push(...one.fired);
+    outcomes.push(...one.outcomes);
   }
   await storeOutcomes(tx, outcomes);
   return fired;
@@ -618,7 +783,7 @@ export async function nextLifecycleMoment(
  */
 export async function fireDueLifecycle(
   prisma: PrismaClient,
-  options: { programId?: string; now?: Date; batch?: number } = {},
+  options: { programId?: string; now?: Date; batch?: number; setEarn?: boolean } = {},
 ): Promise<{ programs: number; fired: number; failed: number }> {
   const size = Math.max(1, options.batch ?? LIFECYCLE_BATCH);
   const programs = await query<ProgramRef>(
@@ -641,7 +806,10 @@ export async function fireDueLifecycle(
     const groups = byType(campaigns);
     let programFailed = false;
     const one = async (batch: readonly DueOccurrence[]) =>
-      prisma.$transaction((tx) => fireBatch(tx, program.id, batch, groups, now), { timeout: 60_000, maxWait: 30_000 });
+      prisma.$transaction((tx) => fireBatch(tx, program.id, batch, groups, now, options.setEarn ?? true), {
+        timeout: 60_000,
+        maxWait: 30_000,
+      });
     const dues = await dueIn(prisma, program, campaigns, since, now);
     for (let i = 0; i < dues.length;) {
       // A run of batchable occurrences (up to LIFECYCLE_BATCH) in one transaction, any other alone.

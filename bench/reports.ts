@@ -147,7 +147,7 @@ async function load(prisma: PrismaClient, url: string, customers: number, entrie
     `INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId")
      SELECT c."programId", c.id, t.id FROM "Customer" c
        LEFT JOIN "Tier" t ON t."programId" = c."programId" AND t.name = (ARRAY['Bronze', 'Bronze', 'Silver', 'Silver', 'Gold', 'Platinum'])[1 + abs(hashtext(c.id::text)) % 9]
-     WHERE c."programId" = $1::uuid`,
+     WHERE c."programId" = $1::uuid AND $2::text IS NOT NULL`,
   );
   const [{ erased }] = (await prisma.$queryRawUnsafe(
     `SELECT count(*)::int AS erased FROM "Customer" WHERE "programId" = $1::uuid AND "deletedAt" IS NOT NULL`,
@@ -242,16 +242,30 @@ async function main() {
     const rollupSeconds = (Date.now() - r0) / 1000;
     log(`  rollup: ${rolled.days} days through ${rolled.through} in ${rollupSeconds.toFixed(1)} s`);
     if (phase === "rollup") return;
-    const r1 = Date.now();
-    await rollUpPoints(prisma, programId, new Date(now.getTime() + 86_400_000));
-    const dailyRollupMs = Date.now() - r1;
-
+    // Timed as the pages' first viewer at `now` (today, 12:00 in Madrid, not rolled up yet: read from the ledger).
     const accounting90 = await time(runs, () => pointsAccounting(prisma, programId, range90.from, range90.to));
+    log(`  accounting 90d: p50 ${accounting90.p50.toFixed(0)} ms, p99 ${accounting90.p99.toFixed(0)} ms`);
     const overview: Record<string, Timing> = {};
     for (const r of ["7d", "30d", "365d"] as const) {
       const range = resolveRange({ range: r }, "Europe/Madrid", now);
-      overview[r] = await time(Math.max(3, Math.round(runs / 4)), () => programReport(prisma, programId, range));
+      overview[r] = await time(runs, () => programReport(prisma, programId, range));
       log(`  overview ${r}: p50 ${overview[r]!.p50.toFixed(0)} ms, p99 ${overview[r]!.p99.toFixed(0)} ms`);
+    }
+    // One more day's rollup (the job's daily work), then put the rollup back where it was so a rerun times the same.
+    const r1 = Date.now();
+    await rollUpPoints(prisma, programId, new Date(now.getTime() + 86_400_000));
+    const dailyRollupMs = Date.now() - r1;
+    if (rolled.through) {
+      await prisma.$executeRawUnsafe(
+        `DELETE FROM "PointsDay" WHERE "programId" = $1::uuid AND day > $2::date`,
+        programId,
+        rolled.through,
+      );
+      await prisma.$executeRawUnsafe(
+        `UPDATE "PointsRollup" SET "throughDay" = $2::date WHERE "programId" = $1::uuid`,
+        programId,
+        rolled.through,
+      );
     }
     console.log(
       JSON.stringify(

@@ -127,6 +127,19 @@ const BALANCE_EFFECT = raw(
     .join(", ")}) THEN 0 ELSE points END`,
 );
 
+/**
+ * Active members (the Overview's "active members in the period"): the customers with at least one ledger entry other
+ * than an expiry in the period (an expiry is the absence of activity, written by the system), erased customers
+ * included for the days before their erasure. A distinct count over a period cannot be summed from days, so each day
+ * keeps, besides how many customers were active on it (`activeMembers`), how many of those had been active within
+ * the k days before (`activeRecent[k-1]`, k = 1..ACTIVE_LOOKBACK_DAYS, cumulative; the array stops where it stops
+ * growing). A customer is active in the period starting on day s iff they have a day in it whose previous activity is
+ * before s — exactly one, their first in the period — so the period's count is the sum over its days d of
+ * activeMembers(d) − activeRecent(d)[d − s] (`activeNewSql`): exact, from one row per day. Days hold counts only, no
+ * customer reference, so erasure changes no rolled-up day here either.
+ */
+export const ACTIVE_LOOKBACK_DAYS = 730;
+
 /** A rolled-up day, or a day computed from the ledger by the same statement. */
 export interface DayRow {
   day: string;
@@ -145,9 +158,17 @@ export interface DayRow {
   redemptions: number;
   newMembers: number;
   erasedMembers: number;
+  /** Customers active on the day (see ACTIVE_LOOKBACK_DAYS). */
+  activeMembers: number;
+  /** Of them, those active within the k days before, k = 1.. (only from ledgerDays: tests compare it). */
+  activeRecent?: number[];
+  /** Of them, those not active since the start of the day's period (only when readDays is given the periods). */
+  activeNew?: number;
 }
 
 const DAY_COLUMNS = [...FLOW_COLUMNS, "erased", "redemptions", "newMembers", "erasedMembers"] as const;
+/** What a PointsDay row holds: the day's sums, and its active members (not summable across days). */
+const STORED_COLUMNS = [...DAY_COLUMNS, "activeMembers", "activeRecent"] as const;
 const q = (c: string) => `"${c}"`;
 
 /**
@@ -164,7 +185,8 @@ export function daysSql(programId: string, timeZone: string, from: string, to: s
     `LEFT JOIN LATERAL (SELECT o.type FROM "LedgerEntry" o WHERE o.id = e."reversesId" AND e."reversesId" IS NOT NULL) o ON true`,
   );
   return sql`WITH k AS (
-  SELECT (e."createdAt" AT TIME ZONE ${tz})::date AS day, ${KIND_CASE} AS k, e.type, e.points::bigint AS points
+  SELECT (e."createdAt" AT TIME ZONE ${tz})::date AS day, ${KIND_CASE} AS k, e.type, e.points::bigint AS points,
+    e."customerId" AS cid
   FROM "LedgerEntry" e
     JOIN "Customer" c ON c.id = e."customerId"
     ${original}
@@ -199,6 +221,22 @@ pend AS (
     " UNION ALL ",
   )}) x
   GROUP BY day),
+act AS (SELECT DISTINCT day, cid FROM k WHERE type <> 'expire'),
+lagged AS (SELECT day, cid, lag(day) OVER (PARTITION BY cid ORDER BY day) AS prev FROM act),
+gaps AS (
+  SELECT day, day - coalesce(prev, (
+    SELECT (max(e."createdAt") AT TIME ZONE ${tz})::date FROM "LedgerEntry" e
+    WHERE e."customerId" = l.cid AND e."createdAt" < ${t0} AND e.type <> 'expire')) AS gap
+  FROM lagged l),
+active AS (
+  SELECT day, count(*) AS members, max(gap) FILTER (WHERE gap <= ${ACTIVE_LOOKBACK_DAYS}::int) AS longest
+  FROM gaps GROUP BY day),
+hist AS (SELECT day, gap, count(*) AS n FROM gaps WHERE gap <= ${ACTIVE_LOOKBACK_DAYS}::int GROUP BY day, gap),
+recent AS (
+  SELECT day, array_agg(n::int ORDER BY g) AS recent FROM (
+    SELECT a.day, g, sum(coalesce(h.n, 0)) OVER (PARTITION BY a.day ORDER BY g) AS n
+    FROM active a CROSS JOIN LATERAL generate_series(1, a.longest) g LEFT JOIN hist h ON h.day = a.day AND h.gap = g) x
+  GROUP BY day),
 joined AS (
   SELECT (c."createdAt" AT TIME ZONE ${tz})::date AS day, count(*) AS n
   FROM "Customer" c
@@ -207,21 +245,48 @@ joined AS (
 days AS (SELECT day FROM flows UNION SELECT day FROM gone UNION SELECT day FROM joined UNION SELECT day FROM pend)
 SELECT to_char(d.day, 'YYYY-MM-DD') AS day, ${join(FLOW_COLUMNS.map((c) => raw(`coalesce(${isPendingColumn(c) ? "p" : "f"}.${q(c)}, 0)::float8 AS ${q(c)}`)))},
        coalesce(g.erased, 0)::float8 AS erased, coalesce(f.redemptions, 0)::int AS redemptions,
-       coalesce(j.n, 0)::int AS "newMembers", coalesce(g.members, 0)::int AS "erasedMembers"
+       coalesce(j.n, 0)::int AS "newMembers", coalesce(g.members, 0)::int AS "erasedMembers",
+       coalesce(a.members, 0)::int AS "activeMembers", coalesce(r.recent, '{}'::int[]) AS "activeRecent"
 FROM days d LEFT JOIN flows f ON f.day = d.day LEFT JOIN gone g ON g.day = d.day LEFT JOIN joined j ON j.day = d.day
-  LEFT JOIN pend p ON p.day = d.day
+  LEFT JOIN pend p ON p.day = d.day LEFT JOIN active a ON a.day = d.day LEFT JOIN recent r ON r.day = d.day
 ORDER BY d.day`;
 }
+
+/** An int[] as the driver gives it (an array, or its text form). */
+const ints = (v: unknown): number[] =>
+  Array.isArray(v)
+    ? v.map(Number)
+    : String(v ?? "{}")
+        .replace(/[{}]/g, "")
+        .split(",")
+        .filter((x) => x !== "")
+        .map(Number);
 
 const numbers = (r: DayRow): DayRow => {
   const out = { day: r.day } as DayRow;
   for (const c of DAY_COLUMNS) out[c] = Number(r[c]);
+  out.activeMembers = Number(r.activeMembers ?? 0);
+  if (r.activeNew !== undefined) out.activeNew = Number(r.activeNew);
   return out;
 };
 
+/**
+ * How many of a day's active members were not active since its period's start — the latest of `starts` not after
+ * the day (none: 0) —, as SQL over a row `x` with `day` (a date), "activeMembers" and "activeRecent".
+ */
+function activeNewSql(starts: readonly string[] | undefined): Sql {
+  if (!starts?.length) return sql`0`;
+  return sql`(SELECT CASE WHEN ps.s IS NULL THEN 0 WHEN x.day = ps.s THEN x."activeMembers"
+    ELSE x."activeMembers" - coalesce(x."activeRecent"[least(x.day - ps.s, cardinality(x."activeRecent"))], 0) END
+  FROM (SELECT max(s) AS s FROM unnest(string_to_array(${starts.join(",")}::text, ',')::date[]) s WHERE s <= x.day) ps)`;
+}
+
 /** The ledger's days of the program, computed afresh (tests compare the rolled-up days with it). */
 export const ledgerDays = async (db: RawQueries, programId: string, timeZone: string, from: string, to: string) =>
-  (await query<DayRow>(db, daysSql(programId, timeZone, from, to))).map(numbers);
+  (await query<DayRow>(db, daysSql(programId, timeZone, from, to))).map((r) => ({
+    ...numbers(r),
+    activeRecent: ints(r.activeRecent),
+  }));
 
 // ---- the rollup ----------------------------------------------------------------------------------------------
 
@@ -277,9 +342,9 @@ export async function rollUpPoints(
       db,
       sql`WITH d AS (${daysSql(programId, state.timeZone, start, end)}),
 ins AS (
-  INSERT INTO "PointsDay" ("programId", day, ${raw(DAY_COLUMNS.map(q).join(", "))})
-  SELECT ${programId}::uuid, d.day::date, ${raw(DAY_COLUMNS.map((c) => `d.${q(c)}`).join(", "))} FROM d
-  ON CONFLICT ("programId", day) DO UPDATE SET ${raw(DAY_COLUMNS.map((c) => `${q(c)} = EXCLUDED.${q(c)}`).join(", "))}
+  INSERT INTO "PointsDay" ("programId", day, ${raw(STORED_COLUMNS.map(q).join(", "))})
+  SELECT ${programId}::uuid, d.day::date, ${raw(STORED_COLUMNS.map((c) => `d.${q(c)}`).join(", "))} FROM d
+  ON CONFLICT ("programId", day) DO UPDATE SET ${raw(STORED_COLUMNS.map((c) => `${q(c)} = EXCLUDED.${q(c)}`).join(", "))}
   RETURNING 1)
 INSERT INTO "PointsRollup" ("programId", "timeZone", "throughDay", "rolledAt")
 VALUES (${programId}::uuid, ${state.timeZone}, ${end}::date, ${now.toISOString()}::timestamptz)
@@ -360,9 +425,15 @@ export interface PointsAccounting {
 
 const BREAKAGE_DAYS = 365;
 
-const aggregatesSql = (programId: string, from: string, to: string) => sql`
-SELECT to_char(day, 'YYYY-MM-DD') AS day, ${raw(DAY_COLUMNS.map((c) => `${q(c)}::float8 AS ${q(c)}`).join(", "))}
-FROM "PointsDay" WHERE "programId" = ${programId}::uuid AND day >= ${from}::date AND day <= ${to}::date`;
+const aggregatesSql = (programId: string, from: string, to: string, activeFrom?: readonly string[]) => sql`
+SELECT to_char(day, 'YYYY-MM-DD') AS day, ${raw(DAY_COLUMNS.map((c) => `${q(c)}::float8 AS ${q(c)}`).join(", "))},
+  "activeMembers", ${activeNewSql(activeFrom)}::int AS "activeNew"
+FROM "PointsDay" x WHERE "programId" = ${programId}::uuid AND day >= ${from}::date AND day <= ${to}::date`;
+
+/** The days of the ledger (`daysSql`), with each day's new active members of its period. */
+const tailSql = (programId: string, timeZone: string, from: string, to: string, activeFrom?: readonly string[]) => sql`
+SELECT t.day, ${raw(DAY_COLUMNS.map((c) => `t.${q(c)}`).join(", "))}, t."activeMembers", ${activeNewSql(activeFrom)}::int AS "activeNew"
+FROM (${daysSql(programId, timeZone, from, to)}) t CROSS JOIN LATERAL (SELECT t.day::date AS day, t."activeMembers", t."activeRecent") x`;
 
 const aggregatesBeforeSql = (programId: string, before: string, through: string) => sql`
 SELECT ${raw(DAY_COLUMNS.map((c) => `coalesce(sum(${q(c)}), 0)::float8 AS ${q(c)}`).join(", "))}
@@ -376,6 +447,7 @@ const pendingNetOf = (r: DayRow) => r.pendingCreated - r.pendingMatured - r.pend
 export const zeroDay = (day: string): DayRow => {
   const out = { day } as DayRow;
   for (const c of DAY_COLUMNS) out[c] = 0;
+  out.activeMembers = 0;
   return out;
 };
 
@@ -406,6 +478,8 @@ export async function readDays(
   from: string,
   to: string,
   windowFrom = from,
+  /** The first days of the periods whose active members are wanted (each row's `activeNew`), oldest first. */
+  activeFrom?: readonly string[],
 ): Promise<ReadDays> {
   const [program] = await query<{
     timeZone: string;
@@ -424,10 +498,12 @@ export async function readDays(
   const tailFrom = through ? addDays(through, 1) : "1970-01-01";
   const [aggregated, before, tail] = await Promise.all([
     through && windowFrom <= through
-      ? query<DayRow>(db, aggregatesSql(programId, windowFrom, minDay(to, through)))
+      ? query<DayRow>(db, aggregatesSql(programId, windowFrom, minDay(to, through), activeFrom))
       : Promise.resolve([]),
     through ? query<DayRow>(db, aggregatesBeforeSql(programId, from, through)) : Promise.resolve([]),
-    tailFrom <= to ? query<DayRow>(db, daysSql(programId, program.timeZone, tailFrom, to)) : Promise.resolve([]),
+    tailFrom <= to
+      ? query<DayRow>(db, tailSql(programId, program.timeZone, tailFrom, to, activeFrom))
+      : Promise.resolve([]),
   ]);
   const byDay = new Map<string, DayRow>();
   for (const r of [...aggregated, ...tail].map(numbers)) if (r.day >= windowFrom) byDay.set(r.day, r);

@@ -8,7 +8,10 @@
  *  - the last closing equals the sum of the balances of the customers not erased;
  *  - the rolled-up days (PointsDay) equal a recomputation from the ledger, after the reversals, expiry and erasures
  *    written since they were rolled up;
- *  - the report read from the aggregates equals the report computed from the ledger alone.
+ *  - the report read from the aggregates equals the report computed from the ledger alone;
+ *  - active members (the Overview's distinct count of a period, kept per day as counts of those active within the k
+ *    days before): for periods starting on every day, from the aggregates and from the ledger alone, the count is the
+ *    distinct count of the customers with a non-expiry entry in the period (before their erasure).
  *
  * FC_SEED and FC_RUNS override the fixed seed and the number of runs.
  */
@@ -26,6 +29,7 @@ import { reverseEntry } from "@/lib/domain/reversals";
 import {
   ledgerDays,
   pointsAccounting,
+  readDays,
   rollUpPoints,
   setPointValue,
   type PointsAccounting,
@@ -99,6 +103,37 @@ function checkBooks(report: PointsAccounting, label: string) {
     }
     for (const k of ["earned", "reversed", "redeemed", "redemptionsCancelled", "expired", "erased"] as const)
       assert.ok(d[k] >= 0, `${label} ${d.day}: ${k} ≥ 0`);
+  }
+}
+
+/**
+ * For a period starting on every `step`-th day of the history, split in two (as the Overview reads a period and the one
+ * before it): the sum of the days' new active members = the distinct count of the period's active customers.
+ */
+async function checkActive(programId: string, zone: string, from: string, to: string, label: string, step = 2) {
+  const next = (day: string, n: number) =>
+    new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  for (let a = from; a <= to; a = next(a, step)) {
+    const span = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+    const mid = next(a, Math.floor(span / 2) + 1) <= to ? next(a, Math.floor(span / 2) + 1) : to;
+    const periods = mid > a ? [a, mid] : [a];
+    const read = await readDays(prisma, programId, a, to, a, periods);
+    for (const [i, start] of periods.entries()) {
+      const end = i + 1 < periods.length ? next(periods[i + 1]!, -1) : to;
+      let sum = 0;
+      for (const [day, r] of read.byDay) if (day >= start && day <= end) sum += r.activeNew ?? 0;
+      const [{ n }] = (await prisma.$queryRawUnsafe(
+        `SELECT count(DISTINCT e."customerId")::int AS n FROM "LedgerEntry" e JOIN "Customer" c ON c.id = e."customerId"
+         WHERE e."programId" = $1::uuid AND e.type <> 'expire' AND (c."deletedAt" IS NULL OR e."createdAt" <= c."deletedAt")
+           AND e."createdAt" >= ($2::date)::timestamp AT TIME ZONE $4::text
+           AND e."createdAt" < ($3::date + 1)::timestamp AT TIME ZONE $4::text`,
+        programId,
+        start,
+        end,
+        zone,
+      )) as [{ n: number }];
+      assert.equal(sum, n, `${label}: active members ${start}..${end}`);
+    }
   }
 }
 
@@ -213,25 +248,99 @@ test("the books balance every day, close on the balances, and the aggregates equ
           `SELECT to_char(day, 'YYYY-MM-DD') AS day, earned::float8, "pendingCreated"::float8, "pendingMatured"::float8,
              "pendingCancelled"::float8, reversed::float8, redeemed::float8, "redemptionsCancelled"::float8,
              expired::float8, "adjustedUp"::float8, "adjustedDown"::float8, erased::float8, redemptions, "newMembers",
-             "erasedMembers"
+             "erasedMembers", "activeMembers", "activeRecent"
            FROM "PointsDay" WHERE "programId" = $1::uuid ORDER BY day`,
           programId,
         );
         const recomputed = await ledgerDays(prisma, programId, zone, "2030-01-01", to);
         assert.deepEqual(
-          rolled.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === "day" ? v : Number(v)]))),
+          rolled.map((r) =>
+            Object.fromEntries(
+              Object.entries(r).map(([k, v]) => [
+                k,
+                k === "day" ? v : k === "activeRecent" ? (v as unknown[]).map(Number) : Number(v),
+              ]),
+            ),
+          ),
           recomputed,
           "the rolled-up days are the ledger's",
         );
+        await checkActive(programId, zone, from, to, "aggregates");
         const fullyRolled = await pointsAccounting(prisma, programId, from, to);
         const { rolledUpThrough: _a, ...a } = fullyRolled;
         await prisma.$executeRawUnsafe(`DELETE FROM "PointsRollup" WHERE "programId" = $1::uuid`, programId);
         const fromLedger = await pointsAccounting(prisma, programId, from, to);
         assert.equal(fromLedger.rolledUpThrough, null);
+        await checkActive(programId, zone, from, to, "ledger");
         const { rolledUpThrough: _b, ...b } = fromLedger;
         assert.deepEqual(a, b, "the report from the aggregates is the report from the ledger");
         const { rolledUpThrough: _c, ...c } = fromAggregates;
         assert.deepEqual(c, b, "the report read mid-rollup is the same");
+      },
+    ),
+    { seed: SEED, numRuns: RUNS },
+  );
+});
+
+test("active members of any period, from the days, are the distinct count of the ledger's", async () => {
+  const actArb = fc.oneof(
+    { weight: 6, arbitrary: fc.record({ t: fc.constant("earn" as const), c: fc.nat(5), hours: fc.nat(120) }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant("erase" as const), c: fc.nat(5) }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant("rollup" as const) }) },
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...ZONES),
+      fc.array(actArb, { minLength: 5, maxLength: 40 }),
+      async (zone, acts) => {
+        run++;
+        const { programId } = await createProgram(prisma, { name: `active ${run}`, tierPeriodMonths: 12 });
+        await updateProgram(prisma, programId, { pointsExpiryMonths: 1, timeZone: zone });
+        const emails = Array.from({ length: 6 }, (_, i) => `c${i}.active${run}@example.com`);
+        await prisma.$transaction((tx) =>
+          applyUserBatch(
+            tx,
+            programId,
+            emails.map((email) => ({ email, feature: "user" as const, payload: {} })),
+          ),
+        );
+        const rows = await prisma.customer.findMany({ where: { programId }, select: { id: true, email: true } });
+        const ids = emails.map((e) => rows.find((r) => r.email === e)!.id);
+        const start = Date.parse("2030-03-01T10:00:00Z");
+        let now = start;
+        const erased = new Set<number>();
+        for (const a of acts) {
+          const at = new Date(now);
+          if (a.t === "earn") {
+            now += a.hours * HOUR;
+            if (erased.has(a.c)) continue;
+            await prisma.$transaction((tx) =>
+              increaseBalance(tx, {
+                programId,
+                customerId: ids[a.c]!,
+                points: 10,
+                source: "api",
+                actor: "test",
+                now: at,
+              }),
+            );
+          } else if (a.t === "erase" && !erased.has(a.c)) {
+            await onProgramClock(programId, at, () =>
+              prisma.$transaction((tx) => deleteCustomers(tx, programId, [emails[a.c]!])),
+            );
+            erased.add(a.c);
+          } else if (a.t === "rollup") await rollUpPoints(prisma, programId, at);
+        }
+        // Expiry entries (not activity) after the last earn, some on days with activity.
+        now += 40 * 24 * HOUR;
+        await expireDuePoints(prisma, { programId, now: new Date(now) });
+        const from = dayIn(start, zone);
+        const to = dayIn(now, zone);
+        await checkActive(programId, zone, from, to, "part rolled up", 1);
+        await rollUpPoints(prisma, programId, new Date(now + 2 * 24 * HOUR));
+        await checkActive(programId, zone, from, to, "aggregates", 1);
+        await prisma.$executeRawUnsafe(`DELETE FROM "PointsRollup" WHERE "programId" = $1::uuid`, programId);
+        await checkActive(programId, zone, from, to, "ledger", 3);
       },
     ),
     { seed: SEED, numRuns: RUNS },

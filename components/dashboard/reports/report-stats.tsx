@@ -70,7 +70,7 @@ export function ReportStats({
         label="Active members"
         current={current.activeMembers}
         previous={previous.activeMembers}
-        hint="with a ledger entry other than an expiry"
+        hint="customers with a ledger entry other than an expiry in the period, each counted once"
       />
       <Figure label="Points issued" current={current.issued} previous={previous.issued} />
       <Figure label="Points redeemed" current={current.redeemed} previous={previous.redeemed} />

@@ -112,16 +112,16 @@ export const redeemRewardInOneStatement = (
 const RUN_SQL = keyedStatement(EVENT_WRITE, { status: 200, body: FLOW_ANSWER_BODY }).text;
 
 /** A run of an earning flow, after one read of the flow, the customer and the flow's uses, and the engine's decision. */
-export const executeEarningFlowInOneStatement = async (
+export async function executeEarningFlowInOneStatement(
   database: HotDb,
   input: Parameters<typeof earningFlowRunValues>[1],
   slot: OutcomeSlot | null,
-): Promise<Outcome | null> =>
-  inOneStatement(database, slot, {
-    sql: RUN_SQL,
-    values: await earningFlowRunValues(database.prisma, input),
-    refusal: changeRefusal,
-  });
+): Promise<Outcome | null> {
+  // Null: the run's points go pending, the locked path's work.
+  const values = await earningFlowRunValues(database.prisma, input);
+  if (!values) return null;
+  return inOneStatement(database, slot, { sql: RUN_SQL, values, refusal: changeRefusal });
+}
 
 /** 200 `{ event, effects, balance, skipped }`. */
 const EVENT_SQL = keyedStatement(EVENT_WRITE, { status: 200, body: EVENT_ANSWER_BODY }).text;

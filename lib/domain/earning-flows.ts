@@ -8,7 +8,9 @@ import { closeReferral } from "./referrals";
 import { lockedStatement, runLockedWrite } from "./locked-write";
 import { lockBalance } from "./balance-lock";
 import { awardPoints, evaluate } from "./campaigns/evaluate";
-import { EVENT_WRITE, eventPlan, type VersionInfo } from "./campaigns/event-write";
+import { EVENT_WRITE, eventPlan, pendingOfEvaluation, type VersionInfo } from "./campaigns/event-write";
+import { pendingOverrideProblem, type PendingSettings } from "./pending-rules";
+import { writePending } from "./pending-write";
 import type { CampaignLimits, Effect, LimitWindow } from "./campaigns/definition";
 import { requireProgram } from "./programs";
 import { programNow } from "./clock";
@@ -27,6 +29,9 @@ export interface EarningFlowInput {
   capPerDay?: number | null;
   capTotal?: number | null;
   once?: boolean;
+  /** Overrides the program's pending setting (pending-rules.ts): days (0: at once), or until the order is confirmed. */
+  pendingDays?: number | null;
+  pending?: "until_confirmed" | null;
 }
 
 /** How a flow earns and what a run may send, checked as a whole: fixed points xor points per unit of a declared param. */
@@ -37,6 +42,8 @@ function flowDefinition(input: Omit<EarningFlowInput, "programId" | "key">) {
     throw validationFailed([{ path: "points", message: "give either points or pointsPerUnit with param" }]);
   if (perUnit && !input.param)
     throw validationFailed([{ path: "param", message: "pointsPerUnit needs the name of a numeric param" }]);
+  const both = pendingOverrideProblem(input);
+  if (both) throw validationFailed([both]);
   const declared = declareFlowParams(input.params ?? [], perUnit ? input.param! : null);
   if (declared.problems.length) throw validationFailed(declared.problems);
   return {
@@ -48,6 +55,8 @@ function flowDefinition(input: Omit<EarningFlowInput, "programId" | "key">) {
     capPerDay: input.capPerDay ?? null,
     capTotal: input.capTotal ?? null,
     once: input.once ?? false,
+    pendingDays: input.pending === "until_confirmed" ? null : (input.pendingDays ?? null),
+    pendingUntilConfirmed: input.pending === "until_confirmed",
   };
 }
 
@@ -107,7 +116,8 @@ export async function setEarningFlowActive(db: Db, programId: string, flowId: st
  * then rounded down: `factorFirst`); `once` is a per-customer limit of one earning run in the customer's lifetime;
  * `capTotal` and `capPerDay` are per-customer points caps, lifetime and per day (the day is UTC's: flows are
  * evaluated in UTC, they have no schedule). The version is the flow's row as it is now: a flow is not versioned
- * (its caps count what it gave before, whatever it was then).
+ * (its caps count what it gave before, whatever it was then). Its pending override (`pendingDays`,
+ * `pendingUntilConfirmed`) is the campaign's (pending-rules.ts `pendingOptionOf`); none: the program's setting.
  */
 export function flowCampaign(flow: {
   id: string;
@@ -119,6 +129,8 @@ export function flowCampaign(flow: {
   capPerDay: number | null;
   capTotal: number | null;
   once: boolean;
+  pendingDays?: number | null;
+  pendingUntilConfirmed?: boolean;
 }): VersionInfo {
   const effect: Effect =
     flow.points != null
@@ -148,6 +160,11 @@ export function flowCampaign(flow: {
       schedule: {},
       priority: 0,
       stacking: "stack",
+      ...(flow.pendingUntilConfirmed
+        ? { pending: "until_confirmed" as const }
+        : flow.pendingDays != null
+          ? { pendingDays: flow.pendingDays }
+          : {}),
     },
     attrTypes: {},
   };
@@ -162,8 +179,10 @@ const CAP_OF_WINDOW: Partial<Record<LimitWindow, CapReason>> = { lifetime: "cap_
 export interface EarningOutcome {
   pointsEarned: number;
   balance: number;
-  /** The ledger entry JSON text, or null when nothing was earned. */
+  /** The ledger entry JSON text, or null when nothing was earned or the points went pending. */
   transactionJson: string | null;
+  /** The pending points JSON text (API.md §4 shape) when the run's points went pending, else null. */
+  pendingJson: string | null;
   capped: CapReason | null;
 }
 
@@ -190,6 +209,10 @@ interface FlowSnapshot {
   capTotal: number | null;
   once: boolean;
   active: boolean;
+  pendingDays: number | null;
+  pendingUntilConfirmed: boolean;
+  /** The program's pending setting. */
+  program: PendingSettings;
   /** The customer's state (null: no loyalty data). */
   balance: number | null;
   memberSince: Date | null;
@@ -204,12 +227,16 @@ interface FlowSnapshot {
 }
 
 /**
- * One read: the flow by key, the customer's balance, tier and rows' versions, and what the flow gave the customer
- * (counted from its ledger entries, as its caps always were: all of them, today's in the UTC day of `now`).
+ * One read: the flow by key, the program's pending setting, the customer's balance, tier and rows' versions, and
+ * what the flow gave the customer (counted from its ledger entries, as its caps always were: all of them, today's in
+ * the UTC day of `now`; and its points still pending, so that pending points cannot run a capped flow twice).
  */
 const FLOW_SNAPSHOT_SQL = `
 SELECT f.id::text AS id, f.key, f.name, f.points, f."pointsPerUnit", f.param, f.params, f."capPerDay", f."capTotal",
-       f.once, f.active, s.balance, s."memberSince", s.tier, s.factor, s.seen,
+       f.once, f.active, f."pendingDays", f."pendingUntilConfirmed",
+       json_build_object('pendingDays', p."pendingDays", 'pendingUntilConfirmed', p."pendingUntilConfirmed",
+                         'pendingCountsForTier', p."pendingCountsForTier") AS program,
+       s.balance, s."memberSince", s.tier, s.factor, s.seen,
        coalesce(u.runs, 0) AS runs, coalesce(u.total, 0) AS total, coalesce(u.today, 0) AS today
 FROM "EarningFlow" f
   LEFT JOIN LATERAL (
@@ -221,10 +248,16 @@ FROM "EarningFlow" f
   LEFT JOIN LATERAL (
     SELECT count(*)::int AS runs, coalesce(sum(e.points), 0)::int AS total,
            coalesce(sum(e.points) FILTER (WHERE e."createdAt" >= date_trunc('day', $4::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::int AS today
-    FROM "LedgerEntry" e
-    WHERE e."programId" = $1::uuid AND e."customerId" = $3::uuid AND e."earningFlowId" = f.id
-      AND (f.once OR f."capTotal" IS NOT NULL OR f."capPerDay" IS NOT NULL)
+    FROM (
+      SELECT e.points, e."createdAt" FROM "LedgerEntry" e
+      WHERE e."programId" = $1::uuid AND e."customerId" = $3::uuid AND e."earningFlowId" = f.id
+      UNION ALL
+      SELECT x.points, x."createdAt" FROM "PendingPoints" x
+      WHERE x."programId" = $1::uuid AND x."customerId" = $3::uuid AND x."earningFlowId" = f.id AND x.status = 'pending'
+    ) e
+    WHERE (f.once OR f."capTotal" IS NOT NULL OR f."capPerDay" IS NOT NULL)
   ) u ON true
+  JOIN "Program" p ON p.id = f."programId"
 WHERE f."programId" = $1::uuid AND f.key = $2::text`;
 
 /** What a flow gave the customer so far (its ledger entries), and the customer's state a run is decided on. */
@@ -303,6 +336,9 @@ async function flowRunPlan(db: Db, input: RunInput, locked: boolean) {
   const { balance, memberSince } = snap;
   const state = { ...snap, balance, memberSince };
   const { version, evaluation, pointsEarned, capped } = decideFlowRun(snap, state, run.values, now);
+  // Points that go pending (the flow's override, else the program's setting) are the locked path's to write.
+  const pending = pendingOfEvaluation(evaluation, new Map([[version.campaignId, version]]), snap.program, now);
+  if (pending.size && !locked) return null;
   const type = flowEventType(snap.key);
   const plan = eventPlan(
     {
@@ -325,10 +361,12 @@ async function flowRunPlan(db: Db, input: RunInput, locked: boolean) {
       metadata: { flowKey: snap.key, params: run.values },
       seen: locked ? null : snap.seen,
       head: `{"pointsEarned":${pointsEarned},"balance":`,
-      tail: `,"capped":${JSON.stringify(capped)}}`,
+      tail: `,"capped":${JSON.stringify(capped)},"pending":null}`,
     },
+    undefined,
+    pending,
   );
-  return { values: plan.values, pointsEarned, capped };
+  return { values: plan.values, pointsEarned, capped, pendingEntries: plan.pendingEntries, flowId: snap.id };
 }
 
 /**
@@ -346,7 +384,9 @@ export async function executeEarningFlow(tx: Tx, input: RunInput): Promise<Earni
   const now = input.now ?? programNow(input.programId);
   await lockBalance(tx, input.programId, input.customerId);
   await recalculateIfDue(tx, input.programId, input.customerId, now);
-  const { values, pointsEarned, capped } = await flowRunPlan(tx, { ...input, now }, true);
+  const plan = await flowRunPlan(tx, { ...input, now }, true);
+  if (!plan) throw new Error("a locked run is never handed over");
+  const { values, pointsEarned, capped } = plan;
   let done = await runLockedWrite(tx, LOCKED_FLOW_SQL, values);
   let referral = null;
   if ("refusal" in done && done.refusal === "referral_due") {
@@ -358,12 +398,24 @@ export async function executeEarningFlow(tx: Tx, input: RunInput): Promise<Earni
     if (done.refusal === "missing") throw new Error("customer without loyalty data");
     throw changeRefusal(done.refusal) ?? new Error(`earning-flow run refused under the row lock: ${done.refusal}`);
   }
+  // The run's points that go pending: its pending points instead of an entry (pending-write.ts).
+  let pendingJson: string | null = null;
+  for (const p of plan.pendingEntries) {
+    const { programId, customerId, actor } = input;
+    const change = {
+      ...{ programId, customerId, actor, points: p.points, type: "earn" as const, source: "earning_flow" as const },
+      ...{ reason: p.reason, metadata: p.metadata as Record<string, unknown>, earningFlowId: plan.flowId, now },
+      orderId: input.orderId ?? null,
+    };
+    pendingJson = (await writePending(tx, change, p.terms, p.id)).pendingJson;
+  }
   if (referral) await referral.reward((award) => changeBalance(tx, award));
   const r = done.row;
   return {
     pointsEarned,
     balance: Number(r.balance),
     transactionJson: r.entry == null ? null : String(r.entry),
+    pendingJson,
     capped,
   };
 }
@@ -373,9 +425,10 @@ const LOCKED_FLOW_SQL = lockedStatement(EVENT_WRITE, ["balance", "entry"]);
 /**
  * The values of the one write (`EVENT_WRITE`, after the keyed statement's five) for a run on the hot path: one read
  * (`flowRunPlan`), the engine's decision, guarded by the rows' versions it read. The time is the program's clock's.
+ * Null: a run whose points go pending, handed to the locked path (`executeEarningFlow`).
  */
 export async function earningFlowRunValues(db: Db, input: RunInput) {
-  return (await flowRunPlan(db, input, false)).values;
+  return (await flowRunPlan(db, input, false))?.values ?? null;
 }
 
 export interface FlowAllowance {

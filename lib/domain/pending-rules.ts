@@ -32,6 +32,37 @@ export interface PendingTerms {
 
 export const DAY_MS = 86_400_000;
 
+/**
+ * A campaign's or an earning flow's override of the program's setting (API.md §4 "Pending points"): `pendingDays` N
+ * (0: spendable at once) or `pending: "until_confirmed"`; neither: the program's setting. A campaign's is part of
+ * its definition, so each version freezes its own.
+ */
+export interface PendingOverride {
+  pendingDays?: number | null;
+  pending?: "until_confirmed" | null;
+}
+
+/** The longest pending period, in days (the program's setting and the overrides). */
+export const MAX_PENDING_DAYS = 365;
+
+/** The problem of an override that says both (API.md §4): `pendingDays` or `pending`, not both; null when none. */
+export const pendingOverrideProblem = (o: PendingOverride): { path: string; message: string } | null =>
+  o.pending === "until_confirmed" && o.pendingDays != null
+    ? { path: "pendingDays", message: 'give pendingDays or pending: "until_confirmed", not both' }
+    : null;
+
+/** What an earn of a campaign or an earning flow asks for: its override, or the program's setting. */
+export const pendingOptionOf = (o: PendingOverride | null | undefined): PendingOption =>
+  o?.pending === "until_confirmed" ? "until_confirmed" : o?.pendingDays != null ? o.pendingDays : "program";
+
+/** An override in words (the campaign builder, the earning flows' page). */
+export function describePendingOverride(o: PendingOverride | null | undefined): string {
+  const option = pendingOptionOf(o);
+  if (option === "program") return "as the program's setting";
+  if (option === "until_confirmed") return "pending until the order is confirmed";
+  return option === 0 ? "spendable at once" : `pending for ${option} day${option === 1 ? "" : "s"}`;
+}
+
 /** The statement's text parameter of an option (ledger.ts `changeCtes` `pending`). */
 export const pendingParam = (option: PendingOption | null | undefined): string | null =>
   option == null ? null : String(option);

@@ -39,14 +39,16 @@ export async function writePending(
   tx: Tx,
   change: BalanceChange & { now: Date },
   terms: PendingTerms,
+  /** The row's id when the caller named it beforehand (a campaign's effect in an event's answer); else a new one. */
+  id?: string,
 ): Promise<{ balance: number; pendingJson: string; pendingId: string }> {
   const now = change.now.toISOString();
   const [row] = await query<{ id: string; json: string; balance: number }>(
     tx,
     sql`WITH x AS (
-      INSERT INTO "PendingPoints" ("programId", "customerId", points, type, reason, source, actor, metadata,
+      INSERT INTO "PendingPoints" (id, "programId", "customerId", points, type, reason, source, actor, metadata,
                                    "earningFlowId", "orderId", "createdAt", "maturesAt", "tierCounted")
-      VALUES (${change.programId}::uuid, ${change.customerId}::uuid, ${change.points}::int, ${change.type}::text,
+      VALUES (coalesce(${id ?? null}::uuid, gen_random_uuid()), ${change.programId}::uuid, ${change.customerId}::uuid, ${change.points}::int, ${change.type}::text,
               ${change.reason ?? null}::text, ${change.source}::text, ${change.actor}::text,
               ${change.metadata == null ? null : JSON.stringify(change.metadata)}::jsonb,
               ${change.earningFlowId ?? null}::uuid, ${change.orderId ?? null}::text, ${now}::timestamptz,

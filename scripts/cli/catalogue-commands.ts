@@ -5,6 +5,7 @@ import { db } from "@/lib/db/client";
 import { ImageUrl } from "@/lib/api/schemas/common";
 import { createCouponPool, importCoupons } from "@/lib/domain/coupons";
 import { createEarningFlow } from "@/lib/domain/earning-flows";
+import { MAX_PENDING_DAYS } from "@/lib/domain/pending-rules";
 import { EARNING_FLOW_KEY } from "@/lib/domain/vocabulary";
 import { parseFlowParamsFlag, type FlowParamInput } from "@/lib/domain/flow-params";
 import { createReward, updateReward } from "@/lib/domain/rewards";
@@ -15,7 +16,7 @@ export const catalogueCommands: Record<string, Command> = {
   "earning-flow create": {
     usage:
       "--program ID --key K (--points N | --points-per-unit N --param amount) [--params 'amount:0..100000,store?:1..9999'] " +
-      "[--name N] [--cap-per-day N] [--cap-total N] [--once]",
+      "[--name N] [--cap-per-day N] [--cap-total N] [--once] [--pending-days N | --pending-until-confirmed]",
     flags: z
       .strictObject({
         program: Uuid,
@@ -42,6 +43,9 @@ export const catalogueCommands: Record<string, Command> = {
         "cap-per-day": Int(1, 1_000_000_000).optional(),
         "cap-total": Int(1, 1_000_000_000).optional(),
         once: z.boolean().optional(),
+        // Overrides the program's pending setting for this flow's points (lib/domain/pending-rules.ts).
+        "pending-days": Int(0, MAX_PENDING_DAYS).optional(),
+        "pending-until-confirmed": z.boolean().optional(),
       })
       .refine((f) => (f.points === undefined) !== (f["points-per-unit"] === undefined), {
         message: "give either --points or --points-per-unit",
@@ -62,6 +66,8 @@ export const catalogueCommands: Record<string, Command> = {
       "cap-per-day"?: number;
       "cap-total"?: number;
       once?: boolean;
+      "pending-days"?: number;
+      "pending-until-confirmed"?: boolean;
     }) =>
       createEarningFlow(await db(), {
         programId: f.program,
@@ -74,6 +80,8 @@ export const catalogueCommands: Record<string, Command> = {
         capPerDay: f["cap-per-day"],
         capTotal: f["cap-total"],
         once: f.once,
+        pendingDays: f["pending-days"],
+        pending: f["pending-until-confirmed"] ? "until_confirmed" : null,
       }),
   },
   "reward create": {

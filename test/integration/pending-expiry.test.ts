@@ -12,7 +12,12 @@
  *   lots earned after it;
  *   a cancelled redemption whose lots expired since: those points come back expired, the others into their own lot
  *   with its own expiry;
- *   the webhooks' events `points.pending`, `points.matured`, `points.expiring` (read from the outbox at the end).
+ *   the webhooks' events `points.pending`, `points.matured`, `points.expiring` (read from the outbox at the end);
+ *   the overrides (pend27b) on a program whose points are spendable at once: a campaign with `pendingDays: 14` (its
+ *   dry run and its effect say so, a refund before maturity cancels without touching the balance, it matures at its
+ *   instant, a simulation of a draft with 30 days counts its points pending, not outstanding) and an earning flow
+ *   pending until confirmed (matured by `POST …/orders/{orderId}/confirm`); `pendingCountsForTier` true (tier points
+ *   at the earn, taken back by a cancel, not counted twice at maturity) against the default false (at maturity).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -35,6 +40,9 @@ const POLICIES = {
   cal: ["--expiry-policy", "rolling", "--expiry-months", "1"], // changed to calendar before the app starts
   idle: ["--expiry-policy", "inactivity", "--expiry-inactivity-days", "30", "--expiry-warning-days", "5"],
   none: ["--expiry-policy", "none"],
+  over: ["--pending-days", "0"],
+  tierOn: ["--pending-days", "7", "--pending-counts-for-tier", "yes"],
+  tierOff: ["--pending-days", "7"],
 } as const;
 type Name = keyof typeof POLICIES;
 
@@ -60,6 +68,19 @@ const policyPrograms = (): FixturePart<
   async make(tools) {
     const p = {} as Record<Name, { programId: string; key: string }>;
     for (const name of Object.keys(POLICIES) as Name[]) p[name] = await policyProgram(tools, name);
+    for (const name of ["tierOn", "tierOff"] as const)
+      for (const [tier, required] of [
+        ["Bronze", "0"],
+        ["Silver", "100"],
+      ] as const)
+        await tools.loyalty(
+          ...["tier", "create", "--program", p[name].programId, "--name", tier, "--required-points", required],
+          ...["--factor", "1"],
+        );
+    await tools.loyalty(
+      ...["earning-flow", "create", "--program", p.over.programId, "--key", "delivered", "--points", "30"],
+      "--pending-until-confirmed",
+    );
     const reward = await tools.loyalty(
       ...["reward", "create", "--program", p.roll.programId, "--name", "Mug", "--cost-points", "120"],
     );
@@ -280,6 +301,115 @@ for (const backend of BACKENDS) {
       assert.equal((await earn("none", never, 10)).transaction.expiresAt, null);
       await to("none", "2027-12-31T00:00:00.000Z");
       assert.equal(await balance("none", never), 10);
+    });
+
+    test("overrides: a campaign with pendingDays 14 and a flow until confirmed, on a program spendable at once", async () => {
+      const started = Date.now();
+      const email = await join("over", "over");
+      await call("over", "PUT", `${P("over")}/event-types/order`, {
+        attributes: { total: { type: "number", required: true } },
+      });
+      const body = {
+        name: "Order points",
+        trigger: { event: "order" },
+        effects: [{ type: "award_points", per: "event.total", rate: 1, round: "down" }],
+        pendingDays: 14,
+      };
+      // One override or the other; none on a lifecycle campaign (its points belong to no order).
+      const both = await app.api("POST", `${P("over")}/campaigns`, {
+        key: app.p.over.key,
+        body: { ...body, pending: "until_confirmed" },
+      });
+      assertProblem(both, 400, "validation_failed");
+      assert.match(both.text, /pendingDays/);
+      const lifecycle = { ...body, trigger: { lifecycle: "birthday" }, effects: [{ type: "award_points", points: 5 }] };
+      assertProblem(
+        await app.api("POST", `${P("over")}/campaigns`, { key: app.p.over.key, body: lifecycle }),
+        400,
+        "validation_failed",
+      );
+      const campaign = await call("over", "POST", `${P("over")}/campaigns`, body, 201);
+      assert.equal(campaign.draft.pendingDays, 14);
+      await call("over", "POST", `${P("over")}/campaigns/${campaign.id}/activate`);
+      const frozen = await call("over", "GET", `${P("over")}/campaigns/${campaign.id}`);
+      assert.equal(frozen.versions[0].definition.pendingDays, 14, "the override is part of the frozen version");
+
+      const events = `${C("over", email)}/events`;
+      const order = (orderId: string, total: number) => ({ type: "order", orderId, attributes: { total } });
+      const dry = await call("over", "POST", `${events}?dryRun=true`, order("k-1", 100));
+      assert.deepEqual(dry.effects[0].pending, { id: null, maturesAt: "2026-01-15T00:00:00.000Z" });
+      const live = await call("over", "POST", events, order("k-1", 100));
+      assert.equal(live.effects[0].points, 100);
+      assert.equal(live.effects[0].transactionId, null);
+      assert.equal(live.effects[0].pending.maturesAt, "2026-01-15T00:00:00.000Z");
+      assert.equal(live.balance, 0);
+      const read = (await call("over", "GET", C("over", email))).loyaltyData;
+      assert.deepEqual([read.balance, read.pendingPoints, read.pending[0].id], [0, 100, live.effects[0].pending.id]);
+      // A refund before maturity cancels the campaign's pending points; the spendable balance is not touched.
+      await call("over", "POST", events, order("k-2", 40));
+      const refunded = await call("over", "POST", `${P("over")}/orders/k-2/refund`, { reason: "returned" });
+      assert.deepEqual([refunded.pendingCancelled, refunded.pointsReversed], [40, 0]);
+      assert.equal(await balance("over", email), 0);
+      await to("over", "2026-01-14T23:59:59.999Z");
+      assert.equal(await balance("over", email), 0);
+      await to("over", "2026-01-15T00:00:00.000Z");
+      assert.equal(await balance("over", email), 100);
+      const [entry] = (await call("over", "GET", `${C("over", email)}/transactions?limit=1`)).data;
+      assert.deepEqual([entry.type, entry.points, entry.orderId], ["earn", 100, "k-1"]);
+      assert.equal(entry.metadata.campaignId, campaign.id);
+      assert.equal(entry.metadata.pendingId, live.effects[0].pending.id);
+
+      // A simulation replays through the same rule: a draft with 30 days keeps both events' points pending at the end
+      // of the window (the replay knows nothing of k-2's refund, which left no ledger entry); 14 days matured them.
+      await call("over", "PUT", `${P("over")}/campaigns/${campaign.id}`, { ...body, pendingDays: 30 });
+      const window = { from: START, to: "2026-01-20T00:00:00.000Z" };
+      const sim = await call("over", "POST", `${P("over")}/campaigns/${campaign.id}/simulate`, window);
+      assert.deepEqual(sim.campaign.pending, { days: 30, untilConfirmed: false });
+      assert.deepEqual([sim.baseline.pendingAtEnd, sim.baseline.outstanding], [0, 140]);
+      assert.deepEqual([sim.candidate.pendingAtEnd, sim.candidate.outstanding], [140, 0]);
+      assert.equal(sim.difference.liability.points, -140);
+
+      // An earning flow pending until its order is confirmed, on the same program (spendable at once otherwise).
+      const run = await call("over", "POST", `${C("over", email)}/earning-flows/delivered`, { orderId: "f-1" });
+      assert.deepEqual([run.pointsEarned, run.balance, run.transaction], [30, 100, null]);
+      assert.deepEqual([run.pending.points, run.pending.maturesAt, run.pending.orderId], [30, null, "f-1"]);
+      await to("over", "2026-03-01T00:00:00.000Z");
+      assert.equal(await balance("over", email), 100, "time does not mature it");
+      const confirmed = await call("over", "POST", `${P("over")}/orders/f-1/confirm`);
+      assert.equal(confirmed.pointsMatured, 30);
+      assert.equal(await balance("over", email), 130);
+      // An increase of this program is still spendable at once: the overrides are the campaign's and the flow's.
+      assert.equal((await earn("over", email, 5)).balance, 135);
+      console.log(`# overrides test: ${Date.now() - started} ms`);
+    });
+
+    test("pendingCountsForTier: true counts pending points toward tiers at the earn; false (default) at maturity", async () => {
+      const started = Date.now();
+      const tierOf = async (name: Name, email: string) => {
+        const c = await call(name, "GET", C(name, email));
+        return [c.customerTier.currentTierPoints, c.customerTier.currentTier?.name ?? null];
+      };
+      const on = await join("tierOn", "on");
+      const off = await join("tierOff", "off");
+      await earn("tierOn", on, 150, "t-1");
+      await earn("tierOff", off, 150, "t-1");
+      assert.deepEqual(await tierOf("tierOn", on), [150, "Silver"], "counted at the earn: Silver at once");
+      assert.deepEqual(await tierOf("tierOff", off), [0, "Bronze"], "the default: not before they mature");
+      // A refund before maturity cancels pending points; their tier points go with them when they were counted.
+      await earn("tierOn", on, 40, "t-2");
+      await earn("tierOff", off, 40, "t-2");
+      assert.deepEqual(await tierOf("tierOn", on), [190, "Silver"]);
+      await call("tierOn", "POST", `${P("tierOn")}/orders/t-2/refund`, { reason: "returned" });
+      await call("tierOff", "POST", `${P("tierOff")}/orders/t-2/refund`, { reason: "returned" });
+      assert.deepEqual(await tierOf("tierOn", on), [150, "Silver"]);
+      assert.deepEqual(await tierOf("tierOff", off), [0, "Bronze"]);
+      await to("tierOn", "2026-01-08T00:00:00.000Z");
+      await to("tierOff", "2026-01-08T00:00:00.000Z");
+      assert.deepEqual(await tierOf("tierOn", on), [150, "Silver"], "not counted twice at maturity");
+      assert.deepEqual(await tierOf("tierOff", off), [150, "Silver"], "counted when they matured");
+      assert.equal(await balance("tierOn", on), 150);
+      assert.equal(await balance("tierOff", off), 150);
+      console.log(`# pendingCountsForTier test: ${Date.now() - started} ms`);
     });
 
     test("the webhooks' events: points.pending, points.matured, points.expiring", async () => {

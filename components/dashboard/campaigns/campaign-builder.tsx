@@ -30,6 +30,7 @@ import {
 import { ConditionRows } from "./condition-rows";
 import { BuilderSubmit } from "./builder-submit";
 import { EffectRows } from "./effect-rows";
+import { PendingOverrideField, overrideOfChoice, pendingChoiceOf, type PendingChoice } from "../pending-override-field";
 
 const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
@@ -79,6 +80,7 @@ interface Fields {
   hoursTo: string;
   priority: string;
   stacking: (typeof STACKINGS)[number];
+  pending: PendingChoice;
 }
 
 function fieldsOf(body: Partial<CampaignBody> | undefined, firstType: string): Fields {
@@ -107,6 +109,7 @@ function fieldsOf(body: Partial<CampaignBody> | undefined, firstType: string): F
     hoursTo: s.hours?.to ?? "",
     priority: String(body?.priority ?? 0),
     stacking: body?.stacking ?? "stack",
+    pending: pendingChoiceOf(body),
   };
 }
 
@@ -187,6 +190,8 @@ export function CampaignBuilder({
       },
       priority: number(f.priority) ?? 0,
       stacking: f.stacking,
+      // A lifecycle campaign's points are never pending (they belong to no order).
+      ...(lifecycle ? {} : overrideOfChoice(f.pending)),
     };
   };
 
@@ -230,7 +235,14 @@ export function CampaignBuilder({
   );
   // The server's problems by path (the browser's copies under each leaf name are left out).
   const problems = Object.entries(errors).filter(
-    ([k]) => k.includes(".") || k.includes("[") || k === "name" || k === "priority" || k === "stacking",
+    ([k]) =>
+      k.includes(".") ||
+      k.includes("[") ||
+      k === "name" ||
+      k === "priority" ||
+      k === "stacking" ||
+      k === "pendingDays" ||
+      k === "pending",
   );
   const title = campaignId ? "Edit the draft" : "New campaign";
   return (
@@ -499,6 +511,14 @@ export function CampaignBuilder({
               <FieldError error={errors.stacking} />
             </div>
           </div>
+          {!lifecycle && (
+            <PendingOverrideField
+              id={idPrefix}
+              choice={f.pending}
+              onChange={(pending) => set({ pending })}
+              error={errors.pendingDays ?? errors.pending}
+            />
+          )}
         </>
       )}
       <BuilderSubmit

@@ -70,6 +70,16 @@ function SimulationReportView({ report }: { report: SimulationReport }) {
         {formatNumber(report.replayed.events)} events of {formatNumber(report.replayed.customers)} customers replayed,{" "}
         {period}.
       </p>
+      {report.campaign.pending && (
+        <p className="text-sm text-slate-700">
+          The draft&apos;s points would be pending{" "}
+          {report.campaign.pending.untilConfirmed
+            ? "until their order is confirmed"
+            : `for ${report.campaign.pending.days} days`}
+          : {formatNumber(candidate.pendingAtEnd)} points still pending at the end of the window (not in the liability),
+          none of them spendable before they mature.
+        </p>
+      )}
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Stat
           label="Points issued"

@@ -9,7 +9,14 @@ import { Card, FieldError, FormError, InputField, buttonClass, formatNumber, inp
 
 interface TryAnswer {
   event: { type: string; occurredAt: string };
-  effects: { campaignId: string; campaignVersion: number; type: string; points: number | null }[];
+  effects: {
+    campaignId: string;
+    campaignVersion: number;
+    type: string;
+    points: number | null;
+    /** The points would go pending (null: spendable at once); maturesAt null: until the order is confirmed. */
+    pending: { maturesAt: string | null } | null;
+  }[];
   balance: number;
   skipped: { campaignId: string; reason: SkipReason }[];
   previewedDraft: boolean;
@@ -158,6 +165,10 @@ export function TryIt({
                     {e.campaignId === campaignId && answer.previewedDraft ? ", draft" : ""}):{" "}
                     {EFFECTS[e.type] ?? e.type}
                     {e.points !== null ? ` ${formatNumber(e.points)} points` : ""}
+                    {e.pending &&
+                      (e.pending.maturesAt
+                        ? `, pending until ${e.pending.maturesAt.slice(0, 16).replace("T", " ")} UTC`
+                        : ", pending until the order is confirmed")}
                   </li>
                 ))}
               </ul>

@@ -7,6 +7,7 @@ import { EarningFlowActive, EarningFlowEdit } from "@/lib/staff/forms/earning-fl
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, buttonClass, checkboxClass, secondaryButtonClass } from "@/components/ui";
 import { EditDrawer } from "../edit-drawer";
+import { PendingOverrideField, readPendingOverride } from "../pending-override-field";
 import { FlowParamsFieldset, readFlowFields, useParamRows } from "./flow-params-fieldset";
 
 export interface FlowData {
@@ -20,6 +21,9 @@ export interface FlowData {
   capPerDay: number | null;
   capTotal: number | null;
   once: boolean;
+  /** Its override of the program's pending setting (neither: the program's). */
+  pendingDays: number | null;
+  pending: "until_confirmed" | null;
   active: boolean;
   /** Its version: a save made from an older one is refused (409 stale_edit) and offers to reload. */
   updatedAt: Date;
@@ -68,7 +72,7 @@ function EarningFlowEditForm({ programId, flow, onSaved }: { programId: string; 
     success: `"${flow.key}" saved`,
     clear: "never",
     onSuccess: onSaved,
-    read: (f) => readFlowFields(f, mode, paramRows.rows),
+    read: (f) => ({ ...readFlowFields(f, mode, paramRows.rows), ...readPendingOverride(f) }),
   });
   const { errors, field } = save;
   const whole = { type: "number", inputMode: "numeric", min: 1, step: 1 } as const;
@@ -142,6 +146,7 @@ function EarningFlowEditForm({ programId, flow, onSaved }: { programId: string; 
           Once per customer
         </label>
       </div>
+      <PendingOverrideField id="edit-flow" value={flow} error={errors.pendingDays ?? errors.pending} />
       <button type="submit" className={buttonClass} disabled={save.pending}>
         Save earning flow
       </button>

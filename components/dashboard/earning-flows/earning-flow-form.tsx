@@ -6,6 +6,7 @@ import { EarningFlowForm as EarningFlowSchema } from "@/lib/staff/forms/earning-
 import { staffApi } from "@/lib/staff/urls";
 import { InputField, checkboxClass } from "@/components/ui";
 import { CardForm } from "../card-form";
+import { PendingOverrideField, readPendingOverride } from "../pending-override-field";
 import { FlowParamsFieldset, readFlowFields, useParamRows } from "./flow-params-fieldset";
 
 /** The earning flows page's "New earning flow" card (managers): fixed or per-unit points, declared params, caps. */
@@ -21,7 +22,7 @@ export function EarningFlowForm({ programId }: { programId: string }) {
       setMode("fixed");
       paramRows.clear();
     },
-    read: (f) => ({ key: f.text("key"), ...readFlowFields(f, mode, paramRows.rows) }),
+    read: (f) => ({ key: f.text("key"), ...readFlowFields(f, mode, paramRows.rows), ...readPendingOverride(f) }),
   });
   const { errors, field } = create;
   return (
@@ -134,6 +135,9 @@ export function EarningFlowForm({ programId }: { programId: string }) {
         <label htmlFor="flow-once" className="font-medium text-slate-800">
           Once per customer
         </label>
+      </div>
+      <div className="sm:col-span-2">
+        <PendingOverrideField id="flow" error={errors.pendingDays ?? errors.pending} />
       </div>
     </CardForm>
   );

@@ -270,6 +270,7 @@ const campaignEvent = {
       points: 250,
       couponCode: null,
       transactionId: TX1,
+      pending: null,
     },
   ],
   balance: 1250,
@@ -495,16 +496,20 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
           metadata: { flowKey: "purchase", amount: 42.5 },
         }),
         capped: null,
+        pending: null,
       },
     },
     capped: {
       summary: "Limited by the flow's daily cap",
-      value: { pointsEarned: 0, balance: 1250, transaction: null, capped: "cap_per_day" },
+      value: { pointsEarned: 0, balance: 1250, transaction: null, capped: "cap_per_day", pending: null },
     },
   },
   getProgramClock: one("A test program's clock", { now: "2026-03-01T00:00:00.000Z", mode: "test" }),
   simulateCampaign: one("Half the points, with a budget: one customer could not have afforded a redemption", {
-    campaign: { id: CAMPAIGN_ID, name: "Double points weekend", status: "active", version: 2, draftVersion: 3 },
+    campaign: {
+      ...{ id: CAMPAIGN_ID, name: "Double points weekend", status: "active", version: 2, draftVersion: 3 },
+      pending: null,
+    },
     from: "2026-10-27T00:00:00.000Z",
     to: "2026-11-26T00:00:00.000Z",
     limits: { maxDays: 366, maxEvents: 1000000 },
@@ -517,6 +522,7 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
       unaffordableRedemptions: 0,
       customersShort: 0,
       outstanding: 20,
+      pendingAtEnd: 0,
     },
     candidate: {
       pointsIssued: 3,
@@ -526,6 +532,7 @@ export const RESPONSE_EXAMPLES: Record<string, Examples> = {
       unaffordableRedemptions: 1,
       customersShort: 1,
       outstanding: -7,
+      pendingAtEnd: 0,
     },
     difference: {
       pointsIssued: -27,

@@ -14,6 +14,7 @@ import {
 } from "@/lib/domain/campaigns/definition";
 import { Id, MAX_POINTS, Timestamp } from "./common";
 import { OrderId } from "./points";
+import { MAX_PENDING_DAYS } from "@/lib/domain/pending-rules";
 
 /**
  * Event types, campaigns and customer events (API.md "Campaigns and events"). The shapes are checked here; what
@@ -146,6 +147,31 @@ function triggerOf(t: z.infer<typeof Trigger>): CampaignTrigger {
   return { lifecycle: t.lifecycle! };
 }
 
+/**
+ * A campaign's (or an earning flow's) override of the program's pending setting (API.md §4 "Pending points"): on the
+ * campaign, not on an effect, because a campaign's points are one ledger entry (its awards and its multiplier's
+ * extra points together) and so one pending row. Part of the definition: each version freezes its own.
+ */
+export const PendingOverrideFields = {
+  pendingDays: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_PENDING_DAYS)
+    .optional()
+    .describe(
+      "Overrides the program's `pendingDays` for this campaign's points: they become spendable this many days after " +
+        "the earn (0: at once). Leave out both this and `pending` to follow the program's setting.",
+    ),
+  pending: z
+    .literal("until_confirmed")
+    .optional()
+    .describe(
+      "The campaign's points stay pending until their order is confirmed (`POST /orders/{orderId}/confirm`), " +
+        "whatever the program's setting. Not with `pendingDays`.",
+    ),
+};
+
 export const CampaignBody = z
   .strictObject({
     name: z.string().trim().min(1).max(255),
@@ -187,6 +213,7 @@ export const CampaignBody = z
       .default({}),
     priority: z.number().int().min(-1000).max(1000).default(0).describe("Higher first."),
     stacking: z.enum(STACKINGS).default("stack"),
+    ...PendingOverrideFields,
   })
   .meta({ id: "CampaignBody" });
 
@@ -225,6 +252,8 @@ const CampaignDefinitionOut = z.object({
   schedule: z.record(z.string(), z.unknown()),
   priority: z.number().int(),
   stacking: z.enum(STACKINGS),
+  pendingDays: z.number().int().optional(),
+  pending: z.literal("until_confirmed").optional(),
 });
 
 export const Campaign = z
@@ -297,7 +326,19 @@ export const CustomerEventResult = z
         type: z.enum(["award_points", "multiply_points", "assign_coupon"]),
         points: z.number().int().nullable(),
         couponCode: z.string().nullable(),
-        transactionId: Id.nullable().describe("The ledger entry of the campaign's points (null on a dry run)."),
+        transactionId: Id.nullable().describe(
+          "The ledger entry of the campaign's points (null on a dry run, and when they went pending).",
+        ),
+        pending: z
+          .object({
+            id: Id.nullable().describe("The pending points (null on a dry run)."),
+            maturesAt: Timestamp.nullable().describe("When they become spendable; null: when the order is confirmed."),
+          })
+          .nullable()
+          .describe(
+            "The campaign's points went (on a dry run: would go) pending: its `pendingDays` / `pending`, else the " +
+              "program's setting. Null: spendable at once.",
+          ),
       }),
     ),
     balance: z.number().int(),

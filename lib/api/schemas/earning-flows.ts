@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_FLOW_PARAMS } from "@/lib/domain/flow-params";
 import { CAP_REASONS, FLOW_RECURRENCES } from "@/lib/domain/vocabulary";
 import { Email } from "./common";
-import { OrderId, Transaction } from "./points";
+import { OrderId, PendingPoints, Transaction } from "./points";
 
 /** Running an earning flow for a customer (API.md §3, §4). */
 
@@ -33,6 +33,10 @@ export const EarningFlowResult = z
     balance: z.number().int(),
     transaction: Transaction.nullable(),
     capped: z.enum(CAP_REASONS).nullable().describe("Which cap limited this run, if any."),
+    pending: PendingPoints.nullable().describe(
+      "The run's points went pending (the flow's pending override, else the program's setting): `transaction` is " +
+        "null and `balance` unchanged until they mature. Null: spendable at once.",
+    ),
   })
   .meta({ id: "EarningFlowResult" });
 

@@ -28,7 +28,14 @@ const Run = z.object({
     .int()
     .describe("Real redemptions and spends this replay's balance would not have covered."),
   customersShort: z.number().int().describe("Customers with at least one of them."),
-  outstanding: z.number().int().describe("The replayed customers' balances at `to`, summed."),
+  outstanding: z.number().int().describe("The replayed customers' balances at `to`, summed (spendable points)."),
+  pendingAtEnd: z
+    .number()
+    .int()
+    .describe(
+      "Campaign points this replay gave that are still pending at `to` (the same pending rule as the live write: " +
+        "the campaign's override, else the program's setting); not in `outstanding`, and not spendable before they mature.",
+    ),
 });
 
 const Skips = z.partialRecord(z.enum(SKIP_REASONS), z.number().int());
@@ -41,6 +48,13 @@ export const SimulationReport = z
       status: z.string(),
       version: z.number().int().nullable().describe("The version it runs now (null: never activated)."),
       draftVersion: z.number().int().describe("The version the draft would become."),
+      pending: z
+        .object({
+          days: z.number().int().nullable().describe("They mature this many days after the earn (null: see below)."),
+          untilConfirmed: z.boolean().describe("They mature only when their order is confirmed."),
+        })
+        .nullable()
+        .describe("Whether the draft's points would go pending, and until when. Null: spendable at once."),
     }),
     from: Timestamp,
     to: Timestamp,

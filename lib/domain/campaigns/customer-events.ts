@@ -24,7 +24,10 @@ import {
   versionsOf,
   type AssignedCoupons,
   type CustomerEventOutcome,
+  pendingOfEvaluation,
 } from "./event-write";
+import { pendingSettings, writePending } from "../pending-write";
+import type { PendingTerms } from "../pending-rules";
 
 const LOCKED_EVENT_SQL = lockedStatement(EVENT_WRITE, ["balance"]);
 
@@ -46,6 +49,9 @@ const LOCKED_EVENT_SQL = lockedStatement(EVENT_WRITE, ["balance"]);
  * This is the locked path of `POST …/events` (the hot path is `customerEventValues` below, handed over here for a
  * dry run, a coupon, a race or what is due), and the path for any caller in a transaction of its own.
  * A dry run evaluates the same way and writes nothing: no lock, no entry, no counter, no event row, no webhook.
+ * A campaign whose points go pending (its `pendingDays` / `pending` override, else the program's setting:
+ * pending-rules.ts) gives pending points instead of a ledger entry (pending-write.ts, after the statement, under the
+ * same lock); its budget and per-customer use count as for any points; its effect says `pending` (also on a dry run).
  */
 
 export interface CustomerEventInput {
@@ -142,6 +148,17 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
   });
 
   const eventView = { type: input.type, occurredAt: occurredAt.toISOString() };
+  // A dry run says which points would go pending and until when: the same rule as the write below.
+  const dryPending = input.dryRun
+    ? pendingOfEvaluation(
+        evaluation,
+        new Map(rows.map((r) => [r.campaignId, r])),
+        await pendingSettings(tx, programId),
+        now,
+      )
+    : new Map();
+  const pendingView = (t: PendingTerms | undefined) =>
+    t ? { id: null, maturesAt: t.maturesAt?.toISOString() ?? null } : null;
   if (input.dryRun)
     return {
       event: { id: null, ...eventView },
@@ -153,6 +170,7 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
           points: "points" in e ? e.points : null,
           couponCode: null,
           transactionId: null,
+          pending: pendingView(dryPending.get(a.campaignId)),
         })),
       ),
       balance: customer.balance,
@@ -177,12 +195,15 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
       }
   }
   const versions = new Map(rows.map((r) => [r.campaignId, r]));
-  const plan = eventPlan(
-    { ...input, occurredAt, orderId: input.orderId ?? null, idempotencyKey: input.idempotencyKey ?? null },
-    evaluation,
-    versions,
-    coupons,
-  );
+  // The campaigns whose points go pending (their override, else the program's setting): written as pending points.
+  const pending = pendingOfEvaluation(evaluation, versions, await pendingSettings(tx, programId), now);
+  const eventInput = {
+    ...input,
+    occurredAt,
+    orderId: input.orderId ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
+  };
+  const plan = eventPlan(eventInput, evaluation, versions, coupons, undefined, undefined, pending);
   // The event's earn closes the customer's open referral when it qualifies, then rewards both sides after it.
   const referral =
     plan.total > 0 ? await closeReferral(tx, { programId, customerId, source: "api", now, points: plan.total }) : null;
@@ -191,6 +212,24 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
     if (done.refusal === "missing") throw new Error("customer without loyalty data");
     throw changeRefusal(done.refusal) ?? new Error(`customer event refused under the row lock: ${done.refusal}`);
   }
+  for (const p of plan.pendingEntries)
+    await writePending(
+      tx,
+      {
+        programId,
+        customerId,
+        points: p.points,
+        type: "earn",
+        source: "api",
+        actor: input.actor,
+        reason: p.reason,
+        metadata: p.metadata as Record<string, unknown>,
+        orderId: eventInput.orderId,
+        now,
+      },
+      p.terms,
+      p.id,
+    );
   if (referral) await referral.reward((award) => changeBalance(tx, award));
   return { event: plan.event, effects: plan.effects, balance: Number(done.row.balance), skipped: plan.skipped };
 }
@@ -254,6 +293,9 @@ export async function customerEventValues(
     timeZone: zone,
   });
   if (assignsCoupon(evaluation)) return null;
+  // Points that go pending are written by the locked path (pending-write.ts), as an increase's are.
+  const versions = new Map(triggered.map((v) => [v.campaignId, v]));
+  if (pendingOfEvaluation(evaluation, versions, snap, now).size) return null;
   const plan = eventPlan(
     {
       ...input,
@@ -263,7 +305,7 @@ export async function customerEventValues(
       idempotencyKey: input.idempotencyKey ?? null,
     },
     evaluation,
-    new Map(triggered.map((v) => [v.campaignId, v])),
+    versions,
     null,
     undefined,
     new Map(snap.campaigns.map(([id, , , counted]) => [id, counted])),

@@ -1,3 +1,5 @@
+import type { PendingOverride } from "../pending-rules";
+
 /**
  * What a campaign and an event type are made of (API.md "Campaigns and events"): the closed vocabularies and the
  * plain types the evaluator, the validator, the store and the schemas share. Client-safe: constants and types only.
@@ -158,8 +160,11 @@ export function triggerLabel(trigger: CampaignTrigger): string {
   return trigger.lifecycle;
 }
 
-/** What a version freezes: everything but the name and status. */
-export interface CampaignDefinition {
+/**
+ * What a version freezes: everything but the name and status. `pendingDays` / `pending` (pending-rules.ts
+ * `PendingOverride`) override the program's pending setting for the campaign's points; neither: the program's.
+ */
+export interface CampaignDefinition extends PendingOverride {
   trigger: CampaignTrigger;
   conditions: Condition | null;
   effects: Effect[];

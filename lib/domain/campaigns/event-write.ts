@@ -9,6 +9,7 @@ import { budgetChunk, budgetUsedSql, SLICES } from "./budget";
 import type { AttrTypes } from "./conditions";
 import type { CampaignDefinition, EventAttributes, SkipReason } from "./definition";
 import type { Evaluation } from "./evaluate";
+import { pendingOptionOf, pendingTerms, type PendingSettings, type PendingTerms } from "../pending-rules";
 
 /**
  * The write of a customer event (API.md "Campaigns and events") as ONE keyed statement, the same on both paths
@@ -160,6 +161,11 @@ export interface EventEffect {
   points: number | null;
   couponCode: string | null;
   transactionId: string | null;
+  /**
+   * Points that go pending (pending-rules.ts: the campaign's override or the program's setting): the pending points'
+   * id (null on a dry run) and when they mature (null: when the order is confirmed). Null: spendable at once.
+   */
+  pending: { id: string | null; maturesAt: string | null } | null;
 }
 
 export interface CustomerEventOutcome {
@@ -209,12 +215,44 @@ export interface FlowRun {
   tail: string;
 }
 
+/** A campaign's points that go pending instead of into the statement (written by the caller: pending-write.ts). */
+export interface PendingEntry {
+  id: string;
+  campaignId: string;
+  points: number;
+  reason: string;
+  metadata: object;
+  terms: PendingTerms;
+}
+
+/**
+ * The pending terms of each applied campaign with points whose earn goes pending (pending-rules.ts, the one rule:
+ * the campaign's override, else the program's setting), by campaign id. Empty: every point is spendable at once.
+ */
+export function pendingOfEvaluation(
+  evaluation: Evaluation,
+  versions: Map<string, Pick<VersionInfo, "definition">>,
+  program: PendingSettings,
+  now: Date,
+): Map<string, PendingTerms> {
+  const out = new Map<string, PendingTerms>();
+  for (const a of evaluation.applied) {
+    if (a.points <= 0) continue;
+    const terms = pendingTerms(pendingOptionOf(versions.get(a.campaignId)?.definition), program, now);
+    if (terms) out.set(a.campaignId, terms);
+  }
+  return out;
+}
+
 /**
  * What the statement writes for an evaluation: one ledger entry per campaign with points (ids made here, so the
  * answer can name them), the budgets and uses, the event row's outcome and the answer around the balance. `coupons`
- * (locked path only) gives the codes assigned, in effect order per campaign; `flow`, an earning flow's run;
- * `counted` (the hot path), each budgeted campaign's row count (`Campaign.budgetUsed`, slices' room included) as
- * read, to size what a slice short of room takes (budget.ts `budgetChunk`); without it a slice takes the points only.
+   * (locked path only) gives the codes assigned, in effect order per campaign; `flow`, an earning flow's run;
+   * `counted` (the hot path), each budgeted campaign's row count (`Campaign.budgetUsed`, slices' room included) as
+   * read, to size what a slice short of room takes (budget.ts `budgetChunk`); without it a slice takes the points only.
+   * `pending` (locked path only, `pendingOfEvaluation`): the campaigns whose points go pending; they are left out of
+   * the statement's balance change and returned as `pendingEntries` for the caller to write (their budgets and uses
+   * still count), and their effects say so.
  */
 export function eventPlan(
   input: EventInput,
@@ -223,9 +261,11 @@ export function eventPlan(
   coupons: AssignedCoupons | null,
   flow?: FlowRun,
   counted?: Map<string, number>,
+  pending: Map<string, PendingTerms> = new Map(),
 ) {
   const eventId = randomUUID();
   const entries: { ord: number; id: string; points: number; reason: string; metadata: object }[] = [];
+  const pendingEntries: PendingEntry[] = [];
   const budgets: { id: string; points: number; cap: number; slice: number; chunk: number }[] = [];
   const uses: { id: string; window: string; cap: number }[] = [];
   const effects: EventEffect[] = [];
@@ -235,12 +275,9 @@ export function eventPlan(
     const version = versions.get(applied.campaignId)!;
     const limits = version.definition.limits;
     let transactionId: string | null = null;
+    let pendingView: EventEffect["pending"] = null;
     if (applied.points > 0) {
-      transactionId = randomUUID();
-      total += applied.points;
-      entries.push({
-        ord: entries.length,
-        id: transactionId,
+      const entry = {
         points: applied.points,
         reason: flow ? flow.reason : `campaign: ${version.name}`,
         metadata: flow
@@ -254,7 +291,17 @@ export function eventPlan(
               window: applied.window,
               budgeted: limits.budgetPoints !== undefined,
             },
-      });
+      };
+      const terms = pending.get(applied.campaignId);
+      if (terms) {
+        const id = randomUUID();
+        pendingEntries.push({ id, campaignId: applied.campaignId, ...entry, terms });
+        pendingView = { id, maturesAt: terms.maturesAt?.toISOString() ?? null };
+      } else {
+        transactionId = randomUUID();
+        total += applied.points;
+        entries.push({ ord: entries.length, id: transactionId, ...entry });
+      }
       if (limits.budgetPoints !== undefined) {
         const cap = limits.budgetPoints;
         const row = counted?.get(applied.campaignId);
@@ -273,12 +320,12 @@ export function eventPlan(
     for (const e of applied.effects) {
       const base = { campaignId: applied.campaignId, campaignVersion: applied.version, type: e.type };
       if (e.type !== "assign_coupon") {
-        effects.push({ ...base, points: e.points, couponCode: null, transactionId });
+        effects.push({ ...base, points: e.points, couponCode: null, transactionId, pending: pendingView });
         continue;
       }
       const code = codes.shift() ?? null;
       if (code === null) skipped.push({ campaignId: applied.campaignId, reason: "coupon_pool_empty" });
-      else effects.push({ ...base, points: null, couponCode: code, transactionId: null });
+      else effects.push({ ...base, points: null, couponCode: code, transactionId: null, pending: null });
     }
   }
   const event = { id: eventId, type: input.type, occurredAt: input.occurredAt.toISOString() };
@@ -307,7 +354,7 @@ export function eventPlan(
     earningFlowId: flow ? flow.earningFlowId : null,
     seen: flow ? flow.seen : null,
   });
-  return { values, total, event, effects, skipped };
+  return { values, total, event, effects, skipped, pendingEntries };
 }
 
 /** Whether an evaluation assigns a coupon (the locked path's work). */
@@ -349,7 +396,7 @@ export async function versionsOf(db: RawQueries, running: { campaignId: string; 
   return out;
 }
 
-export interface EventSnapshot {
+export interface EventSnapshot extends PendingSettings {
   customerId: string;
   balance: number;
   memberSince: Date;
@@ -386,7 +433,7 @@ export async function readEventSnapshot(
 
 const SNAPSHOT_SQL = `
 SELECT c.id::text AS "customerId", l.balance, l."memberSince", c.language, c."customAttributes", t.name AS tier,
-       t.factor, p."timeZone",
+       t.factor, p."timeZone", p."pendingDays", p."pendingUntilConfirmed", p."pendingCountsForTier",
        (SELECT et.attributes FROM "EventType" et WHERE et."programId" = $1::uuid AND et.type = $3::text) AS declared,
        (SELECT coalesce(json_agg(json_build_array(k.id, k.version, ${budgetUsedSql("k")}, k."budgetUsed")), '[]')
         FROM "Campaign" k WHERE k."programId" = $1::uuid AND k.status = 'active') AS campaigns,

@@ -11,6 +11,7 @@ import { evaluate, limitWindow, type CampaignVersionState } from "./evaluate";
 import { windowKey, zonedTime } from "./schedule";
 import { SIMULATION_MAX_DAYS, SIMULATION_MAX_EVENTS, SIMULATION_SAMPLE } from "./simulate-limits";
 import { eventTypeAttributes } from "./store";
+import { pendingOptionOf, pendingTerms, type PendingSettings } from "../pending-rules";
 
 /**
  * A campaign's draft tried on the program's real history (API.md "Simulations"): the customer events recorded in
@@ -35,6 +36,11 @@ import { eventTypeAttributes } from "./store";
  * - Tier moves are projected on each customer's current tier period: the difference of campaign points earned in it
  *   added to its tier points; up when the tier reached is higher now, down when the tier kept at the period's close
  *   would be lower.
+ * - Pending points (API.md §4): a campaign's points go pending by the one rule of the live write (pending-rules.ts
+ *   `pendingTerms` of the version's override, else the program's setting as it is now): they enter the replay's
+ *   balance only when they mature (so they cover no redemption before), and those still pending at `to` are counted
+ *   apart (`pendingAtEnd`), not in `outstanding`. Points pending until their order is confirmed stay pending through
+ *   the window (the replay does not know when an order would have been confirmed).
  */
 
 const PAGE = 5_000;
@@ -53,6 +59,8 @@ export interface SimulationRun {
   customersShort: number;
   /** Σ of the replayed customers' balances at `to`. */
   outstanding: number;
+  /** Campaign points this replay gave that are still pending at `to` (not in `outstanding`). */
+  pendingAtEnd: number;
 }
 
 export interface SampleCampaign {
@@ -66,7 +74,18 @@ export interface SampleCampaign {
 }
 
 export interface SimulationReport {
-  campaign: { id: string; name: string; status: string; version: number | null; draftVersion: number };
+  campaign: {
+    id: string;
+    name: string;
+    status: string;
+    version: number | null;
+    draftVersion: number;
+    /**
+     * Whether the draft's points go pending (its override, else the program's setting): for how many days, or
+     * `untilConfirmed`. Null: spendable at once.
+     */
+    pending: { days: number | null; untilConfirmed: boolean } | null;
+  };
   from: string;
   to: string;
   limits: { maxDays: number; maxEvents: number };
@@ -130,6 +149,8 @@ interface Customer {
   skipped: Map<string, [Map<SkipReason, number>, Map<SkipReason, number>]>;
   short: [number, number];
   earnedHere: [boolean, boolean];
+  /** Each replay's pending points not matured yet: [maturesAt ms (Infinity: until confirmed), points]. */
+  pending: [[number, number][], [number, number][]];
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -173,9 +194,11 @@ export async function simulateCampaign(
       { path: "from", message: `the window holds more than ${SIMULATION_MAX_EVENTS} events: choose a shorter one` },
     ]);
 
-  const [program] = await query<{ timeZone: string; periodMonths: number }>(
+  const [program] = await query<{ timeZone: string; periodMonths: number } & PendingSettings>(
     db,
-    sql`SELECT "timeZone", "tierPeriodMonths" AS "periodMonths" FROM "Program" WHERE id = ${programId}::uuid`,
+    sql`SELECT "timeZone", "tierPeriodMonths" AS "periodMonths", "pendingDays", "pendingUntilConfirmed",
+               "pendingCountsForTier"
+        FROM "Program" WHERE id = ${programId}::uuid`,
   );
   const timeZone = program!.timeZone;
   const tiers = sortTiers(await loadTiers(db, programId));
@@ -283,6 +306,7 @@ export async function simulateCampaign(
       skipped: new Map(),
       short: [0, 0],
       earnedHere: [false, false],
+      pending: [[], []],
     });
   }
   const changes = await query<{ customerId: string; fromTierId: string | null; at: Date }>(
@@ -337,6 +361,18 @@ export async function simulateCampaign(
   let replayedEvents = 0;
   let replayedEntries = 0;
 
+  /** The replay's pending points of the customer due by `atMs` enter its balance. */
+  const mature = (c: Customer, atMs: number) => {
+    for (const run of [0, 1] as const) {
+      if (!c.pending[run].length) continue;
+      c.pending[run] = c.pending[run].filter(([due, points]) => {
+        if (due > atMs) return true;
+        c.balance[run] += points;
+        return false;
+      });
+    }
+  };
+
   const replayEvent = (e: EventRow) => {
     const c = customers.get(e.customerId);
     if (!c) {
@@ -346,6 +382,7 @@ export async function simulateCampaign(
     replayedEvents++;
     const at = new Date(e.createdAt);
     const atMs = at.getTime();
+    mature(c, atMs);
     const tier = tierAt(c, atMs);
     const nowLocal = zonedTime(at, timeZone);
     const day = windowKey("day", nowLocal);
@@ -401,7 +438,10 @@ export async function simulateCampaign(
           if (a.points > 0) c.earnedHere[run] = true;
         }
         if (a.points <= 0) continue;
-        c.balance[run] += a.points;
+        // Pending or spendable: the live write's rule (pending-rules.ts), on the version's override.
+        const terms = pendingTerms(pendingOptionOf(version.definition), program!, at);
+        if (terms) c.pending[run].push([terms.maturesAt?.getTime() ?? Infinity, a.points]);
+        else c.balance[run] += a.points;
         c.points[run] += a.points;
         issued[run] += a.points;
         if (atMs >= c.periodStart) c.periodDelta += run === 1 ? a.points : -a.points;
@@ -429,6 +469,7 @@ export async function simulateCampaign(
     const c = customers.get(e.customerId);
     if (!c) return;
     replayedEntries++;
+    mature(c, new Date(e.createdAt).getTime());
     const points = Number(e.points);
     for (const run of [0, 1] as const) {
       if (e.revCampaignId && e.revEventId) {
@@ -505,10 +546,17 @@ export async function simulateCampaign(
     let customersEarning = 0;
     let customersShort = 0;
     let outstanding = 0;
+    let pendingAtEnd = 0;
     let campaignPoints = 0;
     for (const c of customers.values()) {
       if (c.earnedHere[r]) customersEarning++;
       if (c.short[r] > 0) customersShort++;
+      // Pending points due before `to` matured in the window (the window ends before `to`: exclusive).
+      for (const [due, points] of c.pending[r]) {
+        if (due < to.getTime()) c.balance[r] += points;
+        else pendingAtEnd += points;
+      }
+      c.pending[r] = [];
       outstanding += c.balance[r];
       campaignPoints += c.byCampaign.get(campaign.id)?.[r] ?? 0;
     }
@@ -520,6 +568,7 @@ export async function simulateCampaign(
       unaffordableRedemptions: r === 1 ? shortRedemptions : [...customers.values()].reduce((n, c) => n + c.short[0], 0),
       customersShort,
       outstanding,
+      pendingAtEnd,
     };
   };
   const baseline = run(0);
@@ -572,6 +621,7 @@ export async function simulateCampaign(
       status: campaign.status,
       version: campaign.version,
       draftVersion: candidateVersion.version,
+      pending: draftPending(draftDefinition, program!, input.now),
     },
     from: from.toISOString(),
     to: to.toISOString(),
@@ -592,6 +642,14 @@ export async function simulateCampaign(
     shortfalls: { customers: shortCustomers.size, redemptions: shortRedemptions, list: shortList },
     sample,
   };
+}
+
+/** The draft's pending terms in days (the one rule, pending-rules.ts `pendingTerms`, at an instant). */
+function draftPending(definition: CampaignDefinition, program: PendingSettings, now: Date) {
+  const terms = pendingTerms(pendingOptionOf(definition), program, now);
+  if (!terms) return null;
+  if (!terms.maturesAt) return { days: null, untilConfirmed: true };
+  return { days: Math.round((terms.maturesAt.getTime() - now.getTime()) / DAY_MS), untilConfirmed: false };
 }
 
 interface EventRow {

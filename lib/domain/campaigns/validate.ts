@@ -5,7 +5,14 @@
  * its JSON path. Pure.
  */
 import { checkConditions, isIsoTime, type FieldProblem } from "./conditions";
-import type { AttributeDeclaration, CampaignDefinition, CustomerAttributes, EventAttributes } from "./definition";
+import {
+  isLifecycle,
+  type AttributeDeclaration,
+  type CampaignDefinition,
+  type CustomerAttributes,
+  type EventAttributes,
+} from "./definition";
+import { pendingOverrideProblem } from "../pending-rules";
 
 function checkValue(decl: AttributeDeclaration, v: unknown, path: string, problems: FieldProblem[]) {
   switch (decl.type) {
@@ -70,6 +77,13 @@ export function checkCampaign(
     if (decl?.type !== "number")
       problems.push({ path: `effects[${i}].per`, message: "must name a number attribute of the event: event.<name>" });
   });
+  const both = pendingOverrideProblem(definition);
+  if (both) problems.push(both);
+  if (isLifecycle(definition.trigger) && (definition.pendingDays != null || definition.pending != null))
+    problems.push({
+      path: definition.pending != null ? "pending" : "pendingDays",
+      message: "a lifecycle campaign's points are never pending (they belong to no order): leave it out",
+    });
   const { startsAt, endsAt } = definition.schedule;
   if (startsAt && endsAt && Date.parse(startsAt) >= Date.parse(endsAt))
     problems.push({ path: "schedule.endsAt", message: "must be after startsAt" });

@@ -9,6 +9,7 @@ import {
   MAX_PARAM_VALUE,
   MIN_PARAM_VALUE,
 } from "@/lib/domain/flow-params";
+import { MAX_PENDING_DAYS, pendingOverrideProblem } from "@/lib/domain/pending-rules";
 import { Cost } from "./rewards";
 
 /** Earning flows: a flow's definition, as created and as edited, and switching it on or off. */
@@ -60,6 +61,15 @@ const FlowDefinition = z.strictObject({
   capPerDay: Cap,
   capTotal: Cap,
   once: z.boolean().optional(),
+  // The flow's override of the program's pending setting (lib/domain/pending-rules.ts); neither: the program's.
+  pendingDays: z
+    .number("must be a whole number of days")
+    .int("must be a whole number of days")
+    .min(0, "must not be negative")
+    .max(MAX_PENDING_DAYS, `must be at most ${MAX_PENDING_DAYS}`)
+    .nullable()
+    .optional(),
+  pending: z.literal("until_confirmed", 'must be "until_confirmed"').nullable().optional(),
 });
 
 /** The rules of a definition as a whole: fixed points xor points per unit of a param, and the declaration's checks. */
@@ -70,6 +80,10 @@ const withFlowRules = <S extends z.ZodType<z.infer<typeof FlowDefinition>>>(sche
       path: ["points"],
     })
     .refine((f) => f.pointsPerUnit == null || !!f.param, { message: "points per unit needs a param", path: ["param"] })
+    .refine((f) => !pendingOverrideProblem(f), {
+      message: "give a pending period or until confirmed, not both",
+      path: ["pendingDays"],
+    })
     .superRefine((f, ctx) => {
       // The declaration as a whole (duplicates, min ≤ max, the per-unit param required), as the domain checks it.
       for (const p of declareFlowParams(f.params ?? [], f.pointsPerUnit != null ? (f.param ?? null) : null).problems) {

@@ -18,6 +18,8 @@ const read = (tx: Parameters<typeof requireEarningFlow>[0], programId: string, f
     capPerDay: f.capPerDay,
     capTotal: f.capTotal,
     once: f.once,
+    pendingDays: f.pendingDays,
+    pending: f.pendingUntilConfirmed ? "until_confirmed" : null,
     active: f.active,
   };
 };

@@ -6,6 +6,7 @@ import { ActiveBadge, Card, Table, formatNumber, type Column } from "@/component
 import { EarningFlowForm } from "@/components/dashboard/earning-flows/earning-flow-form";
 import { EarningFlowActions } from "@/components/dashboard/earning-flows/earning-flow-actions";
 import { describeFlowParam, storedFlowParams } from "@/lib/domain/flow-params";
+import { describePendingOverride } from "@/lib/domain/pending-rules";
 
 const cap = (n: number | null) => (n === null ? "—" : formatNumber(n));
 
@@ -16,6 +17,7 @@ const COLUMNS = (canManage: boolean): Column[] => [
   { label: "Cap per day", align: "right" },
   { label: "Cap in total", align: "right" },
   { label: "Once" },
+  { label: "New points" },
   { label: "Status" },
   ...(canManage ? [{ label: "Actions", hidden: true }] : []),
 ];
@@ -65,6 +67,12 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
               <td className="px-4 py-2 text-right tabular-nums">{cap(f.capPerDay)}</td>
               <td className="px-4 py-2 text-right tabular-nums">{cap(f.capTotal)}</td>
               <td className="px-4 py-2">{f.once ? "yes" : "no"}</td>
+              <td className="px-4 py-2 text-xs">
+                {describePendingOverride({
+                  pendingDays: f.pendingDays,
+                  pending: f.pendingUntilConfirmed ? "until_confirmed" : null,
+                })}
+              </td>
               <td className="px-4 py-2">
                 <ActiveBadge active={f.active} />
               </td>
@@ -83,6 +91,8 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
                       capPerDay: f.capPerDay,
                       capTotal: f.capTotal,
                       once: f.once,
+                      pendingDays: f.pendingUntilConfirmed ? null : f.pendingDays,
+                      pending: f.pendingUntilConfirmed ? "until_confirmed" : null,
                       active: f.active,
                       updatedAt: f.updatedAt,
                     }}

@@ -24,6 +24,7 @@ import {
   describeSchedule,
 } from "@/components/dashboard/campaigns/describe";
 import { TryIt } from "@/components/dashboard/campaigns/try-it";
+import { describePendingOverride } from "@/lib/domain/pending-rules";
 import { SimulationPanel } from "@/components/dashboard/campaigns/simulation-panel";
 
 export const metadata = { title: "Campaign · Loyalty" };
@@ -48,6 +49,7 @@ function DefinitionView({ d }: { d: CampaignDefinition }) {
           ["Effects", describeEffects(d)],
           ["Limits", describeLimits(d)],
           ["Schedule", describeSchedule(d)],
+          ["New points", describePendingOverride(d)],
           ["Priority", `${d.priority} (${d.stacking === "exclusive" ? "exclusive" : "stacks"})`],
         ]}
       />

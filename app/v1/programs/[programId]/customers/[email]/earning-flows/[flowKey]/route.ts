@@ -28,10 +28,11 @@ export const POST = customerWrite({
   statement: (req, database, slot) => executeEarningFlowInOneStatement(database, flowRun(req), slot),
   run: async (req, tx) => {
     const outcome = await executeEarningFlow(tx, flowRun(req));
-    const { pointsEarned, balance, transactionJson, capped } = outcome;
+    const { pointsEarned, balance, transactionJson, pendingJson, capped } = outcome;
+    const transaction = rawJson(transactionJson ?? "null");
     return {
       status: 200,
-      rawJson: jsonObject({ pointsEarned, balance, transaction: rawJson(transactionJson ?? "null"), capped }),
+      rawJson: jsonObject({ pointsEarned, balance, transaction, capped, pending: rawJson(pendingJson ?? "null") }),
     };
   },
 });

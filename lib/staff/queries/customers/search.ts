@@ -71,66 +71,96 @@ const MIN_PHONE_DIGITS = 4;
 /** Substring (and name) matching needs this many characters: pg_trgm indexes trigrams, shorter text cannot use them. */
 const MIN_TRIGRAM = 3;
 
+/** One candidate query: the customers it finds (at most the page), each with its rank and its place in the rank. */
+type Branch = Sql;
+
 /**
- * The search text's candidate queries, one per (field, match kind), each bounded by `LIMIT` and served by an
- * index: the (programId, email text_pattern_ops) btree for e-mail exact and prefix, the unique (programId,
- * externalCustomerId) for the id, pg_trgm GIN indexes for e-mail substring and first and last name exact, prefix and
- * substring (gin_trgm_ops answers `=`, LIKE and ILIKE alike), and btree text_pattern_ops indexes on the phone's digits and
- * on the same reversed (exact, prefix, suffix). A customer found by several keeps its best rank.
+ * The search text's candidate queries in three waves, one query per (field, match kind), each served by an index in
+ * the order of its sort key and stopped at the page size (`LIMIT`), so a text matching half the program reads one
+ * page of it, not half the program:
+ * 1. exact and prefix: e-mail (the (programId, email text_pattern_ops) btree, `=` and a range scan for the prefix),
+ *    external id (unique (programId, externalCustomerId)), phone digits (btree text_pattern_ops, `=` and prefix),
+ *    first and last name (btrees on (programId, lower(name) text_pattern_ops, lower(other name), customerId):
+ *    `lower(x) LIKE lower(y)` is what ILIKE does, so the matches are ILIKE's);
+ * 2. substring: e-mail (pg_trgm GIN when the text is rare, the e-mail btree walked in order when it is common: the
+ *    planner picks on the actual text, see `withCustomPlans`) and the phone's last digits (a prefix of the reversed
+ *    digits); only when wave 1 found fewer than a page and no exact e-mail or external id (which names one person);
+ * 3. name substring (pg_trgm GIN on the names), only when waves 1 and 2 together found fewer than a page: ranking
+ *    after every other kind, it could not enter a full page.
+ * Each row carries its rank and its sort key within the rank (`k1`, `k2`, then the customer id): the e-mail for an
+ * e-mail match, the digits for a phone match, the matched name then the other name for a name match. A customer
+ * found by several keeps its best (rank, key); the page is the first `limit` in (rank, k1, k2, id) order, the same
+ * rows as ranking every match, because each query answers the first `limit` of its own matches in that order.
  */
-function rankedBranches(
+function rankedWaves(
   programId: string,
   q: string,
   limit: number,
   tierId: string | null,
-  substrings: boolean,
-): Sql[] {
+): [Branch[], Branch[], Branch[]] {
   const text = q.trim();
   const lower = text.toLowerCase();
   const digits = phoneDigits(text);
   const looksLikePhone = digits.length >= MIN_PHONE_DIGITS && /^[\d\s()+.\-/]+$/.test(text);
   const words = lower.split(/\s+/).filter(Boolean);
-  const branches: Sql[] = [];
+  const waves: [Branch[], Branch[], Branch[]] = [[], [], []];
   const inTier = (id: Sql) =>
     tierId
       ? sql` AND EXISTS (SELECT 1 FROM "CustomerTier" ct WHERE ct."customerId" = ${id} AND ct."currentTierId" = ${tierId}::uuid)`
       : empty;
-  const customer = (rank: number, where: Sql, order = empty) =>
-    sql`(SELECT c.id, ${rank}::int AS rank FROM "Customer" c WHERE c."programId" = ${programId}::uuid AND c."deletedAt" IS NULL AND ${where}${inTier(raw("c.id"))}${order} LIMIT ${limit})`;
-  const user = (rank: number, where: Sql) =>
-    sql`(SELECT u."customerId" AS id, ${rank}::int AS rank FROM "UserData" u WHERE u."programId" = ${programId}::uuid AND (${where})${inTier(raw('u."customerId"'))} LIMIT ${limit})`;
-  const name = (first: string, last: string, single: string) =>
-    words.length >= 2
-      ? sql`(u."firstName" ILIKE ${first} AND u."lastName" ILIKE ${last})`
-      : sql`u."firstName" ILIKE ${single} OR u."lastName" ILIKE ${single}`;
-  const [w1 = "", ...rest] = words.map(likeEscape);
-  const w2 = rest.join(" ");
+  /** A query on Customer (e-mail matches), its key the e-mail, in the e-mail btree's byte order. */
+  const byEmail = (rank: number, where: Sql) =>
+    sql`(SELECT c.id, ${rank}::int AS rank, c.email AS k1, ''::text AS k2 FROM "Customer" c WHERE c."programId" = ${programId}::uuid AND c."deletedAt" IS NULL AND ${where}${inTier(raw("c.id"))} ORDER BY c.email USING ~<~ LIMIT ${limit})`;
+  /** A query on UserData, its key `k1`, `k2` (expressions the serving index is ordered by), then the customer id. */
+  const user = (rank: number, where: Sql, k1: Sql, k2: Sql = sql`''::text`) =>
+    sql`(SELECT u."customerId" AS id, ${rank}::int AS rank, ${k1} AS k1, ${k2} AS k2 FROM "UserData" u WHERE u."programId" = ${programId}::uuid AND ${where}${inTier(raw('u."customerId"'))} ORDER BY ${k1} USING ~<~, ${k2} USING ~<~, u."customerId" LIMIT ${limit})`;
+  const first = raw(`lower(u."firstName")`);
+  const last = raw(`lower(u."lastName")`);
+  /**
+   * The name queries of one match kind: "jane doe" as first and last name; "doe" as either name (two queries).
+   * Exact and prefix compare `lower(name)` (the btrees' expression) with `=` and LIKE; substring uses ILIKE on the
+   * column (what the trigram indexes serve). In a UTF-8 database ILIKE is `lower(name) LIKE lower(pattern)`, so the
+   * three give the matches the one ILIKE of each gave before.
+   */
+  const names = (rank: number, kind: "exact" | "prefix" | "substring") => {
+    const [fw = "", ...rest] = words;
+    const match = (column: "firstName" | "lastName", word: string) =>
+      kind === "exact"
+        ? sql`lower(u.${raw(`"${column}"`)}) = lower(${word})`
+        : kind === "prefix"
+          ? sql`lower(u.${raw(`"${column}"`)}) LIKE lower(${`${likeEscape(word)}%`})`
+          : sql`u.${raw(`"${column}"`)} ILIKE ${`%${likeEscape(word)}%`}`;
+    if (words.length >= 2)
+      return [user(rank, sql`${match("firstName", fw)} AND ${match("lastName", rest.join(" "))}`, last, first)];
+    return [user(rank, match("firstName", lower), first, last), user(rank, match("lastName", lower), last, first)];
+  };
+  const [wave1, wave2, wave3] = waves;
 
-  branches.push(customer(MATCH_RANKS.email_exact, sql`c.email = ${lower}`));
-  branches.push(user(MATCH_RANKS.external_id_exact, sql`u."externalCustomerId" = ${text}`));
-  if (looksLikePhone) branches.push(user(MATCH_RANKS.phone_exact, sql`u."phoneDigits" = ${digits}`));
-  branches.push(
-    customer(MATCH_RANKS.email_prefix, sql`c.email LIKE ${likePrefix(text)}`, sql` ORDER BY c.email USING ~<~`),
-  );
+  wave1.push(byEmail(MATCH_RANKS.email_exact, sql`c.email = ${lower}`));
+  wave1.push(user(MATCH_RANKS.external_id_exact, sql`u."externalCustomerId" = ${text}`, raw(`u."externalCustomerId"`)));
+  if (looksLikePhone)
+    wave1.push(user(MATCH_RANKS.phone_exact, sql`u."phoneDigits" = ${digits}`, raw(`u."phoneDigits"`)));
+  wave1.push(byEmail(MATCH_RANKS.email_prefix, sql`c.email LIKE ${likePrefix(text)}`));
   if (lower.length >= MIN_TRIGRAM && !looksLikePhone) {
-    branches.push(user(MATCH_RANKS.name_exact, name(w1, w2, likeEscape(lower))));
-    branches.push(user(MATCH_RANKS.name_prefix, name(w1, `${w2}%`, `${likeEscape(lower)}%`)));
+    wave1.push(...names(MATCH_RANKS.name_exact, "exact"));
+    wave1.push(...names(MATCH_RANKS.name_prefix, "prefix"));
     // E-mails have no spaces: "olivia smith" is a name, and its trigrams would match every olivia.smith e-mail.
-    if (substrings && words.length === 1) {
-      branches.push(customer(MATCH_RANKS.email_substring, sql`c.email LIKE ${`%${likeEscape(lower)}%`}`));
-    }
-    if (substrings)
-      branches.push(user(MATCH_RANKS.name_substring, name(`%${w1}%`, `%${w2}%`, `%${likeEscape(lower)}%`)));
+    if (words.length === 1)
+      wave2.push(byEmail(MATCH_RANKS.email_substring, sql`c.email LIKE ${`%${likeEscape(lower)}%`}`));
+    wave3.push(...names(MATCH_RANKS.name_substring, "substring"));
   }
   if (looksLikePhone) {
-    branches.push(user(MATCH_RANKS.phone_prefix, sql`u."phoneDigits" LIKE ${`${digits}%`}`));
+    wave1.push(user(MATCH_RANKS.phone_prefix, sql`u."phoneDigits" LIKE ${`${digits}%`}`, raw(`u."phoneDigits"`)));
     // The number without its country or area code: the end of the digits, a prefix of the reversed digits.
-    if (substrings)
-      branches.push(
-        user(MATCH_RANKS.phone_suffix, sql`u."phoneReversed" LIKE ${`${[...digits].reverse().join("")}%`}`),
-      );
+    wave2.push(
+      user(
+        MATCH_RANKS.phone_suffix,
+        sql`u."phoneReversed" LIKE ${`${[...digits].reverse().join("")}%`}`,
+        raw(`u."phoneReversed"`),
+      ),
+    );
   }
-  return branches;
+  return waves;
 }
 
 /**
@@ -219,27 +249,32 @@ async function withCustomPlans<T>(db: Db, read: (tx: Tx) => Promise<T>): Promise
   return "$transaction" in db ? db.$transaction(run) : run(db);
 }
 
-/** The best `limit` matches of `filter.q`, best rank first, then by e-mail; each row says how it matched. */
+/**
+ * The best `limit` matches of `filter.q` in (rank, k1, k2, id) order (see `rankedWaves`), in one statement: each wave
+ * after the first runs only when the waves before it found fewer than a page of live customers (a one-time filter:
+ * otherwise its queries are never executed), and the second only when the first found no exact e-mail or external id.
+ */
 async function rankedSearch(db: Db, programId: string, filter: CustomerFilter): Promise<CustomerRow[]> {
   const limit = Math.min(Math.max(filter.limit ?? 25, 1), SEARCH_LIMIT);
-  // Exact and prefix matches first: as typed from the start they usually fill the page, and the substring
-  // branches (trigram index scans over many rows for a short text) are then not needed.
-  const first = await rankedPage(db, programId, filter, limit, false);
-  // An exact e-mail or external id names one person: nothing else is looked for.
-  const done = first.length >= limit || first.some((r) => Number(r.rank) <= MATCH_RANKS.external_id_exact);
-  const rows = done ? first : await rankedPage(db, programId, filter, limit, true);
-  const kind = Object.fromEntries(Object.entries(MATCH_RANKS).map(([k, v]) => [v, k])) as Record<number, MatchKind>;
-  return rows.map(({ rank, ...r }) => ({ ...r, balance: Number(r.balance), match: kind[Number(rank)] }));
-}
-
-/** One run of the candidate queries (with or without the substring ones), best rank first, then by e-mail. */
-async function rankedPage(db: Db, programId: string, filter: CustomerFilter, limit: number, substrings: boolean) {
-  const branches = rankedBranches(programId, filter.q ?? "", limit, filter.tierId ?? null, substrings);
-  return withCustomPlans(db, (tx) =>
+  const [wave1, wave2, wave3] = rankedWaves(programId, filter.q ?? "", limit, filter.tierId ?? null);
+  const union = (branches: Sql[]) => join(branches, "\n UNION ALL ");
+  /** Live customers (and the best rank) among a wave's hits. */
+  const found = (from: Sql) =>
+    sql`SELECT count(DISTINCT h.id) AS n, min(h.rank) AS best FROM (${from}) h JOIN "Customer" c ON c.id = h.id WHERE c."deletedAt" IS NULL AND c.email IS NOT NULL`;
+  const gated = (branches: Sql[], gate: Sql) =>
+    branches.length ? union(branches.map((b) => sql`SELECT * FROM ${b} g WHERE ${gate}`)) : NONE;
+  const gate2 = sql`(SELECT f.n < ${limit} AND coalesce(f.best, ${MATCH_RANKS.external_id_exact + 1}) > ${MATCH_RANKS.external_id_exact} FROM f1 f)`;
+  const gate3 = sql`(SELECT f.n < ${limit} FROM f2 f)`;
+  const rows = await withCustomPlans(db, (tx) =>
     query<CustomerRow & { rank: number }>(
       tx,
-      sql`WITH hits AS (${join(branches, "\n UNION ALL ")}),
-          best AS (SELECT id, min(rank) AS rank FROM hits GROUP BY id)
+      sql`WITH w1 AS MATERIALIZED (${union(wave1)}),
+          f1 AS MATERIALIZED (${found(sql`SELECT id, rank FROM w1`)}),
+          w2 AS MATERIALIZED (${gated(wave2, gate2)}),
+          f2 AS MATERIALIZED (${found(sql`SELECT id, rank FROM w1 UNION ALL SELECT id, rank FROM w2`)}),
+          w3 AS MATERIALIZED (${gated(wave3, sql`${gate2} AND ${gate3}`)}),
+          best AS (SELECT DISTINCT ON (id) id, rank, k1, k2 FROM (SELECT * FROM w1 UNION ALL SELECT * FROM w2 UNION ALL SELECT * FROM w3) h
+                   ORDER BY id, rank, k1 USING ~<~, k2 USING ~<~)
      ${SELECT_ROW}, b.rank
      FROM best b JOIN "Customer" c ON c.id = b.id
        JOIN "UserData" u ON u."customerId" = c.id
@@ -247,10 +282,15 @@ async function rankedPage(db: Db, programId: string, filter: CustomerFilter, lim
        JOIN "CustomerTier" ct ON ct."customerId" = c.id
        LEFT JOIN "Tier" t ON t.id = ct."currentTierId"
      WHERE c."deletedAt" IS NULL AND c.email IS NOT NULL
-     ORDER BY b.rank, c.email USING ~<~ LIMIT ${limit}`,
+     ORDER BY b.rank, b.k1 USING ~<~, b.k2 USING ~<~, b.id LIMIT ${limit}`,
     ),
   );
+  const kind = Object.fromEntries(Object.entries(MATCH_RANKS).map(([k, v]) => [v, k])) as Record<number, MatchKind>;
+  return rows.map(({ rank, ...r }) => ({ ...r, balance: Number(r.balance), match: kind[Number(rank)] }));
 }
+
+/** A wave with no query (a text too short for it): no rows, of the waves' shape. */
+const NONE = sql`SELECT NULL::uuid AS id, 0 AS rank, ''::text AS k1, ''::text AS k2 WHERE false`;
 
 /** The search box: the 8 best matches of `q` (e-mail, name, phone, external id), as `{ data }`. */
 export const quickSearch = staffQuery("customers.read", async (db, staff, q: string) => ({

@@ -76,6 +76,9 @@ export default defineConfig({
       OUTBOX_INTERVAL_MS: "300",
       LOYALTY_ALLOW_HTTP_WEBHOOKS: "1",
       AUTH_SECRET_FILE: `${process.env.E2E_PGLITE_DIR}/auth-secret`,
+      // The sign-in backoff's first step (1 s by default, doubling): short, so e2e/staff-unlock's ten guesses take
+      // about 3 s of waiting instead of 31. The lock itself (the tenth failure) is unchanged.
+      STAFF_SIGNIN_BACKOFF_BASE_MS: "100",
     },
     reuseExistingServer: false,
     timeout: 300_000,

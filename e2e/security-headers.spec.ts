@@ -122,6 +122,10 @@ test("every dashboard page works under the CSP: charts, tables, the API referenc
   // Client-side navigation (scripts loaded by the nonced ones) works too.
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Customers" }).click();
   await expect(page).toHaveURL(/\/customers/);
+  // The account page with a TOTP enrolment under way: its QR code, an inline svg drawn by the server.
+  await page.goto("/account");
+  await page.getByRole("button", { name: "Set up a second factor" }).click();
+  await expect(page.getByRole("img", { name: /QR code of the otpauth/ })).toBeVisible();
   expect(await problems()).toEqual([]);
 });
 

@@ -55,6 +55,11 @@ test("an owner invites a colleague, who signs in with a second factor", async ({
   await colleague.getByRole("button", { name: "Set up a second factor" }).click();
   const secret = (await colleague.getByTestId("totp-secret").textContent())!.trim();
   await expect(colleague.getByTestId("totp-uri")).toContainText("otpauth://totp/");
+  // The QR code of that link, drawn by the server into the page (an inline svg: no image from elsewhere).
+  const qr = colleague.getByRole("img", { name: /QR code of the otpauth/ });
+  await expect(qr).toBeVisible();
+  expect(await qr.evaluate((el) => el.tagName.toLowerCase())).toBe("svg");
+  await shot(colleague, "team-totp-qr", { fullPage: false });
   await colleague.getByLabel("Code from the app").fill(codeFor(secret));
   await colleague.getByRole("button", { name: "Confirm" }).click();
   await expect(colleague.getByTestId("recovery-codes").locator("li")).toHaveCount(10);

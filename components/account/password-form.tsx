@@ -7,14 +7,21 @@ import { accountApi } from "@/lib/staff/urls";
 import { InputField } from "@/components/ui";
 import { CardForm } from "../dashboard/card-form";
 
-/** Change one's own password (the current one first); every session ends, so the page signs in again. */
+/**
+ * Change one's own password (the current one first). The account's other sessions end (any other browser or device
+ * signed in with the old password); this one stays signed in.
+ */
 export function PasswordForm() {
-  const write = useStaffForm<typeof PasswordChangeForm, { sessionsEnded: number }>({
+  const write = useStaffForm<typeof PasswordChangeForm, { sessionsEnded: number; signedIn: boolean }>({
     schema: PasswordChangeForm,
     method: "POST",
     url: accountApi.password,
-    success: "Password changed: sign in with the new one",
-    onSuccess: () => void signOut({ callbackUrl: "/signin" }),
+    success: (data) =>
+      data.sessionsEnded > 0
+        ? `Password changed: ${data.sessionsEnded} other session${data.sessionsEnded === 1 ? "" : "s"} signed out`
+        : "Password changed",
+    // Only if the server could not tell this session from the others (it then ended them all).
+    onSuccess: (data) => void (data.signedIn || signOut({ callbackUrl: "/signin" })),
     read: (f) => ({ current: f.text("current"), password: f.text("password") }),
   });
   const { field } = write;
@@ -27,7 +34,11 @@ export function PasswordForm() {
       submitIn="sm:col-span-2"
       className="grid gap-3 sm:grid-cols-2"
       noValidate
-      footer={<p className="mt-3 text-xs text-slate-600">Every session of your account ends, this one too.</p>}
+      footer={
+        <p className="mt-3 text-xs text-slate-600">
+          Every other session of your account ends (other browsers and devices); this one stays signed in.
+        </p>
+      }
     >
       <InputField
         label="Current password"

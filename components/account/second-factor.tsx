@@ -4,11 +4,12 @@ import { useState } from "react";
 import { useStaffForm, useStaffWrite } from "@/lib/staff/client";
 import { TotpCodeForm, TotpDisableForm } from "@/lib/staff/forms/account";
 import { accountApi } from "@/lib/staff/urls";
+import type { QrCode } from "@/lib/staff/qr-code";
 import { Badge, Card, InputField, buttonClass, secondaryButtonClass } from "@/components/ui";
 
 /**
- * The account page's second factor (TOTP): set it up (the secret and its otpauth:// URI to enter in an
- * authenticator app, confirmed with a code), its recovery codes shown once, turning it off.
+ * The account page's second factor (TOTP): set it up (a QR code of the otpauth:// URI to scan, drawn on the server,
+ * or the secret and the URI to enter in an authenticator app, confirmed with a code), its recovery codes shown once, turning it off.
  */
 export function SecondFactor({
   enabledAt,
@@ -17,7 +18,7 @@ export function SecondFactor({
   required,
 }: {
   enabledAt: Date | null;
-  pending: { secret: string; uri: string } | null;
+  pending: { secret: string; uri: string; qr: QrCode } | null;
   codesLeft: number;
   /** Names of the account's programs that require a second factor. */
   required: string[];
@@ -85,9 +86,22 @@ export function SecondFactor({
       ) : pending ? (
         <div className="space-y-3">
           <p className="text-sm text-slate-700">
-            In your authenticator app, add an account with this secret (or paste the link if the app takes one), then
-            enter the code it shows.
+            Scan this QR code with your authenticator app (or add an account with the secret below, or paste the link if
+            the app takes one), then enter the code it shows.
           </p>
+          <svg
+            viewBox={`0 0 ${pending.qr.size} ${pending.qr.size}`}
+            width={Math.max(176, pending.qr.size * 4)}
+            height={Math.max(176, pending.qr.size * 4)}
+            shapeRendering="crispEdges"
+            role="img"
+            aria-label="QR code of the otpauth:// link, for an authenticator app"
+            data-testid="totp-qr"
+            className="rounded border border-slate-200"
+          >
+            <rect width={pending.qr.size} height={pending.qr.size} fill="#fff" />
+            <path d={pending.qr.path} fill="#000" />
+          </svg>
           <dl className="space-y-2 text-sm">
             <div>
               <dt className="font-medium">Secret</dt>

@@ -13,6 +13,7 @@ export function WriteButton({
   className,
   label,
   version,
+  onSuccess,
   children,
 }: {
   /** Plain data, so that a server page may render the button too. */
@@ -25,9 +26,11 @@ export function WriteButton({
   className: string;
   /** The accessible name, when the visible text alone is ambiguous in a table. */
   label?: string;
+  /** What to do with the answer (from a client component: e.g. show a link it carries once). */
+  onSuccess?: (data: unknown) => void;
   children: React.ReactNode;
 }) {
-  const { submit, pending } = useStaffWrite({ ...write, schema: undefined, version });
+  const { submit, pending } = useStaffWrite({ ...write, schema: undefined, version, onSuccess });
   return (
     <button
       type="button"

@@ -1,7 +1,8 @@
 /**
  * Staff sessions: the one place that creates, checks and ends them. The session JWT carries only the row's id
  * (`sid`); every request that reads the session checks the row, so ending a session takes effect at the next
- * request — sign-out, a password change and disabling the account all end sessions on the server.
+ * request — sign-out, a password change (the account's other sessions) and disabling the account all end sessions
+ * on the server.
  */
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
@@ -34,10 +35,13 @@ export async function revokeStaffSession(db: Db, sessionId: unknown): Promise<vo
   await db.staffSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: realTime() } });
 }
 
-/** Ends every session of an account (password change, disabled account), in the caller's transaction. */
-export async function revokeAllStaffSessions(tx: Tx, staffId: string): Promise<number> {
+/**
+ * Ends every session of an account (disabled account, reset), in the caller's transaction; `keep` names one that
+ * stays (a change of one's own password ends the account's other sessions, not the one that made it).
+ */
+export async function revokeAllStaffSessions(tx: Tx, staffId: string, keep?: string | null): Promise<number> {
   const { count } = await tx.staffSession.updateMany({
-    where: { staffId, revokedAt: null },
+    where: { staffId, revokedAt: null, ...(keep ? { id: { not: keep } } : {}) },
     data: { revokedAt: realTime() },
   });
   return count;

@@ -17,26 +17,28 @@ import { revokeAllStaffSessions } from "@/lib/domain/staff-sessions";
 import { newTotpSecret, recoveryCodesLeft, replaceRecoveryCodes, totpStep, totpUri } from "@/lib/domain/staff-factor";
 import { realTime } from "@/lib/domain/real-time";
 import { auditedAccount } from "./audit";
+import { qrCode } from "./qr-code";
 import { requireSameOrigin } from "./http";
-import { sessionStaffId } from "./session";
+import { currentSession } from "./session";
 import type { LinkPasswordForm, PasswordChangeForm, TotpCodeForm, TotpDisableForm } from "./forms/account";
 
 /**
  * A POST of the account routes: same origin, a JSON body validated by `schema`, then `run` with the session's
- * staff id (null when `signedIn` is false: the one-time link page is used signed out).
+ * staff id and session row id (both null when `signedIn` is false: the one-time link page is used signed out).
  */
 export function accountWrite<B>(
   schema: SchemaLike<B> | null,
-  run: (staffId: string | null, body: B) => Promise<unknown>,
+  run: (staffId: string | null, body: B, sessionId: string | null) => Promise<unknown>,
   options: { signedIn: boolean } = { signedIn: true },
 ) {
   return (req: Request) =>
     withEdge(req, async (edge) => {
       requireSameOrigin(req);
-      const staffId = options.signedIn ? await sessionStaffId() : null;
-      if (options.signedIn && !staffId) throw signInRequired();
+      const session = options.signedIn ? await currentSession() : null;
+      if (options.signedIn && !session) throw signInRequired();
       const body = schema ? parseWith(schema)((await readJsonBody(req)).value) : (undefined as B);
-      return replyToResponse({ status: 200, json: await run(staffId, body) }, edge);
+      const json = await run(session?.staffId ?? null, body, session?.sid ?? null);
+      return replyToResponse({ status: 200, json }, edge);
     });
 }
 
@@ -62,10 +64,11 @@ export async function redeemLink(input: LinkPasswordForm) {
 }
 
 /**
- * Changes one's own password: the current one must be given. Every session of the account ends, this one too (the
- * page signs in again with the new password): whoever else held the old password is out.
+ * Changes one's own password: the current one must be given. Every other session of the account ends (whoever else
+ * held the old password is out); `sessionId`, the session that made the change, stays signed in. Without it (a
+ * session whose id could not be read) every session ends.
  */
-export async function changeOwnPassword(staffId: string, input: PasswordChangeForm) {
+export async function changeOwnPassword(staffId: string, input: PasswordChangeForm, sessionId: string | null) {
   const prisma = await db();
   const account = await accountOf(prisma, staffId);
   if (!(await staffPasswordMatches(account.passwordHash, input.current)))
@@ -73,9 +76,9 @@ export async function changeOwnPassword(staffId: string, input: PasswordChangeFo
   const passwordHash = await hashStaffPassword(input.password);
   return prisma.$transaction(async (tx) => {
     await tx.staffUser.update({ where: { id: staffId }, data: { passwordHash } });
-    const sessionsEnded = await revokeAllStaffSessions(tx, staffId);
+    const sessionsEnded = await revokeAllStaffSessions(tx, staffId, sessionId);
     await auditedAccount(tx, account, "staff.password_change", { sessionsEnded });
-    return { passwordChanged: true, sessionsEnded };
+    return { passwordChanged: true, sessionsEnded, signedIn: sessionId !== null };
   });
 }
 
@@ -141,6 +144,12 @@ export async function disableTotp(staffId: string, input: TotpDisableForm) {
   });
 }
 
+/** An enrolment's secret, its otpauth:// URI and that URI as a QR code (drawn here, on the server). */
+function pendingFactor(secret: string, email: string) {
+  const uri = totpUri(secret, email);
+  return { secret, uri, qr: qrCode(uri) };
+}
+
 /** The account page's data, loaded in one place: never the password hash or the secret of an enabled factor. */
 export async function accountPage(staffId: string) {
   const prisma = await db();
@@ -156,9 +165,7 @@ export async function accountPage(staffId: string) {
     lastSignInAt: account.lastSignInAt,
     totpEnabledAt: account.totpEnabledAt,
     /** An enrolment started and not confirmed: its secret and URI are shown again until it is. */
-    pending: account.totpPendingSecret
-      ? { secret: account.totpPendingSecret, uri: totpUri(account.totpPendingSecret, account.email) }
-      : null,
+    pending: account.totpPendingSecret ? pendingFactor(account.totpPendingSecret, account.email) : null,
     recoveryCodesLeft: account.totpEnabledAt ? await recoveryCodesLeft(prisma, staffId) : 0,
     programs: memberships.map((m) => ({
       id: m.program.id,

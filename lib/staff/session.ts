@@ -1,5 +1,7 @@
 import "server-only";
 import { getServerSession } from "next-auth";
+import { getToken } from "next-auth/jwt";
+import { cookies, headers } from "next/headers";
 import { forbidden as forbiddenPage, notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { db } from "@/lib/db/client";
@@ -17,6 +19,23 @@ import { authorize, can, resolveStaff, type Permission, type StaffContext } from
 export async function sessionStaffId(): Promise<string | null> {
   const session = (await getServerSession(authOptions)) as { staffId?: string } | null;
   return session?.staffId ?? null;
+}
+
+/**
+ * The request's session: its staff member and the id of its session row (`sid`, lib/domain/staff-sessions.ts), or
+ * null when signed out. getServerSession has checked the session is live; the sid is read from the same cookie here
+ * (it is in no answer to the browser: /api/auth/session gives only the staff id). Either cookie name: the
+ * `__Secure-` one on https. A sid that cannot be read is null, and the caller keeps no session alive.
+ */
+export async function currentSession(): Promise<{ staffId: string; sid: string | null } | null> {
+  const staffId = await sessionStaffId();
+  if (!staffId) return null;
+  const req = { cookies: await cookies(), headers: await headers() };
+  for (const secureCookie of [true, false]) {
+    const token = await getToken({ req: req as never, secret: authOptions.secret, secureCookie });
+    if (token?.staffId === staffId && typeof token.sid === "string") return { staffId, sid: token.sid };
+  }
+  return { staffId, sid: null };
 }
 
 /** The session's staff member in a program: looked up once per server render (layout and page share it). */

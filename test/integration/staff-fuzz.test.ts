@@ -16,6 +16,11 @@ import { BACKENDS, openStack, type AppInstance, type Fixtures, type Stack } from
 import { signIn } from "../support/staff-http";
 
 const PASSWORD = "correct horse battery staple";
+/**
+ * Requests in flight at once: the cases are independent reads and refused writes, so their order does not matter;
+ * a few at a time keep the server busy while the client reads the previous answers (and try it under concurrency).
+ */
+const IN_FLIGHT = 4;
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** Every file named `name` under `dir`, as its folder's path relative to `base`. */
@@ -106,18 +111,19 @@ for (const backend of BACKENDS) {
       const failures: string[] = [];
       /** Connections closed without an answer: none (every request, body-less DELETEs included, is answered). */
       const resets: string[] = [];
-      let cases = 0;
-      const call = async (method: string, target: string, body?: string, extra: Record<string, string> = {}) => {
-        cases++;
-        const h: Record<string, string> = { ...headers, ...extra };
-        if (body !== undefined) h["content-type"] = "application/json";
-        const res = await raw(app.baseUrl, method, target, h, body).catch((err: Error) => ({
-          status: 0,
-          text: err.message,
-        }));
-        if (res.status === 0) resets.push(`${method} ${target} ${body?.slice(0, 40) ?? ""}: ${res.text}`);
-        if (res.status >= 500) failures.push(`${method} ${target} ${body?.slice(0, 80) ?? ""} → ${res.status}`);
-      };
+      /** Every case, listed first and sent afterwards, IN_FLIGHT at a time (the server's work overlaps the client's). */
+      const cases: (() => Promise<void>)[] = [];
+      const call = (method: string, target: string, body?: string, extra: Record<string, string> = {}) =>
+        void cases.push(async () => {
+          const h: Record<string, string> = { ...headers, ...extra };
+          if (body !== undefined) h["content-type"] = "application/json";
+          const res = await raw(app.baseUrl, method, target, h, body).catch((err: Error) => ({
+            status: 0,
+            text: err.message,
+          }));
+          if (res.status === 0) resets.push(`${method} ${target} ${body?.slice(0, 40) ?? ""}: ${res.text}`);
+          if (res.status >= 500) failures.push(`${method} ${target} ${body?.slice(0, 80) ?? ""} → ${res.status}`);
+        });
       const fill = (template: string, id: string) =>
         template.replace("[programId]", programId).replace(/\[[A-Za-z]+\]/g, id);
       const queries = [
@@ -138,16 +144,16 @@ for (const backend of BACKENDS) {
           targets.push(route.template.replace("[programId]", "%ZZ").replace(/\[[A-Za-z]+\]/g, "x"));
           targets.push(route.template.replace("[programId]", BAD_IDS[0]!).replace(/\[[A-Za-z]+\]/g, "x"));
           for (const target of targets) {
-            if (method === "GET") for (const q of queries) await call(method, `${target}${q}`);
+            if (method === "GET") for (const q of queries) call(method, `${target}${q}`);
             else {
-              await call(method, target);
-              await call(method, target, "{}", { "if-match": "garbage" });
+              call(method, target);
+              call(method, target, "{}", { "if-match": "garbage" });
             }
           }
           // Every body shape on the real ids' routes (a bad id answers before the body is read).
           if (method !== "GET") {
             const target = targets[0]!;
-            for (const body of bodies) await call(method, target, body);
+            for (const body of bodies) call(method, target, body);
           }
         }
       }
@@ -162,17 +168,22 @@ for (const backend of BACKENDS) {
       for (const page of PAGES) {
         for (const id of ["00000000-0000-0000-0000-000000000000", "not-an-id", "%ZZ"]) {
           const target = fill(page, id);
-          for (const q of pageQueries) await call("GET", `${target}${q}`);
+          for (const q of pageQueries) call("GET", `${target}${q}`);
         }
       }
+      let next = 0;
+      const worker = async () => {
+        while (next < cases.length) await cases[next++]!();
+      };
+      await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
       console.log(
-        `staff fuzz [${backend}]: ${cases} cases over ${ROUTES.length} routes and ${PAGES.length} pages; ` +
+        `staff fuzz [${backend}]: ${cases.length} cases over ${ROUTES.length} routes and ${PAGES.length} pages; ` +
           `${resets.length} closed without an answer${resets.length ? `: ${resets.join("; ")}` : ""}`,
       );
       // The server is still up and answering after all of it.
       assert.equal((await raw(app.baseUrl, "GET", "/healthz", {})).status, 200);
-      assert.deepEqual(failures, [], `${failures.length} of ${cases} cases answered 5xx`);
-      assert.deepEqual(resets, [], `${resets.length} of ${cases} cases got no answer`);
+      assert.deepEqual(failures, [], `${failures.length} of ${cases.length} cases answered 5xx`);
+      assert.deepEqual(resets, [], `${resets.length} of ${cases.length} cases got no answer`);
     });
   });
 }

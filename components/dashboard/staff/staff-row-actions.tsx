@@ -1,13 +1,28 @@
 "use client";
 
+import { useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
 import { StaffRoleForm as StaffRoleSchema } from "@/lib/staff/forms/staff";
 import { staffApi } from "@/lib/staff/urls";
-import { dangerButtonClass, inputClass, secondaryButtonClass } from "@/components/ui";
+import { ShownOnce, dangerButtonClass, inputClass, secondaryButtonClass } from "@/components/ui";
 import { WriteButton } from "../write-button";
+import { fullLink } from "./invite-form";
 import { RoleOptions, type StaffRole } from "./role-options";
 
-/** A staff member's row on the staff page (owners): change the role, disable or re-enable the account. */
+/**
+ * A staff member's row on the Staff page (owners): change the role; the row's buttons (disable or re-enable,
+ * unlock, reset the password, remove), each one write on the member, after a question where it ends something.
+ */
+
+/** The member a row's button acts on. */
+interface Member {
+  programId: string;
+  staffId: string;
+  email: string;
+}
+
+/** The row buttons' one look: red for what takes access away, else plain. */
+const rowButton = (danger: boolean) => `${danger ? dangerButtonClass : secondaryButtonClass} whitespace-nowrap py-1`;
 
 export function StaffRoleForm({
   programId,
@@ -15,10 +30,7 @@ export function StaffRoleForm({
   email,
   role,
   version,
-}: {
-  programId: string;
-  staffId: string;
-  email: string;
+}: Member & {
   role: string;
   /** The membership's version: a change made from an older one is refused and offers to reload. */
   version: Date;
@@ -54,16 +66,14 @@ export function StaffRoleForm({
   );
 }
 
+/** Disables the account (its sessions end at the next request), or re-enables it. */
 export function StaffDisableButton({
   programId,
   staffId,
   email,
   disabled,
   version,
-}: {
-  programId: string;
-  staffId: string;
-  email: string;
+}: Member & {
   disabled: boolean;
   /** The membership's version (If-Match), as StaffRoleForm takes it. */
   version?: string | Date;
@@ -78,7 +88,7 @@ export function StaffDisableButton({
       body={{ disabled: !disabled }}
       version={version}
       confirm={disabled ? null : `Disable ${email}? They are signed out of the dashboard at their next request.`}
-      className={`${disabled ? secondaryButtonClass : dangerButtonClass} whitespace-nowrap py-1`}
+      className={rowButton(!disabled)}
       label={`${disabled ? "Re-enable" : "Disable"} ${email}`}
     >
       {disabled ? "Re-enable" : "Disable"}
@@ -86,24 +96,52 @@ export function StaffDisableButton({
   );
 }
 
-/** Ends a member's sign-in lock (owners), shown while the account is locked. */
-export function StaffUnlockButton({
-  programId,
-  staffId,
-  email,
-}: {
-  programId: string;
-  staffId: string;
-  email: string;
-}) {
+/** Ends a member's sign-in lock, shown while the account is locked. */
+export function StaffUnlockButton({ programId, staffId, email }: Member) {
   return (
     <WriteButton
       write={{ method: "DELETE", url: staffApi.staffLock(programId, staffId), success: `${email} unlocked` }}
-      confirm={null}
-      className={`${secondaryButtonClass} whitespace-nowrap py-1`}
+      className={rowButton(false)}
       label={`Unlock ${email}`}
     >
       Unlock
+    </WriteButton>
+  );
+}
+
+/** A password-reset link for the member, shown once under the button. */
+export function StaffResetLinkButton({ programId, staffId, email }: Member) {
+  const [link, setLink] = useState<string | null>(null);
+  return (
+    <div>
+      <WriteButton
+        write={{
+          method: "POST",
+          url: staffApi.staffResetLink(programId, staffId),
+          success: `Reset link for ${email} created`,
+        }}
+        onSuccess={(data) => setLink(fullLink((data as { path: string }).path))}
+        confirm={`Create a password-reset link for ${email}? It works once, for 24 hours, and signs them out.`}
+        className={rowButton(false)}
+        label={`Reset the password of ${email}`}
+      >
+        Reset password
+      </WriteButton>
+      {link && <ShownOnce what={`reset link for ${email}`} value={link} testId={`reset-link-${staffId}`} />}
+    </div>
+  );
+}
+
+/** Removes the member from the program; their sessions end. */
+export function StaffRemoveButton({ programId, staffId, email }: Member) {
+  return (
+    <WriteButton
+      write={{ method: "DELETE", url: staffApi.staffMember(programId, staffId), success: `${email} removed` }}
+      confirm={`Remove ${email} from this program? They are signed out at once; their account stays for other programs.`}
+      className={rowButton(true)}
+      label={`Remove ${email}`}
+    >
+      Remove
     </WriteButton>
   );
 }

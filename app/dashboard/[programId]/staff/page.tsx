@@ -4,13 +4,15 @@ import { requirePage } from "@/lib/staff/session";
 import { pendingInvites, secondFactorSetting, staffMembers } from "@/lib/staff/queries/staff-accounts";
 import { ActiveBadge, Badge, Card, Table } from "@/components/ui";
 import { StaffForm } from "@/components/dashboard/staff/staff-form";
-import { StaffDisableButton, StaffRoleForm, StaffUnlockButton } from "@/components/dashboard/staff/staff-row-actions";
-import { InviteForm } from "@/components/dashboard/staff/invite-form";
 import {
-  SecondFactorSetting,
+  StaffDisableButton,
   StaffRemoveButton,
   StaffResetLinkButton,
-} from "@/components/dashboard/staff/team-actions";
+  StaffRoleForm,
+  StaffUnlockButton,
+} from "@/components/dashboard/staff/staff-row-actions";
+import { InviteForm } from "@/components/dashboard/staff/invite-form";
+import { SecondFactorSetting } from "@/components/dashboard/staff/second-factor-setting";
 
 export const metadata = { title: "Staff · Loyalty" };
 

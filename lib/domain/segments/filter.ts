@@ -231,7 +231,14 @@ function valueExpr(leaf: Leaf, r: ResolvedAttr, c: Compiled): [Sql, string] {
 
 const OPERATORS = { eq: "=", ne: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
-function compileLeaf(leaf: Leaf, decl: FilterDeclarations, c: Compiled): Sql {
+/**
+ * A leaf's SQL: `coalesce(<comparison>, false)`, a total boolean (so `not` of an absent value is true), or, when
+ * `strict` (a conjunct of a WHERE's top level, where NULL and false both drop the row), the bare comparison: the same
+ * rows, but the planner sees a strict qual, so it can turn the tier's outer joins into inner ones and serve the leaf
+ * by an index.
+ */
+function compileLeaf(leaf: Leaf, decl: FilterDeclarations, c: Compiled, strict = false): Sql {
+  const total = (cmp: Sql) => (strict ? cmp : sql`coalesce(${cmp}, false)`);
   const r = resolve(leaf.attr, decl);
   if (typeof r === "string") throw new Error(`an unchecked filter: ${leaf.attr} ${r}`);
   const [expr, type] = valueExpr(leaf, r, c);
@@ -241,18 +248,16 @@ function compileLeaf(leaf: Leaf, decl: FilterDeclarations, c: Compiled): Sql {
     case "exists":
       return sql`((${expr}) IS NOT NULL) = ${leaf.value === true}::boolean`;
     case "contains":
-      return sql`coalesce(strpos(${expr}, ${leaf.value as string}) > 0, false)`;
+      return total(sql`strpos(${expr}, ${leaf.value as string}) > 0`);
     case "in":
     case "nin": {
       const list = sql`(SELECT (x.v)::${raw(type)} FROM jsonb_array_elements_text(${JSON.stringify(
         (leaf.value as unknown[]).map((v) => (type === "timestamptz" ? instant(v) : v)),
       )}::jsonb) AS x(v))`;
-      return leaf.op === "in"
-        ? sql`coalesce((${expr}) IN ${list}, false)`
-        : sql`coalesce((${expr}) NOT IN ${list}, false)`;
+      return leaf.op === "in" ? total(sql`(${expr}) IN ${list}`) : total(sql`(${expr}) NOT IN ${list}`);
     }
     default:
-      return sql`coalesce((${expr}) ${raw(OPERATORS[leaf.op as keyof typeof OPERATORS])} ${bind(leaf.value)}, false)`;
+      return total(sql`(${expr}) ${raw(OPERATORS[leaf.op as keyof typeof OPERATORS])} ${bind(leaf.value)}`);
   }
 }
 
@@ -282,16 +287,70 @@ function memberDaysFlip(leaf: Leaf, c: Compiled) {
     ),
   ].filter((d) => d > 0);
   if (!days.length) return;
-  c.flips.push(sql`(SELECT min(l."memberSince" + k * interval '1 day') FROM unnest(${days}::int[]) AS k
-    WHERE l."memberSince" + k * interval '1 day' > ${c.now}::timestamptz)`);
+  // The first of the ascending instants still ahead (a CASE, not a subquery per customer).
+  const at = (d: number) => sql`l."memberSince" + ${d}::int * interval '1 day'`;
+  const whens = days.sort((a, b) => a - b).map((d) => sql` WHEN ${at(d)} > ${c.now}::timestamptz THEN ${at(d)}`);
+  c.flips.push(sql`(CASE${join(whens, "")} END)`);
 }
 
-function compileNode(node: Condition, decl: FilterDeclarations, c: Compiled): Sql {
+/** `strict`: the node is the WHERE's top level or one of its conjuncts (see compileLeaf). */
+function compileNode(node: Condition, decl: FilterDeclarations, c: Compiled, strict = false): Sql {
   const compile = (n: Condition) => compileNode(n, decl, c);
-  if ("all" in node) return sql`(${join(node.all.map(compile), " AND ")})`;
+  if ("all" in node)
+    return sql`(${join(
+      node.all.map((n) => compileNode(n, decl, c, strict)),
+      " AND ",
+    )})`;
   if ("any" in node) return sql`(${join(node.any.map(compile), " OR ")})`;
   if ("not" in node) return sql`(NOT ${compile(node.not)})`;
-  return compileLeaf(node as Leaf, decl, c);
+  return compileLeaf(node as Leaf, decl, c, strict);
+}
+
+/** The key of the event aggregate a leaf reads (`aggregate`), or null for a customer leaf. */
+function aggregateKey(leaf: Leaf, decl: FilterDeclarations): string | null {
+  const r = resolve(leaf.attr, decl);
+  return typeof r !== "string" && r.scope === "event" ? `${r.name} ${leaf.window ?? ""}` : null;
+}
+
+/**
+ * Whether the filter is false for every customer without a row in the aggregate `key` (no event of its type in its
+ * window, future-dated ones included): then the aggregate is joined, not left-joined, and only the customers with
+ * such events are looked at. Time alone cannot change that answer (an event never enters a window by time), so a
+ * customer left out has no flip either. Decided on the leaves' values without a row (count and sums 0, lastAt
+ * null), as compileLeaf compares them; conservative (false) where unsure.
+ */
+function falseWithout(node: Condition, key: string, decl: FilterDeclarations): boolean {
+  if ("all" in node) return node.all.some((n) => falseWithout(n, key, decl));
+  if ("any" in node) return node.any.every((n) => falseWithout(n, key, decl));
+  if ("not" in node) return false;
+  const leaf = node as Leaf;
+  if (aggregateKey(leaf, decl) !== key) return false;
+  const r = resolve(leaf.attr, decl) as ResolvedAttr;
+  if (r.field === "lastAt") return !(leaf.op === "exists" && leaf.value === false);
+  const v = leaf.value;
+  const num = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
+  switch (leaf.op) {
+    case "exists":
+      return v === false;
+    case "eq":
+      return num(v) && v !== 0;
+    case "ne":
+      return num(v) && v === 0;
+    case "gt":
+      return num(v) && !(0 > v);
+    case "gte":
+      return num(v) && !(0 >= v);
+    case "lt":
+      return num(v) && !(0 < v);
+    case "lte":
+      return num(v) && !(0 <= v);
+    case "in":
+      return Array.isArray(v) && v.every(num) && !v.includes(0);
+    case "nin":
+      return Array.isArray(v) && v.every(num) && v.includes(0);
+    default:
+      return false;
+  }
 }
 
 interface FilterOptions {
@@ -300,6 +359,8 @@ interface FilterOptions {
   tail?: Sql;
   /** Only these customers (a customer's segments, a pass over the customers due): also narrows the event reads. */
   customers?: string[];
+  /** The filter is a WHERE (not a column): its top-level conjuncts compile strict (compileLeaf). */
+  strict?: boolean;
 }
 
 function compileFilter(
@@ -318,7 +379,7 @@ function compileFilter(
     flips: [],
     customers: options.customers ?? null,
   };
-  const where = compileNode(filter, decl, c);
+  const where = compileNode(filter, decl, c, options.strict ?? false);
   const user = c.user ? raw(`LEFT JOIN "UserData" u ON u."customerId" = c.id`) : raw("");
   const tier = c.tier
     ? raw(`LEFT JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id
@@ -337,7 +398,8 @@ function compileFilter(
       );
       const window = a.window ? sql` AND e."occurredAt" > ${c.now}::timestamptz - ${a.window}::interval` : raw("");
       const mine = c.customers ? sql` AND e."customerId" = ANY(${c.customers}::uuid[])` : raw("");
-      return sql`LEFT JOIN (SELECT e."customerId",
+      const kind = falseWithout(filter, `${a.type} ${a.window ?? ""}`, decl) ? raw("JOIN") : raw("LEFT JOIN");
+      return sql`${kind} (SELECT e."customerId",
           count(*) FILTER (WHERE e."occurredAt" <= ${c.now}::timestamptz) AS n,
           max(e."occurredAt") FILTER (WHERE e."occurredAt" <= ${c.now}::timestamptz) AS last,
           min(e."occurredAt") FILTER (WHERE e."occurredAt" <= ${c.now}::timestamptz) AS first,
@@ -367,7 +429,7 @@ export function filterQuery(
   now: Date,
   options: FilterOptions = {},
 ): Sql {
-  const { where, from } = compileFilter(filter, decl, programId, now, options);
+  const { where, from } = compileFilter(filter, decl, programId, now, { ...options, strict: true });
   return sql`SELECT ${options.select ?? raw("c.id, c.email")} ${from}
      AND ${where}${options.and ? sql` AND ${options.and}` : raw("")}
      ${options.tail ?? raw("")}`;
@@ -376,7 +438,8 @@ export function filterQuery(
 /**
  * The same filter evaluated for every customer in scope (the program's live customers, or `customers`):
  * `id`, `member` (the filter's answer now) and `next`, the next instant at which the answer can change with time
- * alone (null: only a change of the customer's data can change it). The membership passes run this.
+ * alone (null: only a change of the customer's data can change it). The membership passes run this. A customer
+ * the filter cannot match without events they do not have (`falseWithout`) has no row: not a member, no flip.
  */
 export function filterEvaluation(
   filter: Condition,

@@ -2,7 +2,7 @@ import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
 import { execute, query, raw, sql, type Sql } from "@/lib/db/sql";
 import type { Condition } from "../campaigns/definition";
-import { checkFilter, filterDeclarations, filterEvaluation, type FilterDeclarations } from "./filter";
+import { checkFilter, filterDeclarations, filterEvaluation, withScanSettings, type FilterDeclarations } from "./filter";
 
 /**
  * Segment membership (API.md "Segments"): `SegmentMembership` holds who was in each segment at its last pass.
@@ -110,6 +110,7 @@ export async function recomputeSegment(
   const full = customers === null;
   const ev = filterEvaluation(segment.filter, decl, segment.programId, now, customers ? { customers } : {});
   const inScope = (column: Sql) => (customers ? sql` AND ${column} = ANY(${customers}::uuid[])` : raw(""));
+  if (full) await withScanSettings(tx, async () => undefined);
   const [row] = await query<Omit<RecomputeOutcome, "scope">>(
     tx,
     sql`WITH ev AS (${ev}),

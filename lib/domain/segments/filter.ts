@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
-import { execute, join, raw, sql, type Sql } from "@/lib/db/sql";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { join, query, raw, sql, type Sql } from "@/lib/db/sql";
 import { customerAttributeTypes } from "../customer-attributes";
 import { checkTree, type FieldProblem, type ResolvedAttr, type ScalarType } from "../campaigns/conditions";
 import type { Condition, ConditionLeaf, CustomerAttributes, EventAttributes } from "../campaigns/definition";
@@ -435,14 +436,18 @@ function compileFilter(
  */
 export async function withScanSettings<T>(db: Db, read: (tx: Tx) => Promise<T>): Promise<T> {
   const run = async (tx: Tx) => {
-    await execute(
+    await query(
       tx,
       sql`SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('jit', 'off', true),
         set_config('work_mem', ${SCAN_WORK_MEM}, true)`,
     );
     return read(tx);
   };
-  return "$transaction" in db ? db.$transaction(run, { timeout: 600_000, maxWait: 60_000 }) : run(db);
+  // A transaction's client also has `$transaction` (a nested one: a savepoint, which PGlite's adapter refuses);
+  // only the client itself has `$connect`.
+  return "$connect" in db
+    ? (db as PrismaClient).$transaction(run, { timeout: 600_000, maxWait: 60_000 })
+    : run(db as Tx);
 }
 
 const SCAN_WORK_MEM = "64MB";

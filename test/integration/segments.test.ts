@@ -163,6 +163,28 @@ for (const backend of BACKENDS) {
         [{ attr: "events.purchase.count", window: "P90D", op: "eq", value: 0 }, [cy]],
         [{ attr: "events.purchase.sum.total", window: "P30D", op: "gte", value: 50 }, [ana, bo]],
         [{ attr: "events.purchase.lastAt", op: "gte", value: START }, [ana, bo]],
+        // Event leaves under not / any / exists: false (the event read may be joined only when the filter needs it).
+        [{ not: { attr: "events.purchase.count", window: "P90D", op: "gte", value: 1 } }, [cy]],
+        [{ attr: "events.purchase.lastAt", op: "exists", value: false }, [cy]],
+        [{ attr: "events.purchase.count", op: "lt", value: 2 }, [bo, cy]],
+        [
+          {
+            any: [
+              { attr: "events.purchase.count", op: "gte", value: 2 },
+              { attr: "customer.tier", op: "eq", value: "Gold" },
+            ],
+          },
+          [ana, bo],
+        ],
+        [
+          {
+            all: [
+              { attr: "events.purchase.sum.total", op: "gt", value: 40 },
+              { not: { attr: "customer.tier", op: "eq", value: "Gold" } },
+            ],
+          },
+          [ana],
+        ],
         [
           {
             all: [

@@ -2,15 +2,16 @@ import "server-only";
 import type { Db, Tx } from "@/lib/db/types";
 import { execute, query, raw, sql, type Sql } from "@/lib/db/sql";
 import type { Condition } from "../campaigns/definition";
-import { checkFilter, filterDeclarations, filterEvaluation, type FilterDeclarations } from "./filter";
+import { checkFilter, filterDeclarations, filterEvaluation, withScanSettings, type FilterDeclarations } from "./filter";
 
 /**
  * Segment membership (API.md "Segments"): `SegmentMembership` holds who was in each segment at its last pass.
  * A pass runs the segment's filter (filter.ts `filterEvaluation`) at an instant of the program clock over the
- * customers in scope and, in ONE statement, inserts the customers who entered, flags those who left (`member` false;
- * their row stays, so `updatedSince` reports them), writes a `segment.entered` / `segment.left` event per change for
- * a segment with `emitEvents`, stores each customer's next flip (`SegmentFlip`) and stamps the segment. The segment's
- * row is locked first (`FOR UPDATE`), so two instances passing over it at once run one after the other and the
+ * customers in scope and, in ONE statement, diffs that against the stored membership and flips (one full join: only
+ * the customers whose answer or next flip changed are written), inserts those who entered, flags those who left
+ * (`member` false; their row stays, so `updatedSince` reports them), writes a `segment.entered` / `segment.left`
+ * event per change for a segment with `emitEvents`, stores each customer's next flip (`SegmentFlip`) and stamps the
+ * segment. The segment's row is locked first (`FOR UPDATE`), so two instances passing over it at once run one after the other and the
  * second finds nothing changed: each change is one event, once.
  *
  * Two kinds of pass:
@@ -109,32 +110,41 @@ export async function recomputeSegment(
   const full = customers === null;
   const ev = filterEvaluation(segment.filter, decl, segment.programId, now, customers ? { customers } : {});
   const inScope = (column: Sql) => (customers ? sql` AND ${column} = ANY(${customers}::uuid[])` : raw(""));
+  if (full) await withScanSettings(tx, async () => undefined);
   const [row] = await query<Omit<RecomputeOutcome, "scope">>(
     tx,
     sql`WITH ev AS (${ev}),
-    entered AS (
+    diff AS MATERIALIZED (
+      SELECT coalesce(n.id, w.id, f.id) AS id, coalesce(n.member, false) AS member, w.id IS NOT NULL AS was,
+             n.next, f.at AS flip
+      FROM ev n
+        FULL JOIN (SELECT m."customerId" AS id FROM "SegmentMembership" m
+                   WHERE m."segmentId" = ${segment.id}::uuid AND m.member${inScope(raw(`m."customerId"`))}) w
+          ON w.id = n.id
+        FULL JOIN (SELECT x."customerId" AS id, x.at FROM "SegmentFlip" x
+                   WHERE x."segmentId" = ${segment.id}::uuid${inScope(raw(`x."customerId"`))}) f
+          ON f.id = coalesce(n.id, w.id)
+      WHERE coalesce(n.member, false) <> (w.id IS NOT NULL) OR n.next IS DISTINCT FROM f.at
+    ), entered AS (
       INSERT INTO "SegmentMembership" ("segmentId", "customerId", "programId", member, "changedAt")
-      SELECT ${segment.id}::uuid, n.id, ${segment.programId}::uuid, true, ${at}::timestamptz FROM ev n
-      WHERE n.member AND NOT EXISTS (SELECT 1 FROM "SegmentMembership" m
-        WHERE m."segmentId" = ${segment.id}::uuid AND m."customerId" = n.id AND m.member)
+      SELECT ${segment.id}::uuid, d.id, ${segment.programId}::uuid, true, ${at}::timestamptz FROM diff d
+      WHERE d.member AND NOT d.was
       ON CONFLICT ("segmentId", "customerId") DO UPDATE SET member = true, "changedAt" = EXCLUDED."changedAt"
         WHERE NOT "SegmentMembership".member
       RETURNING "customerId"
     ), gone AS (
       UPDATE "SegmentMembership" s SET member = false, "changedAt" = ${at}::timestamptz
-      WHERE s."segmentId" = ${segment.id}::uuid AND s.member${inScope(raw(`s."customerId"`))}
-        AND NOT EXISTS (SELECT 1 FROM ev n WHERE n.id = s."customerId" AND n.member)
+      FROM diff d
+      WHERE s."segmentId" = ${segment.id}::uuid AND s."customerId" = d.id AND d.was AND NOT d.member AND s.member
       RETURNING s."customerId"
     ), unflip AS (
-      DELETE FROM "SegmentFlip" f
-      WHERE f."segmentId" = ${segment.id}::uuid${inScope(raw(`f."customerId"`))}
-        AND NOT EXISTS (SELECT 1 FROM ev n WHERE n.id = f."customerId" AND n.next IS NOT NULL)
+      DELETE FROM "SegmentFlip" f USING diff d
+      WHERE f."segmentId" = ${segment.id}::uuid AND f."customerId" = d.id AND d.next IS NULL AND d.flip IS NOT NULL
       RETURNING 1
     ), flip AS (
       INSERT INTO "SegmentFlip" ("segmentId", "customerId", "programId", at)
-      SELECT ${segment.id}::uuid, n.id, ${segment.programId}::uuid, n.next FROM ev n
-      WHERE n.next IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "SegmentFlip" x
-        WHERE x."segmentId" = ${segment.id}::uuid AND x."customerId" = n.id AND x.at = n.next)
+      SELECT ${segment.id}::uuid, d.id, ${segment.programId}::uuid, d.next FROM diff d
+      WHERE d.next IS NOT NULL AND d.next IS DISTINCT FROM d.flip
       ON CONFLICT ("segmentId", "customerId") DO UPDATE SET at = EXCLUDED.at WHERE "SegmentFlip".at <> EXCLUDED.at
       RETURNING 1
     ), events AS (

@@ -6,7 +6,7 @@ import { conflict, notFound, uniqueOr409, validationFailed } from "@/lib/errors"
 import type { Condition } from "../campaigns/definition";
 import { encodeCursor, decodeCursor } from "../cursor";
 import { requireProgram } from "../programs";
-import { checkFilter, filterDeclarations, filterQuery } from "./filter";
+import { checkFilter, filterDeclarations, filterQuery, withScanSettings } from "./filter";
 import { recomputeSegment } from "./membership";
 
 /**
@@ -147,12 +147,14 @@ export async function previewSegment(
 ): Promise<{ count: number; sample: SegmentMember[] }> {
   const checked = await checkedFilter(db, programId, filter);
   const members = filterQuery(checked.filter, checked.decl, programId, now);
-  const [row] = await query<{ count: number; sample: SegmentMember[] }>(
-    db,
-    sql`WITH m AS (${members})
+  const [row] = await withScanSettings(db, (tx) =>
+    query<{ count: number; sample: SegmentMember[] }>(
+      tx,
+      sql`WITH m AS (${members})
       SELECT (SELECT count(*)::int FROM m) AS count,
         coalesce((SELECT json_agg(json_build_object('customerId', s.id, 'email', s.email) ORDER BY s.id)
           FROM (SELECT id, email FROM m ORDER BY id LIMIT ${SAMPLE_SIZE}) s), '[]'::json) AS sample`,
+    ),
   );
   return { count: Number(row!.count), sample: row!.sample };
 }

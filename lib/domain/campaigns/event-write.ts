@@ -247,12 +247,12 @@ export function pendingOfEvaluation(
 /**
  * What the statement writes for an evaluation: one ledger entry per campaign with points (ids made here, so the
  * answer can name them), the budgets and uses, the event row's outcome and the answer around the balance. `coupons`
-   * (locked path only) gives the codes assigned, in effect order per campaign; `flow`, an earning flow's run;
-   * `counted` (the hot path), each budgeted campaign's row count (`Campaign.budgetUsed`, slices' room included) as
-   * read, to size what a slice short of room takes (budget.ts `budgetChunk`); without it a slice takes the points only.
-   * `pending` (locked path only, `pendingOfEvaluation`): the campaigns whose points go pending; they are left out of
-   * the statement's balance change and returned as `pendingEntries` for the caller to write (their budgets and uses
-   * still count), and their effects say so.
+ * (locked path only) gives the codes assigned, in effect order per campaign; `flow`, an earning flow's run;
+ * `counted` (the hot path), each budgeted campaign's row count (`Campaign.budgetUsed`, slices' room included) as
+ * read, to size what a slice short of room takes (budget.ts `budgetChunk`); without it a slice takes the points only.
+ * `pending` (locked path only, `pendingOfEvaluation`): the campaigns whose points go pending; they are left out of
+ * the statement's balance change and returned as `pendingEntries` for the caller to write (their budgets and uses
+ * still count), and their effects say so.
  */
 export function eventPlan(
   input: EventInput,

@@ -522,7 +522,15 @@ for (const backend of BACKENDS) {
       assert.equal(dry.status, 200, dry.text);
       assert.equal(dry.json.event.id, null);
       assert.deepEqual(dry.json.effects, [
-        { campaignId: id, campaignVersion: 1, type: "award_points", points: 7, couponCode: null, transactionId: null },
+        {
+          campaignId: id,
+          campaignVersion: 1,
+          type: "award_points",
+          points: 7,
+          couponCode: null,
+          transactionId: null,
+          pending: null,
+        },
       ]);
       assert.equal(dry.json.balance, 0);
       assert.equal((await transactions(email)).length, 0);

@@ -533,7 +533,7 @@ for (const backend of BACKENDS) {
     });
 
     describe("Execute a custom earning flow", () => {
-      const FLOW_RESULT = ["pointsEarned", "balance", "transaction", "capped"];
+      const FLOW_RESULT = ["pointsEarned", "balance", "transaction", "capped", "pending"];
 
       test("a fixed flow: 200 { pointsEarned, balance, transaction, capped: null }, an earning_flow entry", async () => {
         const email = await newCustomer("visit");
@@ -542,6 +542,7 @@ for (const backend of BACKENDS) {
         assert.equal(body.pointsEarned, 10);
         assert.equal(body.balance, 17);
         assert.equal(body.capped, null);
+        assert.equal(body.pending, null, "spendable at once: the program has no pending setting");
         assertTransaction(body.transaction, {
           type: "earn",
           source: "earning_flow",
@@ -868,6 +869,7 @@ for (const backend of BACKENDS) {
           "balance",
           "transaction",
           "capped",
+          "pending",
         ]);
         const rerun = await runFlow(email, "welcome", {}, { headers: { "Idempotency-Key": "welcome-1" } });
         assert.equal(rerun.headers.get("idempotent-replayed"), "true");

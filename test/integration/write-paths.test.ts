@@ -132,6 +132,7 @@ describe("Coupons, earning-flow runs and batches: one decision on both paths [pg
         balance: number;
         transaction: Record<string, unknown> | null;
         capped: Awaited<ReturnType<typeof executeEarningFlow>>["capped"];
+        pending: Record<string, unknown> | null;
       };
       return { ...body, transaction: body.transaction && { ...body.transaction } };
     };
@@ -139,7 +140,8 @@ describe("Coupons, earning-flow runs and batches: one decision on both paths [pg
       const r = await locked(customerId, flowKey, params);
       const transaction =
         r.transactionJson === null ? null : (JSON.parse(r.transactionJson) as Record<string, unknown>);
-      return { pointsEarned: r.pointsEarned, balance: r.balance, transaction, capped: r.capped };
+      const pending = r.pendingJson === null ? null : (JSON.parse(r.pendingJson) as Record<string, unknown>);
+      return { pointsEarned: r.pointsEarned, balance: r.balance, transaction, capped: r.capped, pending };
     };
     const shared = (o: Awaited<ReturnType<typeof viaLocks>>) => ({
       ...o,

@@ -804,6 +804,7 @@ for (const backend of BACKENDS) {
         status: "active",
         version: 2,
         draftVersion: 3,
+        pending: null,
       });
       // Baseline: version 1 for a (day 0), version 2 for b (day 1), as the ledger had them.
       assert.equal(report.baseline.pointsIssued, 30);

@@ -1,20 +1,10 @@
 import { expect, test, type Page } from "@playwright/test";
-import { noHorizontalOverflow, seed, shot } from "./helpers";
+import { noHorizontalOverflow, seed, shot, signIn } from "./helpers";
 
 // Issue 27 as a manager meets it: the Finance page (the books per day: charts, summary, the day table and its CSV
 // export) and the Settings page's "Points: pending and expiry" card (a pending period changed, the saved value shown
 // with the statement that a change applies to points earned after it). The pending period is put back at the end:
 // the demo program is shared with the other journeys.
-
-/** helpers.signIn with more time for the first page (a fresh server renders the Overview's reports first). */
-async function signInAs(page: Page, role: string) {
-  const account = seed().staff.find((s) => s.role === role)!;
-  await page.goto("/signin");
-  await page.getByLabel("E-mail").fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible({ timeout: 30_000 });
-}
 
 async function setPendingDays(page: Page, days: string) {
   await page.getByRole("button", { name: "Edit pending points and expiry" }).click();
@@ -32,7 +22,8 @@ test("a manager reads the Finance page, exports its days, and changes the pendin
 }) => {
   test.setTimeout(90_000);
   const { programId } = seed();
-  await signInAs(page, "manager");
+  // A fresh server renders the first page slowly: more time than signIn's default.
+  await signIn(page, "manager", { timeout: 30_000 });
 
   await page.goto(`/dashboard/${programId}/finance`);
   await expect(page.getByRole("heading", { name: "Finance", level: 1 })).toBeVisible();

@@ -16,13 +16,13 @@ export function seed(): Seed {
   return JSON.parse(readFileSync(path.join(process.env.E2E_PGLITE_DIR!, "seed.json"), "utf8"));
 }
 
-export async function signIn(page: Page, role: string) {
+export async function signIn(page: Page, role: string, options: { timeout?: number } = {}) {
   const account = seed().staff.find((s) => s.role === role)!;
   await page.goto("/signin");
   await page.getByLabel("E-mail").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible(options);
   return account;
 }
 

@@ -1,24 +1,16 @@
-import { expect, test, type Page } from "@playwright/test";
-import { seed, shot } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { seed, shot, signIn } from "./helpers";
 
 // Issue 27's pending overrides as a manager sets them: an earning flow whose points stay pending until the order is
 // confirmed (the list says so), and the campaign builder's "New points are" field (14 days, in the /v1 body).
-
-async function signInAs(page: Page, role: string) {
-  const account = seed().staff.find((s) => s.role === role)!;
-  await page.goto("/signin");
-  await page.getByLabel("E-mail").fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible({ timeout: 30_000 });
-}
 
 test("a manager makes a flow's points pending until confirmed and a campaign's pending for 14 days", async ({
   page,
 }) => {
   test.setTimeout(90_000);
   const { programId, apiKey } = seed();
-  await signInAs(page, "manager");
+  // A fresh server renders the first page slowly: more time than signIn's default.
+  await signIn(page, "manager", { timeout: 30_000 });
 
   await page.goto(`/dashboard/${programId}/earning-flows`);
   const key = `delivered-${Date.now() % 1_000_000}`;

@@ -104,6 +104,8 @@ test("the public pages and the sign-in page work under the CSP", async ({ page }
 });
 
 test("every dashboard page works under the CSP: charts, tables, the API reference", async ({ page }) => {
+  // Some sixteen first renders in one test: the default 60 s was nearly all used on a loaded machine.
+  test.setTimeout(120_000);
   const problems = await watch(page);
   await signIn(page, "owner");
   const nav = page.getByRole("navigation", { name: "Dashboard" });

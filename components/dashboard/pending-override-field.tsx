@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { FormValues } from "@/lib/staff/form-data";
 import { MAX_PENDING_DAYS, type PendingOverride } from "@/lib/domain/pending-rules";
-import { Field, FieldError, inputClass } from "@/components/ui";
+import { Field, FieldError, inputLook } from "@/components/ui";
 
 /**
  * A campaign's or an earning flow's override of the program's pending setting (lib/domain/pending-rules.ts): the
@@ -69,7 +69,7 @@ export function PendingOverrideField({
           name="pendingMode"
           value={mode}
           onChange={(e) => change({ mode: e.target.value as Mode })}
-          className={`${inputClass} w-auto`}
+          className={`${inputLook} w-auto py-2`}
         >
           <option value="program">as the program&apos;s setting</option>
           <option value="days">pending for a number of days</option>
@@ -90,7 +90,7 @@ export function PendingOverrideField({
               step={1}
               value={current.days}
               onChange={(e) => change({ days: e.target.value })}
-              className={`${inputClass} w-24`}
+              className={`${inputLook} w-24 py-2`}
               aria-describedby={`${id}-pending-days-unit`}
             />
             <span id={`${id}-pending-days-unit`} className="text-sm text-slate-700">

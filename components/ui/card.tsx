@@ -56,7 +56,12 @@ const TONES: Record<Tone, string> = {
 
 export function Badge({ children, tone = "slate" }: { children: React.ReactNode; tone?: Tone }) {
   return (
-    <span className={clsx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium", TONES[tone])}>
+    <span
+      className={clsx(
+        "inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium",
+        TONES[tone],
+      )}
+    >
       {children}
     </span>
   );

@@ -1,7 +1,13 @@
 /** The one place for the look of form controls: the labelled field and input, the error line and the button classes. */
 
-export const inputClass =
-  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-100";
+/**
+ * An input's look without its size. Tailwind has no "last class wins" within one class list (the stylesheet's order
+ * decides, and `w-full` comes after `w-24` and `w-auto`, `py-2` after `py-1`), so a control that sets its own width or
+ * height starts from this rather than adding to `inputClass`.
+ */
+export const inputLook =
+  "block rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-100";
+export const inputClass = `${inputLook} w-full py-2`;
 export const buttonClass =
   "inline-flex items-center justify-center gap-1 rounded-md bg-indigo-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:opacity-50";
 export const secondaryButtonClass =

@@ -9,6 +9,7 @@ export {
   checkboxClass,
   dangerButtonClass,
   inputClass,
+  inputLook,
   secondaryButtonClass,
   wholeNumberInput,
 } from "./field";

@@ -14,7 +14,7 @@ import {
   buttonClass,
   formatDate,
   formatNumber,
-  inputClass,
+  inputLook,
   secondaryButtonClass,
 } from "@/components/ui";
 import { AppliedCounts } from "./applied-counts";
@@ -126,7 +126,7 @@ export function ClockAdvance({ programId, now, max }: { programId: string; now: 
           <input
             id={`${id}-to`}
             type="datetime-local"
-            className={`${inputClass} w-auto`}
+            className={`${inputLook} w-auto py-2`}
             min={min}
             max={latest}
             step={60}

@@ -17,6 +17,7 @@ import {
   formatDate,
   formatNumber,
   inputClass,
+  inputLook,
   secondaryButtonClass,
   type Tone,
 } from "@/components/ui";
@@ -116,7 +117,7 @@ export function TimelineCard({
             aria-label="Show in the timeline"
             value={kind}
             onChange={(e) => setKind(e.target.value as TimelineKind | "")}
-            className={`${inputClass} w-auto py-1`}
+            className={`${inputLook} w-auto py-1`}
           >
             <option value="">Everything</option>
             {TIMELINE_KINDS.map((k) => (

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useStaffForm } from "@/lib/staff/client";
 import { StaffRoleForm as StaffRoleSchema } from "@/lib/staff/forms/staff";
 import { staffApi } from "@/lib/staff/urls";
-import { ShownOnce, dangerButtonClass, inputClass, secondaryButtonClass } from "@/components/ui";
+import { ShownOnce, dangerButtonClass, inputLook, secondaryButtonClass } from "@/components/ui";
 import { WriteButton } from "../write-button";
 import { fullLink } from "./invite-form";
 import { RoleOptions, type StaffRole } from "./role-options";
@@ -22,7 +22,7 @@ interface Member {
 }
 
 /** The row buttons' one look: red for what takes access away, else plain. */
-const rowButton = (danger: boolean) => `${danger ? dangerButtonClass : secondaryButtonClass} whitespace-nowrap py-1`;
+const rowButton = (danger: boolean) => `${danger ? dangerButtonClass : secondaryButtonClass} whitespace-nowrap`;
 
 export function StaffRoleForm({
   programId,
@@ -47,16 +47,16 @@ export function StaffRoleForm({
   });
   const id = `role-${staffId}`;
   return (
-    <form {...change.form} aria-label={`Change the role of ${email}`} className="flex items-center gap-2">
+    <form {...change.form} aria-label={`Change the role of ${email}`} className="flex flex-wrap items-center gap-2">
       <label htmlFor={id} className="sr-only">
         Role of {email}
       </label>
-      <select id={id} name="role" defaultValue={role} key={role} className={`${inputClass} min-w-32 py-1`}>
+      <select id={id} name="role" defaultValue={role} key={role} className={`${inputLook} w-auto py-2`}>
         <RoleOptions />
       </select>
       <button
         type="submit"
-        className={`${secondaryButtonClass} py-1`}
+        className={secondaryButtonClass}
         disabled={change.pending}
         aria-label={`Save role of ${email}`}
       >

@@ -8,15 +8,21 @@ import { EarningFlowActions } from "@/components/dashboard/earning-flows/earning
 import { describeFlowParam, storedFlowParams } from "@/lib/domain/flow-params";
 import { describePendingOverride } from "@/lib/domain/pending-rules";
 
-const cap = (n: number | null) => (n === null ? "—" : formatNumber(n));
+/** A flow's caps and once-only rule in words, one line each: three narrow columns would push the actions off. */
+const limitsOf = (f: { capPerDay: number | null; capTotal: number | null; once: boolean }) => {
+  const lines = [
+    f.capPerDay !== null && `${formatNumber(f.capPerDay)} a day`,
+    f.capTotal !== null && `${formatNumber(f.capTotal)} in total`,
+    f.once && "once per customer",
+  ].filter((line): line is string => typeof line === "string");
+  return lines.length > 0 ? lines : ["none"];
+};
 
 const COLUMNS = (canManage: boolean): Column[] => [
   { label: "Key" },
   { label: "Earns" },
   { label: "Parameters" },
-  { label: "Cap per day", align: "right" },
-  { label: "Cap in total", align: "right" },
-  { label: "Once" },
+  { label: "Limits" },
   { label: "New points" },
   { label: "Status" },
   ...(canManage ? [{ label: "Actions", hidden: true }] : []),
@@ -64,9 +70,13 @@ export default async function EarningFlowsPage({ params }: { params: Promise<{ p
                       </p>
                     ))}
               </td>
-              <td className="px-4 py-2 text-right tabular-nums">{cap(f.capPerDay)}</td>
-              <td className="px-4 py-2 text-right tabular-nums">{cap(f.capTotal)}</td>
-              <td className="px-4 py-2">{f.once ? "yes" : "no"}</td>
+              <td className="px-4 py-2 text-xs tabular-nums">
+                {limitsOf(f).map((line) => (
+                  <p key={line} className="whitespace-nowrap">
+                    {line}
+                  </p>
+                ))}
+              </td>
               <td className="px-4 py-2 text-xs">
                 {describePendingOverride({
                   pendingDays: f.pendingDays,

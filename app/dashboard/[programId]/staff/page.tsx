@@ -80,10 +80,10 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
             return (
               <tr key={m.id}>
                 <td className={td}>
-                  <p className="whitespace-nowrap font-medium">
-                    {m.email} {self && <Badge tone="indigo">you</Badge>}
+                  <p className="whitespace-nowrap font-medium">{m.email}</p>
+                  <p className="text-xs text-slate-600">
+                    {m.name ?? "no name"} {self && <Badge tone="indigo">you</Badge>}
                   </p>
-                  <p className="text-xs text-slate-600">{m.name ?? "no name"}</p>
                 </td>
                 <td className={td}>
                   {self || !manage ? (
@@ -98,14 +98,22 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                     />
                   )}
                 </td>
-                <td className={`${td} whitespace-nowrap`}>
-                  <p>{m.addedAt.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}</p>
+                <td className={td}>
+                  <p className="whitespace-nowrap">
+                    {m.addedAt.toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}
+                  </p>
                   <p className="text-xs text-slate-600">
-                    {m.lastSignInAt ? `last sign-in ${utc(m.lastSignInAt)}` : "never signed in"}
+                    {m.lastSignInAt ? (
+                      <>
+                        last sign-in <span className="whitespace-nowrap">{utc(m.lastSignInAt)}</span>
+                      </>
+                    ) : (
+                      "never signed in"
+                    )}
                   </p>
                 </td>
                 <td className={td}>
-                  <div className="flex flex-wrap items-center gap-2">
+                  <div className="flex flex-col items-start gap-1">
                     <ActiveBadge active={!m.disabledAt} inactive="disabled" inactiveTone="red" />
                     {m.secondFactor ? (
                       <Badge tone="green">second factor</Badge>
@@ -126,7 +134,7 @@ export default async function StaffPage({ params }: { params: Promise<{ programI
                 {manage && (
                   <td className={`${td} text-right`}>
                     {!self && (
-                      <div className="flex flex-wrap justify-end gap-2">
+                      <div className="flex flex-col items-end gap-1">
                         <StaffResetLinkButton programId={programId} staffId={m.id} email={m.email} />
                         <StaffDisableButton
                           programId={programId}

@@ -110,7 +110,11 @@ function randomLeaf(r: () => number): Leaf {
     () => ({ attr: "customer.tier", op: "ne", value: pick(["Gold", "Nope"]) }),
     () => ({ attr: "customer.tier", op: "nin", value: pick([["Gold"], ["Nope"], ["Bronze", "Silver"]]) }),
     () => ({ attr: "customer.tier", op: "exists", value: r() < 0.5 }),
-    () => ({ attr: "customer.score", op: "gte", value: pick([0, 50, 90]) }),
+    () => ({
+      attr: "customer.score",
+      op: pick(["eq", "ne", "gt", "gte", "lt", "lte"]),
+      value: pick([0, 50, 50.5, 90]),
+    }),
     () => ({
       attr: "events.purchase.count",
       op: pick(["gte", "gt", "ne", "eq", "lt"]),
@@ -158,7 +162,17 @@ test("a filter's WHERE form and column form both select what its semantics say (
     const tier =
       tierRoll < 0.1 ? "none" : tierRoll < 0.15 ? "null" : ["Bronze", "Silver", "Gold"][Math.floor(r() * 3)]!;
     const scoreRoll = r();
-    const score = scoreRoll < 0.1 ? undefined : scoreRoll < 0.15 ? "high" : Math.floor(r() * 100);
+    // Absent, mistyped (a string, an array, JSON null: never written by the API, read as absent), or a number.
+    const score =
+      scoreRoll < 0.1
+        ? undefined
+        : scoreRoll < 0.14
+          ? "high"
+          : scoreRoll < 0.17
+            ? [70]
+            : scoreRoll < 0.2
+              ? null
+              : Math.floor(r() * 100) + (r() < 0.2 ? 0.5 : 0);
     const events = Array.from({ length: Math.floor(r() * 4) }, () => ({
       at: NOW.getTime() - Math.floor((r() * 130 - 10) * DAY),
       total: Math.floor(r() * 150),

@@ -265,6 +265,8 @@ function hasEventTest(leaf: Leaf, r: ResolvedAttr): boolean {
   }
 }
 
+const JSON_PATH_OPERATORS = { eq: "==", gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+
 const OPERATORS = { eq: "=", ne: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
 /**
@@ -288,6 +290,23 @@ function compileLeaf(leaf: Leaf, decl: FilterDeclarations, c: Compiled, strict =
     );
     c.tierRow = true;
     return total(sql`ct."currentTierId" = ANY(${names.map((n) => tiers[n]!)}::uuid[])`);
+  }
+  // A declared number attribute compared with a number: one JSON path match (strict: no unwrapping of arrays, a
+  // missing or mistyped value is NULL, JSON null compares false), half the cost per customer of extracting and
+  // type-checking the value twice; true for exactly the customers the typed comparison below is true for (`ne` is
+  // not: null != v is true in a path).
+  if (
+    r.scope === "customer" &&
+    !Object.hasOwn(CUSTOMER_FIELDS, r.name) &&
+    r.type === "number" &&
+    Object.hasOwn(JSON_PATH_OPERATORS, leaf.op) &&
+    typeof leaf.value === "number" &&
+    Number.isFinite(leaf.value)
+  ) {
+    const path = `strict $.${JSON.stringify(r.name)} ${JSON_PATH_OPERATORS[leaf.op as keyof typeof JSON_PATH_OPERATORS]} $v`;
+    return total(
+      sql`jsonb_path_match(c."customAttributes", ${path}::jsonpath, ${JSON.stringify({ v: leaf.value })}::jsonb, true)`,
+    );
   }
   // A WHERE's conjunct that only asks whether the customer has an event of the type in the window (count ≥ 1,
   // count > 0, count ≠ 0, lastAt exists): a semi-join on the window's events, which the planner can hash once and

@@ -157,6 +157,26 @@ for (const backend of BACKENDS) {
         [{ attr: "customer.vip", op: "eq", value: true }, [ana]],
         [{ not: { attr: "customer.vip", op: "eq", value: true } }, [bo, cy]],
         [{ attr: "customer.score", op: "gt", value: 2 }, [ana]],
+        // The compiler's rewrites (filter.ts): a number attribute by JSON path (not `ne`), the tier by id (a name no
+        // tier has matches no one), "has an event in the window" as a semi-join.
+        [{ attr: "customer.score", op: "lte", value: 1 }, [bo]],
+        [{ attr: "customer.score", op: "eq", value: 5 }, [ana]],
+        [{ attr: "customer.score", op: "ne", value: 5 }, [bo]],
+        [{ attr: "customer.tier", op: "in", value: ["Gold", "Nope"] }, [bo]],
+        [{ attr: "customer.tier", op: "eq", value: "Nope" }, []],
+        [{ not: { attr: "customer.tier", op: "eq", value: "Nope" } }, [ana, bo, cy]],
+        [{ attr: "events.purchase.count", window: "P90D", op: "gt", value: 0 }, [ana, bo]],
+        [{ attr: "events.purchase.lastAt", op: "exists", value: true }, [ana, bo]],
+        [
+          {
+            all: [
+              { attr: "customer.tier", op: "in", value: ["Gold", "Nope"] },
+              { attr: "customer.score", op: "gte", value: 1 },
+              { attr: "events.purchase.count", window: "P90D", op: "ne", value: 0 },
+            ],
+          },
+          [bo],
+        ],
         [{ attr: "customer.store", op: "exists", value: false }, [ana, bo, cy]],
         [{ attr: "customer.lastActivityAt", op: "exists", value: true }, [ana, bo]],
         [{ attr: "events.purchase.count", op: "gte", value: 2 }, [ana]],

@@ -41,6 +41,8 @@ export const CUSTOMER_FIELDS: Record<string, ScalarType> = {
 export interface FilterDeclarations {
   customer: CustomerAttributes;
   events: Record<string, EventAttributes>;
+  /** The program's tiers, id by name, when the filter names `customer.tier` (compileLeaf: `eq` / `in` by id). */
+  tiers?: Record<string, string>;
 }
 
 const EVENTS = /^events\.([A-Za-z0-9_.-]{1,64}?)\.(count|lastAt|sum\.([A-Za-z_][A-Za-z0-9_]*))$/;
@@ -80,15 +82,19 @@ function resolve(attr: string, decl: FilterDeclarations): ResolvedAttr | string 
 /** The declarations a filter is checked and compiled against: customer attributes and the event types it names. */
 export async function filterDeclarations(db: Db, programId: string, filter: unknown): Promise<FilterDeclarations> {
   const types = eventTypesOf(filter);
-  const [customer, events] = await Promise.all([
+  const [customer, events, tiers] = await Promise.all([
     customerAttributeTypes(db, programId),
     types.length
       ? db.eventType.findMany({ where: { programId, type: { in: types } }, select: { type: true, attributes: true } })
       : Promise.resolve([]),
+    attrsOf(filter).has("customer.tier")
+      ? db.tier.findMany({ where: { programId }, select: { id: true, name: true } })
+      : Promise.resolve(null),
   ]);
   return {
     customer,
     events: Object.fromEntries(events.map((e) => [e.type, e.attributes as unknown as EventAttributes])),
+    ...(tiers && { tiers: Object.fromEntries(tiers.map((t) => [t.name, t.id])) }),
   };
 }
 
@@ -111,20 +117,27 @@ export function checkFilter(filter: unknown, decl: FilterDeclarations, path = "f
 
 type Leaf = ConditionLeaf & { window?: string };
 
-/** The program's declared event types a checked filter names (for `checkFilter`'s declarations). */
-export function eventTypesOf(filter: unknown): string[] {
-  const types = new Set<string>();
+/** The attributes a filter's leaves name (unchecked: any tree). */
+function attrsOf(filter: unknown): Set<string> {
+  const attrs = new Set<string>();
   const visit = (n: unknown, depth: number) => {
     if (depth > 10 || typeof n !== "object" || n === null) return;
     const o = n as Record<string, unknown>;
     for (const k of ["all", "any"]) if (Array.isArray(o[k])) (o[k] as unknown[]).forEach((c) => visit(c, depth + 1));
     if (o.not) visit(o.not, depth + 1);
-    if (typeof o.attr === "string") {
-      const m = EVENTS.exec(o.attr);
-      if (m) types.add(m[1]!);
-    }
+    if (typeof o.attr === "string") attrs.add(o.attr);
   };
   visit(filter, 0);
+  return attrs;
+}
+
+/** The program's declared event types a checked filter names (for `checkFilter`'s declarations). */
+export function eventTypesOf(filter: unknown): string[] {
+  const types = new Set<string>();
+  for (const attr of attrsOf(filter)) {
+    const m = EVENTS.exec(attr);
+    if (m) types.add(m[1]!);
+  }
   return [...types];
 }
 
@@ -140,10 +153,11 @@ interface Aggregate {
 interface Compiled {
   programId: string;
   now: string;
-  /** Whether the predicate reads l (LoyaltyData), u (UserData) or t (Tier): the joins the query needs. */
+  /** Whether the predicate reads l (LoyaltyData), u (UserData), t (Tier, through ct) or ct (CustomerTier) alone. */
   loyalty: boolean;
   user: boolean;
   tier: boolean;
+  tierRow: boolean;
   /** The event aggregates the leaves read, by `type window`. */
   aggregates: Map<string, Aggregate>;
   /** Instants (per customer) at which a leaf's value can change with time alone: the next flip is the least. */
@@ -233,6 +247,26 @@ function valueExpr(leaf: Leaf, r: ResolvedAttr, c: Compiled): [Sql, string] {
   }
 }
 
+/** Whether an event leaf is true exactly when the customer has an event of its type in its window (at or before now). */
+function hasEventTest(leaf: Leaf, r: ResolvedAttr): boolean {
+  const v = leaf.value;
+  if (r.field === "lastAt") return leaf.op === "exists" && v === true;
+  if (r.field !== "count" || typeof v !== "number" || !Number.isFinite(v)) return false;
+  // The count is a whole number ≥ 0: each of these holds exactly when it is ≥ 1.
+  switch (leaf.op) {
+    case "gte":
+      return v > 0 && v <= 1;
+    case "gt":
+      return v >= 0 && v < 1;
+    case "ne":
+      return v === 0;
+    default:
+      return false;
+  }
+}
+
+const JSON_PATH_OPERATORS = { eq: "==", gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+
 const OPERATORS = { eq: "=", ne: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
 /**
@@ -245,6 +279,44 @@ function compileLeaf(leaf: Leaf, decl: FilterDeclarations, c: Compiled, strict =
   const total = (cmp: Sql) => (strict ? cmp : sql`coalesce(${cmp}, false)`);
   const r = resolve(leaf.attr, decl);
   if (typeof r === "string") throw new Error(`an unchecked filter: ${leaf.attr} ${r}`);
+  // `customer.tier` eq / in: the current tier's id among the named tiers' ids (names are unique in a program; a name
+  // no tier has matches no one), so the planner reads CustomerTier alone and estimates the tier's share from its
+  // statistics, instead of joining Tier and guessing. NULL (no tier) where `t.name` is NULL; the empty list is false
+  // rather than NULL, which no form tells apart (coalesced, or a WHERE's conjunct).
+  if (r.scope === "customer" && r.name === "tier" && (leaf.op === "eq" || leaf.op === "in") && decl.tiers) {
+    const tiers = decl.tiers;
+    const names = (leaf.op === "eq" ? [leaf.value] : (leaf.value as unknown[])).filter(
+      (v): v is string => typeof v === "string" && Object.hasOwn(tiers, v),
+    );
+    c.tierRow = true;
+    return total(sql`ct."currentTierId" = ANY(${names.map((n) => tiers[n]!)}::uuid[])`);
+  }
+  // A declared number attribute compared with a number: one JSON path match (strict: no unwrapping of arrays, a
+  // missing or mistyped value is NULL, JSON null compares false), half the cost per customer of extracting and
+  // type-checking the value twice; true for exactly the customers the typed comparison below is true for (`ne` is
+  // not: null != v is true in a path).
+  if (
+    r.scope === "customer" &&
+    !Object.hasOwn(CUSTOMER_FIELDS, r.name) &&
+    r.type === "number" &&
+    Object.hasOwn(JSON_PATH_OPERATORS, leaf.op) &&
+    typeof leaf.value === "number" &&
+    Number.isFinite(leaf.value)
+  ) {
+    const path = `strict $.${JSON.stringify(r.name)} ${JSON_PATH_OPERATORS[leaf.op as keyof typeof JSON_PATH_OPERATORS]} $v`;
+    return total(
+      sql`jsonb_path_match(c."customAttributes", ${path}::jsonpath, ${JSON.stringify({ v: leaf.value })}::jsonb, true)`,
+    );
+  }
+  // A WHERE's conjunct that only asks whether the customer has an event of the type in the window (count ≥ 1,
+  // count > 0, count ≠ 0, lastAt exists): a semi-join on the window's events, which the planner can hash once and
+  // share between parallel workers, instead of a per-customer aggregate each worker builds in full.
+  if (strict && r.scope === "event" && hasEventTest(leaf, r)) {
+    const window = leaf.window ? sql` AND e."occurredAt" > ${c.now}::timestamptz - ${leaf.window}::interval` : raw("");
+    const mine = c.customers ? sql` AND e."customerId" = ANY(${c.customers}::uuid[])` : raw("");
+    return sql`c.id IN (SELECT e."customerId" FROM "CustomerEvent" e
+        WHERE e."programId" = ${c.programId}::uuid AND e.type = ${r.name} AND e."occurredAt" <= ${c.now}::timestamptz${window}${mine})`;
+  }
   const [expr, type] = valueExpr(leaf, r, c);
   if (r.scope === "customer" && r.name === "memberDays" && leaf.op !== "exists") memberDaysFlip(leaf, c);
   const bind = (v: unknown) => sql`${type === "timestamptz" ? instant(v) : v}::${raw(type)}`;
@@ -380,6 +452,7 @@ function compileFilter(
     loyalty: false,
     user: false,
     tier: false,
+    tierRow: false,
     aggregates: new Map(),
     flips: [],
     customers: options.customers ?? null,
@@ -389,7 +462,9 @@ function compileFilter(
   const tier = c.tier
     ? raw(`LEFT JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id
      LEFT JOIN "Tier" t ON t.id = ct."currentTierId"`)
-    : raw("");
+    : c.tierRow
+      ? raw(`LEFT JOIN "CustomerTier" ct ON ct."programId" = c."programId" AND ct."customerId" = c.id`)
+      : raw("");
   const only = c.customers ? sql` AND c.id = ANY(${c.customers}::uuid[])` : raw("");
   // Each event aggregate is ONE grouped read of the program's events of its type (in its window), joined by
   // customer: the planner reads the type's window once, an index-only scan of `(programId, type, occurredAt,

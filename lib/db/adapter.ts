@@ -135,6 +135,11 @@ export async function openAdapter(target: DatabaseTarget = databaseTarget()): Pr
       max: DATABASE_POOL_SIZE,
       Client: PooledClient,
       connectionTimeoutMillis: POOL_WAIT_MS,
+      // No JIT compilation: the app's statements read few rows, but the planner's estimate of a report's day
+      // statement (CTEs) passes jit_above_cost, and compiling it took ~350 ms of a 1-second Overview at 10,000,000
+      // entries (bench/reports.ts), more than running it. Behind PgBouncer a startup option is refused: set
+      // `jit = off` on the role there (docs/operating.md).
+      ...(pgbouncer ? {} : { options: "-c jit=off" }),
       // A peer that vanished without closing the socket (failover) is noticed by TCP keepalive, not never.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,

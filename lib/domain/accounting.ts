@@ -174,8 +174,12 @@ const q = (c: string) => `"${c}"`;
 /**
  * The days `from`..`to` (both included, YYYY-MM-DD in `timeZone`) of the program, from the ledger and the customers:
  * one row per day with anything in it. The one statement behind both the rollup and a report's recent days.
+ * `active` false leaves the active members out (0 and '{}'): the points accounting does not show them, and they are
+ * the statement's dearest part (an index probe per customer active in the days, for their previous activity).
+ * Erased customers are few: their entries are matched against the program's erased customers only (the partial
+ * index of erased customers), not joined to every customer.
  */
-export function daysSql(programId: string, timeZone: string, from: string, to: string): Sql {
+export function daysSql(programId: string, timeZone: string, from: string, to: string, active = true): Sql {
   // The bounds as expressions of the values (not a CTE), so the planner estimates the index ranges from them.
   const tz = sql`${timeZone}::text`;
   const t0 = sql`((${from}::date)::timestamp AT TIME ZONE ${tz})`;
@@ -184,11 +188,13 @@ export function daysSql(programId: string, timeZone: string, from: string, to: s
   const original = raw(
     `LEFT JOIN LATERAL (SELECT o.type FROM "LedgerEntry" o WHERE o.id = e."reversesId" AND e."reversesId" IS NOT NULL) o ON true`,
   );
-  return sql`WITH k AS (
+  return sql`WITH erased AS (
+  SELECT c.id, c."deletedAt" FROM "Customer" c WHERE c."programId" = ${programId}::uuid AND c."deletedAt" IS NOT NULL),
+k AS (
   SELECT (e."createdAt" AT TIME ZONE ${tz})::date AS day, ${KIND_CASE} AS k, e.type, e.points::bigint AS points,
     e."customerId" AS cid
   FROM "LedgerEntry" e
-    JOIN "Customer" c ON c.id = e."customerId"
+    LEFT JOIN erased c ON c.id = e."customerId"
     ${original}
   WHERE e."programId" = ${programId}::uuid AND e."createdAt" >= ${t0} AND e."createdAt" < ${t1}
     AND (c."deletedAt" IS NULL OR e."createdAt" <= c."deletedAt")),
@@ -214,14 +220,14 @@ pend AS (
     Object.entries(PENDING_COLUMNS).map(
       ([c, { at, when }]) => sql`
     SELECT (${raw(at)} AT TIME ZONE ${tz})::date AS day, ${c}::text AS col, p.points::bigint AS points
-    FROM "PendingPoints" p JOIN "Customer" c ON c.id = p."customerId"
+    FROM "PendingPoints" p LEFT JOIN erased c ON c.id = p."customerId"
     WHERE p."programId" = ${programId}::uuid AND ${raw(at)} >= ${t0} AND ${raw(at)} < ${t1} AND ${raw(when)}
       AND (c."deletedAt" IS NULL OR ${raw(at)} <= c."deletedAt")`,
     ),
     " UNION ALL ",
   )}) x
   GROUP BY day),
-act AS (SELECT DISTINCT day, cid FROM k WHERE type <> 'expire'),
+act AS (SELECT DISTINCT day, cid FROM k WHERE type <> 'expire' AND ${raw(active ? "true" : "false")}),
 lagged AS (SELECT day, cid, lag(day) OVER (PARTITION BY cid ORDER BY day) AS prev FROM act),
 gaps AS (
   SELECT day, day - coalesce(prev, (
@@ -430,10 +436,13 @@ SELECT to_char(day, 'YYYY-MM-DD') AS day, ${raw(DAY_COLUMNS.map((c) => `${q(c)}:
   "activeMembers", ${activeNewSql(activeFrom)}::int AS "activeNew"
 FROM "PointsDay" x WHERE "programId" = ${programId}::uuid AND day >= ${from}::date AND day <= ${to}::date`;
 
-/** The days of the ledger (`daysSql`), with each day's new active members of its period. */
+/**
+ * The days of the ledger (`daysSql`), with each day's new active members of its period (computed only when the
+ * periods are given: the Overview; the points accounting reads no active members).
+ */
 const tailSql = (programId: string, timeZone: string, from: string, to: string, activeFrom?: readonly string[]) => sql`
 SELECT t.day, ${raw(DAY_COLUMNS.map((c) => `t.${q(c)}`).join(", "))}, t."activeMembers", ${activeNewSql(activeFrom)}::int AS "activeNew"
-FROM (${daysSql(programId, timeZone, from, to)}) t CROSS JOIN LATERAL (SELECT t.day::date AS day, t."activeMembers", t."activeRecent") x`;
+FROM (${daysSql(programId, timeZone, from, to, activeFrom !== undefined)}) t CROSS JOIN LATERAL (SELECT t.day::date AS day, t."activeMembers", t."activeRecent") x`;
 
 const aggregatesBeforeSql = (programId: string, before: string, through: string) => sql`
 SELECT ${raw(DAY_COLUMNS.map((c) => `coalesce(sum(${q(c)}), 0)::float8 AS ${q(c)}`).join(", "))}

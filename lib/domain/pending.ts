@@ -4,6 +4,7 @@ import type { Db, Tx } from "@/lib/db/types";
 import { execute, query, raw, sql } from "@/lib/db/sql";
 import { orderNotFound } from "@/lib/errors";
 import { lockBalance } from "./balance-lock";
+import { releaseCampaignPoints } from "./campaigns/release";
 import { sweepNow } from "./clock";
 import { emitEvent } from "./events";
 import { changeBalance } from "./ledger";
@@ -185,7 +186,9 @@ export async function orderPendingEntries(tx: Tx, programId: string, orderId: st
  * Cancels `points` of a pending row (a refund of its order, before it matured), under the customer's balance row
  * lock the caller holds: all of it (status `cancelled`), or part of it, split off as a `cancelled` row of its own
  * (`splitFromId`) while the row keeps the rest. The balance is not touched; tier points counted at the earn are
- * taken back as a reversed earn's are (tier-rules.ts `reverseEarn`). Answers the points cancelled.
+ * taken back as a reversed earn's are (tier-rules.ts `reverseEarn`); a campaign's pending points go back to its
+ * budget, and the customer's use of it in its window once nothing of the row is left, by the rule a reversal of the
+ * campaign's entry follows (campaigns/release.ts). Answers the points cancelled.
  */
 export async function cancelPending(tx: Tx, programId: string, id: string, points: number, now: Date) {
   const iso = now.toISOString();
@@ -212,6 +215,13 @@ export async function cancelPending(tx: Tx, programId: string, id: string, point
                  "orderId", "createdAt", "maturesAt", 'cancelled', ${iso}::timestamptz, "tierCounted", id FROM cut`,
     );
   }
+  await releaseCampaignPoints(tx, {
+    programId,
+    customerId: row.customerId,
+    metadata: row.metadata,
+    taken: cancelled,
+    leftAfter: row.points - cancelled,
+  });
   if (row.tierCounted)
     await reverseEarnTierPoints(
       tx,

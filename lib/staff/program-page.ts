@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { realTime } from "@/lib/domain/real-time";
 import { type Permission } from "./authz";
 import { resolveRange } from "./report-range";
 import { requirePage } from "./session";
@@ -26,21 +27,17 @@ export async function openProgramSearchPage<K extends string>(
 }
 
 /**
- * The one preamble of a report page (the Overview, Finance): `openProgramSearchPage`, the program's time zone and
- * the period its query asks for (report-range.ts `resolveRange`: the same presets, bounds and refusals), counted up
- * to today on `today`'s clock: the program's (Finance: the books follow the program clock) or real time (the
- * Overview's figures).
+ * The one preamble of a report page (the Overview, Finance): `openProgramSearchPage`, the program's time zone, its
+ * business time `now` (lib/domain/clock.ts: a test program's clock, real time for a live program) and the period its
+ * query asks for (report-range.ts `resolveRange`: the same presets, bounds and refusals), counted up to today on that
+ * clock: a report's days, and what it says "as of now" (points expiring soon), follow the program clock.
  */
-export async function openReportPage(
-  props: ProgramSearchPageProps<"range" | "from" | "to">,
-  permission: Permission,
-  today: "program clock" | "real time",
-) {
+export async function openReportPage(props: ProgramSearchPageProps<"range" | "from" | "to">, permission: Permission) {
   const page = await openProgramSearchPage(props, permission);
   const { timeZone } = await page.database.program.findUniqueOrThrow({
     where: { id: page.programId },
     select: { timeZone: true },
   });
-  const now = today === "program clock" ? (page.staff.programClockAt ?? undefined) : undefined;
-  return { ...page, timeZone, range: resolveRange(page.search, timeZone, now) };
+  const now = page.staff.programClockAt ?? realTime();
+  return { ...page, timeZone, now, range: resolveRange(page.search, timeZone, now) };
 }

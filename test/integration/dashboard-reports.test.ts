@@ -3,6 +3,8 @@
  *  - the report's figures for a known ledger in a program whose days are Europe/Madrid's (an entry at 23:30 UTC
  *    counts on the next day), against the previous period, with an erased customer leaving the liability (and an
  *    expiry written after his erasure not leaving it twice);
+ *  - on a test program whose clock was moved, "points expiring in the next 30 days" and the preset ranges follow the
+ *    program clock, not the database's or real time (in the report and on the page);
  *  - the exports through the built app with real staff sessions: the CSV parsed and compared with the database,
  *    refusals per role, another program's pool, invalid filters, the audit row each export leaves, and the
  *    formula-injection guard.
@@ -14,6 +16,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyUserBatch } from "@/lib/domain/customers";
 import { createCouponPool, importCoupons, assignCoupon } from "@/lib/domain/coupons";
 import { changeBalance } from "@/lib/domain/ledger";
+import { advanceClock } from "@/lib/domain/program-clock";
 import { createProgram } from "@/lib/domain/programs";
 import { createStaff } from "@/lib/domain/staff";
 import { createTier } from "@/lib/domain/tiers";
@@ -34,6 +37,8 @@ const AT_FORMULA = "@SUM(1+1)";
 
 interface World {
   programId: string;
+  /** A test program whose clock was moved (the expiring figure follows it), its viewer, and its reports. */
+  clock: { programId: string; viewer: string; atClock: Report; later: Report };
   otherProgramId: string;
   poolId: string;
   otherPoolId: string;
@@ -134,7 +139,7 @@ async function build(prisma: PrismaClient, tag: string): Promise<World> {
   const { couponPoolId: otherPoolId } = await createCouponPool(prisma, { programId: otherProgramId, name: "Theirs" });
 
   const range = resolveRange({ range: "custom", from: "2026-03-01", to: "2026-03-10" }, "Europe/Madrid");
-  const report = await programReport(prisma, programId, range);
+  const report = await programReport(prisma, programId, range, new Date("2026-03-11T12:00:00Z"));
   await prisma.program.update({ where: { id: programId }, data: { currency: "EUR", pointValue: "0.01" } });
   const accounting = await pointsAccounting(prisma, programId, "2026-03-01", "2026-03-10");
   const { through: rolledThrough } = await rollUpPoints(prisma, programId, new Date("2026-03-12T00:00:00Z"));
@@ -164,6 +169,7 @@ async function build(prisma: PrismaClient, tag: string): Promise<World> {
   };
   return {
     programId,
+    clock: await clockProgram(prisma, tag),
     otherProgramId,
     poolId,
     otherPoolId,
@@ -177,6 +183,42 @@ async function build(prisma: PrismaClient, tag: string): Promise<World> {
   };
 }
 
+/** When the test program's clock stands: 100 points earned on its first day expire on 1 July (6 months). */
+const CLOCK_START = new Date("2026-01-01T00:00:00Z");
+const CLOCK_AT = new Date("2026-06-15T00:00:00Z");
+
+/**
+ * A test program started on 1 January 2026, 100 points earned then (expiring on 1 July, 6 months later), its clock
+ * moved to 15 June: on its clock they expire within 30 days; on real time (past 1 July) they would be overdue.
+ */
+async function clockProgram(prisma: PrismaClient, tag: string): Promise<World["clock"]> {
+  const { programId } = await createProgram(prisma, {
+    name: "Reports on a clock",
+    test: true,
+    clockAt: CLOCK_START,
+    pointsExpiryMonths: 6,
+  });
+  const viewer = `clock.${tag}@staff.example`;
+  await createStaff(prisma, { email: viewer, password: PASSWORD, programId, role: "viewer" });
+  const email = `clocked.${tag}@example.com`;
+  await prisma.$transaction((tx) => applyUserBatch(tx, programId, [{ email, feature: "user", payload: {} }]));
+  const customerId = (await prisma.customer.findFirstOrThrow({ where: { programId, email } })).id;
+  await prisma.$transaction((tx) =>
+    changeBalance(tx, {
+      programId,
+      customerId,
+      points: 100,
+      type: "earn",
+      source: "api",
+      actor: "test",
+      now: CLOCK_START,
+    }),
+  );
+  await advanceClock(prisma, programId, { to: CLOCK_AT });
+  const report = (now: Date) => programReport(prisma, programId, resolveRange({ range: "30d" }, "UTC", now), now);
+  return { programId, viewer, atClock: await report(CLOCK_AT), later: await report(new Date("2026-07-02T00:00:00Z")) };
+}
+
 const csv = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
 
 for (const backend of BACKENDS) {
@@ -184,12 +226,14 @@ for (const backend of BACKENDS) {
     let stack: Stack<Record<never, never>>;
     let world: World;
     const cookies = {} as Record<Who, string>;
+    let clockViewer: string;
 
     before(async () => {
       stack = await openStack(backend, MIGRATED_ONLY);
       world = await stack.withPrisma((prisma) => build(prisma, Math.random().toString(36).slice(2, 8)));
       await stack.start();
       for (const who of ROLES) cookies[who] = (await signIn(stack.baseUrl, world.emails[who], PASSWORD))!;
+      clockViewer = (await signIn(stack.baseUrl, world.clock.viewer, PASSWORD))!;
     });
     after(() => stack?.close());
 
@@ -278,6 +322,20 @@ for (const backend of BACKENDS) {
       assert.match(html, /Outstanding points<\/p><p[^>]*>1,250<\/p>/);
       // Viewers may read reports but not take the ledger export.
       assert.doesNotMatch(res.text, /Export the points ledger/);
+    });
+
+    test("a test program's report is as of its clock: points expiring in the next 30 days follow the program clock", async () => {
+      const { atClock, later } = world.clock;
+      assert.deepEqual([atClock.expiringNext30Days, atClock.awaitingExpiry], [100, 0]);
+      assert.deepEqual([atClock.range.from, atClock.range.to], ["2026-05-17", "2026-06-15"]);
+      // The same lot seen after 1 July: past its expiry, awaiting the job (what the database's now() said before).
+      assert.deepEqual([later.expiringNext30Days, later.awaitingExpiry], [0, 100]);
+      const res = await staffCall(stack.baseUrl, clockViewer, "GET", `/dashboard/${world.clock.programId}?range=7d`);
+      assert.equal(res.status, 200);
+      const html = res.text.replaceAll("<!-- -->", "");
+      assert.match(html, /2026-06-09 – 2026-06-15<\/strong> \(7 days, UTC\)/);
+      assert.match(html, /Expiring in the next 30 days<\/p><p[^>]*>100<\/p>/);
+      assert.doesNotMatch(html, /awaiting expiry/);
     });
 
     test("the customers export streams the list's filter as an attachment, as the database holds it", async () => {

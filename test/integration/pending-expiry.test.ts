@@ -17,7 +17,9 @@
  *   dry run and its effect say so, a refund before maturity cancels without touching the balance, it matures at its
  *   instant, a simulation of a draft with 30 days counts its points pending, not outstanding) and an earning flow
  *   pending until confirmed (matured by `POST …/orders/{orderId}/confirm`); `pendingCountsForTier` true (tier points
- *   at the earn, taken back by a cancel, not counted twice at maturity) against the default false (at maturity).
+ *   at the earn, taken back by a cancel, not counted twice at maturity) against the default false (at maturity);
+ *   a refund cancelling a budgeted campaign's pending points gives them back to its budget (in full and in part, the
+ *   customer's use once nothing is left), also while other customers' events spend the budget concurrently.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -359,15 +361,15 @@ for (const backend of BACKENDS) {
       assert.equal(entry.metadata.campaignId, campaign.id);
       assert.equal(entry.metadata.pendingId, live.effects[0].pending.id);
 
-      // A simulation replays through the same rule: a draft with 30 days keeps both events' points pending at the end
-      // of the window (the replay knows nothing of k-2's refund, which left no ledger entry); 14 days matured them.
+      // A simulation replays through the same rules: a draft with 30 days keeps k-1's points pending at the end of
+      // the window, 14 days matured them; k-2's refund cancelled its pending points in both replays.
       await call("over", "PUT", `${P("over")}/campaigns/${campaign.id}`, { ...body, pendingDays: 30 });
       const window = { from: START, to: "2026-01-20T00:00:00.000Z" };
       const sim = await call("over", "POST", `${P("over")}/campaigns/${campaign.id}/simulate`, window);
       assert.deepEqual(sim.campaign.pending, { days: 30, untilConfirmed: false });
-      assert.deepEqual([sim.baseline.pendingAtEnd, sim.baseline.outstanding], [0, 140]);
-      assert.deepEqual([sim.candidate.pendingAtEnd, sim.candidate.outstanding], [140, 0]);
-      assert.equal(sim.difference.liability.points, -140);
+      assert.deepEqual([sim.baseline.pendingAtEnd, sim.baseline.outstanding], [0, 100]);
+      assert.deepEqual([sim.candidate.pendingAtEnd, sim.candidate.outstanding], [100, 0]);
+      assert.equal(sim.difference.liability.points, -100);
 
       // An earning flow pending until its order is confirmed, on the same program (spendable at once otherwise).
       const run = await call("over", "POST", `${C("over", email)}/earning-flows/delivered`, { orderId: "f-1" });
@@ -381,6 +383,71 @@ for (const backend of BACKENDS) {
       // An increase of this program is still spendable at once: the overrides are the campaign's and the flow's.
       assert.equal((await earn("over", email, 5)).balance, 135);
       console.log(`# overrides test: ${Date.now() - started} ms`);
+    });
+
+    test("a refund that cancels a campaign's pending points gives them back to its budget, also under concurrency", async () => {
+      const started = Date.now();
+      await call("over", "PUT", `${P("over")}/event-types/purchase`, {
+        attributes: { total: { type: "number", required: true } },
+      });
+      const definition = {
+        name: "Budgeted purchases",
+        trigger: { event: "purchase" },
+        effects: [{ type: "award_points", per: "event.total", rate: 1, round: "down" }],
+        limits: { budgetPoints: 100, perCustomer: { count: 1, window: "lifetime" } },
+        pendingDays: 14,
+      };
+      const budgeted = await call("over", "POST", `${P("over")}/campaigns`, definition, 201);
+      await call("over", "POST", `${P("over")}/campaigns/${budgeted.id}/activate`);
+      const used = async () =>
+        (await call("over", "GET", `${P("over")}/campaigns/${budgeted.id}`)).budgetUsed as number;
+      const buy = (email: string, orderId: string, total: number) =>
+        call("over", "POST", `${C("over", email)}/events`, { type: "purchase", orderId, attributes: { total } });
+      const refund = (orderId: string, part?: { amount: number; total: number }) =>
+        call("over", "POST", `${P("over")}/orders/${orderId}/refund`, { reason: "returned", ...part });
+
+      // Cancelled pending points were never given: the budget and the customer's one use come back.
+      const ana = await join("over", "budget-ana");
+      assert.equal((await buy(ana, "b-1", 60)).effects[0].points, 60);
+      assert.equal(await used(), 60);
+      assert.equal((await refund("b-1")).pendingCancelled, 60);
+      assert.equal(await used(), 0);
+      await to("over", "2026-03-01T00:01:00.000Z"); // the rest a minute later (a simulation orders by time)
+      const again = await buy(ana, "b-2", 100);
+      assert.deepEqual([again.effects[0]?.points, again.skipped], [100, []], "the whole budget and the use are back");
+      // A partial refund gives back the part cancelled; the use stays taken while points of the row are left.
+      assert.equal((await refund("b-2", { amount: 30, total: 100 })).pendingCancelled, 30);
+      assert.equal(await used(), 70);
+      assert.deepEqual((await buy(ana, "b-3", 10)).skipped, [
+        { campaignId: budgeted.id, reason: "customer_limit_reached" },
+      ]);
+      assert.equal((await refund("b-2")).pendingCancelled, 70);
+      assert.equal(await used(), 0);
+
+      // Refunds cancelling while other customers' events spend the budget, all at once: every point given and every
+      // point given back is counted once, and the budget is never overspent.
+      const first = await Promise.all([0, 1, 2, 3].map((i) => join("over", `budget-${i}`)));
+      for (const [i, email] of first.entries()) await buy(email, `c-${i}`, 20);
+      assert.equal(await used(), 80);
+      const second = await Promise.all([4, 5, 6, 7].map((i) => join("over", `budget-${i}`)));
+      const outcomes = await Promise.all([
+        ...[0, 1, 2, 3].map((i) => refund(`c-${i}`)),
+        ...second.map((email, i) => buy(email, `d-${i}`, 20)),
+      ]);
+      const cancelled = outcomes.slice(0, 4).reduce((sum, r) => sum + r.pendingCancelled, 0);
+      const given = outcomes.slice(4).reduce((sum, r) => sum + (r.effects[0]?.points ?? 0), 0);
+      assert.equal(cancelled, 80);
+      assert.ok(given >= 20 && given <= 80, `given ${given}`);
+      assert.equal(await used(), 80 - cancelled + given);
+
+      // A simulation replays the cancel by the same rule: b-2 gets its 100 in the replay too (budget and use back after
+      // b-1's refund); the events of the minute after it are replayed before that minute's refunds (events before
+      // entries at the same instant), so the budget is spent by then.
+      await call("over", "PUT", `${P("over")}/campaigns/${budgeted.id}`, definition);
+      const window = { from: "2026-03-01T00:00:00.000Z", to: "2026-03-01T00:01:00.001Z" };
+      const sim = await call("over", "POST", `${P("over")}/campaigns/${budgeted.id}/simulate`, window);
+      assert.deepEqual([sim.baseline.campaignPoints, sim.candidate.campaignPoints], [160, 160]);
+      console.log(`# budget give-back test: ${Date.now() - started} ms`);
     });
 
     test("pendingCountsForTier: true counts pending points toward tiers at the earn; false (default) at maturity", async () => {

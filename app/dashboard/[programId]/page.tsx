@@ -13,9 +13,9 @@ export const metadata = { title: "Reports · Loyalty" };
 
 /** The program's reports: a period in the program's time zone, compared with the one before it (lib/staff/queries/reports.ts). */
 export default async function ReportsPage(props: ProgramSearchPageProps<"range" | "from" | "to">) {
-  const { programId, staff, database, timeZone, range } = await openReportPage(props, "program.read", "real time");
+  const { programId, staff, database, timeZone, range } = await openReportPage(props, "program.read");
   const [report, referrals] = await Promise.all([
-    cachedReport(database, programId, range),
+    cachedReport(database, programId, range, staff.programClockAt),
     referralReport(database, programId, range),
   ]);
   return (

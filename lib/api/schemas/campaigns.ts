@@ -265,7 +265,10 @@ export const Campaign = z
     draft: CampaignDefinitionOut.extend({ name: z.string() })
       .nullable()
       .describe("The change that the next activation freezes as a new version; null when none is pending."),
-    budgetUsed: z.number().int().describe("Points given by the campaign, less what reversals took back."),
+    budgetUsed: z
+      .number()
+      .int()
+      .describe("Points given by the campaign (pending ones included), less what reversals and refunds took back."),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

@@ -31,7 +31,10 @@ import { pendingOptionOf, pendingTerms, type PendingSettings } from "../pending-
  * - Budgets and per-customer limits start from what the campaign's ledger entries before `from` used (net of
  *   reversals for budgets), then count in each replay separately.
  * - A reversal of a campaign's entry takes back, in each replay, the same share of what that replay gave for that
- *   event and campaign. An expiry takes at most the replay's balance. A redemption or spend is replayed with its real
+ *   event and campaign, and gives it back to the campaign's budget, and the customer's use once nothing of it is
+ *   left (release.ts, the live rule); so does a refund's
+ *   cancel of a campaign's pending points (a `PendingPoints` row cancelled in the window, at its `settledAt`): the
+ *   share comes out of the replay's points of that event still pending, then out of its balance. An expiry takes at most the replay's balance. A redemption or spend is replayed with its real
  *   points even when the replay's balance would not have covered it: that is a shortfall, counted and listed.
  * - Tier moves are projected on each customer's current tier period: the difference of campaign points earned in it
  *   added to its tier points; up when the tier reached is higher now, down when the tier kept at the period's close
@@ -149,8 +152,11 @@ interface Customer {
   skipped: Map<string, [Map<SkipReason, number>, Map<SkipReason, number>]>;
   short: [number, number];
   earnedHere: [boolean, boolean];
-  /** Each replay's pending points not matured yet: [maturesAt ms (Infinity: until confirmed), points]. */
-  pending: [[number, number][], [number, number][]];
+  /**
+   * Each replay's pending points not matured yet: [maturesAt ms (Infinity: until confirmed), points, the
+   * `${eventId}|${campaignId}` that gave them].
+   */
+  pending: [[number, number, string][], [number, number, string][]];
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -350,6 +356,8 @@ export async function simulateCampaign(
   const uses: [Map<string, number>, Map<string, number>] = [new Map(usesStart), new Map(usesStart)];
   /** What each replay gave per event and campaign, for reversals of those entries. */
   const given = new Map<string, [number, number]>();
+  /** The per-customer window each replay counted a use of for that event and campaign (a full take-back returns it). */
+  const givenWindow = new Map<string, [string | null, string | null]>();
   const daily = new Map<string, [number, number]>();
   const applications: [number, number] = [0, 0];
   const issued: [number, number] = [0, 0];
@@ -440,7 +448,7 @@ export async function simulateCampaign(
         if (a.points <= 0) continue;
         // Pending or spendable: the live write's rule (pending-rules.ts), on the version's override.
         const terms = pendingTerms(pendingOptionOf(version.definition), program!, at);
-        if (terms) c.pending[run].push([terms.maturesAt?.getTime() ?? Infinity, a.points]);
+        if (terms) c.pending[run].push([terms.maturesAt?.getTime() ?? Infinity, a.points, `${e.id}|${a.campaignId}`]);
         else c.balance[run] += a.points;
         c.points[run] += a.points;
         issued[run] += a.points;
@@ -454,6 +462,9 @@ export async function simulateCampaign(
         const key = `${e.id}|${a.campaignId}`;
         let g = given.get(key);
         if (!g) given.set(key, (g = [0, 0]));
+        let gw = givenWindow.get(key);
+        if (!gw) givenWindow.set(key, (gw = [null, null]));
+        gw[run] = a.window;
         g[run] += a.points;
         if (version.definition.limits.budgetPoints !== undefined) {
           const used = (budgets[run].get(a.campaignId) ?? 0) + a.points;
@@ -479,9 +490,23 @@ export async function simulateCampaign(
         if (!g || real <= 0) continue;
         const take = Math.min(g[run], Math.round((g[run] * -points) / real));
         g[run] -= take;
-        c.balance[run] -= take;
+        // From the replay's points of that event still pending first (they never reached its balance), then the balance.
+        let left = take;
+        for (const p of c.pending[run]) {
+          if (left === 0) break;
+          if (p[2] !== `${e.revEventId}|${e.revCampaignId}`) continue;
+          const cut = Math.min(p[1], left);
+          p[1] -= cut;
+          left -= cut;
+        }
+        c.balance[run] -= left;
         const used = budgets[run].get(e.revCampaignId);
         if (used !== undefined) budgets[run].set(e.revCampaignId, Math.max(0, used - take));
+        // The customer's use comes back once nothing of what this replay gave for the event is left (release.ts).
+        const w = givenWindow.get(`${e.revEventId}|${e.revCampaignId}`)?.[run] ?? null;
+        const useKey = `${e.revCampaignId}|${c.id}|${w}`;
+        if (w !== null && g[run] === 0 && take > 0 && (uses[run].get(useKey) ?? 0) > 0)
+          uses[run].set(useKey, uses[run].get(useKey)! - 1);
         continue;
       }
       const before = c.balance[run];
@@ -518,14 +543,26 @@ export async function simulateCampaign(
   const entries = pages<EntryRow>((at, id) =>
     query<EntryRow>(
       db,
-      sql`SELECT e.id::text AS id, e."customerId"::text AS "customerId", e.type, e.points, e."createdAt",
+      sql`SELECT x.id::text AS id, x."customerId"::text AS "customerId", x.type, x.points, x."createdAt",
+                 x."revCampaignId", x."revEventId", x."revOfPoints" FROM (
+          SELECT e.id, e."customerId", e.type, e.points, e."createdAt",
                  o.metadata->>'campaignId' AS "revCampaignId", o.metadata->>'eventId' AS "revEventId",
                  o.points AS "revOfPoints"
           FROM "LedgerEntry" e LEFT JOIN "LedgerEntry" o ON o.id = e."reversesId"
           WHERE e."programId" = ${programId}::uuid AND e."createdAt" < ${to}
             AND (e."createdAt" > ${at} OR (e."createdAt" = ${at} AND e.id > ${id}::uuid))
             AND NOT (e.type = 'earn' AND e.metadata->>'campaignId' IS NOT NULL)
-          ORDER BY e."createdAt", e.id LIMIT ${int(PAGE)}`,
+          UNION ALL
+          -- A refund's cancel of a campaign's pending points, as a reversal of the points that event gave (the row
+          -- first written for it, "r", plus every part split off it).
+          SELECT p.id, p."customerId", 'pending_cancelled', -p.points, p."settledAt",
+                 p.metadata->>'campaignId', p.metadata->>'eventId',
+                 (r.points + coalesce((SELECT sum(s.points) FROM "PendingPoints" s WHERE s."splitFromId" = r.id), 0))::int
+          FROM "PendingPoints" p JOIN "PendingPoints" r ON r.id = coalesce(p."splitFromId", p.id)
+          WHERE p."programId" = ${programId}::uuid AND p.status = 'cancelled' AND p."settledAt" < ${to}
+            AND (p."settledAt" > ${at} OR (p."settledAt" = ${at} AND p.id > ${id}::uuid))
+            AND p.metadata->>'campaignId' IS NOT NULL AND p.metadata->>'eventId' IS NOT NULL
+        ) x ORDER BY x."createdAt", x.id LIMIT ${int(PAGE)}`,
     ),
   );
   const start = { at: new Date(from.getTime() - 1), id: ZERO_UUID };

@@ -2,6 +2,7 @@ import "server-only";
 import { query, sql } from "@/lib/db/sql";
 import type { Db } from "@/lib/db/types";
 import { ACTIVE_LOOKBACK_DAYS, netOf, readDays, zeroDay } from "@/lib/domain/accounting";
+import { realTime } from "@/lib/domain/real-time";
 import { addDays, MAX_REPORT_DAYS, type ReportRange } from "../report-range";
 
 // A period's active members are read from the days' counts of those active within the days before (accounting.ts).
@@ -27,12 +28,14 @@ if (MAX_REPORT_DAYS - 1 > ACTIVE_LOOKBACK_DAYS) throw new Error("ACTIVE_LOOKBACK
  *    "awaiting expiry";
  *  - redemption rate: points redeemed ÷ points issued in the same period (the loyalty industry's burn rate);
  *  - points expiring in the next 30 days, and the tier distribution: as of now (tiers keep no history), every tier
- *    of the program counted, those with no members too.
+ *    of the program counted, those with no members too. "Now" is the program's business time (lib/domain/clock.ts):
+ *    a test program's clock, real time for a live program, passed down by the page (`now`), never the database's.
  * Cost: the day rows of the two periods (a few hundred), plus two index-only reads: the tier distribution (the
  * program's CustomerTier index, less the erased customers' rows) and the lots expiring in the next 30 days (the
  * partial index of lots with points left, less the erased customers' lots). bench/reports.ts measures it at
  * 1,000,000 customers and 10,000,000 ledger entries.
- * Computed at most once a minute per program and range, shared by concurrent viewers (`cachedReport`).
+ * Computed at most once a minute per program and range (and test clock), shared by concurrent viewers
+ * (`cachedReport`).
  */
 
 export interface ReportTotals {
@@ -77,31 +80,37 @@ export interface Report {
   awaitingExpiry: number;
 }
 
-/** The program and the days a report reads: the previous period's first day, the period's first and last days. */
+/**
+ * The program, the days a report reads (the previous period's first day, the period's first and last days) and the
+ * program's business time the report is as of.
+ */
 interface Bounds {
   programId: string;
   previousFrom: string;
   from: string;
   to: string;
+  now: Date;
 }
 
 /**
  * Lots of live customers: due in the next 30 days, and already past expiry but not yet expired by the job. All the
  * program's lots with points left from the partial index (no table read), less those of erased customers (few: the
- * partial index of erased customers).
+ * partial index of erased customers); each side summed in one pass (both figures from one read of the index range).
  */
-const expiringSql = (q: Bounds) => sql`
+const expiringSql = (q: Bounds) => {
+  const now = sql`${q.now.toISOString()}::timestamptz`;
+  const sums = sql`coalesce(sum(l.remaining) FILTER (WHERE l."expiresAt" > ${now}), 0)::float8 AS next30,
+    coalesce(sum(l.remaining) FILTER (WHERE l."expiresAt" <= ${now}), 0)::float8 AS overdue`;
+  return sql`
 WITH lots AS (
-  SELECT l."expiresAt", l.remaining, l."customerId" FROM "PointLot" l
-  WHERE l."programId" = ${q.programId}::uuid AND l.remaining > 0 AND l."expiresAt" <= now() + interval '30 days'),
+  SELECT ${sums} FROM "PointLot" l
+  WHERE l."programId" = ${q.programId}::uuid AND l.remaining > 0 AND l."expiresAt" <= ${now} + interval '30 days'),
 gone AS (
-  SELECT l."expiresAt", l.remaining FROM "Customer" c JOIN "PointLot" l ON l."customerId" = c.id
+  SELECT ${sums} FROM "Customer" c JOIN "PointLot" l ON l."customerId" = c.id
   WHERE c."programId" = ${q.programId}::uuid AND c."deletedAt" IS NOT NULL
-    AND l.remaining > 0 AND l."expiresAt" <= now() + interval '30 days')
-SELECT (SELECT coalesce(sum(remaining) FILTER (WHERE "expiresAt" > now()), 0) FROM lots)::float8
-         - (SELECT coalesce(sum(remaining) FILTER (WHERE "expiresAt" > now()), 0) FROM gone)::float8 AS next30,
-       (SELECT coalesce(sum(remaining) FILTER (WHERE "expiresAt" <= now()), 0) FROM lots)::float8
-         - (SELECT coalesce(sum(remaining) FILTER (WHERE "expiresAt" <= now()), 0) FROM gone)::float8 AS overdue`;
+    AND l.remaining > 0 AND l."expiresAt" <= ${now} + interval '30 days')
+SELECT lots.next30 - gone.next30 AS next30, lots.overdue - gone.overdue AS overdue FROM lots, gone`;
+};
 
 /**
  * Every tier of the program with its live members (0 included), then those with no tier: the program's tier rows
@@ -126,9 +135,9 @@ SELECT 'No tier', NULL, ((SELECT coalesce(sum(n), 0) FROM counts WHERE id IS NUL
 
 const rate = (redeemed: number, issued: number) => (issued > 0 ? redeemed / issued : null);
 
-/** The report of `range` for the program, in its time zone. */
-export async function programReport(db: Db, programId: string, range: ReportRange): Promise<Report> {
-  const q: Bounds = { programId, previousFrom: range.previous.from, from: range.from, to: range.to };
+/** The report of `range` for the program, in its time zone, as of `now` (the program's business time). */
+export async function programReport(db: Db, programId: string, range: ReportRange, now: Date): Promise<Report> {
+  const q: Bounds = { programId, previousFrom: range.previous.from, from: range.from, to: range.to, now };
   const [read, expiring, tiers] = await Promise.all([
     readDays(db, programId, range.previous.from, range.to, range.previous.from, [range.previous.from, range.from]),
     query<{ next30: number; overdue: number }>(db, expiringSql(q)),
@@ -192,16 +201,19 @@ const MAX_CACHED_REPORTS = 200;
 const reports = new Map<string, { at: number; value: Promise<Report & { computedAt: string }> }>();
 
 /**
- * The report, computed at most once a minute per program and range and shared by concurrent viewers: on a program
- * with 1,000,000 customers and 5,000,000 ledger entries its queries take seconds (bench/export.ts times them).
+ * The report, computed at most once a minute per program and range and shared by concurrent viewers (the dashboard
+ * page; bench/reports.ts times `programReport`, the first viewer's cost). `clockAt` is a test program's stored clock
+ * (null: a live program, on real time): the report is as of it, and a report computed before an advance of the clock
+ * is never served after it (the clock is part of the key). `computedAt` is that business time.
  */
-export function cachedReport(db: Db, programId: string, range: ReportRange) {
-  const key = `${programId}|${range.from}|${range.to}`;
+export function cachedReport(db: Db, programId: string, range: ReportRange, clockAt: Date | null) {
+  const key = `${programId}|${range.from}|${range.to}|${clockAt?.toISOString() ?? "live"}`;
   const hit = reports.get(key);
-  if (hit && Date.now() - hit.at < REPORT_TTL_MS) return hit.value;
+  if (hit && realTime().getTime() - hit.at < REPORT_TTL_MS) return hit.value;
   if (reports.size >= MAX_CACHED_REPORTS) reports.delete(reports.keys().next().value!);
-  const value = programReport(db, programId, range).then((r) => ({ ...r, computedAt: new Date().toISOString() }));
-  reports.set(key, { at: Date.now(), value });
+  const now = clockAt ?? realTime();
+  const value = programReport(db, programId, range, now).then((r) => ({ ...r, computedAt: now.toISOString() }));
+  reports.set(key, { at: realTime().getTime(), value });
   value.catch(() => reports.delete(key));
   return value;
 }

@@ -15,7 +15,7 @@ export const metadata = { title: "Finance · Loyalty" };
 
 /** Points accounting (lib/domain/accounting.ts): the program's points as books, per day of its time zone. */
 export default async function FinancePage(props: ProgramSearchPageProps<"range" | "from" | "to">) {
-  const { programId, staff, database, timeZone, range } = await openReportPage(props, "program.read", "program clock");
+  const { programId, staff, database, timeZone, range } = await openReportPage(props, "program.read");
   const report = await financeReport(database, programId, range);
   return (
     <div className="space-y-6">

@@ -285,31 +285,53 @@ async function compareProfiles(builds: Server[], served: number[], loadedFrom: n
 /** The statements run since the last reset: calls per request (of `n`) and mean time in the database server. */
 async function printStatements(sql: pg.Pool, n: number) {
   const { rows } = await sql.query(
-    `SELECT calls::bigint AS calls, mean_exec_time AS mean, total_exec_time AS total, rows::bigint AS rows,
+    `SELECT calls::bigint AS calls, mean_exec_time AS mean, mean_plan_time AS plan, total_exec_time AS total, rows::bigint AS rows,
             regexp_replace(left(query, 110), '\\s+', ' ', 'g') AS query
      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
        AND query NOT LIKE '%pg_stat%' AND calls >= $1 ORDER BY total_exec_time DESC LIMIT 12`,
     [Math.max(1, Math.floor(n / 50))],
   );
-  console.log("statements (calls per request, mean ms in the server):");
+  console.log("statements (calls per request, mean ms in the server: executing, planning — 0 unless track_planning):");
   for (const r of rows)
     console.log(
-      `  ${(Number(r.calls) / n).toFixed(2).padStart(5)}  ${Number(r.mean).toFixed(3).padStart(7)} ms  ${r.query}`,
+      `  ${(Number(r.calls) / n).toFixed(2).padStart(5)}  ${Number(r.mean).toFixed(3).padStart(7)} ms  ${Number(r.plan).toFixed(3).padStart(6)} ms  ${r.query}`,
     );
 }
 
-/** PostgreSQL's CPU seconds so far: every process named postgres on this machine. */
-function postgresCpuSeconds(): number {
-  let total = 0;
+/**
+ * PostgreSQL's CPU seconds so far: every process named postgres on this machine, or with `port` only the server
+ * listening on it (its postmaster, found by its `-p <port>` argument, and that postmaster's children: the backends
+ * alive now), so that the other PostgreSQL servers of a shared machine do not count.
+ */
+function postgresCpuSeconds(port?: number): number {
+  const postgres: { pid: string; ppid: string }[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += processCpuSeconds(entry);
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      postgres.push({ pid: entry, ppid: stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]! });
     } catch {
       // the process ended while we read
     }
   }
-  return total;
+  let chosen = postgres;
+  if (port !== undefined) {
+    const masters = new Set(
+      postgres
+        .filter((p) => {
+          try {
+            const args = readFileSync(`/proc/${p.pid}/cmdline`, "utf8").split("\0").join(" ");
+            return new RegExp(`-p\\s*${port}\\b`).test(args);
+          } catch {
+            return false;
+          }
+        })
+        .map((p) => p.pid),
+    );
+    chosen = postgres.filter((p) => masters.has(p.pid) || masters.has(p.ppid));
+  }
+  return chosen.reduce((total, p) => total + processCpuSeconds(p.pid), 0);
 }
 
 /** The keyed increase as one statement, ours against the bare server's, on a pool: no HTTP (see the header). */
@@ -393,7 +415,8 @@ async function main() {
     return;
   }
   installGuards(Number(env.BENCH_DEADLINE_SECONDS ?? 1800));
-  if (!env.BENCH_DATABASE_URL) env.BENCH_PG_OPTIONS ??= "-c shared_preload_libraries=pg_stat_statements";
+  if (!env.BENCH_DATABASE_URL)
+    env.BENCH_PG_OPTIONS ??= "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on";
   const { benchDatabase } = await import("./postgres");
   const database = await benchDatabase();
   const dbEnv: NodeJS.ProcessEnv = {
@@ -407,6 +430,8 @@ async function main() {
   delete dbEnv.PGLITE_DIR;
   delete dbEnv.NODE_OPTIONS;
   const sql = new pg.Pool({ connectionString: database.url, max: 2 });
+  /** PostgreSQL's CPU per request counts the processes of this server only. */
+  const pgPort = Number(new URL(database.url).port) || undefined;
   sql.on("error", () => {});
   register(
     "profile's pg pool",
@@ -519,15 +544,17 @@ async function main() {
     if (statements) await sql.query("SELECT pg_stat_statements_reset()");
     const before = await commits();
     const cpuBefore = serverCpuSeconds(ours);
+    const pgBefore = postgresCpuSeconds(pgPort);
     const figures = summarize(ours.baseUrl, CONNECTIONS, [await slice(ours.baseUrl, request, CONNECTIONS, SECONDS)]);
     const loaded = Date.now();
     const cpuMs = ((serverCpuSeconds(ours) - cpuBefore) * 1000) / figures.requests;
+    const pgMs = ((postgresCpuSeconds(pgPort) - pgBefore) * 1000) / figures.requests;
     const n = figures.requests;
     // pg_stat_database is updated when a backend reports (at most every 500 ms and at idle): give it a moment.
     await new Promise((r) => setTimeout(r, 1200));
     const perRequest = ((await commits()) - before - 2) / n;
     console.log(
-      `\n== ${kind}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${n} requests (${figures.non2xx} non-2xx, ${figures.errors} errors) at ${CONNECTIONS} connections; server CPU ${cpuMs.toFixed(2)} ms per request; ${perRequest.toFixed(2)} commits per request`,
+      `\n== ${kind}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${n} requests (${figures.non2xx} non-2xx, ${figures.errors} errors) at ${CONNECTIONS} connections; server CPU ${cpuMs.toFixed(2)} ms per request; PostgreSQL CPU ${pgMs.toFixed(2)} ms per request (its server's processes, /proc); ${perRequest.toFixed(2)} commits per request`,
     );
     console.log(`handed over to the locked path: ${await handovers(ours)}`);
     if (statements) await printStatements(sql, n);

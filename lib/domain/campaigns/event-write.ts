@@ -84,10 +84,26 @@ export const EVENT_WRITE: StatementWrite = {
 ), bud AS (
   SELECT * FROM jsonb_to_recordset(${v.budgets}::jsonb) AS b(id uuid, points int, cap int, slice int, chunk int)
 ), bslice AS (
-  -- The event's slice of each budget (budget.ts), locked (slices before rows, in campaign order): its room now.
-  SELECT s."campaignId", s.room FROM "CampaignBudgetSlice" s JOIN bud b ON s."campaignId" = b.id AND s.slice = b.slice
-  WHERE s."programId" = ${v.programId}::uuid AND EXISTS (SELECT 1 FROM acted)
-  ORDER BY s."campaignId" FOR UPDATE OF s
+  -- The slice each budget spends from (budget.ts), locked before any row, the budgets in campaign order: one that no
+  -- concurrent statement holds (SKIP LOCKED: an event does not wait for another's slice, held until that one has
+  -- committed and flushed its WAL), one with room for the points first, from the event's random slice on; when every
+  -- slice is held, the event's random slice, waited for (never the row: an event waiting there would hold its slices
+  -- meanwhile, and the others would queue behind it). Its room as locked.
+  SELECT b.id AS "campaignId", coalesce(f.slice, w.slice) AS slice, coalesce(f.room, w.room) AS room
+  FROM (SELECT * FROM bud ORDER BY id) b
+  LEFT JOIN LATERAL (
+    SELECT s.slice, s.room FROM "CampaignBudgetSlice" s
+    WHERE s."campaignId" = b.id AND s."programId" = ${v.programId}::uuid AND EXISTS (SELECT 1 FROM acted)
+    ORDER BY s.room >= b.points DESC, (s.slice - b.slice + ${raw(String(SLICES))}) % ${raw(String(SLICES))}
+    LIMIT 1 FOR UPDATE OF s SKIP LOCKED
+  ) f ON true
+  LEFT JOIN LATERAL (
+    SELECT s.slice, s.room FROM "CampaignBudgetSlice" s
+    WHERE f.slice IS NULL AND s."campaignId" = b.id AND s.slice = b.slice AND s."programId" = ${v.programId}::uuid
+      AND EXISTS (SELECT 1 FROM acted)
+    FOR UPDATE OF s
+  ) w ON true
+  WHERE coalesce(f.slice, w.slice) IS NOT NULL
 ), refill AS (
   -- A slice short of room (or a campaign without slices) takes from the campaign's row: the points and, into the
   -- slice, room for its next events; never past the budget.
@@ -102,7 +118,7 @@ export const EVENT_WRITE: StatementWrite = {
 ), spent_slice AS (
   UPDATE "CampaignBudgetSlice" s SET room = sl.room - b.points + coalesce(r.chunk, 0)
   FROM bud b JOIN bslice sl ON sl."campaignId" = b.id LEFT JOIN refill r ON r.id = b.id
-  WHERE s."campaignId" = b.id AND s.slice = b.slice AND (sl.room >= b.points OR r.id IS NOT NULL)
+  WHERE s."campaignId" = b.id AND s.slice = sl.slice AND (sl.room >= b.points OR r.id IS NOT NULL)
   RETURNING s."campaignId"
 ), budget AS (
   -- Each budget consumed: from its slice (refilled or not), or from the row of a campaign without slices.
@@ -329,8 +345,13 @@ export function eventPlan(
     }
   }
   const event = { id: eventId, type: input.type, occurredAt: input.occurredAt.toISOString() };
-  const head = flow ? flow.head : `{"event":${JSON.stringify(event)},"effects":${JSON.stringify(effects)},"balance":`;
-  const tail = flow ? flow.tail : `,"skipped":${JSON.stringify(skipped)}}`;
+  // Each list serialised once, for the event row's outcome and the answer alike.
+  const effectsJson = JSON.stringify(effects);
+  const skippedJson = JSON.stringify(skipped);
+  const head = flow ? flow.head : `{"event":${JSON.stringify(event)},"effects":${effectsJson},"balance":`;
+  const tail = flow ? flow.tail : `,"skipped":${skippedJson}}`;
+  // In campaign order: the statement locks their slices in that order (two events never wait on each other's).
+  budgets.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const values = EVENT.values({
     programId: input.programId,
     customerId: input.customerId,
@@ -340,7 +361,7 @@ export function eventPlan(
     occurredAt: input.occurredAt.toISOString(),
     orderId: input.orderId,
     attributes: JSON.stringify(input.attributes),
-    outcome: JSON.stringify({ effects, skipped }),
+    outcome: `{"effects":${effectsJson},"skipped":${skippedJson}}`,
     idempotencyKey: input.idempotencyKey,
     actor: input.actor,
     now: input.now.toISOString(),

@@ -70,19 +70,27 @@ const phoneDigits = (text: string) => text.replace(/\D/g, "");
 const MIN_PHONE_DIGITS = 4;
 /** Substring (and name) matching needs this many characters: pg_trgm indexes trigrams, shorter text cannot use them. */
 const MIN_TRIGRAM = 3;
+/** An e-mail substring with an "@" after this many characters asks the trigram index for those only (`emailContains`). */
+const MIN_LOCAL_PART = 6;
 
 /**
  * `c.email` contains `text` (lower-cased), as the trigram index serves it best. The index answers LIKE by reading the
  * posting list of every trigram of the pattern, and a domain's trigrams are in nearly every e-mail ("example",
  * "gmail.com": 1,000,000 rows each at 1,000,000 customers): for "smith.12345@example" that was ~2,400 index pages to
- * find one row. So when the text holds an "@" after at least 3 characters, the index is asked for the part before it
- * (the local part's end: "smith.12345", ~180 pages) and each candidate is checked against the whole text by `strpos`,
- * which no index serves; the matches are the same.
+ * find one row. So when the text holds an "@" after at least `MIN_LOCAL_PART` characters (a fragment of a local part
+ * that long is rare), the index is asked for that part and the "@" ("smith.12345@", ~180 pages; the "@" is in no
+ * trigram, but it tells pg_trgm that "12345" ends there) and each candidate is checked
+ * against the whole text; the matches are the same. The check is written on `c.email || ''` so that no index serves
+ * it and the planner estimates it from the pattern's length (rare): with an estimate of the part alone, a common part
+ * could make it walk the e-mail btree in order looking for a page of matches of the whole text that may not exist.
+ * A shorter part ("son@example") keeps the whole pattern, whose estimate tells a common text (walk the btree) from a
+ * rare one (the index).
  */
 function emailContains(text: string): Sql {
   const at = text.indexOf("@");
-  if (at < MIN_TRIGRAM) return sql`c.email LIKE ${`%${likeEscape(text)}%`}`;
-  return sql`c.email LIKE ${`%${likeEscape(text.slice(0, at))}%`} AND strpos(c.email, ${text}) > 0`;
+  const whole = `%${likeEscape(text)}%`;
+  if (at < MIN_LOCAL_PART) return sql`c.email LIKE ${whole}`;
+  return sql`c.email LIKE ${`%${likeEscape(text.slice(0, at + 1))}%`} AND (c.email || '') LIKE ${whole}`;
 }
 
 /** One candidate query: the customers it finds (at most the page), each with its rank and its place in the rank. */

@@ -70,7 +70,7 @@ const phoneDigits = (text: string) => text.replace(/\D/g, "");
 const MIN_PHONE_DIGITS = 4;
 /** Substring (and name) matching needs this many characters: pg_trgm indexes trigrams, shorter text cannot use them. */
 const MIN_TRIGRAM = 3;
-/** An e-mail substring with an "@" after this many characters asks the trigram index for those only (`emailContains`). */
+/** An e-mail substring with an "@" after this many characters asks the trigram index for those (`emailContains`). */
 const MIN_LOCAL_PART = 6;
 
 /**
@@ -79,12 +79,12 @@ const MIN_LOCAL_PART = 6;
  * "gmail.com": 1,000,000 rows each at 1,000,000 customers): for "smith.12345@example" that was ~2,400 index pages to
  * find one row. So when the text holds an "@" after at least `MIN_LOCAL_PART` characters (a fragment of a local part
  * that long is rare), the index is asked for that part and the "@" ("smith.12345@", ~180 pages; the "@" is in no
- * trigram, but it tells pg_trgm that "12345" ends there) and each candidate is checked
- * against the whole text; the matches are the same. The check is written on `c.email || ''` so that no index serves
- * it and the planner estimates it from the pattern's length (rare): with an estimate of the part alone, a common part
- * could make it walk the e-mail btree in order looking for a page of matches of the whole text that may not exist.
- * A shorter part ("son@example") keeps the whole pattern, whose estimate tells a common text (walk the btree) from a
- * rare one (the index).
+ * trigram, but it tells pg_trgm that "12345" ends there) and each candidate is checked against the whole text; the
+ * matches are the same. The check is written on `c.email || ''` so that no index serves it and the planner estimates
+ * it from the pattern's length (rare): with an estimate of the part alone, a common part could make it walk the
+ * e-mail btree in order looking for a page of matches of the whole text that may not exist. A shorter part
+ * ("son@example") keeps the whole pattern, whose estimate tells a common text (walk the btree) from a rare one (the
+ * index).
  */
 function emailContains(text: string): Sql {
   const at = text.indexOf("@");
@@ -105,8 +105,9 @@ type Branch = Sql;
  *    first and last name (btrees on (programId, lower(name) text_pattern_ops, lower(other name), customerId):
  *    `lower(x) LIKE lower(y)` is what ILIKE does, so the matches are ILIKE's);
  * 2. substring: e-mail (pg_trgm GIN when the text is rare, the e-mail btree walked in order when it is common: the
- *    planner picks on the actual text: the statement is a `customPlan`) and the phone's last digits (a prefix of the reversed
- *    digits); only when wave 1 found fewer than a page and no exact e-mail or external id (which names one person);
+ *    planner picks on the actual text, the statement being a `customPlan`; see `emailContains`) and the phone's last
+ *    digits (a prefix of the reversed digits); only when wave 1 found fewer than a page and no exact e-mail or
+ *    external id (which names one person);
  * 3. name substring (pg_trgm GIN on the names), only when waves 1 and 2 together found fewer than a page: ranking
  *    after every other kind, it could not enter a full page.
  * Each row carries its rank and its sort key within the rank (`k1`, `k2`, then the customer id): the e-mail for an

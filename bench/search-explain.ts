@@ -1,8 +1,8 @@
 /**
  * `EXPLAIN (ANALYZE, BUFFERS)` of every statement the dashboard search runs for each kind of search text, on the
  * program `bench/dashboard.ts` loaded (`BENCH_DASHBOARD_REUSE=1` keeps it):
- * `node --no-warnings --import tsx bench/search-explain.ts postgres://…/db [text …]`. Each statement is explained
- * inside the search's own transaction (so its `SET LOCAL`s apply), with its bound values, then run as usual.
+ * `node --no-warnings --import tsx bench/search-explain.ts postgres://…/db [text …]`. Each statement is explained as
+ * the search sends it (the unnamed statement of a `customPlan`, planned for its bound values), then run as usual.
  */
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { searchCustomers } from "@/lib/staff/queries/customers/search";

@@ -104,6 +104,24 @@ export function raw(text: string): Sql {
 
 export const empty = raw("");
 
+/**
+ * The comment that marks a statement as planned for its values on every run (`customPlan`): lib/db/adapter.ts sends
+ * a statement holding it as the protocol's unnamed statement instead of preparing it by name.
+ */
+export const CUSTOM_PLAN_MARK = "/* custom plan */";
+
+/**
+ * `statement`, planned for its actual values each time it runs. Statements are prepared once per connection under a
+ * name (lib/db/adapter.ts), and PostgreSQL switches a prepared statement to a generic plan after five runs, planned
+ * without the values: right for the hot paths, wrong where the best plan depends on them ("%example%", every row,
+ * needs a scan that stops at LIMIT; "%smith.12345%", one row, the trigram index). A marked statement goes unnamed
+ * (parse, bind, execute in one round trip), and PostgreSQL plans an unnamed statement with its bound values every
+ * time: no transaction and no `SET LOCAL plan_cache_mode` needed. PGlite sends every statement unnamed already.
+ */
+export function customPlan(statement: Sql): Sql {
+  return sql`${raw(CUSTOM_PLAN_MARK)} ${statement}`;
+}
+
 /** The fragments one after the other with `separator` (constant text) between them. */
 export function join(fragments: readonly Sql[], separator = ", "): Sql {
   if (fragments.length === 0) return empty;

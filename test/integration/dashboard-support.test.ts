@@ -141,6 +141,9 @@ for (const backend of BACKENDS) {
       await first("jane.doe@example.com", "jane", "email_exact");
       await first("JANE.DOE@", "jane", "email_prefix");
       await first("acme-corp", "john", "email_substring");
+      // Across the "@": the index is asked for the part before it, the whole text checked on every candidate.
+      await first("n.smith@acme-co", "john", "email_substring");
+      assert.deepEqual(await search("n.smith@acme-cx"), [], "the part after the @ must match too");
       await first("CRM-777", "jane", "external_id_exact");
       await first("Jane Doe", "jane", "name_exact");
       await first("smith", "john", "name_exact");

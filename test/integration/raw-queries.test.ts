@@ -5,14 +5,16 @@
  * reads (the customer read model by e-mail and by id, the customer lookup, a ledger page and the next, the rewards
  * and tiers, the rate-limit bucket) must give equal values; the one-statement writes (increase by id and by e-mail,
  * keyed and replayed, decrease, a refused decrease, a redemption, an earning-flow run, a coupon, a Create/Update
- * batch) must give equal outcomes, ids and times aside, on customers in the same state. PGlite (in memory, Prisma
- * and a transaction) and PostgreSQL (a fresh database, all three).
+ * batch) must give equal outcomes, ids and times aside, on customers in the same state. A statement marked
+ * `customPlan` (the dashboard search) runs unnamed through every one, the others prepared by name on PostgreSQL.
+ * PGlite (in memory, Prisma and a transaction) and PostgreSQL (a fresh database, all three).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { RawQueries } from "@/lib/db/types";
+import { customPlan, query, raw, sql } from "@/lib/db/sql";
 import { openAdapter, type OpenedAdapter } from "@/lib/db/adapter";
 import { poolQueries } from "@/lib/db/client";
 import type { OutcomeSlot } from "@/lib/db/keyed-statement";
@@ -163,6 +165,30 @@ for (const backend of BACKENDS) {
       assert.match(read.rewards, /"Mug"/);
       assert.equal((JSON.parse(read.tiers) as unknown[]).length, 2);
       assert.deepEqual([read.bucket.allowed, read.bucket.granted, read.bucket.tokens], [true, 5, 25]);
+    });
+
+    test("a customPlan statement runs unnamed (planned for its values every run); others are prepared by name", async () => {
+      // Each statement asks whether the session holds a prepared statement of its own text (it names itself by a tag
+      // in a comment): a named one is in pg_prepared_statements while it runs, the unnamed statement never is.
+      const prepared = (tag: string) =>
+        sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%' || ${tag} || '%' /* ${raw(tag)} */`;
+      const answers = await each(async (handle, name) => {
+        const out: Record<string, number> = {};
+        // Seven runs: past the five custom plans after which PostgreSQL may switch a named statement to a generic one.
+        for (let run = 0; run < 7; run++) {
+          for (const [kind, statement] of [
+            ["named", prepared(`named-${name}`)],
+            ["custom", customPlan(prepared(`custom-${name}`))],
+          ] as const) {
+            out[kind] = (await query<{ n: number }>(handle, statement))[0]!.n;
+          }
+        }
+        return out;
+      });
+      // PostgreSQL: the Prisma client, a transaction and the pool prepare by name, except a custom-plan statement.
+      // PGlite sends every statement unnamed.
+      const named = backend === "postgres" ? 1 : 0;
+      for (const name of names) assert.deepEqual(answers[name], { named, custom: 0 }, name);
     });
 
     test("one-statement writes: the same outcomes on customers in the same state", async () => {

@@ -4,7 +4,8 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { empty, int, join, params, raw, sql, Sql } from "@/lib/db/sql";
+import { preparedName } from "@/lib/db/adapter";
+import { CUSTOM_PLAN_MARK, customPlan, empty, int, join, params, raw, sql, Sql } from "@/lib/db/sql";
 
 describe("sql", () => {
   test("binds each value as $n in order", () => {
@@ -103,5 +104,13 @@ describe("sql", () => {
     assert.equal(sql`LIMIT ${int(86400)}`.text, "LIMIT 86400");
     assert.throws(() => int(1.5), TypeError);
     assert.throws(() => int(Number.NaN), TypeError);
+  });
+
+  test("customPlan marks the statement (its values unchanged), and the adapter sends a marked one unnamed", () => {
+    const q = customPlan(sql`SELECT 1 WHERE email LIKE ${"%a%"} LIMIT ${8}`);
+    assert.equal(q.text, `${CUSTOM_PLAN_MARK} SELECT 1 WHERE email LIKE $1 LIMIT $2`);
+    assert.deepEqual(q.values, ["%a%", 8]);
+    assert.equal(preparedName({ sql: q.text }), "", "the empty name is the protocol's unnamed statement");
+    assert.match(preparedName({ sql: "SELECT 1 WHERE email LIKE $1 LIMIT $2" }), /^q_[0-9a-f]{20}$/);
   });
 });

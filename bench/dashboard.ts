@@ -246,6 +246,8 @@ export function searchRows(d: NonNullable<Awaited<ReturnType<typeof benchDashboa
     ["list: e-mail prefix, 3-8 characters", d.search],
     ["list: e-mail prefix, 1-2 characters", d.searchShort],
     ["list: e-mail prefix + tier filter", d.searchTier],
+    // Not a search, but the list a manager opens first: held to the same target.
+    ["list without text, newest first", d.listNewest],
   ];
 }
 
@@ -260,7 +262,6 @@ export function searchTable(d: NonNullable<Awaited<ReturnType<typeof benchDashbo
     "|---|---|---|---|",
     `| reference: a customer by primary key | ${ms(d.baseline.p50)} | ${ms(d.baseline.p99)} | |`,
     ...rows,
-    `| list without text, newest first | ${ms(d.listNewest.p50)} | ${ms(d.listNewest.p99)} | |`,
   ].join("\n");
 }
 

@@ -17,6 +17,7 @@ import { putEventType } from "@/lib/domain/campaigns/store";
 import { checkFilter, filterDeclarations, filterEvaluation, filterQuery } from "@/lib/domain/segments/filter";
 import { query, sql } from "@/lib/db/sql";
 import { memoryDatabase, type MemoryDatabase } from "../support/pglite-memory";
+import { prng } from "../support/prng";
 
 let database: MemoryDatabase;
 let prisma: PrismaClient;
@@ -29,18 +30,6 @@ after(() => database.close());
 
 const NOW = new Date("2031-03-10T12:00:00.000Z");
 const DAY = 86_400_000;
-
-/** A seeded generator (mulberry32), so a failure names its seed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Person {
   id: string;
@@ -137,7 +126,7 @@ function randomTree(r: () => number, depth = 0): Node {
 
 test("a filter's WHERE form and column form both select what its semantics say (random data, random trees)", async () => {
   const seed = Number(process.env.SEED ?? 24);
-  const r = rng(seed);
+  const r = prng(seed);
   const { programId } = await createProgram(prisma, { name: "filter forms" });
   const tiers: Record<string, string> = {};
   for (const [name, requiredPoints] of [

@@ -9,12 +9,14 @@ import { invalidInput, notFound } from "@/lib/errors";
 
 const BCRYPT_COST = 12;
 
-/** Passwords: at least 12 characters; bcrypt reads at most 72 bytes. The dashboard's form says the same. */
+/** Passwords: at least 12 characters; bcrypt reads at most 72 bytes. The dashboard's form (forms/password.ts) says the same. */
 export const PASSWORD_LENGTH = { min: 12, max: 72 } as const;
 
 export function checkPassword(password: string) {
   if (password.length < PASSWORD_LENGTH.min || Buffer.byteLength(password) > PASSWORD_LENGTH.max) {
-    throw invalidInput(`The password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters.`);
+    throw invalidInput(
+      `The password must be at least ${PASSWORD_LENGTH.min} characters and at most ${PASSWORD_LENGTH.max} bytes (accented letters count 2).`,
+    );
   }
 }
 

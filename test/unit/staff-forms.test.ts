@@ -1,6 +1,7 @@
 /**
  * The dashboard's form schemas (lib/staff/forms/) where they guard against stored scripts: image URLs of rewards and
- * tiers are http(s) only (the same ImageUrl rule as the CLI's --image), and API key rate limits stay within bounds.
+ * tiers are http(s) only (the same ImageUrl rule as the CLI's --image), API key rate limits stay within bounds, and a
+ * new staff password is measured in bytes, as bcrypt and the domain measure it.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,6 +9,8 @@ import { ApiKeyForm } from "@/lib/staff/forms/api-keys";
 import { RewardForm } from "@/lib/staff/forms/rewards";
 import { TierForm } from "@/lib/staff/forms/tiers";
 import { ImageUrl } from "@/lib/api/schemas/common";
+import { PasswordChangeForm } from "@/lib/staff/forms/account";
+import { StaffForm } from "@/lib/staff/forms/staff";
 
 const HOSTILE = [
   "javascript:alert(document.cookie)",
@@ -53,5 +56,34 @@ describe("ApiKeyForm", () => {
     ]) {
       assert.equal(ApiKeyForm.safeParse({ name: "Shop", ...bad }).success, false, JSON.stringify(bad));
     }
+  });
+});
+
+describe("new staff passwords", () => {
+  const staff = (password: string) =>
+    StaffForm.safeParse({ email: "ada@example.com", name: "Ada", password, role: "support" });
+  const change = (password: string) => PasswordChangeForm.safeParse({ current: "old", password });
+
+  test("72 plain letters pass; 73 do not", () => {
+    assert.equal(staff("a".repeat(72)).success, true);
+    assert.equal(change("a".repeat(72)).success, true);
+    assert.equal(staff("a".repeat(73)).success, false);
+  });
+
+  test("accented letters count their bytes: 37 × é (74 bytes) is refused by the form, not only by the domain", () => {
+    for (const parsed of [staff("é".repeat(37)), change("é".repeat(37))]) {
+      assert.equal(parsed.success, false);
+      assert.deepEqual(
+        parsed.error!.issues.map((i) => i.path.join(".")),
+        ["password"],
+      );
+      assert.match(parsed.error!.issues[0]!.message, /72 bytes/);
+    }
+    assert.equal(staff("é".repeat(36)).success, true);
+  });
+
+  test("fewer than 12 characters is refused", () => {
+    assert.equal(staff("é".repeat(11)).success, false);
+    assert.equal(change("short").success, false);
   });
 });

@@ -1,10 +1,8 @@
 import "@/lib/zod-browser";
 import { z } from "zod";
+import { NewPassword } from "./password";
 
 /** The account page and the one-time link page (issue 28): a new password, a change, a second factor. */
-
-// bcrypt reads at most 72 bytes of a password (lib/domain/staff.ts PASSWORD_LENGTH says the same).
-const NewPassword = z.string().min(12, "must be at least 12 characters").max(72, "must be at most 72 characters");
 
 /** A one-time link used: its token (from the URL's fragment), the new password and, for an invitation, a name. */
 export const LinkPasswordForm = z.strictObject({

@@ -1,6 +1,7 @@
 import "@/lib/zod-browser";
 import { z } from "zod";
 import { ROLES } from "@/lib/domain/vocabulary";
+import { NewPassword } from "./password";
 
 /** Staff accounts: a new member, a role, disabling. */
 
@@ -9,8 +10,7 @@ const StaffRole = z.enum(ROLES, "choose a role");
 export const StaffForm = z.strictObject({
   email: z.string().trim().toLowerCase().max(255).pipe(z.email("must be an e-mail address")),
   name: z.string().trim().min(1, "a name is required").max(255),
-  // bcrypt reads at most 72 bytes of a password.
-  password: z.string().min(12, "must be at least 12 characters").max(72, "must be at most 72 characters"),
+  password: NewPassword,
   role: StaffRole,
 });
 export type StaffForm = z.infer<typeof StaffForm>;

@@ -447,6 +447,18 @@ for (const backend of BACKENDS) {
       const window = { from: "2026-03-01T00:00:00.000Z", to: "2026-03-01T00:01:00.001Z" };
       const sim = await call("over", "POST", `${P("over")}/campaigns/${budgeted.id}/simulate`, window);
       assert.deepEqual([sim.baseline.campaignPoints, sim.candidate.campaignPoints], [160, 160]);
+
+      // A simulation starting after those events starts from the budget they still hold pending (never matured nor
+      // cancelled by then): a purchase of 100 gets what is left of the budget, in the replay as live.
+      await to("over", "2026-03-01T00:05:00.000Z");
+      const late = await buy(await join("over", "budget-late"), "e-1", 100);
+      assert.equal(late.effects[0]?.points ?? 0, 100 - given);
+      const after = { from: "2026-03-01T00:04:00.000Z", to: "2026-03-01T00:05:00.001Z" };
+      const replayed = await call("over", "POST", `${P("over")}/campaigns/${budgeted.id}/simulate`, after);
+      assert.deepEqual(
+        [replayed.baseline.campaignPoints, replayed.candidate.campaignPoints],
+        [100 - given, 100 - given],
+      );
       console.log(`# budget give-back test: ${Date.now() - started} ms`);
     });
 

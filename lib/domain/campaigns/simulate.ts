@@ -329,7 +329,12 @@ export async function simulateCampaign(
     return id ? (tierById.get(id) ?? null) : null;
   };
 
-  // Budgets and per-customer uses before the window, shared by both replays as their start.
+  // Budgets and per-customer uses before the window, shared by both replays as their start. A campaign's points
+  // still pending at the window's start (given before it, neither matured nor cancelled by then: a matured part is
+  // the ledger's `earn`, a cancelled one was given back) count as the live budget and use counters count them.
+  const pendingAtStart = sql`FROM "PendingPoints" p
+          WHERE p."programId" = ${programId}::uuid AND p."createdAt" < ${from} AND p.metadata->>'campaignId' IS NOT NULL
+            AND NOT (p.status <> 'pending' AND p."settledAt" < ${from})`;
   const budgetRows = await query<{ campaignId: string; used: number }>(
     db,
     sql`SELECT x."campaignId", sum(x.points)::int AS used FROM (
@@ -339,17 +344,24 @@ export async function simulateCampaign(
           UNION ALL
           SELECT o.metadata->>'campaignId', r.points FROM "LedgerEntry" r JOIN "LedgerEntry" o ON o.id = r."reversesId"
           WHERE r."programId" = ${programId}::uuid AND r."createdAt" < ${from} AND o.metadata->>'campaignId' IS NOT NULL
+          UNION ALL
+          SELECT p.metadata->>'campaignId', p.points ${pendingAtStart}
         ) x GROUP BY 1`,
   );
   const budgetStart = new Map(budgetRows.map((r) => [r.campaignId, Math.max(0, Number(r.used))]));
   const useRows = await query<{ campaignId: string; customerId: string; window: string; n: number }>(
     db,
-    sql`SELECT metadata->>'campaignId' AS "campaignId", "customerId"::text AS "customerId", metadata->>'window' AS "window",
-               count(*)::int AS n
-        FROM "LedgerEntry"
-        WHERE "programId" = ${programId}::uuid AND "createdAt" < ${from} AND type = 'earn'
-          AND metadata->>'window' IS NOT NULL AND "customerId" IN (${inWindow})
-        GROUP BY 1, 2, 3`,
+    sql`SELECT x."campaignId", x."customerId"::text AS "customerId", x."window", count(*)::int AS n FROM (
+          SELECT metadata->>'campaignId' AS "campaignId", "customerId", metadata->>'window' AS "window"
+          FROM "LedgerEntry"
+          WHERE "programId" = ${programId}::uuid AND "createdAt" < ${from} AND type = 'earn'
+            AND metadata->>'window' IS NOT NULL AND "customerId" IN (${inWindow})
+          UNION ALL
+          -- One use per event: a row split by a partial refund (splitFromId) is one use with its parts.
+          SELECT DISTINCT ON (coalesce(p."splitFromId", p.id)) p.metadata->>'campaignId', p."customerId",
+                 p.metadata->>'window'
+          ${pendingAtStart} AND p.metadata->>'window' IS NOT NULL AND p."customerId" IN (${inWindow})
+        ) x GROUP BY 1, 2, 3`,
   );
   const budgets: [Map<string, number>, Map<string, number>] = [new Map(budgetStart), new Map(budgetStart)];
   const usesStart = new Map(useRows.map((r) => [`${r.campaignId}|${r.customerId}|${r.window}`, Number(r.n)]));

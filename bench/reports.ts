@@ -9,9 +9,16 @@
  * can time again without loading (BENCH_REPORTS_DATABASE=<url of it>). The first rollup of the whole history (what
  * the job does once after the upgrade) is timed too.
  *
+ * Today as a first viewer finds it: the job rolls the day so far up every TODAY_EVERY_MINUTES of the program clock,
+ * through its time less ROLLUP_GRACE_MINUTES (lib/domain/accounting.ts `rollUpToday`), so the bench rolls up as the job
+ * did at its latest before the viewer (TODAY_EVERY_MINUTES + one jobs tick earlier) and each report computes the
+ * ledger's last 21 minutes at view time. The same reports with today from the ledger alone are the run's reference
+ * (`overviewLedgerToday`), and the two must be equal.
+ *
  * Run: `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres node --no-warnings --import tsx
  * bench/reports.ts` (or BENCH_REPORTS_DATABASE=… to reuse a loaded one). Prints every timing as JSON.
  */
+import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -276,7 +283,16 @@ async function main() {
     }
     // The reference of the run: the same reports with today computed from the ledger alone (no day so far: what
     // they cost before it existed, or when its job is behind).
+    const withToday = await programReport(prisma, programId, resolveRange({ range: "7d" }, "Europe/Madrid", now), now);
     await forgetToday();
+    // Exact: the same report (the day so far plus the 21 minutes since it = today from the ledger).
+    const ledgerToday = await programReport(
+      prisma,
+      programId,
+      resolveRange({ range: "7d" }, "Europe/Madrid", now),
+      now,
+    );
+    assert.deepEqual(withToday, ledgerToday, "the report with the day so far is the report with today from the ledger");
     const overviewLedgerToday: Record<string, Timing> = {};
     for (const r of ["7d", "365d"] as const) {
       const range = resolveRange({ range: r }, "Europe/Madrid", now);

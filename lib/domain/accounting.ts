@@ -29,11 +29,12 @@ import { sweepNow } from "./clock";
  * once the day is over in the program's zone (on the program clock: a test program's days close as its clock
  * advances), GRACE after midnight so a write that read the clock before midnight has committed. A report reads the
  * rolled-up days and computes the days since (today, usually) from the ledger with the very same statement
- * (`daysSql`), so it is exact whether or not the job has run; the job only makes it fast. Rolling up is a replace,
- * never an increment, so running it twice or on two instances at once writes the same rows. The choice against
- * maintaining the sums with every write: the hot writes are one statement each, and a per-program-and-day row
- * updated by each of them would serialise every write of a program on one row lock (bench/README.md "Points
- * accounting").
+ * (`daysSql`), so it is exact whether or not the job has run; the job only makes it fast. The job also rolls up the
+ * day so far (`rollUpToday`, every TODAY_EVERY_MINUTES of the clock), and a report then computes from the ledger only
+ * what was written since it. Rolling up is a replace, never an increment, so running it twice or on two instances at
+ * once writes the same rows. The choice against maintaining the sums with every write: the hot writes are one
+ * statement each, and a per-program-and-day row updated by each of them would serialise every write of a program on
+ * one row lock (bench/README.md "Points accounting").
  */
 
 /** The columns of a day a ledger entry may count in. */
@@ -518,7 +519,7 @@ interface Today {
   row: DayRow & { activeRecent: number[] };
 }
 
-/** The sum of two days' cumulative active-recent arrays (`a`, `b`: SQL, either may be null), each extended by its last. */
+/** The sum of two cumulative active-recent arrays (`a`, `b`: SQL, either may be null), each extended by its last. */
 const addRecentSql = (a: string, b: string) =>
   raw(`(SELECT coalesce(array_agg(coalesce(${a}[least(i, cardinality(${a}))], 0) + coalesce(${b}[least(i, cardinality(${b}))], 0) ORDER BY i), '{}')
     FROM generate_series(1, greatest(cardinality(${a}), cardinality(${b}))) i)`);

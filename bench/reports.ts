@@ -9,9 +9,16 @@
  * can time again without loading (BENCH_REPORTS_DATABASE=<url of it>). The first rollup of the whole history (what
  * the job does once after the upgrade) is timed too.
  *
+ * Today as a first viewer finds it: the job rolls the day so far up every TODAY_EVERY_MINUTES of the program clock,
+ * through its time less ROLLUP_GRACE_MINUTES (lib/domain/accounting.ts `rollUpToday`), so the bench rolls up as the job
+ * did at its latest before the viewer (TODAY_EVERY_MINUTES + one jobs tick earlier) and each report computes the
+ * ledger's last 21 minutes at view time. The same reports with today from the ledger alone are the run's reference
+ * (`overviewLedgerToday`), and the two must be equal.
+ *
  * Run: `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres node --no-warnings --import tsx
  * bench/reports.ts` (or BENCH_REPORTS_DATABASE=… to reuse a loaded one). Prints every timing as JSON.
  */
+import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -19,7 +26,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { createProgram } from "@/lib/domain/programs";
-import { pointsAccounting, rollUpPoints } from "@/lib/domain/accounting";
+import { pointsAccounting, rollUpPoints, TODAY_EVERY_MINUTES } from "@/lib/domain/accounting";
 import { programReport } from "@/lib/staff/queries/reports";
 import { resolveRange } from "@/lib/staff/report-range";
 
@@ -248,13 +255,24 @@ async function main() {
     // waits for, once).
     const range90 = resolveRange({ range: "90d" }, "Europe/Madrid", now);
     const unrolled = reuse ? null : await time(1, () => pointsAccounting(prisma, programId, range90.from, range90.to));
+    // The job last ran this long before the viewer (the worst case: the day so far is rolled up again once the
+    // program clock is TODAY_EVERY_MINUTES past it, checked every tick of the jobs, a minute by default), so the
+    // report computes from the ledger what was written in the last TODAY_EVERY_MINUTES + 1 + ROLLUP_GRACE_MINUTES
+    // minutes (the day so far runs through the job's time less the grace): 21 minutes of today's ledger.
+    const rolledAt = new Date(now.getTime() - (TODAY_EVERY_MINUTES + 1) * 60_000);
+    const forgetToday = () =>
+      prisma.$executeRawUnsafe(`DELETE FROM "PointsToday" WHERE "programId" = $1::uuid`, programId);
+    await forgetToday();
     const r0 = Date.now();
-    const rolled = await rollUpPoints(prisma, programId, now);
+    const rolled = await rollUpPoints(prisma, programId, rolledAt);
     const rollupSeconds = (Date.now() - r0) / 1000;
-    log(`  rollup: ${rolled.days} days through ${rolled.through} in ${rollupSeconds.toFixed(1)} s`);
+    log(
+      `  rollup: ${rolled.days} days through ${rolled.through}, today as of ${rolled.today?.toISOString()}, in ${rollupSeconds.toFixed(1)} s`,
+    );
     if (phase === "rollup") return;
     const loadBefore = loadavg().map((x) => Number(x.toFixed(2)));
-    // Timed as the pages' first viewer at `now` (today, 12:00 in Madrid, not rolled up yet: read from the ledger).
+    // Timed as the pages' first viewer at `now` (today, 13:00 in Madrid: its day so far rolled up as of 12:39, the
+    // 21 minutes since read from the ledger).
     const accounting90 = await time(runs, () => pointsAccounting(prisma, programId, range90.from, range90.to));
     log(`  accounting 90d: p50 ${accounting90.p50.toFixed(0)} ms, p99 ${accounting90.p99.toFixed(0)} ms`);
     const overview: Record<string, Timing> = {};
@@ -263,7 +281,31 @@ async function main() {
       overview[r] = await time(runs, () => programReport(prisma, programId, range, now));
       log(`  overview ${r}: p50 ${overview[r]!.p50.toFixed(0)} ms, p99 ${overview[r]!.p99.toFixed(0)} ms`);
     }
+    // The reference of the run: the same reports with today computed from the ledger alone (no day so far: what
+    // they cost before it existed, or when its job is behind).
+    const withToday = await programReport(prisma, programId, resolveRange({ range: "7d" }, "Europe/Madrid", now), now);
+    await forgetToday();
+    // Exact: the same report (the day so far plus the 21 minutes since it = today from the ledger).
+    const ledgerToday = await programReport(
+      prisma,
+      programId,
+      resolveRange({ range: "7d" }, "Europe/Madrid", now),
+      now,
+    );
+    assert.deepEqual(withToday, ledgerToday, "the report with the day so far is the report with today from the ledger");
+    const overviewLedgerToday: Record<string, Timing> = {};
+    for (const r of ["7d", "365d"] as const) {
+      const range = resolveRange({ range: r }, "Europe/Madrid", now);
+      overviewLedgerToday[r] = await time(runs, () => programReport(prisma, programId, range, now));
+      log(
+        `  overview ${r}, today from the ledger: p50 ${overviewLedgerToday[r]!.p50.toFixed(0)} ms, p99 ${overviewLedgerToday[r]!.p99.toFixed(0)} ms`,
+      );
+    }
     const loadAfter = loadavg().map((x) => Number(x.toFixed(2)));
+    // The day so far alone (the job's work every TODAY_EVERY_MINUTES of the clock: the closed days are current).
+    const t1 = Date.now();
+    await rollUpPoints(prisma, programId, rolledAt);
+    const todayRollupMs = Date.now() - t1;
     // One more day's rollup (the job's daily work), then put the rollup back where it was so a rerun times the same.
     const r1 = Date.now();
     await rollUpPoints(prisma, programId, new Date(now.getTime() + 86_400_000));
@@ -279,6 +321,8 @@ async function main() {
         programId,
         rolled.through,
       );
+      await forgetToday();
+      await rollUpPoints(prisma, programId, rolledAt);
     }
     console.log(
       JSON.stringify(
@@ -290,9 +334,11 @@ async function main() {
           baseline,
           accounting90Unrolled: unrolled,
           firstRollup: { seconds: rollupSeconds, days: rolled.days },
+          todayRollup: { asOf: rolled.today, ms: todayRollupMs },
           dailyRollupMs,
           accounting90,
           overview,
+          overviewLedgerToday,
         },
         null,
         2,

@@ -1,5 +1,5 @@
 import "server-only";
-import { join, query, raw, sql, type Sql } from "@/lib/db/sql";
+import { execute, join, query, raw, sql, type Sql } from "@/lib/db/sql";
 import type { Db, RawQueries } from "@/lib/db/types";
 import { moneyOf, parsePointValue } from "./point-value";
 import { sweepNow } from "./clock";
@@ -29,11 +29,12 @@ import { sweepNow } from "./clock";
  * once the day is over in the program's zone (on the program clock: a test program's days close as its clock
  * advances), GRACE after midnight so a write that read the clock before midnight has committed. A report reads the
  * rolled-up days and computes the days since (today, usually) from the ledger with the very same statement
- * (`daysSql`), so it is exact whether or not the job has run; the job only makes it fast. Rolling up is a replace,
- * never an increment, so running it twice or on two instances at once writes the same rows. The choice against
- * maintaining the sums with every write: the hot writes are one statement each, and a per-program-and-day row
- * updated by each of them would serialise every write of a program on one row lock (bench/README.md "Points
- * accounting").
+ * (`daysSql`), so it is exact whether or not the job has run; the job only makes it fast. The job also rolls up the
+ * day so far (`rollUpToday`, every TODAY_EVERY_MINUTES of the clock), and a report then computes from the ledger only
+ * what was written since it. Rolling up is a replace, never an increment, so running it twice or on two instances at
+ * once writes the same rows. The choice against maintaining the sums with every write: the hot writes are one
+ * statement each, and a per-program-and-day row updated by each of them would serialise every write of a program on
+ * one row lock (bench/README.md "Points accounting").
  */
 
 /** The columns of a day a ledger entry may count in. */
@@ -160,7 +161,7 @@ export interface DayRow {
   erasedMembers: number;
   /** Customers active on the day (see ACTIVE_LOOKBACK_DAYS). */
   activeMembers: number;
-  /** Of them, those active within the k days before, k = 1.. (only from ledgerDays: tests compare it). */
+  /** Of them, those active within the k days before, k = 1.. (from ledgerDays and a report's days since the rollup). */
   activeRecent?: number[];
   /** Of them, those not active since the start of the day's period (only when readDays is given the periods). */
   activeNew?: number;
@@ -179,11 +180,27 @@ const q = (c: string) => `"${c}"`;
  * Erased customers are few: their entries are matched against the program's erased customers only (the partial
  * index of erased customers), not joined to every customer.
  */
-export function daysSql(programId: string, timeZone: string, from: string, to: string, active = true): Sql {
+export function daysSql(
+  programId: string,
+  timeZone: string,
+  from: string,
+  to: string,
+  active = true,
+  /**
+   * Cut the first day at `since` (business time, inside it) and/or the last at `until`: what the day so far holds
+   * (`rollUpToday`), and what was written since it (a report's tail). With `since`, a customer whose previous
+   * activity is on the same day (before `since`) is not counted active again: the day so far counted them.
+   */
+  cut: { since?: Date; until?: Date } = {},
+): Sql {
   // The bounds as expressions of the values (not a CTE), so the planner estimates the index ranges from them.
   const tz = sql`${timeZone}::text`;
-  const t0 = sql`((${from}::date)::timestamp AT TIME ZONE ${tz})`;
-  const t1 = sql`((${to}::date + 1)::timestamp AT TIME ZONE ${tz})`;
+  const t0 = cut.since
+    ? sql`(${cut.since.toISOString()}::timestamptz)`
+    : sql`((${from}::date)::timestamp AT TIME ZONE ${tz})`;
+  const t1 = cut.until
+    ? sql`(${cut.until.toISOString()}::timestamptz)`
+    : sql`((${to}::date + 1)::timestamp AT TIME ZONE ${tz})`;
   // A reversal's original by its primary key, probed only for reversals (LATERAL: never a scan of the ledger).
   const original = raw(
     `LEFT JOIN LATERAL (SELECT o.type FROM "LedgerEntry" o WHERE o.id = e."reversesId" AND e."reversesId" IS NOT NULL) o ON true`,
@@ -230,10 +247,12 @@ pend AS (
 act AS (SELECT DISTINCT day, cid FROM k WHERE type <> 'expire' AND ${raw(active ? "true" : "false")}),
 lagged AS (SELECT day, cid, lag(day) OVER (PARTITION BY cid ORDER BY day) AS prev FROM act),
 gaps AS (
-  SELECT day, day - coalesce(prev, (
-    SELECT (max(e."createdAt") AT TIME ZONE ${tz})::date FROM "LedgerEntry" e
-    WHERE e."customerId" = l.cid AND e."createdAt" < ${t0} AND e.type <> 'expire')) AS gap
-  FROM lagged l),
+  SELECT day, gap FROM (
+    SELECT day, day - coalesce(prev, (
+      SELECT (max(e."createdAt") AT TIME ZONE ${tz})::date FROM "LedgerEntry" e
+      WHERE e."customerId" = l.cid AND e."createdAt" < ${t0} AND e.type <> 'expire')) AS gap
+    FROM lagged l) g
+  WHERE gap IS DISTINCT FROM 0),
 active AS (
   SELECT day, count(*) AS members, max(gap) FILTER (WHERE gap <= ${ACTIVE_LOOKBACK_DAYS}::int) AS longest
   FROM gaps GROUP BY day),
@@ -273,6 +292,7 @@ const numbers = (r: DayRow): DayRow => {
   for (const c of DAY_COLUMNS) out[c] = Number(r[c]);
   out.activeMembers = Number(r.activeMembers ?? 0);
   if (r.activeNew !== undefined) out.activeNew = Number(r.activeNew);
+  if (r.activeRecent !== undefined) out.activeRecent = ints(r.activeRecent);
   return out;
 };
 
@@ -305,34 +325,51 @@ const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const minDay = (a: string, b: string) => (a < b ? a : b);
 
+/**
+ * The day so far (`PointsToday`) is rolled up again once the program clock has moved this far past its `asOf`: a report
+ * computes from the ledger at most this long plus ROLLUP_GRACE_MINUTES plus the job's interval of the day.
+ */
+export const TODAY_EVERY_MINUTES = 5;
+
 interface RollupState {
   timeZone: string;
   rolledZone: string | null;
   through: string | null;
   lastClosed: string;
   firstDay: string | null;
+  todayZone: string | null;
+  todayDay: string | null;
+  todayAsOf: Date | string | null;
 }
 
 const stateSql = (programId: string, now: Date) => sql`
 SELECT p."timeZone", r."timeZone" AS "rolledZone", to_char(r."throughDay", 'YYYY-MM-DD') AS through,
+  t."timeZone" AS "todayZone", to_char(t.day, 'YYYY-MM-DD') AS "todayDay", t."asOf" AS "todayAsOf",
   to_char(((${now.toISOString()}::timestamptz - make_interval(mins => ${ROLLUP_GRACE_MINUTES}::int)) AT TIME ZONE p."timeZone")::date - 1, 'YYYY-MM-DD') AS "lastClosed",
   to_char((LEAST(
     (SELECT min(e."createdAt") FROM "LedgerEntry" e WHERE e."programId" = p.id),
     (SELECT min(c."createdAt") FROM "Customer" c WHERE c."programId" = p.id)) AT TIME ZONE p."timeZone")::date, 'YYYY-MM-DD') AS "firstDay"
-FROM "Program" p LEFT JOIN "PointsRollup" r ON r."programId" = p.id
+FROM "Program" p LEFT JOIN "PointsRollup" r ON r."programId" = p.id LEFT JOIN "PointsToday" t ON t."programId" = p.id
 WHERE p.id = ${programId}::uuid`;
 
 /**
- * Rolls up the program's days that are over at `now` (its business time) and not rolled up yet; returns the last
- * day rolled up (null: nothing to roll up yet) and how many day rows were written.
+ * Rolls up the program's days that are over at `now` (its business time) and not rolled up yet, then the day so far
+ * (`rollUpToday`); returns the last day rolled up (null: nothing to roll up yet), how many day rows were written, and
+ * the time the day so far runs through when it was rolled up now (else null).
  */
 export async function rollUpPoints(
   db: Db,
   programId: string,
   now: Date,
-): Promise<{ through: string | null; days: number }> {
+): Promise<{ through: string | null; days: number; today: Date | null }> {
   const [state] = await query<RollupState>(db, stateSql(programId, now));
-  if (!state) return { through: null, days: 0 };
+  if (!state) return { through: null, days: 0, today: null };
+  const closed = await rollUpClosedDays(db, programId, now, state);
+  const today = closed.through === state.lastClosed ? await rollUpToday(db, programId, now, state) : null;
+  return { ...closed, today };
+}
+
+async function rollUpClosedDays(db: Db, programId: string, now: Date, state: RollupState) {
   let through = state.through;
   if (state.rolledZone !== null && state.rolledZone !== state.timeZone) {
     // The program's zone changed: its days are other days; start again.
@@ -364,6 +401,45 @@ RETURNING (SELECT count(*) FROM ins)::int AS days`,
     start = addDays(end, 1);
   }
   return { through, days: written };
+}
+
+/**
+ * The day so far: the day after the last closed one, from its start up to `now` less ROLLUP_GRACE_MINUTES (every
+ * write that read the clock before that has committed, the closed days' rule), by the statement of the closed days
+ * (`daysSql`, cut at that time), into the program's one `PointsToday` row. Skipped while the row is of the same day
+ * and zone and less than TODAY_EVERY_MINUTES older. A replace, never an increment, and never by an older one (two
+ * instances at once write the same row). Returns the time it runs through, or null when skipped.
+ *
+ * Why: the Overview's today, computed from the ledger at view time, probed every customer active today for their
+ * previous activity (tens of thousands at 1,000,000 customers). A report now reads this row and computes from the
+ * ledger only what was written since `asOf` (`readDays`), probing only the customers active since then who were not
+ * active earlier in the day. Exact, as the closed days are: the report adds the ledger since `asOf` to what the row
+ * counted before it. No write pays anything for it.
+ */
+async function rollUpToday(db: Db, programId: string, now: Date, state: RollupState): Promise<Date | null> {
+  const asOf = new Date(now.getTime() - ROLLUP_GRACE_MINUTES * 60_000);
+  const day = addDays(state.lastClosed, 1);
+  const previous = state.todayAsOf === null ? null : new Date(state.todayAsOf);
+  if (
+    previous !== null &&
+    state.todayZone === state.timeZone &&
+    state.todayDay === day &&
+    asOf.getTime() - previous.getTime() < TODAY_EVERY_MINUTES * 60_000
+  )
+    return null;
+  const columns = STORED_COLUMNS.map(q).join(", ");
+  await execute(
+    db,
+    sql`WITH d AS (${daysSql(programId, state.timeZone, day, day, true, { until: asOf })})
+INSERT INTO "PointsToday" ("programId", "timeZone", day, "asOf", ${raw(columns)})
+SELECT ${programId}::uuid, ${state.timeZone}, ${day}::date, ${asOf.toISOString()}::timestamptz,
+  ${raw(STORED_COLUMNS.map((c) => (c === "activeRecent" ? `coalesce(d.${q(c)}, '{}')` : `coalesce(d.${q(c)}, 0)`)).join(", "))}
+FROM (VALUES (1)) v LEFT JOIN d ON true
+ON CONFLICT ("programId") DO UPDATE SET "timeZone" = EXCLUDED."timeZone", day = EXCLUDED.day, "asOf" = EXCLUDED."asOf",
+  ${raw(STORED_COLUMNS.map((c) => `${q(c)} = EXCLUDED.${q(c)}`).join(", "))}
+WHERE "PointsToday"."asOf" < EXCLUDED."asOf" OR "PointsToday"."timeZone" <> EXCLUDED."timeZone"`,
+  );
+  return asOf;
 }
 
 /**
@@ -436,13 +512,51 @@ SELECT to_char(day, 'YYYY-MM-DD') AS day, ${raw(DAY_COLUMNS.map((c) => `${q(c)}:
   "activeMembers", ${activeNewSql(activeFrom)}::int AS "activeNew"
 FROM "PointsDay" x WHERE "programId" = ${programId}::uuid AND day >= ${from}::date AND day <= ${to}::date`;
 
+/** A rolled-up day so far: its day, the time it runs through, and its counts. */
+interface Today {
+  day: string;
+  asOf: Date;
+  row: DayRow & { activeRecent: number[] };
+}
+
+/** The sum of two cumulative active-recent arrays (`a`, `b`: SQL, either may be null), each extended by its last. */
+const addRecentSql = (a: string, b: string) =>
+  raw(`(SELECT coalesce(array_agg(coalesce(${a}[least(i, cardinality(${a}))], 0) + coalesce(${b}[least(i, cardinality(${b}))], 0) ORDER BY i), '{}')
+    FROM generate_series(1, greatest(cardinality(${a}), cardinality(${b}))) i)`);
+
 /**
  * The days of the ledger (`daysSql`), with each day's new active members of its period (computed only when the
- * periods are given: the Overview; the points accounting reads no active members).
+ * periods are given: the Overview; the points accounting reads no active members). With the day so far (`today`, the
+ * tail's first day), that day is its row plus the ledger since its `asOf`: flows and counts add, and the customers
+ * active since then count only when they were not active earlier in the day (`daysSql`'s `since`).
  */
-const tailSql = (programId: string, timeZone: string, from: string, to: string, activeFrom?: readonly string[]) => sql`
-SELECT t.day, ${raw(DAY_COLUMNS.map((c) => `t.${q(c)}`).join(", "))}, t."activeMembers", ${activeNewSql(activeFrom)}::int AS "activeNew"
-FROM (${daysSql(programId, timeZone, from, to, activeFrom !== undefined)}) t CROSS JOIN LATERAL (SELECT t.day::date AS day, t."activeMembers", t."activeRecent") x`;
+function tailSql(
+  programId: string,
+  timeZone: string,
+  from: string,
+  to: string,
+  activeFrom?: readonly string[],
+  today?: Today,
+) {
+  const active = activeFrom !== undefined;
+  const out = sql`t.day, ${raw(DAY_COLUMNS.map((c) => `t.${q(c)}`).join(", "))}, t."activeMembers", t."activeRecent",
+  ${activeNewSql(activeFrom)}::int AS "activeNew"`;
+  const lateral = raw(`CROSS JOIN LATERAL (SELECT t.day::date AS day, t."activeMembers", t."activeRecent") x`);
+  const days = daysSql(programId, timeZone, from, to, active, { since: today?.asOf });
+  const r = today?.row;
+  // A day so far with nothing in it adds nothing (and makes no row: the ledger's days have none for it either).
+  if (!today || !r || (DAY_COLUMNS.every((c) => r[c] === 0) && r.activeMembers === 0))
+    return sql`SELECT ${out} FROM (${days}) t ${lateral}`;
+  const stored = sql`SELECT ${today.day}::text AS day, ${join(DAY_COLUMNS.map((c) => sql`${r[c]}::float8 AS ${raw(q(c))}`))},
+    ${r.activeMembers}::int AS "activeMembers", ${`{${r.activeRecent.join(",")}}`}::int[] AS "activeRecent"`;
+  return sql`SELECT ${out} FROM (
+  SELECT coalesce(d.day, p.day) AS day,
+    ${raw(DAY_COLUMNS.map((c) => `coalesce(d.${q(c)}, 0) + coalesce(p.${q(c)}, 0) AS ${q(c)}`).join(", "))},
+    coalesce(d."activeMembers", 0) + coalesce(p."activeMembers", 0) AS "activeMembers",
+    ${addRecentSql(`d."activeRecent"`, `p."activeRecent"`)} AS "activeRecent"
+  FROM (${days}) d FULL JOIN (${stored}) p ON p.day = d.day) t
+  ${lateral}`;
+}
 
 const aggregatesBeforeSql = (programId: string, before: string, through: string) => sql`
 SELECT ${raw(DAY_COLUMNS.map((c) => `coalesce(sum(${q(c)}), 0)::float8 AS ${q(c)}`).join(", "))}
@@ -490,28 +604,44 @@ export async function readDays(
   /** The first days of the periods whose active members are wanted (each row's `activeNew`), oldest first. */
   activeFrom?: readonly string[],
 ): Promise<ReadDays> {
-  const [program] = await query<{
-    timeZone: string;
-    currency: string | null;
-    pointValue: string | null;
-    rolledZone: string | null;
-    through: string | null;
-  }>(
+  const [program] = await query<
+    DayRow & {
+      timeZone: string;
+      currency: string | null;
+      pointValue: string | null;
+      rolledZone: string | null;
+      through: string | null;
+      todayZone: string | null;
+      todayAsOf: Date | string | null;
+    }
+  >(
     db,
     sql`SELECT p."timeZone", p.currency, p."pointValue"::text AS "pointValue", r."timeZone" AS "rolledZone",
-      to_char(r."throughDay", 'YYYY-MM-DD') AS through
-    FROM "Program" p LEFT JOIN "PointsRollup" r ON r."programId" = p.id WHERE p.id = ${programId}::uuid`,
+      to_char(r."throughDay", 'YYYY-MM-DD') AS through, t."timeZone" AS "todayZone", t."asOf" AS "todayAsOf",
+      to_char(t.day, 'YYYY-MM-DD') AS day, ${raw(DAY_COLUMNS.map((c) => `t.${q(c)}::float8 AS ${q(c)}`).join(", "))},
+      t."activeMembers", t."activeRecent"
+    FROM "Program" p LEFT JOIN "PointsRollup" r ON r."programId" = p.id LEFT JOIN "PointsToday" t ON t."programId" = p.id
+    WHERE p.id = ${programId}::uuid`,
   );
   if (!program) throw new Error(`program ${programId} not found`);
   const through = program.rolledZone === program.timeZone ? program.through : null;
   const tailFrom = through ? addDays(through, 1) : "1970-01-01";
+  // The day so far, when it is of the day after the last closed one in the program's zone (else the ledger's).
+  const today: Today | undefined =
+    through && program.todayZone === program.timeZone && program.day === tailFrom && program.todayAsOf !== null
+      ? {
+          day: tailFrom,
+          asOf: new Date(program.todayAsOf),
+          row: { ...numbers(program), activeRecent: ints(program.activeRecent) },
+        }
+      : undefined;
   const [aggregated, before, tail] = await Promise.all([
     through && windowFrom <= through
       ? query<DayRow>(db, aggregatesSql(programId, windowFrom, minDay(to, through), activeFrom))
       : Promise.resolve([]),
     through ? query<DayRow>(db, aggregatesBeforeSql(programId, from, through)) : Promise.resolve([]),
     tailFrom <= to
-      ? query<DayRow>(db, tailSql(programId, program.timeZone, tailFrom, to, activeFrom))
+      ? query<DayRow>(db, tailSql(programId, program.timeZone, tailFrom, to, activeFrom, today))
       : Promise.resolve([]),
   ]);
   const byDay = new Map<string, DayRow>();

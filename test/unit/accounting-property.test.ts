@@ -11,7 +11,12 @@
  *  - the report read from the aggregates equals the report computed from the ledger alone;
  *  - active members (the Overview's distinct count of a period, kept per day as counts of those active within the k
  *    days before): for periods starting on every day, from the aggregates and from the ledger alone, the count is the
- *    distinct count of the customers with a non-expiry entry in the period (before their erasure).
+ *    distinct count of the customers with a non-expiry entry in the period (before their erasure);
+ *  - the day so far (PointsToday, rolled up with the closed days) plus the ledger since it: after every operation, the
+ *    days a report computes after the last closed one equal their recomputation from the ledger, active members and
+ *    their recent counts included;
+ *  - a test program whose clock was moved: its report with the day so far of an earlier day, before and after the job
+ *    ran on the new clock, and with a stale day so far left behind, equals the report from the ledger alone.
  *
  * FC_SEED and FC_RUNS override the fixed seed and the number of runs.
  */
@@ -30,11 +35,15 @@ import {
   ledgerDays,
   pointsAccounting,
   readDays,
+  rollUpDuePrograms,
   rollUpPoints,
   setPointValue,
   type PointsAccounting,
 } from "@/lib/domain/accounting";
 import { moneyOf, parsePointValue } from "@/lib/domain/point-value";
+import { advanceClock } from "@/lib/domain/program-clock";
+import { programReport } from "@/lib/staff/queries/reports";
+import { resolveRange } from "@/lib/staff/report-range";
 import { memoryDatabase, type MemoryDatabase } from "../support/pglite-memory";
 
 const SEED = Number(process.env.FC_SEED ?? 20261126);
@@ -49,6 +58,7 @@ type Op =
   | { t: "expire" }
   | { t: "erase"; c: number }
   | { t: "wait"; hours: number }
+  | { t: "later"; minutes: number }
   | { t: "rollup" };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -74,7 +84,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant("expire" as const) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("erase" as const), c: fc.nat(9) }) },
   { weight: 4, arbitrary: fc.record({ t: fc.constant("wait" as const), hours: fc.integer({ min: 1, max: 40 }) }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant("rollup" as const) }) },
+  // Moments within a day: the day so far (rolled up 15 minutes behind its job) and writes before and after it.
+  { weight: 3, arbitrary: fc.record({ t: fc.constant("later" as const), minutes: fc.integer({ min: 1, max: 90 }) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant("rollup" as const) }) },
 );
 
 let db: MemoryDatabase;
@@ -134,6 +146,47 @@ async function checkActive(programId: string, zone: string, from: string, to: st
       )) as [{ n: number }];
       assert.equal(sum, n, `${label}: active members ${start}..${end}`);
     }
+  }
+}
+
+/**
+ * The property's reach: how many checks read a day so far with entries written since it, and how many of those with
+ * a day so far whose active customers had been active on earlier days (its recent counts not empty).
+ */
+const reach = { since: 0, recent: 0 };
+
+/**
+ * The days after the last closed one as a report reads them (the day so far plus the ledger since, when there is one
+ * for the day after it) equal the ledger's days recomputed, with their active members and recent counts.
+ */
+async function checkToday(programId: string, zone: string, to: string, label: string) {
+  const [state] = await prisma.$queryRawUnsafe<
+    { through: string | null; day: string | null; asOf: Date | null; recent: number | null }[]
+  >(
+    `SELECT to_char(r."throughDay", 'YYYY-MM-DD') AS through, to_char(t.day, 'YYYY-MM-DD') AS day, t."asOf",
+       cardinality(t."activeRecent") AS recent
+     FROM "Program" p LEFT JOIN "PointsRollup" r ON r."programId" = p.id LEFT JOIN "PointsToday" t ON t."programId" = p.id
+     WHERE p.id = $1::uuid`,
+    programId,
+  );
+  if (!state?.through) return;
+  const from = new Date(Date.parse(`${state.through}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  if (from > to) return;
+  const read = await readDays(prisma, programId, from, to, from, [from]);
+  const got = [...read.byDay.values()].map(({ activeNew: _n, ...r }) => r).sort((a, b) => (a.day < b.day ? -1 : 1));
+  assert.deepEqual(
+    got,
+    await ledgerDays(prisma, programId, zone, from, to),
+    `${label}: the days since ${state.through}`,
+  );
+  if (state.day === from && state.asOf) {
+    const [{ n }] = (await prisma.$queryRawUnsafe(
+      `SELECT count(*)::int AS n FROM "LedgerEntry" WHERE "programId" = $1::uuid AND "createdAt" >= $2::timestamptz`,
+      programId,
+      state.asOf,
+    )) as [{ n: number }];
+    if (n > 0) reach.since++;
+    if (n > 0 && Number(state.recent) > 0) reach.recent++;
   }
 }
 
@@ -215,6 +268,9 @@ test("the books balance every day, close on the balances, and the aggregates equ
               case "wait":
                 now += op.hours * HOUR;
                 break;
+              case "later":
+                now += op.minutes * 60_000;
+                break;
               case "rollup":
                 await rollUpPoints(prisma, programId, at);
                 break;
@@ -223,6 +279,7 @@ test("the books balance every day, close on the balances, and the aggregates equ
             // Refusals (insufficient points, nothing left to reverse, not reversible) change nothing.
             if (!(err instanceof AppError) || err.status >= 500) throw err;
           }
+          await checkToday(programId, zone, dayIn(now, zone), `after ${op.t}`);
         }
         // Expiry months later, so that lots expire within the history's reach.
         now += 40 * 24 * HOUR;
@@ -230,6 +287,7 @@ test("the books balance every day, close on the balances, and the aggregates equ
 
         const from = dayIn(start, zone);
         const to = dayIn(now, zone);
+        await checkToday(programId, zone, to, "after the history");
         await setPointValue(prisma, programId, { currency: "EUR", pointValue: "0.013" });
         const fromAggregates = await pointsAccounting(prisma, programId, from, to);
         checkBooks(fromAggregates, "aggregates");
@@ -280,11 +338,16 @@ test("the books balance every day, close on the balances, and the aggregates equ
     ),
     { seed: SEED, numRuns: RUNS },
   );
+  assert.ok(reach.since > 0, "some checks read a day so far with entries written since it");
 });
 
 test("active members of any period, from the days, are the distinct count of the ledger's", async () => {
   const actArb = fc.oneof(
-    { weight: 6, arbitrary: fc.record({ t: fc.constant("earn" as const), c: fc.nat(5), hours: fc.nat(120) }) },
+    // Hours to the next act: often within the day (a day so far with customers in it), else up to five days.
+    {
+      weight: 6,
+      arbitrary: fc.record({ t: fc.constant("earn" as const), c: fc.nat(5), hours: fc.oneof(fc.nat(3), fc.nat(120)) }),
+    },
     { weight: 1, arbitrary: fc.record({ t: fc.constant("erase" as const), c: fc.nat(5) }) },
     { weight: 1, arbitrary: fc.record({ t: fc.constant("rollup" as const) }) },
   );
@@ -330,6 +393,7 @@ test("active members of any period, from the days, are the distinct count of the
             );
             erased.add(a.c);
           } else if (a.t === "rollup") await rollUpPoints(prisma, programId, at);
+          await checkToday(programId, zone, dayIn(now, zone), `after ${a.t}`);
         }
         // Expiry entries (not activity) after the last earn, some on days with activity.
         now += 40 * 24 * HOUR;
@@ -345,4 +409,109 @@ test("active members of any period, from the days, are the distinct count of the
     ),
     { seed: SEED, numRuns: RUNS },
   );
+  assert.ok(reach.recent > 0, "some checks read a day so far whose customers had been active before it");
+});
+
+test("a test program whose clock was moved: its day so far counts for its own day only", async () => {
+  const zone = "Europe/Madrid";
+  const { programId } = await createProgram(prisma, {
+    name: "clocked accounting",
+    test: true,
+    clockAt: new Date("2030-05-10T12:00:00Z"),
+    tierPeriodMonths: 12,
+  });
+  await updateProgram(prisma, programId, { pointsExpiryMonths: 1, timeZone: zone });
+  const emails = ["a", "b", "c"].map((k) => `${k}.clocked@example.com`);
+  await prisma.$transaction((tx) =>
+    applyUserBatch(
+      tx,
+      programId,
+      emails.map((email) => ({ email, feature: "user" as const, payload: {} })),
+    ),
+  );
+  const rows = await prisma.customer.findMany({ where: { programId }, select: { id: true, email: true } });
+  const [a, b, c] = emails.map((e) => rows.find((r) => r.email === e)!.id) as [string, string, string];
+  const earn = (customerId: string, at: string) =>
+    prisma.$transaction((tx) =>
+      increaseBalance(tx, { programId, customerId, points: 10, source: "api", actor: "test", now: new Date(at) }),
+    );
+  const state = async () =>
+    (
+      await prisma.$queryRawUnsafe<{ through: string; day: string; asOf: Date }[]>(
+        `SELECT to_char(r."throughDay", 'YYYY-MM-DD') AS through, to_char(t.day, 'YYYY-MM-DD') AS day, t."asOf"
+         FROM "PointsRollup" r JOIN "PointsToday" t USING ("programId") WHERE r."programId" = $1::uuid`,
+        programId,
+      )
+    )[0]!;
+  // The report as of the program's clock, and the same from the ledger alone (no rolled-up day read).
+  const reports = async () => {
+    const { clockAt } = await prisma.program.findUniqueOrThrow({ where: { id: programId }, select: { clockAt: true } });
+    const report = () => programReport(prisma, programId, resolveRange({ range: "7d" }, zone, clockAt!), clockAt!);
+    const read = await report();
+    const [saved] = await prisma.$queryRawUnsafe<{ throughDay: Date; rolledAt: Date }[]>(
+      `DELETE FROM "PointsRollup" WHERE "programId" = $1::uuid RETURNING "throughDay", "rolledAt"`,
+      programId,
+    );
+    const ledger = await report();
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO "PointsRollup" ("programId", "timeZone", "throughDay", "rolledAt") VALUES ($1::uuid, $2, $3, $4)`,
+      programId,
+      zone,
+      saved!.throughDay,
+      saved!.rolledAt,
+    );
+    return { read, ledger };
+  };
+
+  await earn(a, "2030-05-08T10:00:00Z");
+  await earn(a, "2030-05-10T08:00:00Z");
+  await earn(b, "2030-05-10T09:00:00Z");
+  await rollUpDuePrograms(prisma); // on the test program's clock, 10 May 14:00 in Madrid
+  assert.deepEqual(await state(), {
+    through: "2030-05-09",
+    day: "2030-05-10",
+    asOf: new Date("2030-05-10T11:45:00Z"),
+  });
+  // Written after the day so far: Ana again the same day (active once), Carl new, Ben the next day.
+  await earn(a, "2030-05-10T13:00:00Z");
+  await earn(c, "2030-05-10T14:00:00Z");
+  await earn(b, "2030-05-11T10:00:00Z");
+  await advanceClock(prisma, programId, { to: new Date("2030-05-13T12:00:00Z") });
+
+  // Before the job runs on the new clock: the day so far of 10 May counts for 10 May, the days since from the ledger.
+  const before = await reports();
+  assert.deepEqual(before.read, before.ledger, "clock moved, job not run yet");
+  assert.equal(before.read.current.activeMembers, 3);
+  assert.equal(before.read.current.issued, 60);
+
+  // The job on the new clock: 10–12 May closed, the day so far is 13 May's.
+  const stale = await prisma.$queryRawUnsafe<Record<string, unknown>[]>(
+    `SELECT * FROM "PointsToday" WHERE "programId" = $1::uuid`,
+    programId,
+  );
+  await rollUpDuePrograms(prisma);
+  assert.deepEqual(await state(), {
+    through: "2030-05-12",
+    day: "2030-05-13",
+    asOf: new Date("2030-05-13T11:45:00Z"),
+  });
+  const after = await reports();
+  assert.deepEqual(after.read, after.ledger, "clock moved, job run");
+  assert.deepEqual(after.read, before.read, "the same report");
+
+  // A day so far from before the clock's day left behind (an instance that rolled it up late): ignored.
+  await prisma.$executeRawUnsafe(
+    `UPDATE "PointsToday" SET day = $2::date, "asOf" = $3::timestamptz, earned = $4, "activeMembers" = $5,
+       "activeRecent" = $6::int[] WHERE "programId" = $1::uuid`,
+    programId,
+    stale[0]!.day,
+    stale[0]!.asOf,
+    stale[0]!.earned,
+    stale[0]!.activeMembers,
+    `{${(stale[0]!.activeRecent as number[]).join(",")}}`,
+  );
+  assert.equal((await state()).day, "2030-05-10");
+  const left = await reports();
+  assert.deepEqual(left.read, left.ledger, "a stale day so far is not read");
+  assert.deepEqual(left.read, before.read);
 });

@@ -17,7 +17,7 @@ import type { BalanceChange } from "@/lib/domain/balance-change";
 import { REDEEM_WRITE, redeemRefusal, redeemValues } from "@/lib/domain/rewards";
 import { earningFlowRunValues } from "@/lib/domain/earning-flows";
 import { ASSIGN_WRITE, assignCouponRefusal, assignCouponValues } from "@/lib/domain/coupons";
-import { EVENT_ANSWER_BODY, EVENT_WRITE, FLOW_ANSWER_BODY } from "@/lib/domain/campaigns/event-write";
+import { EVENT_ANSWER_BODY, FLOW_ANSWER_BODY, perEventShape } from "@/lib/domain/campaigns/event-write";
 import { customerEventValues } from "@/lib/domain/campaigns/customer-events";
 import { BATCH_WRITE, externalIdTaken, userBatchValues, type IntegrationBatchItem } from "@/lib/domain/customers";
 
@@ -107,9 +107,9 @@ export const redeemRewardInOneStatement = (
 
 /**
  * 200 `{ pointsEarned, balance, transaction, capped }`: an earning flow's run is the campaign engine's write
- * (`EVENT_WRITE`) with the flow's answer.
+ * (`perEventShape`) with the flow's answer.
  */
-const RUN_SQL = keyedStatement(EVENT_WRITE, { status: 200, body: FLOW_ANSWER_BODY }).text;
+const runSql = perEventShape((write) => keyedStatement(write, { status: 200, body: FLOW_ANSWER_BODY }).text);
 
 /** A run of an earning flow, after one read of the flow, the customer and the flow's uses, and the engine's decision. */
 export async function executeEarningFlowInOneStatement(
@@ -118,13 +118,13 @@ export async function executeEarningFlowInOneStatement(
   slot: OutcomeSlot | null,
 ): Promise<Outcome | null> {
   // Null: the run's points go pending, the locked path's work.
-  const values = await earningFlowRunValues(database.prisma, input);
-  if (!values) return null;
-  return inOneStatement(database, slot, { sql: RUN_SQL, values, refusal: changeRefusal });
+  const plan = await earningFlowRunValues(database.prisma, input);
+  if (!plan) return null;
+  return inOneStatement(database, slot, { sql: runSql(plan.shape), values: plan.values, refusal: changeRefusal });
 }
 
 /** 200 `{ event, effects, balance, skipped }`. */
-const EVENT_SQL = keyedStatement(EVENT_WRITE, { status: 200, body: EVENT_ANSWER_BODY }).text;
+const eventSql = perEventShape((write) => keyedStatement(write, { status: 200, body: EVENT_ANSWER_BODY }).text);
 
 /**
  * A customer event against the program's campaigns, after one snapshot read and the evaluation (null: the locked
@@ -135,9 +135,9 @@ export async function recordCustomerEventInOneStatement(
   input: Parameters<typeof customerEventValues>[1],
   slot: OutcomeSlot | null,
 ): Promise<Outcome | null> {
-  const values = await customerEventValues(database.raw, input);
-  if (!values) return null;
-  return inOneStatement(database, slot, { sql: EVENT_SQL, values, refusal: changeRefusal });
+  const plan = await customerEventValues(database.raw, input);
+  if (!plan) return null;
+  return inOneStatement(database, slot, { sql: eventSql(plan.shape), values: plan.values, refusal: changeRefusal });
 }
 
 /** 201 `{ coupon }`. */

@@ -8,7 +8,7 @@ import { closeReferral } from "./referrals";
 import { lockedStatement, runLockedWrite } from "./locked-write";
 import { lockBalance } from "./balance-lock";
 import { awardPoints, evaluate } from "./campaigns/evaluate";
-import { EVENT_WRITE, eventPlan, pendingOfEvaluation, type VersionInfo } from "./campaigns/event-write";
+import { eventPlan, pendingOfEvaluation, perEventShape, type VersionInfo } from "./campaigns/event-write";
 import { pendingOverrideProblem, type PendingSettings } from "./pending-rules";
 import { writePending } from "./pending-write";
 import type { CampaignLimits, Effect, LimitWindow } from "./campaigns/definition";
@@ -317,7 +317,7 @@ export function decideFlowRun(
  * A run decided by the engine: the flow (404 `earning_flow_not_found` when unknown or switched off), the params
  * checked against its declaration (400 by path; only declared values reach the ledger), the flow's campaign
  * (`flowCampaign`) evaluated by the one evaluator on the customer's state and the flow's uses, and the values of
- * the one write (campaigns/event-write.ts `EVENT_WRITE`) with the flow's answer. `locked`: read under the
+ * the one write (campaigns/event-write.ts `perEventShape`) with the flow's answer. `locked`: read under the
  * customer's balance row lock (no version guard needed).
  */
 async function flowRunPlan(db: Db, input: RunInput, locked: boolean) {
@@ -366,7 +366,14 @@ async function flowRunPlan(db: Db, input: RunInput, locked: boolean) {
     undefined,
     pending,
   );
-  return { values: plan.values, pointsEarned, capped, pendingEntries: plan.pendingEntries, flowId: snap.id };
+  return {
+    values: plan.values,
+    shape: plan.shape,
+    pointsEarned,
+    capped,
+    pendingEntries: plan.pendingEntries,
+    flowId: snap.id,
+  };
 }
 
 /**
@@ -374,7 +381,7 @@ async function flowRunPlan(db: Db, input: RunInput, locked: boolean) {
  * one-statement path hands over). The flow is a campaign of the one engine (`flowCampaign`): base points (fixed, or
  * per unit of a numeric param) × the current tier's factor, rounded down, then limited by the flow's caps; a run
  * capped to nothing earns 0 and says which cap. `params` must match the flow's declaration (flow-params.ts); only
- * declared values reach the ledger. The write is the engine's one statement (`EVENT_WRITE`) on both paths, run
+ * declared values reach the ledger. The write is the engine's one statement (`perEventShape`) on both paths, run
  * after the balance row lock (so the caps see every earlier run) and after what is due is settled: an ended tier
  * period is closed first (the factor is the tier's after it), and when the statement finds that the run completes
  * an open referral (`referral_due`), the referral is closed and the statement runs again, then both sides are
@@ -387,12 +394,13 @@ export async function executeEarningFlow(tx: Tx, input: RunInput): Promise<Earni
   const plan = await flowRunPlan(tx, { ...input, now }, true);
   if (!plan) throw new Error("a locked run is never handed over");
   const { values, pointsEarned, capped } = plan;
-  let done = await runLockedWrite(tx, LOCKED_FLOW_SQL, values);
+  const statement = lockedFlowSql(plan.shape);
+  let done = await runLockedWrite(tx, statement, values);
   let referral = null;
   if ("refusal" in done && done.refusal === "referral_due") {
     const { programId, customerId } = input;
     referral = await closeReferral(tx, { programId, customerId, source: "earning_flow", now, points: null });
-    done = await runLockedWrite(tx, LOCKED_FLOW_SQL, values);
+    done = await runLockedWrite(tx, statement, values);
   }
   if ("refusal" in done) {
     if (done.refusal === "missing") throw new Error("customer without loyalty data");
@@ -420,15 +428,16 @@ export async function executeEarningFlow(tx: Tx, input: RunInput): Promise<Earni
   };
 }
 
-const LOCKED_FLOW_SQL = lockedStatement(EVENT_WRITE, ["balance", "entry"]);
+const lockedFlowSql = perEventShape((write) => lockedStatement(write, ["balance", "entry"]));
 
 /**
- * The values of the one write (`EVENT_WRITE`, after the keyed statement's five) for a run on the hot path: one read
+ * The values of the one write (`perEventShape`, after the keyed statement's five) for a run on the hot path: one read
  * (`flowRunPlan`), the engine's decision, guarded by the rows' versions it read. The time is the program's clock's.
  * Null: a run whose points go pending, handed to the locked path (`executeEarningFlow`).
  */
 export async function earningFlowRunValues(db: Db, input: RunInput) {
-  return (await flowRunPlan(db, input, false))?.values ?? null;
+  const plan = await flowRunPlan(db, input, false);
+  return plan ? { values: plan.values, shape: plan.shape } : null;
 }
 
 export interface FlowAllowance {

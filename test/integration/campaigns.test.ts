@@ -459,6 +459,66 @@ for (const backend of BACKENDS) {
       assert.equal(total, 50);
     });
 
+    test("every statement shape is exact under concurrent events: no budget or limit beside a budget and a limit", async () => {
+      // The hot path's statement has one shape per what an event consumes (event-write.ts `EventShape`): an event
+      // that only `plain` rewards runs the shape without budget and use parts; one that `both` rewards too, the shape
+      // with both; a `both` event past its limit or budget, the plain shape again. Sent together, over the same
+      // customers, each shape's effects must stay exact.
+      const type = await declare();
+      const plain = await campaign({ name: "plain", trigger: { event: type }, effects: award(1) });
+      const both = await campaign({
+        name: "limited and budgeted",
+        trigger: { event: type },
+        conditions: { attr: "event.channel", op: "eq", value: "both" },
+        effects: award(10),
+        limits: { perCustomer: { count: 2, window: "day" }, budgetPoints: 60 },
+      });
+      const customers = await Promise.all(Array.from({ length: 4 }, () => newCustomer("shapes")));
+      const runs = await app.together(
+        ...customers.flatMap((email) => [
+          ...Array.from({ length: 4 }, () => () => event(email, type, { total: 1, channel: "both" })),
+          ...Array.from({ length: 2 }, () => () => event(email, type, { total: 1, channel: "web" })),
+        ]),
+      );
+      const effects = runs.flatMap((r) => r.effects);
+      assert.equal(effects.filter((e) => e.campaignId === plain).length, 24, "every event: the plain campaign");
+      assert.equal(effects.filter((e) => e.campaignId === both).length, 6, "the budget's 60 points, 10 at a time");
+      const skips = runs.flatMap((r) => r.skipped.filter((s) => s.campaignId === both)).map((s) => s.reason);
+      assert.equal(skips.filter((r) => r === "condition_false").length, 8, "the events of another channel");
+      const held = skips.filter((r) => r !== "condition_false");
+      assert.equal(held.length, 10);
+      assert.ok(
+        held.every((r) => r === "customer_limit_reached" || r === "budget_exhausted"),
+        held.join(),
+      );
+      assert.equal((await getCampaign(both)).budgetUsed, 60);
+      let total = 0;
+      for (const email of customers) {
+        const entries = (await transactions(email)).filter((t) => t.metadata?.campaignId !== undefined);
+        assert.ok(entries.filter((t) => t.metadata.campaignId === both).length <= 2, "the limit: 2 a day");
+        assert.equal(entries.filter((t) => t.metadata.campaignId === plain).length, 6);
+        const sum = entries.reduce((s, t) => s + t.points, 0);
+        assert.equal(await balance(email), sum, "balance = Σ the campaigns' entries");
+        total += sum;
+      }
+      assert.equal(total, 24 + 60);
+      if (backend === "postgres") {
+        const [row] = await app.query<{ events: number; lots: number; ledger: number; balance: number }>(
+          `SELECT (SELECT count(*) FROM "CustomerEvent" e WHERE e."customerId" = ANY(ids))::int AS events,
+                  (SELECT sum(o.remaining) FROM "PointLot" o WHERE o."customerId" = ANY(ids))::int AS lots,
+                  (SELECT sum(le.points) FROM "LedgerEntry" le WHERE le."customerId" = ANY(ids))::int AS ledger,
+                  (SELECT sum(l.balance) FROM "LoyaltyData" l WHERE l."customerId" = ANY(ids))::int AS balance
+           FROM (SELECT array_agg(c.id) AS ids FROM "Customer" c WHERE c.email = ANY($1::text[])) c`,
+          [customers],
+        );
+        assert.deepEqual(
+          row,
+          { events: 24, lots: 84, ledger: 84, balance: 84 },
+          "one event row each; Σ lots = Σ ledger",
+        );
+      }
+    });
+
     test("a budget spent through its slices is exact: concurrent events to the last point, a lower budget in a new version", async () => {
       // A budget large against its award: the events set room aside in the budget's slices (budget.ts) and spend
       // it; near the end the slices hold room the row no longer has, and the locked path gives it back.

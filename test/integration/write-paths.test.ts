@@ -1,6 +1,6 @@
 /**
  * Coupon assignment, earning-flow runs and the Create/Update batch are each decided by one statement on both of
- * their paths (lib/domain/coupons.ts `ASSIGN_WRITE`, the campaign engine's `EVENT_WRITE` for a flow, customers.ts
+ * their paths (lib/domain/coupons.ts `ASSIGN_WRITE`, the campaign engine's `perEventShape` for a flow, customers.ts
  * `BATCH_WRITE`), on a real PostgreSQL (in-memory PGlite): the API's one-statement path (lib/api/one-statement.ts)
  * and the locked path (the domain function in a transaction) answer the same data, write the same rows and events,
  * and refuse alike.

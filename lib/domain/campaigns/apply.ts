@@ -12,7 +12,7 @@ import type { AppliedCampaign, AppliedEffect, CustomerState, Evaluation } from "
 /**
  * How a lifecycle firing's evaluation (evaluate.ts) takes effect (lifecycle.ts), in the caller's transaction, which
  * holds the customer's balance row lock and the row locks of the budgeted campaigns it evaluated. An event applies
- * the same evaluation through its one statement instead (event-write.ts `EVENT_WRITE`); folding this into that
+ * the same evaluation through its one statement instead (event-write.ts `perEventShape`); folding this into that
  * statement is open work (issue 23's note):
  * - points through the one balance change (ledger.ts `changeBalance`): one `earn` entry per campaign whose metadata
  *   names the campaign, its version, the per-customer window, and what triggered it (`provenance`: the event's id

@@ -6,7 +6,7 @@ import type { Db, Tx } from "@/lib/db/types";
  * row, all those events queue on that one row lock (held until each commits): bench/profile.ts `events` measured the
  * event's statement at 30 ms mean, nearly all of it waiting, against 1.7 ms without budgets.
  *
- * So the hot path (event-write.ts `EVENT_WRITE`) spends room set aside ahead of time in one of the campaign's
+ * So the hot path (event-write.ts `perEventShape`) spends room set aside ahead of time in one of the campaign's
  * `SLICES` slices (`CampaignBudgetSlice`, one that no concurrent event holds: event-write.ts `bslice`):
  * `Campaign.budgetUsed` counts the points given AND the room the slices hold, and is still guarded by `budgetUsed + n <= budget` whenever it grows, so
  * points given = `budgetUsed - Σ room` never exceed the budget, whatever the interleaving. A slice without room enough

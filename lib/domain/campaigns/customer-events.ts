@@ -18,8 +18,8 @@ import { eventTypeAttributes } from "./store";
 import { checkEventAttributes } from "./validate";
 import {
   assignsCoupon,
-  EVENT_WRITE,
   eventPlan,
+  perEventShape,
   readEventSnapshot,
   versionsOf,
   type AssignedCoupons,
@@ -29,7 +29,7 @@ import {
 import { pendingSettings, writePending } from "../pending-write";
 import type { PendingTerms } from "../pending-rules";
 
-const LOCKED_EVENT_SQL = lockedStatement(EVENT_WRITE, ["balance"]);
+const lockedEventSql = perEventShape((write) => lockedStatement(write, ["balance"]));
 
 /**
  * A customer event in, the campaigns' effects out (API.md "Campaigns and events"): the event is checked against its
@@ -41,7 +41,7 @@ const LOCKED_EVENT_SQL = lockedStatement(EVENT_WRITE, ["balance"]);
  *   budget the evaluator sees is exact until commit: concurrent events never give more than the budget;
  * - coupons through the one assignment (coupons.ts `assignCoupon`), before the statement (their codes are part of the
  *   outcome); a referral the event's earn completes is closed before it and rewarded after it (as every earn does);
- * - then the SAME statement as the hot path (event-write.ts `EVENT_WRITE`, through `runLockedWrite`): one balance
+ * - then the SAME statement as the hot path (event-write.ts `perEventShape`, through `runLockedWrite`): one balance
  *   change with one `earn` entry per campaign whose metadata names the campaign, its version and the event
  *   (`campaignId`, `campaignVersion`, `campaignName`, `eventId`, `eventType`, `window`), the budgets consumed, the
  *   per-customer uses counted (each refusing to go past its limit: a bug under these locks), the event kept in the
@@ -207,7 +207,7 @@ export async function recordCustomerEvent(tx: Tx, input: CustomerEventInput): Pr
   // The event's earn closes the customer's open referral when it qualifies, then rewards both sides after it.
   const referral =
     plan.total > 0 ? await closeReferral(tx, { programId, customerId, source: "api", now, points: plan.total }) : null;
-  const done = await runLockedWrite(tx, LOCKED_EVENT_SQL, plan.values);
+  const done = await runLockedWrite(tx, lockedEventSql(plan.shape), plan.values);
   if ("refusal" in done) {
     if (done.refusal === "missing") throw new Error("customer without loyalty data");
     throw changeRefusal(done.refusal) ?? new Error(`customer event refused under the row lock: ${done.refusal}`);
@@ -245,7 +245,7 @@ const windowsAt = (now: Date, timeZone: string) => {
 /**
  * The hot path of an event (the route's one statement, lib/api/one-statement.ts): one read of the customer (by
  * e-mail), the declaration, the active campaigns and the use counters (`readEventSnapshot`); the versions from their
- * cache (`versionsOf`); the one evaluator; then the values of the one statement (`EVENT_WRITE`), which applies the
+ * cache (`versionsOf`); the one evaluator; then the values of the one statement (`perEventShape`), which applies the
  * decision only if nothing it read has changed meanwhile. Null when the locked path must take the event: no such
  * customer (its lookup answers 404), an event that does not fit its declaration (the locked path checks a replay of
  * the key first, then answers 400 by path), a dry run, or an event that assigns a coupon.
@@ -253,7 +253,7 @@ const windowsAt = (now: Date, timeZone: string) => {
 export async function customerEventValues(
   db: RawQueries,
   input: Omit<CustomerEventInput, "customerId"> & { email: string },
-): Promise<unknown[] | null> {
+): Promise<Pick<ReturnType<typeof eventPlan>, "values" | "shape"> | null> {
   if (input.dryRun) return null;
   const { programId, now } = input;
   let zone = ZONES.get(programId) ?? "UTC";
@@ -310,5 +310,5 @@ export async function customerEventValues(
     undefined,
     new Map(snap.campaigns.map(([id, , , counted]) => [id, counted])),
   );
-  return plan.values;
+  return { values: plan.values, shape: plan.shape };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { RawQueries } from "@/lib/db/types";
-import { params, raw, sql } from "@/lib/db/sql";
+import { empty, params, raw, sql } from "@/lib/db/sql";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { changeCtes } from "../ledger";
 import { ledgerEntryJson } from "../sql";
@@ -59,7 +59,20 @@ const EVENT = params(
 );
 const v = EVENT.sql;
 
-export const EVENT_WRITE: StatementWrite = {
+/**
+ * What an event's statement must do, known before it runs (`eventPlan`): consume budgets, count per-customer uses,
+ * keep the event in the event log (an earning flow's run is not kept there). The statement of a shape leaves out the
+ * parts that cannot apply, as a balance change's does (ledger.ts `ChangeShape`): PostgreSQL opens and locks every
+ * table and index a plan names on every execution, whether the part runs or not. Its `invariant` still checks that
+ * the values fit the shape (no budget, no use, no event id where the shape has none), so a mismatch rolls back.
+ */
+export interface EventShape {
+  budgets: boolean;
+  uses: boolean;
+  log: boolean;
+}
+
+const eventWriteOf = (shape: EventShape): StatementWrite => ({
   ctes: sql`ev_entries AS (
   SELECT * FROM jsonb_to_recordset(${v.entries}::jsonb) AS x(ord int, id uuid, points int, reason text, metadata jsonb)
 ), ${changeCtes({
@@ -81,7 +94,9 @@ export const EVENT_WRITE: StatementWrite = {
     entries: sql`ev_entries`,
   })}, acted AS (
   SELECT 1 AS one FROM cur WHERE ${v.total}::int = 0 OR EXISTS (SELECT 1 FROM upd)
-), bud AS (
+${
+  shape.budgets
+    ? sql`), bud AS (
   SELECT * FROM jsonb_to_recordset(${v.budgets}::jsonb) AS b(id uuid, points int, cap int, slice int, chunk int)
 ), bslice AS (
   -- The slice each budget spends from (budget.ts), locked before any row, the budgets in campaign order: one that no
@@ -125,7 +140,11 @@ export const EVENT_WRITE: StatementWrite = {
   SELECT b.id FROM bud b
   WHERE EXISTS (SELECT 1 FROM spent_slice x WHERE x."campaignId" = b.id)
      OR EXISTS (SELECT 1 FROM refill r WHERE r.id = b.id AND NOT r.sliced)
-), used AS (
+`
+    : empty
+}${
+    shape.uses
+      ? sql`), used AS (
   INSERT INTO "CampaignUsage" ("programId", "campaignId", "customerId", "window", count)
   SELECT ${v.programId}::uuid, u.id, ${v.customerId}::uuid, u."window", 1
   FROM jsonb_to_recordset(${v.uses}::jsonb) AS u(id uuid, "window" text, cap int) WHERE EXISTS (SELECT 1 FROM acted)
@@ -133,14 +152,23 @@ export const EVENT_WRITE: StatementWrite = {
     WHERE "CampaignUsage".count < (SELECT c.cap FROM jsonb_to_recordset(${v.uses}::jsonb) AS c(id uuid, cap int)
                                    WHERE c.id = excluded."campaignId")
   RETURNING 1
-), logged AS (
+`
+      : empty
+  }${
+    shape.log
+      ? sql`), logged AS (
   INSERT INTO "CustomerEvent" (id, "programId", "customerId", type, "occurredAt", "orderId", attributes, outcome,
                                "idempotencyKey", "createdAt")
   SELECT ${v.eventId}::uuid, ${v.programId}::uuid, ${v.customerId}::uuid, ${v.type}::text, ${v.occurredAt}::timestamptz,
          ${v.orderId}::text, ${v.attributes}::jsonb, ${v.outcome}::jsonb, ${v.idempotencyKey}::text, ${v.now}::timestamptz
   FROM acted WHERE ${v.eventId}::uuid IS NOT NULL
   RETURNING 1
-), result AS (
+`
+      : sql`), logged AS (
+  -- Every parameter is named in every shape (its type must be known): these are the event row's.
+  SELECT 1 AS one WHERE ${v.eventId}::uuid IS NOT NULL AND ${v.type}::text IS NULL AND ${v.occurredAt}::timestamptz IS NULL
+    AND ${v.attributes}::jsonb IS NULL AND ${v.outcome}::jsonb IS NULL`
+  }), result AS (
   SELECT ${v.customerId}::uuid AS "customerId", coalesce((SELECT balance FROM upd), (SELECT balance FROM cur)) AS balance,
          ${v.head}::text AS head, ${v.tail}::text AS tail,
          CASE WHEN ${v.earningFlowId}::uuid IS NOT NULL THEN (SELECT ${raw(ledgerEntryJson("e"))}::text FROM e) END AS entry
@@ -155,11 +183,27 @@ export const EVENT_WRITE: StatementWrite = {
          AND (NOT EXISTS (SELECT 1 FROM acted)
               OR ((${v.seen}::text IS NULL OR (SELECT lv::text || ':' || tv::text FROM cur) = ${v.seen}::text)
                   AND (SELECT count(*) FROM logged) = CASE WHEN ${v.eventId}::uuid IS NULL THEN 0 ELSE 1 END
-                  AND (SELECT count(*) FROM used) = jsonb_array_length(${v.uses}::jsonb)
-                  AND (SELECT count(*) FROM budget) = jsonb_array_length(${v.budgets}::jsonb))) AS ok
+                  AND ${shape.uses ? sql`(SELECT count(*) FROM used)` : raw("0")} = jsonb_array_length(${v.uses}::jsonb)
+                  AND ${shape.budgets ? sql`(SELECT count(*) FROM budget)` : raw("0")} = jsonb_array_length(${v.budgets}::jsonb))) AS ok
 )`,
   extras: ["balance", "entry"],
-};
+});
+
+const shapeKey = (shape: EventShape) => `${+shape.budgets}${+shape.uses}${+shape.log}`;
+
+/**
+ * The statements built on the event's write (`build`: a keyed statement with its answer, or the locked path's), one
+ * per shape, built when first asked for.
+ */
+export function perEventShape<T>(build: (write: StatementWrite) => T): (shape: EventShape) => T {
+  const built = new Map<string, T>();
+  return (shape) => {
+    const key = shapeKey(shape);
+    let out = built.get(key);
+    if (out === undefined) built.set(key, (out = build(eventWriteOf(shape))));
+    return out;
+  };
+}
 
 /** The answer of an event that acted: `{ event, effects, balance, skipped }`, the balance from the statement. */
 export const EVENT_ANSWER_BODY = sql`r.head || r.balance || r.tail`;
@@ -375,7 +419,8 @@ export function eventPlan(
     earningFlowId: flow ? flow.earningFlowId : null,
     seen: flow ? flow.seen : null,
   });
-  return { values, total, event, effects, skipped, pendingEntries };
+  const shape: EventShape = { budgets: budgets.length > 0, uses: uses.length > 0, log: !flow };
+  return { values, shape, total, event, effects, skipped, pendingEntries };
 }
 
 /** Whether an evaluation assigns a coupon (the locked path's work). */

@@ -1,11 +1,13 @@
 /**
  * Staff accounts on a real (in-memory PGlite) database: adding an existing account to another program keeps its
- * password; only setStaffPassword changes it; password length is checked the same way everywhere.
+ * password; only setStaffPassword changes it; password length is checked the same way everywhere; a one-time link is
+ * looked up before its password is hashed.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createProgram } from "@/lib/domain/programs";
 import { createStaff, membershipsOf, setStaffPassword, verifyStaffPassword } from "@/lib/domain/staff";
+import { redeemStaffLink } from "@/lib/domain/staff-links";
 import { AppError } from "@/lib/errors";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { memoryDatabase } from "../support/pglite-memory";
@@ -69,5 +71,18 @@ describe("staff accounts", () => {
       );
     }
     assert.equal(await prisma.staffUser.count({ where: { email: "grace@example.com" } }), 0);
+  });
+
+  test("threat-invite-token-reuse: a made-up link token costs no password hash (the link is looked up first)", async () => {
+    // 40 × "é" is 80 bytes: the hash's own check (bcrypt reads 72) refuses it with a 400 when it runs. For a token that
+    // is no link's, the answer is the link's 410: the password was never checked, so never hashed either.
+    let used = false;
+    await assert.rejects(
+      redeemStaffLink(prisma, { token: "y".repeat(43), password: "é".repeat(40) }, async () => {
+        used = true;
+      }),
+      (e: AppError) => e.status === 410 && e.code === "link_invalid",
+    );
+    assert.equal(used, false);
   });
 });

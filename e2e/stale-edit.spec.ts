@@ -54,3 +54,35 @@ test("two sessions edit one customer: the second save is refused and offers to r
   await support.close();
   await manager.close();
 });
+
+// A quick user types before the page's scripts have run: what they typed is a change to save, not what the form
+// showed (the form once read its "shown" values after hydration, so this save said "Nothing to save").
+test("a field typed before the page hydrated is saved", async ({ page }) => {
+  const { programId, sampleEmail, apiKey } = seed();
+  await signIn(page, "manager");
+  const res = await page.request.get(`/v1/programs/${programId}/customers/${encodeURIComponent(sampleEmail)}`, {
+    headers: { "api-key": apiKey },
+  });
+  const { id } = (await res.json()) as { id: string };
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/_next/static/**/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/dashboard/${programId}/customers/${id}`, { waitUntil: "domcontentloaded" });
+  const form = page.getByRole("form", { name: "User data" });
+  const phone = `+34 7${String(Date.now()).slice(-8)}`;
+  await form.getByLabel("Phone").fill(phone);
+  release();
+  // Hydrated: React has attached its props to the form element.
+  await expect
+    .poll(() => form.evaluate((el) => Object.keys(el).some((k) => k.startsWith("__reactProps"))), { timeout: 20_000 })
+    .toBe(true);
+  await form.getByRole("button", { name: "Save user data" }).click();
+  await expect(page.getByText("User data saved")).toBeVisible();
+  const after = await page.request.get(`/v1/programs/${programId}/customers/${encodeURIComponent(sampleEmail)}`, {
+    headers: { "api-key": apiKey },
+  });
+  expect(((await after.json()) as { userData: { phone: string } }).userData.phone).toBe(phone);
+});

@@ -167,6 +167,13 @@ const startingValue = (value: unknown): string | number =>
  * and `field(name)` on each input: its name, its starting value (from `values`, an edit form's saved values) and
  * its error, so a field is named once.
  */
+/** A detached copy of the form reset to its default values (the value attributes the page rendered). */
+function defaultsOf(form: HTMLFormElement): HTMLFormElement {
+  const copy = form.cloneNode(true) as HTMLFormElement;
+  copy.reset();
+  return copy;
+}
+
 export function useStaffForm<S extends z.ZodType, T = unknown>(
   options: StaffWrite<S, T> & {
     read: (form: FormValues) => z.input<S>;
@@ -187,7 +194,9 @@ export function useStaffForm<S extends z.ZodType, T = unknown>(
   const { read } = options;
   const version = options.version instanceof Date ? options.version.toISOString() : options.version;
   useEffect(() => {
-    if (ref.current) shown.current = asRecord(read(formValues(ref.current)));
+    // The fields' default values (the page's), not their current ones: what was typed before the page hydrated is a
+    // change to send, not what the form showed (read as shown, a quick user's first save was "nothing to save").
+    if (ref.current) shown.current = asRecord(read(formValues(defaultsOf(ref.current))));
     // The page's new version (after a reload or a refresh) is what the form shows from now on.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [version]);

@@ -97,6 +97,19 @@ before(async () => {
 });
 after(() => db.close());
 
+/** The program's new customers with these e-mails (one user batch), their ids in the e-mails' order. */
+async function addCustomers(programId: string, emails: string[]): Promise<string[]> {
+  await prisma.$transaction((tx) =>
+    applyUserBatch(
+      tx,
+      programId,
+      emails.map((email) => ({ email, feature: "user" as const, payload: {} })),
+    ),
+  );
+  const rows = await prisma.customer.findMany({ where: { programId }, select: { id: true, email: true } });
+  return emails.map((e) => rows.find((r) => r.email === e)!.id);
+}
+
 const dayIn = (t: number, zone: string) =>
   new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(t);
 
@@ -203,21 +216,13 @@ test("the books balance every day, close on the balances, and the aggregates equ
         const { programId } = await createProgram(prisma, { name: `accounting ${run}`, tierPeriodMonths: 12 });
         await updateProgram(prisma, programId, { pointsExpiryMonths: expiryMonths, timeZone: zone });
         const emails = Array.from({ length: customers }, (_, i) => `c${i}.acct${run}@example.com`);
-        await prisma.$transaction((tx) =>
-          applyUserBatch(
-            tx,
-            programId,
-            emails.map((email) => ({ email, feature: "user" as const, payload: {} })),
-          ),
-        );
+        const ids = await addCustomers(programId, emails);
         const start = Date.parse("2030-03-01T10:00:00Z");
         await prisma.$executeRawUnsafe(
           `UPDATE "Customer" SET "createdAt" = $2::timestamptz WHERE "programId" = $1::uuid`,
           programId,
           new Date(start).toISOString(),
         );
-        const rows = await prisma.customer.findMany({ where: { programId }, select: { id: true, email: true } });
-        const ids = emails.map((e) => rows.find((r) => r.email === e)!.id);
         const erased = new Set<number>();
         const entries: { id: string; customer: number }[] = [];
         let now = start;
@@ -360,15 +365,7 @@ test("active members of any period, from the days, are the distinct count of the
         const { programId } = await createProgram(prisma, { name: `active ${run}`, tierPeriodMonths: 12 });
         await updateProgram(prisma, programId, { pointsExpiryMonths: 1, timeZone: zone });
         const emails = Array.from({ length: 6 }, (_, i) => `c${i}.active${run}@example.com`);
-        await prisma.$transaction((tx) =>
-          applyUserBatch(
-            tx,
-            programId,
-            emails.map((email) => ({ email, feature: "user" as const, payload: {} })),
-          ),
-        );
-        const rows = await prisma.customer.findMany({ where: { programId }, select: { id: true, email: true } });
-        const ids = emails.map((e) => rows.find((r) => r.email === e)!.id);
+        const ids = await addCustomers(programId, emails);
         const start = Date.parse("2030-03-01T10:00:00Z");
         let now = start;
         const erased = new Set<number>();
@@ -422,15 +419,7 @@ test("a test program whose clock was moved: its day so far counts for its own da
   });
   await updateProgram(prisma, programId, { pointsExpiryMonths: 1, timeZone: zone });
   const emails = ["a", "b", "c"].map((k) => `${k}.clocked@example.com`);
-  await prisma.$transaction((tx) =>
-    applyUserBatch(
-      tx,
-      programId,
-      emails.map((email) => ({ email, feature: "user" as const, payload: {} })),
-    ),
-  );
-  const rows = await prisma.customer.findMany({ where: { programId }, select: { id: true, email: true } });
-  const [a, b, c] = emails.map((e) => rows.find((r) => r.email === e)!.id) as [string, string, string];
+  const [a, b, c] = (await addCustomers(programId, emails)) as [string, string, string];
   const earn = (customerId: string, at: string) =>
     prisma.$transaction((tx) =>
       increaseBalance(tx, { programId, customerId, points: 10, source: "api", actor: "test", now: new Date(at) }),

@@ -19,6 +19,7 @@ import { log } from "../lifecycle";
 import { measure, ratioOf, type LoadRequest } from "../load";
 import { brokenBalances, type Workload } from "../setup";
 import { EVALUATOR_TARGET, measureEvaluator } from "../evaluator";
+import { SLICES } from "@/lib/domain/campaigns/budget";
 
 const figures = (rps: number) => ({ rps, p50: 0, p99: 0, requests: Math.round(rps * 3), errors: 0, non2xx: 0 });
 const SECONDS = 10;
@@ -29,6 +30,12 @@ const BUDGETED = Number(process.env.BENCH_EVENTS_BUDGETED ?? 2);
  * is an entry, a lot and a `balance.changed` more per event; other values show what one campaign more costs.
  */
 const MATCHING = Number(process.env.BENCH_EVENTS_MATCHING ?? 5);
+/**
+ * Campaigns of other programs (BENCH_EVENTS_OTHER_CAMPAIGNS, default 1,000), each with its budget slices, written by
+ * SQL before the row: a shared database holds every program's campaigns, and a statement whose plan reads more of
+ * them than its own program's would grow slower with every program added. 0: the program's 20 alone.
+ */
+const OTHER_CAMPAIGNS = Number(process.env.BENCH_EVENTS_OTHER_CAMPAIGNS ?? 1000);
 export const EVENTS_TARGET = 0.6;
 
 export async function evaluatorRow(ctx: Context) {
@@ -94,7 +101,25 @@ export async function eventsWorkload(baseUrl: string, work: Workload, sql: pg.Po
     await call("POST", `/campaigns/${c.id}/activate`);
     if (i < budgetedCount) budgeted.push(c.id);
   }
-  log(`events: 20 active campaigns on ${type}, ${MATCHING} matching`);
+  if (OTHER_CAMPAIGNS > 0) {
+    // Ten other programs' active campaigns, as `createCampaign` leaves them (their slices, no budget used), then
+    // the statistics the planner would have on such a database.
+    await sql.query(
+      `WITH k AS (
+         INSERT INTO "Campaign" ("programId", name, status, version, "createdAt", "updatedAt")
+         SELECT ('00000000-0000-4000-8000-' || lpad((g % 10)::text, 12, '0'))::uuid, 'other ' || g, 'active', 1, now(), now()
+         FROM generate_series(1, $1::int) g
+         RETURNING id, "programId"
+       )
+       INSERT INTO "CampaignBudgetSlice" ("programId", "campaignId", slice, room)
+       SELECT k."programId", k.id, s, 0 FROM k CROSS JOIN generate_series(0, $2::int - 1) s`,
+      [OTHER_CAMPAIGNS, SLICES],
+    );
+    await sql.query(`ANALYZE "Campaign", "CampaignBudgetSlice"`);
+  }
+  log(
+    `events: 20 active campaigns on ${type}, ${MATCHING} matching; ${OTHER_CAMPAIGNS.toLocaleString("en")} other programs' campaigns`,
+  );
   const customers = work.emails.slice(0, 5000);
   const events: LoadRequest = {
     method: "POST",

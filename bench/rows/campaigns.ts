@@ -169,7 +169,7 @@ export async function eventsRow(ctx: Context) {
   const ratio = ratioOf(sent, increase);
   ctx.add({
     family: "events",
-    name: `POST …/events, Idempotency-Key (20 active campaigns, ${MATCHING} match, ${BUDGETED} with a budget)`,
+    name: `POST …/events, Idempotency-Key (20 active campaigns, ${MATCHING} match, ${BUDGETED} with a budget; ${OTHER_CAMPAIGNS.toLocaleString("en")} of other programs)`,
     load: String(CONNECTIONS),
     ours: sent,
     refs: [{ label: "keyed increase (same server)", figures: increase }],

@@ -1,17 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { seed, shot, signIn } from "./helpers";
+import { sampleCustomerJson, seed, shot, signIn } from "./helpers";
 
 // Issue 28: an audit log people can read. A manager changes a customer's phone; the audit log filtered to that one
 // day (the program's day), to the manager and to customer changes, says it in words, shows the diff of the changed
 // key and links to the customer.
 
 test("the audit log filtered to one day shows who changed what, with a diff", async ({ page }) => {
-  const { programId, sampleEmail, apiKey } = seed();
+  const { programId } = seed();
   const me = await signIn(page, "manager");
-  const res = await page.request.get(`/v1/programs/${programId}/customers/${encodeURIComponent(sampleEmail)}`, {
-    headers: { "api-key": apiKey },
-  });
-  const { id } = (await res.json()) as { id: string };
+  const { id } = await sampleCustomerJson(page);
   const customerUrl = `/dashboard/${programId}/customers/${id}`;
   await page.goto(customerUrl);
   const phone = `+34 6${String(Date.now()).slice(-8)}`;

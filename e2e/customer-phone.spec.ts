@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { seed, shot, signIn } from "./helpers";
+import { sampleCustomerJson, seed, shot, signIn } from "./helpers";
 
 // Issue 28: on a phone the customer page opens with a compact summary, and the destructive action (delete the
 // customer) is not among the routine actions but in a danger zone at the end of the page.
@@ -7,12 +7,9 @@ import { seed, shot, signIn } from "./helpers";
 test.use({ viewport: { width: 390, height: 844 } });
 
 test("on a phone the customer page opens with a summary; delete is in the danger zone at the end", async ({ page }) => {
-  const { programId, sampleEmail, apiKey } = seed();
+  const { programId } = seed();
   await signIn(page, "manager");
-  const res = await page.request.get(`/v1/programs/${programId}/customers/${encodeURIComponent(sampleEmail)}`, {
-    headers: { "api-key": apiKey },
-  });
-  const { id } = (await res.json()) as { id: string };
+  const { id } = await sampleCustomerJson(page);
   await page.goto(`/dashboard/${programId}/customers/${id}`);
 
   const summary = page.getByRole("region", { name: "Summary" });

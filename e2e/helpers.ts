@@ -16,6 +16,15 @@ export function seed(): Seed {
   return JSON.parse(readFileSync(path.join(process.env.E2E_PGLITE_DIR!, "seed.json"), "utf8"));
 }
 
+/** The seeded sample customer as `GET /v1/…/customers/{email}` answers them (the page's request context). */
+export async function sampleCustomerJson<T = { id: string }>(page: Page): Promise<T> {
+  const { programId, apiKey, sampleEmail } = seed();
+  const res = await page.request.get(`/v1/programs/${programId}/customers/${encodeURIComponent(sampleEmail)}`, {
+    headers: { "api-key": apiKey },
+  });
+  return (await res.json()) as T;
+}
+
 export async function signIn(page: Page, role: string, options: { timeout?: number } = {}) {
   const account = seed().staff.find((s) => s.role === role)!;
   await page.goto("/signin");

@@ -1,22 +1,19 @@
 import { expect, test } from "@playwright/test";
-import { seed, shot, signIn } from "./helpers";
+import { sampleCustomerJson, seed, shot, signIn } from "./helpers";
 
 // Issue 28, item 1: two people edit one customer. Support saves a new phone; a manager whose page still shows the
 // old one changes only the first name: the save is refused (nothing changes, the old phone does not come back), the
 // message says what was changed, and Reload shows the current values, from which the manager's save goes through.
 
 test("two sessions edit one customer: the second save is refused and offers to reload", async ({ browser }) => {
-  const { programId, sampleEmail, apiKey } = seed();
+  const { programId } = seed();
   const support = await browser.newContext();
   const manager = await browser.newContext();
   const a = await support.newPage();
   const b = await manager.newPage();
   await signIn(a, "support");
   await signIn(b, "manager");
-  const res = await a.request.get(`/v1/programs/${programId}/customers/${encodeURIComponent(sampleEmail)}`, {
-    headers: { "api-key": apiKey },
-  });
-  const { id } = (await res.json()) as { id: string };
+  const { id } = await sampleCustomerJson(a);
   const url = `/dashboard/${programId}/customers/${id}`;
   await a.goto(url);
   await b.goto(url);
@@ -37,10 +34,7 @@ test("two sessions edit one customer: the second save is refused and offers to r
   await shot(b, "stale-edit-refused", { fullPage: false });
 
   // Nothing changed: the phone support saved is still there, the first name is not the manager's.
-  const after = await a.request.get(`/v1/programs/${programId}/customers/${encodeURIComponent(sampleEmail)}`, {
-    headers: { "api-key": apiKey },
-  });
-  const user = ((await after.json()) as { userData: { phone: string; firstName: string } }).userData;
+  const { userData: user } = await sampleCustomerJson<{ userData: { phone: string; firstName: string } }>(a);
   expect(user.phone).toBe(phone);
   expect(user.firstName).not.toBe(firstName);
 
@@ -58,12 +52,9 @@ test("two sessions edit one customer: the second save is refused and offers to r
 // A quick user types before the page's scripts have run: what they typed is a change to save, not what the form
 // showed (the form once read its "shown" values after hydration, so this save said "Nothing to save").
 test("a field typed before the page hydrated is saved", async ({ page }) => {
-  const { programId, sampleEmail, apiKey } = seed();
+  const { programId } = seed();
   await signIn(page, "manager");
-  const res = await page.request.get(`/v1/programs/${programId}/customers/${encodeURIComponent(sampleEmail)}`, {
-    headers: { "api-key": apiKey },
-  });
-  const { id } = (await res.json()) as { id: string };
+  const { id } = await sampleCustomerJson(page);
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/_next/static/**/*.js", async (route) => {
@@ -81,8 +72,5 @@ test("a field typed before the page hydrated is saved", async ({ page }) => {
     .toBe(true);
   await form.getByRole("button", { name: "Save user data" }).click();
   await expect(page.getByText("User data saved")).toBeVisible();
-  const after = await page.request.get(`/v1/programs/${programId}/customers/${encodeURIComponent(sampleEmail)}`, {
-    headers: { "api-key": apiKey },
-  });
-  expect(((await after.json()) as { userData: { phone: string } }).userData.phone).toBe(phone);
+  expect((await sampleCustomerJson<{ userData: { phone: string } }>(page)).userData.phone).toBe(phone);
 });

@@ -159,6 +159,13 @@ export interface BoundField {
 const startingValue = (value: unknown): string | number =>
   value === null || value === undefined ? "" : typeof value === "number" ? value : String(value);
 
+/** A detached copy of the form reset to its default values (the value attributes the page rendered). */
+function defaultsOf(form: HTMLFormElement): HTMLFormElement {
+  const copy = form.cloneNode(true) as HTMLFormElement;
+  copy.reset();
+  return copy;
+}
+
 /**
  * A form that makes one write: `read` turns the submitted form into the schema's input. `clear` says whether the
  * form empties once the server has saved the write ("saved", the default) or never (its fields show the saved
@@ -167,13 +174,6 @@ const startingValue = (value: unknown): string | number =>
  * and `field(name)` on each input: its name, its starting value (from `values`, an edit form's saved values) and
  * its error, so a field is named once.
  */
-/** A detached copy of the form reset to its default values (the value attributes the page rendered). */
-function defaultsOf(form: HTMLFormElement): HTMLFormElement {
-  const copy = form.cloneNode(true) as HTMLFormElement;
-  copy.reset();
-  return copy;
-}
-
 export function useStaffForm<S extends z.ZodType, T = unknown>(
   options: StaffWrite<S, T> & {
     read: (form: FormValues) => z.input<S>;

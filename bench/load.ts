@@ -62,13 +62,15 @@ export async function measure(
 }
 
 /**
- * Several servers on the same request: a warm-up each, then ROUNDS slices of seconds/ROUNDS each, the order rotating
- * every round, so that a burst of load from elsewhere hits all of them rather than one. Figures in the given order.
+ * Several servers on the same request (or, where a server names its own `request`, several requests, on one server or
+ * more): a warm-up each, then ROUNDS slices of seconds/ROUNDS each, the order rotating every round, so that a burst of
+ * load from elsewhere, or a database that changes as the run writes (autovacuum, a checkpoint, tables growing), hits
+ * all of them rather than the one measured last. Figures in the given order.
  */
 export async function alternate(
   label: string,
-  servers: { name: string; baseUrl: string }[],
-  request: LoadRequest,
+  servers: { name: string; baseUrl: string; request?: LoadRequest }[],
+  request: LoadRequest | null,
   connections: number,
   seconds: number,
   warmup: number,
@@ -76,12 +78,17 @@ export async function alternate(
   log(
     `${label}, ${connections} connections: ${servers.map((s) => s.name).join(" / ")}: ${warmup} s warm-up each, then ${ROUNDS} × ${+(seconds / ROUNDS).toFixed(1)} s each, alternating`,
   );
-  for (const s of servers) if (warmup > 0) await slice(s.baseUrl, request, connections, warmup);
+  const requestOf = (s: (typeof servers)[number]) => {
+    const r = s.request ?? request;
+    if (!r) throw new Error(`alternate: no request for ${s.name}`);
+    return r;
+  };
+  for (const s of servers) if (warmup > 0) await slice(s.baseUrl, requestOf(s), connections, warmup);
   const raws: RawResult[][] = servers.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < servers.length; k++) {
       const i = (round + k) % servers.length;
-      raws[i]!.push(await slice(servers[i]!.baseUrl, request, connections, seconds / ROUNDS));
+      raws[i]!.push(await slice(servers[i]!.baseUrl, requestOf(servers[i]!), connections, seconds / ROUNDS));
     }
   }
   const figures = servers.map((s, i) => summarize(s.baseUrl, connections, raws[i]!));

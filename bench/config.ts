@@ -36,7 +36,7 @@ export const MEMORY_ROUNDS = Math.max(1, num("BENCH_MEMORY_ROUNDS", 3));
 /** The rounds get fewer requests when the server is too slow to send them all in this long. */
 export const MEMORY_MAX_SECONDS = num("BENCH_MEMORY_MAX_SECONDS", 240);
 export const DASHBOARD = env.BENCH_DASHBOARD === "1";
-export const DEADLINE = num("BENCH_DEADLINE_SECONDS", 1080);
+export const DEADLINE = num("BENCH_DEADLINE_SECONDS", 1320);
 
 /**
  * The rows, in the order they run. `BENCH_ONLY=get,increase` runs only those (the others are skipped; the servers a

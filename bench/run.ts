@@ -48,7 +48,7 @@
  *   BENCH_NODE24            a Node 24 binary for the node24 row
  *   BENCH_EXTRA=0           skip the optional rows (memory, ratelimit, extra, node24)
  *   BENCH_DASHBOARD=1       also time the dashboard's reads on 1,000,000 customers (adds ~6 minutes)
- *   BENCH_DEADLINE_SECONDS=1080  the run aborts itself (and cleans up) after this long
+ *   BENCH_DEADLINE_SECONDS=1320  the run aborts itself (and cleans up) after this long
  */
 import os from "node:os";
 import path from "node:path";

@@ -8,6 +8,7 @@ import { postDelivery } from "@/lib/net/delivery-target";
 import { realTime, realTimeMs } from "@/lib/domain/real-time";
 import { config } from "@/lib/config";
 import { log } from "@/lib/ops/logger";
+import { attemptOutcome, retryDelayMs } from "@/lib/domain/delivery-retry-rules";
 
 /**
  * The outbox worker: plans deliveries for new events, then sends due deliveries. Several instances may run
@@ -17,15 +18,11 @@ import { log } from "@/lib/ops/logger";
 
 const SEND_TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
-/** Retries stop this long after the delivery was created (24 h; shorter in tests). */
-const giveUpAfterMs = () => config().OUTBOX_GIVE_UP_AFTER_MS;
-const baseDelayMs = () => config().OUTBOX_BASE_DELAY_MS;
-
-/** Exponential backoff with jitter, capped at an hour. */
-export function backoffMs(attempts: number): number {
-  const delay = Math.min(3_600_000, baseDelayMs() * 2 ** Math.max(0, attempts - 1));
-  return Math.round(delay * (0.8 + Math.random() * 0.4));
-}
+/** OUTBOX_GIVE_UP_AFTER_MS is 24 h, shorter in tests. */
+const retryPolicy = () => ({
+  baseDelayMs: config().OUTBOX_BASE_DELAY_MS,
+  giveUpAfterMs: config().OUTBOX_GIVE_UP_AFTER_MS,
+});
 
 /**
  * Creates one delivery per active webhook of the event's program that subscribes to the event's type (a webhook
@@ -130,8 +127,8 @@ export async function deliverDue(prisma: PrismaClient, batch = 50): Promise<{ at
       if (!d.url || !d.secret) return cancel(prisma, d);
       const result = await send({ ...d, url: d.url });
       const now = realTimeMs();
-      const expired = now - new Date(d.createdAt).getTime() > giveUpAfterMs();
-      const status = result.ok ? "delivered" : expired ? "failed" : "pending";
+      const policy = retryPolicy();
+      const status = attemptOutcome(result.ok, d.attempts, new Date(d.createdAt).getTime(), now, policy);
       if (result.ok) delivered++;
       else
         log().warn(
@@ -153,7 +150,7 @@ export async function deliverDue(prisma: PrismaClient, batch = 50): Promise<{ at
           lastStatusCode: result.status,
           lastError: result.error,
           deliveredAt: result.ok ? new Date(now) : null,
-          nextAttemptAt: new Date(now + (status === "pending" ? backoffMs(d.attempts) : 0)),
+          nextAttemptAt: new Date(now + (status === "pending" ? retryDelayMs(d.attempts, policy) : 0)),
         },
       });
       if (d.notificationId && status !== "pending") {

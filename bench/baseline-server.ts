@@ -18,6 +18,12 @@
  * overtook runs again under the balance row's lock, as the app's locked path does. Ours ÷ that server is what the
  * issue's "same SQL" ratio asks for: the framework and the app's own work, the database's being equal.
  *
+ *   POST /v1/programs/{pid}/customers/{email}/events            the app's own read and statement, always: the
+ *        snapshot read and the decision (lib/domain/campaigns/customer-events.ts `customerEventValues`, the one
+ *        evaluator), then the event's keyed statement (lib/api/one-statement.ts `eventSql`); an event the app would
+ *        hand to its locked path is answered 501 (the bench's events never are), a lost race is read and decided
+ *        again. Its throughput ÷ this server's increase is the most the app's SQL allows the events row.
+ *
  * Auth is done like the app's: SHA-256 of the api-key header, the key row looked up by hash, compared in
  * constant time, remembered for API_KEY_CACHE_MS (default 2000, the app's default). What the baseline lacks is
  * the framework and the app's safety work (zod validation, externalCustomerId pre-check, the idempotency pre-read,
@@ -28,7 +34,10 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
 import { customerJoins, customerJson } from "@/lib/domain/sql";
-import { changeArgs, changeSql } from "@/lib/api/one-statement";
+import { changeArgs, changeSql, eventSql } from "@/lib/api/one-statement";
+import { keyedParams } from "@/lib/db/keyed-statement";
+import { preparedName } from "@/lib/db/adapter";
+import { customerEventValues } from "@/lib/domain/campaigns/customer-events";
 import { outcomeSlot } from "@/lib/api/idempotency";
 import { isLostRace } from "@/lib/db/statement";
 import { increaseSql, UPDATE_USER_SQL, UPSERT_SQL } from "./baseline-sql";
@@ -43,6 +52,8 @@ const EVENTS_SQL = `INSERT INTO "Event" ("programId", type, data)
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+  // As the app's pool (lib/db/adapter.ts): the event statement's estimate would otherwise pass jit_above_cost.
+  options: "-c jit=off",
 });
 pool.on("error", () => {});
 const port = Number(process.env.PORT ?? 3999);
@@ -224,6 +235,60 @@ async function increaseWithAppStatement(
   return send(res, row?.kind === "missing" ? 404 : 409);
 }
 
+/** The app's statements named as its adapter names them (one text, one name), for `customerEventValues`' reads. */
+const appQueries = {
+  $queryRawUnsafe: async <T>(text: string, ...values: unknown[]) =>
+    (await pool.query({ name: preparedName({ sql: text }), text, values })).rows as T,
+};
+
+/** A keyed event, as the app's one statement (module comment). */
+async function event(
+  res: http.ServerResponse,
+  caller: Caller,
+  path: string,
+  rawEmail: string,
+  body: unknown,
+  raw: string,
+) {
+  const b = body as { type?: unknown; occurredAt?: unknown; orderId?: unknown; attributes?: unknown } | null;
+  if (typeof b?.type !== "string" || typeof b.attributes !== "object" || b.attributes === null) return send(res, 400);
+  const key = res.req.headers["idempotency-key"];
+  if (key !== undefined && (typeof key !== "string" || key.length < 1 || key.length > 255)) return send(res, 400);
+  const programId = caller.programId;
+  const slot =
+    key === undefined
+      ? null
+      : outcomeSlot({ programId, scopeId: caller.apiKeyId, key, method: "POST", path, body: { raw, value: body } });
+  const input = {
+    programId,
+    email: decodeURIComponent(rawEmail).trim().toLowerCase(),
+    type: b.type,
+    occurredAt: typeof b.occurredAt === "string" ? new Date(b.occurredAt) : null,
+    orderId: typeof b.orderId === "string" ? b.orderId : null,
+    attributes: b.attributes as Record<string, unknown>,
+    actor: `api_key:${caller.apiKeyId}`,
+    idempotencyKey: key ?? null,
+    dryRun: false,
+  };
+  for (;;) {
+    const plan = await customerEventValues(appQueries, { ...input, now: new Date() });
+    if (!plan) return send(res, 501);
+    const text = eventSql(plan.shape);
+    let row: { kind: string; status: number | null; body: string | null } | undefined;
+    try {
+      [row] = (await q(preparedName({ sql: text }), text, [...keyedParams(slot), ...plan.values])).rows;
+    } catch (err) {
+      if ((err as { code?: string }).code === "23505" && slot)
+        return replayTwin(res, caller, slot.key, slot.fingerprint);
+      if (isLostRace(err)) continue;
+      throw err;
+    }
+    if (row?.kind === "race") continue;
+    if (row?.kind === "done" || row?.kind === "replay") return send(res, row.status!, row.body ?? undefined);
+    return send(res, row?.kind === "conflict" ? 409 : row?.kind === "missing" ? 404 : 501);
+  }
+}
+
 const LOCK_SQL = `SELECT 1 FROM "LoyaltyData" l JOIN "Customer" c ON c.id = l."customerId"
   WHERE c."programId" = $1::uuid AND c.email = $2 AND c."deletedAt" IS NULL FOR UPDATE OF l`;
 
@@ -231,9 +296,10 @@ const server = http.createServer(async (req, res) => {
   try {
     const url = new URL(req.url ?? "/", "http://x");
     if (url.pathname === "/healthz") return send(res, 200, '{"status":"ok"}');
-    const m = /^\/v1\/programs\/([^/]+)\/(?:(integrations\/api)|customers\/([^/]+)(\/balance\/increase)?)$/.exec(
-      url.pathname,
-    );
+    const m =
+      /^\/v1\/programs\/([^/]+)\/(?:(integrations\/api)|customers\/([^/]+)(\/balance\/increase|\/events)?)$/.exec(
+        url.pathname,
+      );
     if (!m) return send(res, 404);
     const caller = await callerOf(req);
     if (!caller) return send(res, 401);
@@ -251,6 +317,7 @@ const server = http.createServer(async (req, res) => {
       return send(res, 400);
     }
     if (m[2]) return send(res, await upsertBatch(caller.programId, body));
+    if (m[4] === "/events") return await event(res, caller, url.pathname, m[3]!, body, raw);
     return await increase(res, caller, url.pathname, m[3]!, body, raw);
   } catch (err) {
     console.error(err);

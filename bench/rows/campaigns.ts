@@ -178,21 +178,26 @@ export async function eventsRow(ctx: Context) {
   const { events, flows, budgeted, addBudgets, customers } = await eventsWorkload(ctx.ours.baseUrl, work, sql, 0);
   const url = ctx.ours.baseUrl;
   const increaseKind = { name: "keyed increase", baseUrl: url, request: work.increase(true, customers) };
+  // The bare server running the app's own read, decision and statements (bench/baseline-server.ts): its events ÷ its
+  // increase is the most the app's SQL allows the row, whatever the server around it.
+  const bare = (await ctx.baselineSameStatement()).baseUrl;
   // In alternating slices, as the other rows' servers: measured one after the other, the last request kind ran on a
   // database the earlier ones had grown and left to autovacuum, and single runs of the ratio spread over 0.31–0.52.
-  const [increaseOf, sentOf, ranOf] = await alternate(
-    "events, flows and the keyed increase on the same server",
+  const [increaseOf, sentOf, ranOf, bareIncreaseOf, bareSentOf] = await alternate(
+    "events, flows and the keyed increase on the same server; events and the increase on the bare server",
     [
       increaseKind,
       { name: "events", baseUrl: url, request: events },
       { name: "earning flows", baseUrl: url, request: flows },
+      { name: "bare keyed increase", baseUrl: bare, request: increaseKind.request },
+      { name: "bare events", baseUrl: bare, request: events },
     ],
     null,
     CONNECTIONS,
     SECONDS,
     WARMUP,
   );
-  const [increase, sent, ran] = [increaseOf!, sentOf!, ranOf!];
+  const [increase, sent, ran, bareIncrease, bareSent] = [increaseOf!, sentOf!, ranOf!, bareIncreaseOf!, bareSentOf!];
   let budgetedRun: { increase: Figures; sent: Figures } | null = null;
   if (BUDGETED > 0) {
     await addBudgets(BUDGETED);
@@ -219,11 +224,25 @@ export async function eventsRow(ctx: Context) {
     name: `POST …/events, Idempotency-Key (20 active campaigns, ${MATCHING} match; ${others})`,
     load: String(CONNECTIONS),
     ours: sent,
-    refs: [{ label: "keyed increase (same server)", figures: increase }],
+    refs: [
+      { label: "keyed increase (same server)", figures: increase },
+      { label: "the same events on the bare server (the app's read and statement)", figures: bareSent },
+    ],
     ratio,
     ratioOf: "keyed increase",
     target: `≥ ${EVENTS_TARGET} of the keyed increase; balance = Σ ledger = Σ lots`,
     pass: (ratio ?? 0) >= EVENTS_TARGET && clean(sent) && broken.length === 0,
+  });
+  ctx.add({
+    family: "events",
+    name: "the same events on a bare node:http + pg server running the app's read, decision and statements",
+    load: String(CONNECTIONS),
+    ours: bareSent,
+    refs: [{ label: "keyed increase (the same bare server, the app's statement)", figures: bareIncrease }],
+    ratio: ratioOf(bareSent, bareIncrease),
+    ratioOf: "bare keyed increase",
+    target: `no target: the most the app's SQL allows the row above (its target: ${EVENTS_TARGET})`,
+    pass: clean(bareSent),
   });
   if (budgetedRun) {
     const r = ratioOf(budgetedRun.sent, budgetedRun.increase);

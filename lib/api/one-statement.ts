@@ -123,8 +123,8 @@ export async function executeEarningFlowInOneStatement(
   return inOneStatement(database, slot, { sql: runSql(plan.shape), values: plan.values, refusal: changeRefusal });
 }
 
-/** 200 `{ event, effects, balance, skipped }`. */
-const eventSql = perEventShape((write) => keyedStatement(write, { status: 200, body: EVENT_ANSWER_BODY }).text);
+/** 200 `{ event, effects, balance, skipped }`: the statement of an event's shape (bench/baseline-server.ts runs it too). */
+export const eventSql = perEventShape((write) => keyedStatement(write, { status: 200, body: EVENT_ANSWER_BODY }).text);
 
 /**
  * A customer event against the program's campaigns, after one snapshot read and the evaluation (null: the locked

@@ -157,6 +157,28 @@ async function upsertBatch(programId: string, body: unknown): Promise<number> {
   return 201;
 }
 
+/** The Idempotency-Key header: undefined when absent, false when not a valid key. */
+function idempotencyKeyOf(req: http.IncomingMessage): string | undefined | false {
+  const key = req.headers["idempotency-key"];
+  if (key === undefined) return undefined;
+  return typeof key === "string" && key.length >= 1 && key.length <= 255 ? key : false;
+}
+
+/** The key's slot for the app's keyed statements (null without a key). */
+const slotOf = (caller: Caller, path: string, key: string | null, body: { raw: string; value: unknown }) =>
+  key === null
+    ? null
+    : outcomeSlot({ programId: caller.programId, scopeId: caller.apiKeyId, key, method: "POST", path, body });
+
+/** The row of an app's keyed statement. */
+type AppRow = { kind: string; status: number | null; body: string | null };
+
+/** Its answer: the stored or new outcome, 409 for a key reused with another request, 404 for no such customer. */
+function answerRow(res: http.ServerResponse, row: AppRow | undefined, otherwise: number) {
+  if (row?.kind === "done" || row?.kind === "replay") return send(res, row.status!, row.body ?? undefined);
+  return send(res, row?.kind === "conflict" ? 409 : row?.kind === "missing" ? 404 : otherwise);
+}
+
 async function increase(
   res: http.ServerResponse,
   caller: Caller,
@@ -169,8 +191,8 @@ async function increase(
   const points = (body as { points?: unknown } | null)?.points;
   if (typeof points !== "number" || !Number.isInteger(points) || points < 1 || points > 1_000_000_000)
     return send(res, 400);
-  const key = res.req.headers["idempotency-key"];
-  if (key !== undefined && (typeof key !== "string" || key.length < 1 || key.length > 255)) return send(res, 400);
+  const key = idempotencyKeyOf(res.req);
+  if (key === false) return send(res, 400);
   if (APP_STATEMENT)
     return increaseWithAppStatement(res, caller, path, email, points, key ?? null, { raw, value: body });
   const hash = key === undefined ? null : fingerprint(path, body);
@@ -210,13 +232,12 @@ async function increaseWithAppStatement(
   body: { raw: string; value: unknown },
 ) {
   const programId = caller.programId;
-  const slot =
-    key === null ? null : outcomeSlot({ programId, scopeId: caller.apiKeyId, key, method: "POST", path, body });
+  const slot = slotOf(caller, path, key, body);
   const change = { programId, customerId: null, email, points, type: "earn" as const, source: "api" as const };
   const args = changeArgs({ ...change, actor: `api_key:${caller.apiKeyId}`, idempotencyKey: key }, slot);
   const text = changeSql(change);
   const run = (client: pg.Pool | pg.PoolClient = pool) => q("bench_increase_app", text, args, client);
-  let row: { kind: string; status: number | null; body: string | null } | undefined;
+  let row: AppRow | undefined;
   try {
     [row] = (await run()).rows;
   } catch (err) {
@@ -230,9 +251,7 @@ async function increaseWithAppStatement(
       return (await run(client)).rows[0];
     });
   }
-  if (row?.kind === "done" || row?.kind === "replay") return send(res, row.status!, row.body ?? undefined);
-  if (row?.kind === "conflict") return send(res, 409);
-  return send(res, row?.kind === "missing" ? 404 : 409);
+  return answerRow(res, row, 409);
 }
 
 /** The app's statements named as its adapter names them (one text, one name), for `customerEventValues`' reads. */
@@ -252,13 +271,10 @@ async function event(
 ) {
   const b = body as { type?: unknown; occurredAt?: unknown; orderId?: unknown; attributes?: unknown } | null;
   if (typeof b?.type !== "string" || typeof b.attributes !== "object" || b.attributes === null) return send(res, 400);
-  const key = res.req.headers["idempotency-key"];
-  if (key !== undefined && (typeof key !== "string" || key.length < 1 || key.length > 255)) return send(res, 400);
+  const key = idempotencyKeyOf(res.req);
+  if (key === false) return send(res, 400);
   const programId = caller.programId;
-  const slot =
-    key === undefined
-      ? null
-      : outcomeSlot({ programId, scopeId: caller.apiKeyId, key, method: "POST", path, body: { raw, value: body } });
+  const slot = slotOf(caller, path, key ?? null, { raw, value: body });
   const input = {
     programId,
     email: decodeURIComponent(rawEmail).trim().toLowerCase(),
@@ -274,7 +290,7 @@ async function event(
     const plan = await customerEventValues(appQueries, { ...input, now: new Date() });
     if (!plan) return send(res, 501);
     const text = eventSql(plan.shape);
-    let row: { kind: string; status: number | null; body: string | null } | undefined;
+    let row: AppRow | undefined;
     try {
       [row] = (await q(preparedName({ sql: text }), text, [...keyedParams(slot), ...plan.values])).rows;
     } catch (err) {
@@ -284,8 +300,7 @@ async function event(
       throw err;
     }
     if (row?.kind === "race") continue;
-    if (row?.kind === "done" || row?.kind === "replay") return send(res, row.status!, row.body ?? undefined);
-    return send(res, row?.kind === "conflict" ? 409 : row?.kind === "missing" ? 404 : 501);
+    return answerRow(res, row, 501);
   }
 }
 

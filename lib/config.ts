@@ -64,6 +64,11 @@ export const ENV = z.object({
   API_KEY_CACHE_MS: whole(0, 3_600_000)
     .default(2 * SECOND_MS)
     .describe("How long a verified API key is remembered (a revoked key works this long)."),
+  EVENT_STATEMENTS_IN_FLIGHT: whole(0, 64)
+    .default(2)
+    .describe(
+      "Keyed customer events' statements one process runs at once; those waiting meanwhile go together as one (0: each alone).",
+    ),
   RATE_LIMIT_STORE: oneOf(["memory", "database"])
     .optional()
     .describe('Where rate-limit buckets live; unset: "database" with PostgreSQL, "memory" with PGlite.'),

@@ -19,6 +19,7 @@ import { earningFlowRunValues } from "@/lib/domain/earning-flows";
 import { ASSIGN_WRITE, assignCouponRefusal, assignCouponValues } from "@/lib/domain/coupons";
 import { EVENT_ANSWER_BODY, FLOW_ANSWER_BODY, perEventShape } from "@/lib/domain/campaigns/event-write";
 import { customerEventValues } from "@/lib/domain/campaigns/customer-events";
+import { writeEvent } from "./event-batches";
 import { BATCH_WRITE, externalIdTaken, userBatchValues, type IntegrationBatchItem } from "@/lib/domain/customers";
 
 /**
@@ -137,7 +138,9 @@ export async function recordCustomerEventInOneStatement(
 ): Promise<Outcome | null> {
   const plan = await customerEventValues(database.raw, input);
   if (!plan) return null;
-  return inOneStatement(database, slot, { sql: eventSql(plan.shape), values: plan.values, refusal: changeRefusal });
+  return writeEvent(database, slot, plan, () =>
+    inOneStatement(database, slot, { sql: eventSql(plan.shape), values: plan.values, refusal: changeRefusal }),
+  );
 }
 
 /** 201 `{ coupon }`. */

@@ -285,7 +285,7 @@ export const changeCtes = (p: ChangeSql): Sql => {
  * generated cases. With `key` (the set earn, `EARN_SET`), `cur` holds several customers and `tier` one row per
  * customer, named by `key`; `points` then names a column of `cur`.
  */
-const tierCtes = (p: Pick<ChangeSql, "programId" | "tier" | "points"> & { key?: Sql }) => sql`ranked AS (
+export const tierCtes = (p: Pick<ChangeSql, "programId" | "tier" | "points"> & { key?: Sql }) => sql`ranked AS (
   SELECT t.id, t."requiredPoints", ${raw(tierRank("t"))} AS rank
   FROM "Tier" t WHERE t."programId" = ${p.programId} AND ${p.tier}
 ), tier AS (

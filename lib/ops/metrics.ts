@@ -10,6 +10,8 @@ import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, R
  *    request by `withEdge` (lib/api/edge.ts), which both `next start` and the /v1 front pass through.
  *  - Database pool (PostgreSQL): connections total, idle, and requests waiting for one (`watchPool`).
  *  - Outbox: pending deliveries and the age of the oldest, read from the database at scrape time (`watchOutbox`).
+ *  - Keyed customer events written together (`recordBatchedEvents`, lib/api/event-batches.ts): written with their
+ *    batch, or each alone after the batch refused (a race, a replay, something due).
  *  - Jobs: runs by job and outcome, and their duration (`recordJobRun`, from lib/jobs/scheduler.ts).
  *  - One-statement writes handed over to their locked path, by why (`recordHandover`, lib/api/idempotency.ts): a
  *    concurrent write overtook the statement (`race`), points due to expire first (`expiry_due`), a tier period to
@@ -64,6 +66,12 @@ function create() {
       name: `${PREFIX}statement_handovers_total`,
       help: "One-statement writes handed over to their locked path (a transaction), by why",
       labelNames: ["why"],
+      registers: [registry],
+    }),
+    batchedEvents: new Counter({
+      name: `${PREFIX}event_batch_events_total`,
+      help: "Keyed customer events sent in a batch (lib/api/event-batches.ts): written with it, or each alone after it refused",
+      labelNames: ["outcome"],
       registers: [registry],
     }),
     jobRuns: new Counter({
@@ -133,6 +141,11 @@ export function recordRequest(method: string, route: string, status: number, sec
 /** A one-statement write that its locked path takes over (`why`: race, expiry_due, tier_due). */
 export function recordHandover(why: string): void {
   metrics().handovers.inc({ why });
+}
+
+/** Keyed customer events of a batch: `written` with it, or `alone` (each in its own statement after it refused). */
+export function recordBatchedEvents(outcome: "written" | "alone", events: number): void {
+  metrics().batchedEvents.inc({ outcome }, events);
 }
 
 /** One run of a scheduled job: "ok", "failed" (a bug), or "unavailable" (the database was). */

@@ -12,10 +12,13 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
+import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { BACKENDS, customerPath, openStack, type ApiOptions, type Fixtures, type Stack } from "../support/stack";
 import { TWO_PROGRAMS } from "../support/fixtures";
 import { assertProblem } from "../support/assertions";
+
+const METRICS_TOKEN = randomBytes(24).toString("hex");
 
 const ORDER_ATTRIBUTES = {
   total: { type: "number", required: true },
@@ -53,7 +56,9 @@ for (const backend of BACKENDS) {
       pools.other = String(
         (await app.loyalty("coupon-pool", "create", "--program", app.otherProgramId, "--name", "Theirs")).couponPoolId,
       );
-      await app.start();
+      // One statement in flight: events sent together on PostgreSQL wait for it and go as batches
+      // (lib/api/event-batches.ts), so every concurrency test here also runs the batch's statement.
+      await app.start({ EVENT_STATEMENTS_IN_FLIGHT: "1", METRICS_TOKEN });
     });
     after(() => app?.close());
 
@@ -111,6 +116,18 @@ for (const backend of BACKENDS) {
         metadata: Record<string, unknown>;
       }[];
     const getCampaign = async (id: string) => (await app.api("GET", `${A()}/campaigns/${id}`)).json;
+    /** Keyed events written with their batch so far (`loyalty_event_batch_events_total{outcome="written"}`). */
+    const batchedEvents = async () => {
+      const res = await app.api("GET", "/metrics", {
+        key: null,
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      assert.equal(res.status, 200, res.text);
+      const line = res.text
+        .split("\n")
+        .find((l) => l.startsWith('loyalty_event_batch_events_total{outcome="written"}'));
+      return line ? Number(line.split(" ").at(-1)) : 0;
+    };
 
     test("event types: declared with PUT, read one and the list; a bad declaration or name is 400 by path", async () => {
       const type = await declare();
@@ -516,6 +533,83 @@ for (const backend of BACKENDS) {
           { events: 24, lots: 84, ledger: 84, balance: 84 },
           "one event row each; Σ lots = Σ ledger",
         );
+      }
+    });
+
+    test("keyed events sent together: each answered, replayed and written as its own statement would (a batch on PostgreSQL)", async () => {
+      const type = await declare();
+      const flat = await campaign({ name: "three", trigger: { event: type }, effects: award(3), priority: 2 });
+      const perEuro = await campaign({
+        name: "a point per euro",
+        trigger: { event: type },
+        effects: [{ type: "award_points", per: "event.total", rate: 1, round: "down", tierFactor: false }],
+        priority: 1,
+      });
+      const customers = await Promise.all(Array.from({ length: 10 }, () => newCustomer("together")));
+      const sent = customers.flatMap((email, i) =>
+        [1, 2, 3].map((n) => ({ email, key: randomUUID(), total: 10 * i + n, orderId: `together-${i}-${n}` })),
+      );
+      const keyed = (e: (typeof sent)[number]) =>
+        send(
+          e.email,
+          { type, orderId: e.orderId, attributes: { total: e.total } },
+          { headers: { "idempotency-key": e.key } },
+        );
+      const batchedBefore = await batchedEvents();
+      const answers = await app.together(...sent.map((e) => () => keyed(e)));
+      for (const [i, res] of answers.entries()) {
+        assert.equal(res.status, 200, res.text);
+        const e = sent[i]!;
+        assert.deepEqual(
+          res.json.effects.map((x: Effect) => [x.campaignId, x.campaignVersion, x.points]),
+          [
+            [flat, 1, 3],
+            [perEuro, 1, e.total],
+          ],
+        );
+        // A retry with the same key answers the same body, replayed, and changes nothing.
+        const again = await keyed(e);
+        assert.equal(again.status, 200, again.text);
+        assert.equal(again.text, res.text);
+        assert.equal(again.headers.get("idempotent-replayed"), "true");
+      }
+      if (backend === "postgres") assert.ok((await batchedEvents()) > batchedBefore, "some events went as a batch");
+      for (const [i, email] of customers.entries()) {
+        const mine = sent.filter((e) => e.email === email);
+        const entries = (await transactions(email)).filter((t) => t.metadata?.campaignId !== undefined);
+        assert.equal(entries.length, 6, "an entry per campaign and event");
+        for (const e of mine) {
+          const answer = answers[sent.indexOf(e)]!.json;
+          const of = entries.filter((t) => t.metadata.eventId === answer.event.id);
+          assert.deepEqual(
+            of.map((t) => [t.metadata.campaignId, t.metadata.campaignVersion, t.points, t.id]).sort(),
+            answer.effects.map((x: Effect) => [x.campaignId, x.campaignVersion, x.points, x.transactionId]).sort(),
+            "each entry names its campaign, version and event, as the answer does",
+          );
+        }
+        const expected = mine.reduce((sum, e) => sum + 3 + e.total, 0);
+        assert.equal(await balance(email), expected, `customer ${i}`);
+        // The answers' balances are the balance after each event, in the order they were written.
+        assert.deepEqual(
+          mine
+            .map((e) => answers[sent.indexOf(e)]!.json.balance as number)
+            .sort((a, b) => a - b)
+            .at(-1),
+          expected,
+        );
+      }
+      if (backend === "postgres") {
+        const [row] = await app.query<{ events: number; lots: number; ledger: number; balance: number; keys: number }>(
+          `SELECT (SELECT count(*) FROM "CustomerEvent" e WHERE e."customerId" = ANY(ids))::int AS events,
+                  (SELECT sum(o.remaining) FROM "PointLot" o WHERE o."customerId" = ANY(ids))::int AS lots,
+                  (SELECT sum(le.points) FROM "LedgerEntry" le WHERE le."customerId" = ANY(ids))::int AS ledger,
+                  (SELECT sum(l.balance) FROM "LoyaltyData" l WHERE l."customerId" = ANY(ids))::int AS balance,
+                  (SELECT count(*) FROM "IdempotencyRecord" r WHERE r.key = ANY($2::text[]))::int AS keys
+           FROM (SELECT array_agg(c.id) AS ids FROM "Customer" c WHERE c.email = ANY($1::text[])) c`,
+          [customers, sent.map((e) => e.key)],
+        );
+        const total = sent.reduce((sum, e) => sum + 3 + e.total, 0);
+        assert.deepEqual(row, { events: 30, lots: total, ledger: total, balance: total, keys: 30 });
       }
     });
 

@@ -19,6 +19,7 @@ import { checkEventAttributes } from "./validate";
 import {
   assignsCoupon,
   eventPlan,
+  type EventPlan,
   perEventShape,
   readEventSnapshot,
   versionsOf,
@@ -253,7 +254,7 @@ const windowsAt = (now: Date, timeZone: string) => {
 export async function customerEventValues(
   db: RawQueries,
   input: Omit<CustomerEventInput, "customerId"> & { email: string },
-): Promise<Pick<ReturnType<typeof eventPlan>, "values" | "shape"> | null> {
+): Promise<EventPlan | null> {
   if (input.dryRun) return null;
   const { programId, now } = input;
   let zone = ZONES.get(programId) ?? "UTC";
@@ -310,5 +311,5 @@ export async function customerEventValues(
     undefined,
     new Map(snap.campaigns.map(([id, , , counted]) => [id, counted])),
   );
-  return { values: plan.values, shape: plan.shape };
+  return plan;
 }

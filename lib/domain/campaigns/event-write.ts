@@ -399,7 +399,7 @@ export function eventPlan(
   const tail = flow ? flow.tail : `,"skipped":${skippedJson}}`;
   // In campaign order: the statement locks their slices in that order (two events never wait on each other's).
   budgets.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const values = EVENT.values({
+  const named = {
     programId: input.programId,
     customerId: input.customerId,
     // An earning flow's run is not kept in the event log: no id, no row.
@@ -421,10 +421,13 @@ export function eventPlan(
     source: flow ? "earning_flow" : "api",
     earningFlowId: flow ? flow.earningFlowId : null,
     seen: flow ? flow.seen : null,
-  });
+  };
   const shape: EventShape = { budgets: budgets.length > 0, uses: uses.length > 0, log: !flow };
-  return { values, shape, total, event, effects, skipped, pendingEntries };
+  return { values: EVENT.values(named), named, entries, shape, total, event, effects, skipped, pendingEntries };
 }
+
+/** What `eventPlan` made: the statement's values (`values`, and by name: `named`), its shape and the decision. */
+export type EventPlan = ReturnType<typeof eventPlan>;
 
 /** Whether an evaluation assigns a coupon (the locked path's work). */
 export const assignsCoupon = (evaluation: Evaluation) =>

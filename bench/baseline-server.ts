@@ -22,7 +22,8 @@
  *        snapshot read and the decision (lib/domain/campaigns/customer-events.ts `customerEventValues`, the one
  *        evaluator), then the event's keyed statement (lib/api/one-statement.ts `eventSql`); an event the app would
  *        hand to its locked path is answered 501 (the bench's events never are), a lost race is read and decided
- *        again. Its throughput ÷ this server's increase is the most the app's SQL allows the events row.
+ *        again. One event per statement: its throughput ÷ this server's increase is what the app's per-event
+ *        statement allows, without the batches the app writes concurrent events in (lib/api/event-batches.ts).
  *
  * Auth is done like the app's: SHA-256 of the api-key header, the key row looked up by hash, compared in
  * constant time, remembered for API_KEY_CACHE_MS (default 2000, the app's default). What the baseline lacks is

@@ -65,6 +65,10 @@ export interface BalanceResult {
  * after it, in the earn's transaction (referrals.ts `closeReferral`).
  *
  * `p` names SQL expressions (placeholders or subqueries) for the change; `p.points` is signed and non-zero.
+ *
+ * Two set forms write what this writes for many customers at once: `EARN_SET` (below, a lifecycle sweep's earns) and
+ * campaigns/event-batch.ts (customer events written together). A change here is made there too; their tests
+ * (test/unit/lifecycle-set-earn.test.ts, test/unit/event-batch.test.ts) compare their rows with this statement's.
  */
 export interface ChangeSql {
   programId: Sql;

@@ -131,6 +131,7 @@ async function twin(policy: "rolling" | "inactivity") {
         priority: 1,
         conditions: { attr: "event.total", op: "gte", value: 100 },
         effects: [{ type: "award_points", points: 50, tierFactor: false }],
+        limits: { perCustomer: { count: 2, window: "day" }, budgetPoints: 10_000 },
       }),
       body({
         name: "In store",
@@ -201,8 +202,16 @@ async function written(programId: string, bodies: (string | null)[]) {
                     FROM "Event" v WHERE v."programId" = c."programId" AND v.data->>'customerId' = c.id::text),
          'log', (SELECT jsonb_agg(to_jsonb(x) - 'programId' - 'customerId') FROM "CustomerEvent" x WHERE x."customerId" = c.id),
          'key', (SELECT jsonb_agg(jsonb_build_object('key', r.key, 'status', r.status, 'body', r.body::jsonb))
-                 FROM "IdempotencyRecord" r WHERE r."customerId" = c.id)) AS rows
-     FROM "Customer" c WHERE c."programId" = $1::uuid ORDER BY c.email`,
+                 FROM "IdempotencyRecord" r WHERE r."customerId" = c.id),
+         'uses', (SELECT jsonb_agg(jsonb_build_object('campaign', k.name, 'window', u."window", 'count', u.count))
+                  FROM "CampaignUsage" u JOIN "Campaign" k ON k.id = u."campaignId" WHERE u."customerId" = c.id)) AS rows
+     FROM "Customer" c WHERE c."programId" = $1::uuid
+     UNION ALL
+     -- The points each budget gave: its row's count less the room its slices hold (how the room is spread may differ).
+     SELECT 'budget ' || k.name, jsonb_build_object('given', k."budgetUsed" - coalesce((SELECT sum(s.room) FROM "CampaignBudgetSlice" s
+                                                                                      WHERE s."campaignId" = k.id), 0))
+     FROM "Campaign" k WHERE k."programId" = $1::uuid
+     ORDER BY 1`,
     programId,
   );
   const ids = new Map<string, string>();
@@ -259,6 +268,8 @@ for (const policy of ["rolling", "inactivity"] as const) {
       ["balance.changed", "balance.changed", "tier.changed"],
     );
     assert.equal(of("opening-balance").balance.balance, 570);
+    assert.deepEqual(of("plain").uses, [{ campaign: "Fifty on a big order", window: "2031-05-20", count: 1 }]);
+    assert.deepEqual(of("budget Fifty on a big order"), { given: 150 });
     const answer = JSON.parse(JSON.stringify((b[1] as string[])[1]));
     assert.equal(JSON.parse(answer).balance, 270);
     assert.deepEqual(
@@ -307,6 +318,32 @@ test("a batch in which any event would not act on its own writes nothing, so tha
   );
   assert.equal(await writeEventBatch(prisma, programId, events), null);
   assert.equal(await count(programId), before);
+
+  // A budget that cannot give the batch's 150 points (each event alone could take its 50 while they last).
+  events = await plans(programId);
+  await prisma.$executeRawUnsafe(
+    `UPDATE "Campaign" SET "budgetUsed" = 10000 - 120 WHERE "programId" = $1::uuid AND name = 'Fifty on a big order'`,
+    programId,
+  );
+  assert.equal(await writeEventBatch(prisma, programId, events), null);
+  assert.equal(await count(programId), before);
+  await prisma.$executeRawUnsafe(
+    `UPDATE "Campaign" SET "budgetUsed" = 0 WHERE "programId" = $1::uuid AND name = 'Fifty on a big order'`,
+    programId,
+  );
+
+  // A customer's use at its limit (counted since the decision read it): the use is not counted, the batch refused.
+  events = await plans(programId);
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO "CampaignUsage" ("programId", "campaignId", "customerId", "window", count)
+     SELECT $1::uuid, k.id, $2::uuid, '2031-05-20', 2 FROM "Campaign" k
+     WHERE k."programId" = $1::uuid AND k.name = 'Fifty on a big order'`,
+    programId,
+    String(events[0]!.plan.named.customerId),
+  );
+  assert.equal(await writeEventBatch(prisma, programId, events), null);
+  assert.equal(await count(programId), before);
+  await prisma.$executeRawUnsafe(`DELETE FROM "CampaignUsage" WHERE "programId" = $1::uuid`, programId);
 
   // Two events of one customer: the batcher never makes such a batch, and the statement refuses it.
   events = await plans(programId);

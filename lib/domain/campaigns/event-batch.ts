@@ -1,12 +1,12 @@
 import "server-only";
-import { int, params, raw, sql } from "@/lib/db/sql";
+import { empty, int, params, raw, sql } from "@/lib/db/sql";
 import { abortUnless, isLostRace } from "@/lib/db/statement";
 import type { RawQueries } from "@/lib/db/types";
 import type { OutcomeSlot } from "@/lib/db/keyed-statement";
 import { MAX_BALANCE, tierCtes } from "../ledger";
 import { campaignBalanceChangedData } from "../sql";
 import { idleDaysSql, stampedExpirySql } from "../expiry-rules";
-import type { EventPlan } from "./event-write";
+import { budgetCtes, usesCte, type EventPlan } from "./event-write";
 
 /**
  * Several customers' keyed events in ONE statement: the set form of the hot path's event write (event-write.ts
@@ -24,7 +24,7 @@ import type { EventPlan } from "./event-write";
  * runs each event in its own statement, which settles whatever was the matter (lib/api/event-batches.ts).
  */
 
-const BATCH = params(["programId", "events", "entries"] as const);
+const BATCH = params(["programId", "events", "entries", "budgets", "uses"] as const);
 const b = BATCH.sql;
 
 /** One event of a batch: its key's slot and its plan (`eventPlan`, shape `{ budgets: false, uses: false, log: true }`). */
@@ -33,11 +33,13 @@ export interface BatchedEvent {
   plan: EventPlan;
 }
 
-/** Whether an event can go in a batch: keyed, with points, and nothing but entries and the event log to write. */
+/** Whether an event can go in a batch: keyed, with points, kept in the event log (not an earning flow's run). */
 export const batchable = (slot: OutcomeSlot | null, plan: EventPlan): slot is OutcomeSlot =>
-  slot !== null && plan.total > 0 && !plan.shape.budgets && !plan.shape.uses && plan.shape.log;
+  slot !== null && plan.total > 0 && plan.shape.log;
 
-const EVENTS_BATCH_SQL = sql`WITH ev AS (
+/** The statement of a batch, with the budget and use parts only when some event has them (as `EventShape`). */
+const batchSql = ({ budgets, uses }: { budgets: boolean; uses: boolean }) =>
+  sql`WITH ev AS (
   SELECT * FROM jsonb_to_recordset(${b.events}::jsonb) AS x(i int, "customerId" uuid, "scopeId" uuid, key text,
     fingerprint text, "eventId" uuid, type text, "occurredAt" timestamptz, "orderId" text, attributes jsonb, outcome jsonb,
     "idempotencyKey" text, actor text, total int, head text, tail text, now timestamptz)
@@ -119,6 +121,22 @@ const EVENTS_BATCH_SQL = sql`WITH ev AS (
   SELECT ${b.programId}::uuid, ev."scopeId", ev.key, ev.fingerprint, 200, ev.head || upd.balance || ev.tail, ev."customerId"
   FROM ev JOIN upd ON upd."customerId" = ev."customerId"
   RETURNING 1
+), acted AS (
+  SELECT 1 AS one WHERE (SELECT count(*) FROM upd) = (SELECT count(*) FROM ev)${
+    uses
+      ? sql`
+), ${usesCte(
+          sql`(SELECT * FROM jsonb_to_recordset(${b.uses}::jsonb) AS x(id uuid, "window" text, cap int, customer uuid))`,
+          sql`${b.programId}::uuid`,
+          sql`EXISTS (SELECT 1 FROM acted)`,
+        )}`
+      : empty
+  }${
+    budgets
+      ? sql`
+), ${budgetCtes(sql`${b.budgets}`, sql`${b.programId}::uuid`, sql`EXISTS (SELECT 1 FROM acted)`)}`
+      : empty
+  }
 )
 SELECT chk.ok, a.i, a.body
 FROM (SELECT ${abortUnless(sql`(SELECT count(*) FROM upd) = (SELECT count(*) FROM ev)
@@ -128,9 +146,43 @@ FROM (SELECT ${abortUnless(sql`(SELECT count(*) FROM upd) = (SELECT count(*) FRO
   AND (SELECT count(*) FROM ctu) = (SELECT count(*) FROM ev)
   AND (SELECT count(*) FROM event) >= (SELECT count(*) FROM ent)
   AND (SELECT count(*) FROM logged) = (SELECT count(*) FROM ev)
-  AND (SELECT count(*) FROM stored) = (SELECT count(*) FROM ev)`)} AS ok) chk
+  AND (SELECT count(*) FROM stored) = (SELECT count(*) FROM ev)
+  AND ${uses ? sql`(SELECT count(*) FROM used) = jsonb_array_length(${b.uses}::jsonb)` : sql`jsonb_array_length(${b.uses}::jsonb) = 0`}
+  -- The budgets last, as in an event's own statement: their slices stay locked until commit.
+  AND ${budgets ? sql`(SELECT count(*) FROM budget) = jsonb_array_length(${b.budgets}::jsonb)` : sql`jsonb_array_length(${b.budgets}::jsonb) = 0`}`)} AS ok) chk
 LEFT JOIN (SELECT ev.i, ev.head || upd.balance || ev.tail AS body
            FROM ev JOIN upd ON upd."customerId" = ev."customerId") a ON true`.text;
+
+const STATEMENTS = new Map<string, string>();
+const statementOf = (shape: { budgets: boolean; uses: boolean }) => {
+  const key = `${+shape.budgets}${+shape.uses}`;
+  let text = STATEMENTS.get(key);
+  if (!text) STATEMENTS.set(key, (text = batchSql(shape)));
+  return text;
+};
+
+/**
+ * The budgets the batch consumes, one row per campaign (`budgetCtes`' `bud`): its events' points together, from the
+ * first one's slice, taking into the slice what the largest of their chunks sets aside beyond its points (budget.ts
+ * `budgetChunk`), under the lowest cap they read. The slice and the row guard the sum as they guard one event's points:
+ * a budget that cannot give all of it fails the batch, and each event then takes from it alone.
+ */
+function batchBudgets(batch: readonly BatchedEvent[]) {
+  const by = new Map<string, { id: string; points: number; cap: number; slice: number; ahead: number }>();
+  for (const { plan } of batch)
+    for (const b of plan.budgets) {
+      const sum = by.get(b.id);
+      if (!sum) by.set(b.id, { id: b.id, points: b.points, cap: b.cap, slice: b.slice, ahead: b.chunk - b.points });
+      else {
+        sum.points += b.points;
+        sum.cap = Math.min(sum.cap, b.cap);
+        sum.ahead = Math.max(sum.ahead, b.chunk - b.points);
+      }
+    }
+  return [...by.values()]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map(({ ahead, ...b }) => ({ ...b, chunk: b.points + ahead }));
+}
 
 /**
  * Writes the events of one program (distinct customers, each `batchable`) in one statement: each event's answer body
@@ -165,11 +217,19 @@ export async function writeEventBatch(db: RawQueries, programId: string, batch: 
     );
     for (const entry of plan.entries) entries.push(JSON.stringify({ i, ...entry }));
   });
+  const budgets = batchBudgets(batch);
+  const uses = batch.flatMap(({ plan }) => plan.uses.map((u) => ({ ...u, customer: plan.named.customerId })));
   let rows: { ok: number; i: number | null; body: string | null }[];
   try {
     rows = await db.$queryRawUnsafe(
-      EVENTS_BATCH_SQL,
-      ...BATCH.values({ programId, events: `[${events.join(",")}]`, entries: `[${entries.join(",")}]` }),
+      statementOf({ budgets: budgets.length > 0, uses: uses.length > 0 }),
+      ...BATCH.values({
+        programId,
+        events: `[${events.join(",")}]`,
+        entries: `[${entries.join(",")}]`,
+        budgets: JSON.stringify(budgets),
+        uses: JSON.stringify(uses),
+      }),
     );
   } catch (err) {
     if (isLostRace(err)) return null;

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { RawQueries } from "@/lib/db/types";
-import { empty, params, raw, sql } from "@/lib/db/sql";
+import { empty, params, raw, sql, type Sql } from "@/lib/db/sql";
 import { KEYED_PARAM_COUNT, type StatementWrite } from "@/lib/db/keyed-statement";
 import { changeCtes } from "../ledger";
 import { ledgerEntryJson } from "../sql";
@@ -72,6 +72,75 @@ export interface EventShape {
   log: boolean;
 }
 
+/**
+ * The budgets an event consumes (`budgets`: JSON rows of `bud`: campaign id, points, cap, slice, chunk; budget.ts),
+ * as CTEs ending in `budget` (one row per budget consumed), left open for the statement's next part to close.
+ * `acted`: whether the write acted (SQL boolean). One text for an event's own statement and for events written
+ * together (event-batch.ts).
+ */
+export const budgetCtes = (budgets: Sql, programId: Sql, acted: Sql) => sql`bud AS (
+  SELECT * FROM jsonb_to_recordset(${budgets}::jsonb) AS b(id uuid, points int, cap int, slice int, chunk int)
+), bslice AS (
+  -- The slice each budget spends from (budget.ts), locked before any row, the budgets in campaign order: one that no
+  -- concurrent statement holds (SKIP LOCKED: an event does not wait for another's slice, held until that one has
+  -- committed and flushed its WAL), one with room for the points first, from the event's random slice on; when every
+  -- slice is held, the event's random slice, waited for (never the row: an event waiting there would hold its slices
+  -- meanwhile, and the others would queue behind it). Its room as locked.
+  SELECT b.id AS "campaignId", coalesce(f.slice, w.slice) AS slice, coalesce(f.room, w.room) AS room
+  FROM (SELECT * FROM bud ORDER BY id) b
+  LEFT JOIN LATERAL (
+    SELECT s.slice, s.room FROM "CampaignBudgetSlice" s
+    WHERE s."campaignId" = b.id AND s."programId" = ${programId} AND ${acted}
+    ORDER BY s.room >= b.points DESC, (s.slice - b.slice + ${raw(String(SLICES))}) % ${raw(String(SLICES))}
+    LIMIT 1 FOR UPDATE OF s SKIP LOCKED
+  ) f ON true
+  LEFT JOIN LATERAL (
+    SELECT s.slice, s.room FROM "CampaignBudgetSlice" s
+    WHERE f.slice IS NULL AND s."campaignId" = b.id AND s.slice = b.slice AND s."programId" = ${programId}
+      AND ${acted}
+    FOR UPDATE OF s
+  ) w ON true
+  WHERE coalesce(f.slice, w.slice) IS NOT NULL
+), refill AS (
+  -- A slice short of room (or a campaign without slices) takes from the campaign's row: the points and, into the
+  -- slice, room for its next events; never past the budget.
+  UPDATE "Campaign" k SET "budgetUsed" = k."budgetUsed" + CASE WHEN sl."campaignId" IS NULL THEN b.points ELSE b.chunk END
+  FROM bud b LEFT JOIN bslice sl ON sl."campaignId" = b.id
+  -- Every slice is locked (the count reads them all) before any row.
+  WHERE (SELECT count(*) FROM bslice) >= 0
+    AND k.id = b.id AND k."programId" = ${programId} AND coalesce(sl.room, 0) < b.points
+    AND k."budgetUsed" + CASE WHEN sl."campaignId" IS NULL THEN b.points ELSE b.chunk END <= b.cap
+    AND ${acted}
+  RETURNING k.id, sl."campaignId" IS NOT NULL AS sliced, b.chunk
+), spent_slice AS (
+  -- The slices by their key, read through the index (= ANY of the locked ones): the planner, which expects a hundred
+  -- rows of any recordset, would otherwise hash the whole table (every program's slices) for the one or two here.
+  UPDATE "CampaignBudgetSlice" s SET room = sl.room - b.points + coalesce(r.chunk, 0)
+  FROM bud b JOIN bslice sl ON sl."campaignId" = b.id LEFT JOIN refill r ON r.id = b.id
+  WHERE s."campaignId" = ANY(ARRAY(SELECT x."campaignId" FROM bslice x))
+    AND s."campaignId" = b.id AND s.slice = sl.slice AND (sl.room >= b.points OR r.id IS NOT NULL)
+  RETURNING s."campaignId"
+), budget AS (
+  -- Each budget consumed: from its slice (refilled or not), or from the row of a campaign without slices.
+  SELECT b.id FROM bud b
+  WHERE EXISTS (SELECT 1 FROM spent_slice x WHERE x."campaignId" = b.id)
+     OR EXISTS (SELECT 1 FROM refill r WHERE r.id = b.id AND NOT r.sliced)
+`;
+
+/**
+ * The per-customer uses an event counts (`uses`: a relation of campaign `id`, `window`, `cap` and `customer`), as the
+ * CTE `used` (left open, as `budgetCtes`): one row per use counted, none for a use already at its cap. One text for an
+ * event's own statement and for events written together (event-batch.ts).
+ */
+export const usesCte = (uses: Sql, programId: Sql, acted: Sql) => sql`used AS (
+  INSERT INTO "CampaignUsage" ("programId", "campaignId", "customerId", "window", count)
+  SELECT ${programId}, u.id, u.customer, u."window", 1 FROM ${uses} u WHERE ${acted}
+  ON CONFLICT ("campaignId", "customerId", "window") DO UPDATE SET count = "CampaignUsage".count + 1
+    WHERE "CampaignUsage".count < (SELECT c.cap FROM ${uses} c
+                                   WHERE c.id = excluded."campaignId" AND c.customer = excluded."customerId")
+  RETURNING 1
+`;
+
 const eventWriteOf = (shape: EventShape): StatementWrite => ({
   ctes: sql`ev_entries AS (
   SELECT * FROM jsonb_to_recordset(${v.entries}::jsonb) AS x(ord int, id uuid, points int, reason text, metadata jsonb)
@@ -96,65 +165,16 @@ const eventWriteOf = (shape: EventShape): StatementWrite => ({
   SELECT 1 AS one FROM cur WHERE ${v.total}::int = 0 OR EXISTS (SELECT 1 FROM upd)
 ${
   shape.budgets
-    ? sql`), bud AS (
-  SELECT * FROM jsonb_to_recordset(${v.budgets}::jsonb) AS b(id uuid, points int, cap int, slice int, chunk int)
-), bslice AS (
-  -- The slice each budget spends from (budget.ts), locked before any row, the budgets in campaign order: one that no
-  -- concurrent statement holds (SKIP LOCKED: an event does not wait for another's slice, held until that one has
-  -- committed and flushed its WAL), one with room for the points first, from the event's random slice on; when every
-  -- slice is held, the event's random slice, waited for (never the row: an event waiting there would hold its slices
-  -- meanwhile, and the others would queue behind it). Its room as locked.
-  SELECT b.id AS "campaignId", coalesce(f.slice, w.slice) AS slice, coalesce(f.room, w.room) AS room
-  FROM (SELECT * FROM bud ORDER BY id) b
-  LEFT JOIN LATERAL (
-    SELECT s.slice, s.room FROM "CampaignBudgetSlice" s
-    WHERE s."campaignId" = b.id AND s."programId" = ${v.programId}::uuid AND EXISTS (SELECT 1 FROM acted)
-    ORDER BY s.room >= b.points DESC, (s.slice - b.slice + ${raw(String(SLICES))}) % ${raw(String(SLICES))}
-    LIMIT 1 FOR UPDATE OF s SKIP LOCKED
-  ) f ON true
-  LEFT JOIN LATERAL (
-    SELECT s.slice, s.room FROM "CampaignBudgetSlice" s
-    WHERE f.slice IS NULL AND s."campaignId" = b.id AND s.slice = b.slice AND s."programId" = ${v.programId}::uuid
-      AND EXISTS (SELECT 1 FROM acted)
-    FOR UPDATE OF s
-  ) w ON true
-  WHERE coalesce(f.slice, w.slice) IS NOT NULL
-), refill AS (
-  -- A slice short of room (or a campaign without slices) takes from the campaign's row: the points and, into the
-  -- slice, room for its next events; never past the budget.
-  UPDATE "Campaign" k SET "budgetUsed" = k."budgetUsed" + CASE WHEN sl."campaignId" IS NULL THEN b.points ELSE b.chunk END
-  FROM bud b LEFT JOIN bslice sl ON sl."campaignId" = b.id
-  -- Every slice is locked (the count reads them all) before any row.
-  WHERE (SELECT count(*) FROM bslice) >= 0
-    AND k.id = b.id AND k."programId" = ${v.programId}::uuid AND coalesce(sl.room, 0) < b.points
-    AND k."budgetUsed" + CASE WHEN sl."campaignId" IS NULL THEN b.points ELSE b.chunk END <= b.cap
-    AND EXISTS (SELECT 1 FROM acted)
-  RETURNING k.id, sl."campaignId" IS NOT NULL AS sliced, b.chunk
-), spent_slice AS (
-  -- The slices by their key, read through the index (= ANY of the locked ones): the planner, which expects a hundred
-  -- rows of any recordset, would otherwise hash the whole table (every program's slices) for the one or two here.
-  UPDATE "CampaignBudgetSlice" s SET room = sl.room - b.points + coalesce(r.chunk, 0)
-  FROM bud b JOIN bslice sl ON sl."campaignId" = b.id LEFT JOIN refill r ON r.id = b.id
-  WHERE s."campaignId" = ANY(ARRAY(SELECT x."campaignId" FROM bslice x))
-    AND s."campaignId" = b.id AND s.slice = sl.slice AND (sl.room >= b.points OR r.id IS NOT NULL)
-  RETURNING s."campaignId"
-), budget AS (
-  -- Each budget consumed: from its slice (refilled or not), or from the row of a campaign without slices.
-  SELECT b.id FROM bud b
-  WHERE EXISTS (SELECT 1 FROM spent_slice x WHERE x."campaignId" = b.id)
-     OR EXISTS (SELECT 1 FROM refill r WHERE r.id = b.id AND NOT r.sliced)
+    ? sql`), ${budgetCtes(sql`${v.budgets}`, sql`${v.programId}::uuid`, sql`EXISTS (SELECT 1 FROM acted)`)}
 `
     : empty
 }${
     shape.uses
-      ? sql`), used AS (
-  INSERT INTO "CampaignUsage" ("programId", "campaignId", "customerId", "window", count)
-  SELECT ${v.programId}::uuid, u.id, ${v.customerId}::uuid, u."window", 1
-  FROM jsonb_to_recordset(${v.uses}::jsonb) AS u(id uuid, "window" text, cap int) WHERE EXISTS (SELECT 1 FROM acted)
-  ON CONFLICT ("campaignId", "customerId", "window") DO UPDATE SET count = "CampaignUsage".count + 1
-    WHERE "CampaignUsage".count < (SELECT c.cap FROM jsonb_to_recordset(${v.uses}::jsonb) AS c(id uuid, cap int)
-                                   WHERE c.id = excluded."campaignId")
-  RETURNING 1
+      ? sql`), ${usesCte(
+          sql`(SELECT u.*, ${v.customerId}::uuid AS customer FROM jsonb_to_recordset(${v.uses}::jsonb) AS u(id uuid, "window" text, cap int))`,
+          sql`${v.programId}::uuid`,
+          sql`EXISTS (SELECT 1 FROM acted)`,
+        )}
 `
       : empty
   }${
@@ -423,7 +443,19 @@ export function eventPlan(
     seen: flow ? flow.seen : null,
   };
   const shape: EventShape = { budgets: budgets.length > 0, uses: uses.length > 0, log: !flow };
-  return { values: EVENT.values(named), named, entries, shape, total, event, effects, skipped, pendingEntries };
+  return {
+    values: EVENT.values(named),
+    named,
+    entries,
+    budgets,
+    uses,
+    shape,
+    total,
+    event,
+    effects,
+    skipped,
+    pendingEntries,
+  };
 }
 
 /** What `eventPlan` made: the statement's values (`values`, and by name: `named`), its shape and the decision. */

@@ -77,10 +77,13 @@ function drain(database: HotDb) {
     // In customer order, as every batch locks its balance rows: two batches never wait on each other in a circle.
     batch.sort((a, b) => (a.plan.named.customerId < b.plan.named.customerId ? -1 : 1));
     inFlight++;
-    void send(database, programId, batch).finally(() => {
-      inFlight--;
-      drain(database);
-    });
+    void send(database, programId, batch)
+      // `send` settles every event it was given; should it ever throw, none of them is left waiting.
+      .catch((err: unknown) => batch.forEach((w) => w.reject(err)))
+      .finally(() => {
+        inFlight--;
+        drain(database);
+      });
   }
 }
 

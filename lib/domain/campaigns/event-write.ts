@@ -20,8 +20,11 @@ import { pendingOptionOf, pendingTerms, type PendingSettings, type PendingTerms 
  * The decision is the evaluator's (evaluate.ts), made in TypeScript over what `readEventSnapshot` read (hot path) or
  * over the locked rows (customer-events.ts, the locked path); the statement only applies it, with guards that make a
  * decision taken on a stale snapshot fail instead of overshooting:
- * - the balance row must still be the version the snapshot read (changeCtes' xmin guard): a concurrent change of the
- *   customer reports `race`, and the request takes the locked path;
+ * - the balance and tier rows must still be the versions the statement's own read found (changeCtes' xmin guard): a
+ *   concurrent change within the statement reports `race`, and the request takes the locked path. The decision's read
+ *   (`readEventSnapshot`, a round trip earlier) is not guarded (`seen` is null for an event, unlike an earning
+ *   flow's run): an event is decided on the customer as they were when it arrived, so a condition on the balance or
+ *   the tier factor may see the state one concurrent write old. Limits and budgets stay exact:
  * - each budget is consumed by `UPDATE … WHERE budgetUsed + points <= budget`, which PostgreSQL re-checks against the
  *   latest committed row after waiting for a concurrent consumer; each use is counted by an upsert that only counts
  *   below the limit. When one of them did not happen, the `invariant` fails and the whole statement rolls back (a

@@ -10,7 +10,7 @@ import { budgetCtes, usesCte, type EventPlan } from "./event-write";
 
 /**
  * Several customers' keyed events in ONE statement: the set form of the hot path's event write (event-write.ts
- * `eventWriteOf` in the shape without budgets or uses, around ledger.ts `changeCtes` with `entries`, inside
+ * `eventWriteOf`, around ledger.ts `changeCtes` with `entries`, with the same budget and use CTEs, inside
  * keyed-statement.ts `keyedStatement`). A statement's fixed cost (its executor start-up over ~50 plan nodes, its end,
  * its commit and round trip) is most of what an event costs the database, and here it is paid once for the batch
  * (bench/README.md "Events written together").
@@ -19,15 +19,15 @@ import { budgetCtes, usesCte, type EventPlan } from "./event-write";
  * entry, lot and `balance.changed` per campaign with points, a `tier.changed` when the tier moves, the event in the
  * event log, and the Idempotency-Key's record with the answer; and it answers each event's body as its own statement
  * would. It acts only when every event would have acted there, cleanly: no earlier record for any key, every balance
- * and tier row still the version its event's decision read, no tier period or referral due, no balance past the
- * maximum, one event per customer. Otherwise it fails as a whole (`abortUnless`), nothing is written, and the caller
+ * and tier row still the version the statement read, no tier period or referral due, no balance past the maximum,
+ * every use counted and every budget able to give its events' points, one event per customer. Otherwise it fails as a whole (`abortUnless`), nothing is written, and the caller
  * runs each event in its own statement, which settles whatever was the matter (lib/api/event-batches.ts).
  */
 
 const BATCH = params(["programId", "events", "entries", "budgets", "uses"] as const);
 const b = BATCH.sql;
 
-/** One event of a batch: its key's slot and its plan (`eventPlan`, shape `{ budgets: false, uses: false, log: true }`). */
+/** One event of a batch: its key's slot and its plan (`eventPlan`, `batchable`). */
 export interface BatchedEvent {
   slot: OutcomeSlot;
   plan: EventPlan;
@@ -56,7 +56,7 @@ const batchSql = ({ budgets, uses }: { budgets: boolean; uses: boolean }) =>
     JOIN "CustomerTier" ct ON ct."programId" = l."programId" AND ct."customerId" = l."customerId"
   WHERE NOT EXISTS (SELECT 1 FROM prior)
 ), ${tierCtes({ programId: sql`${b.programId}::uuid`, tier: sql`true`, points: sql`cur.points`, key: sql`cur.customer` })}, upd AS (
-  -- changeCtes' guards: the row the decision read, no tier period or referral due (the locked path settles those),
+  -- changeCtes' guards: the row the statement read, no tier period or referral due (the locked path settles those),
   -- the balance within bounds. An event that fails one is missing here, and the batch fails as a whole.
   UPDATE "LoyaltyData" l SET balance = l.balance + cur.points, "updatedAt" = cur.at, "lastActivityAt" = cur.at,
          "tierStatus" = coalesce(tier.status, l."tierStatus")

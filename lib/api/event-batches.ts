@@ -20,7 +20,6 @@ import type { EventPlan } from "@/lib/domain/campaigns/event-write";
 const MAX_BATCH = 32;
 
 interface Waiting extends BatchedEvent {
-  programId: string;
   single: () => Promise<Outcome | null>;
   resolve: (outcome: Outcome | null) => void;
   reject: (err: unknown) => void;
@@ -43,8 +42,7 @@ export function writeEvent(
   // PGlite runs one statement at a time: there is nothing to share (and `raw` is Prisma there, not the pool).
   if (limit === 0 || database.raw === database.prisma || !batchable(slot, plan)) return single();
   if (inFlight < limit) return fly(() => single());
-  const programId = slot.programId;
-  return new Promise((resolve, reject) => waiting.push({ programId, slot, plan, single, resolve, reject }));
+  return new Promise((resolve, reject) => waiting.push({ slot, plan, single, resolve, reject }));
 
   async function fly<T>(run: () => Promise<T>): Promise<T> {
     inFlight++;
@@ -60,13 +58,13 @@ export function writeEvent(
 /** Sends what waited, while slots are free: one program's events, one per customer, up to MAX_BATCH at a time. */
 function drain(database: HotDb) {
   while (waiting.length > 0 && inFlight < config().EVENT_STATEMENTS_IN_FLIGHT) {
-    const programId = waiting[0]!.programId;
+    const programId = waiting[0]!.slot.programId;
     const customers = new Set<string>();
     const batch: Waiting[] = [];
     for (let i = 0; i < waiting.length && batch.length < MAX_BATCH;) {
       const w = waiting[i]!;
-      const customer = String(w.plan.named.customerId);
-      if (w.programId !== programId || customers.has(customer)) {
+      const customer = w.plan.named.customerId;
+      if (w.slot.programId !== programId || customers.has(customer)) {
         i++;
         continue;
       }

@@ -19,8 +19,6 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { createProgram } from "@/lib/domain/programs";
-import { createTier } from "@/lib/domain/tiers";
 import { activateCampaign, createCampaign, putEventType } from "@/lib/domain/campaigns/store";
 import type { CampaignBody } from "@/lib/domain/campaigns/definition";
 import { customerEventValues } from "@/lib/domain/campaigns/customer-events";
@@ -30,6 +28,7 @@ import { keyedParams, runStatement, type OutcomeSlot, type StatementRow } from "
 import { eventSql } from "@/lib/api/one-statement";
 import { MAX_BALANCE } from "@/lib/domain/ledger";
 import { memoryDatabase, type MemoryDatabase } from "../support/pglite-memory";
+import { twinCustomer, twinProgram } from "../support/twin-program";
 
 let database: MemoryDatabase;
 let prisma: PrismaClient;
@@ -63,55 +62,17 @@ const body = (b: Partial<CampaignBody> & Pick<CampaignBody, "name" | "effects">)
 });
 
 async function twin(policy: "rolling" | "inactivity") {
-  const { programId } = await createProgram(prisma, { name: `event batch twin ${++programs}`, tierPeriodMonths: 12 });
-  await prisma.$executeRawUnsafe(
-    policy === "rolling"
-      ? `UPDATE "Program" SET "expiryPolicy" = 'rolling', "pointsExpiryMonths" = 12, "expiryRounding" = 'month' WHERE id = $1::uuid`
-      : `UPDATE "Program" SET "expiryPolicy" = 'inactivity', "expiryInactivityDays" = 200 WHERE id = $1::uuid`,
-    programId,
-  );
-  const tiers: string[] = [];
-  for (const [name, requiredPoints, factor] of [
-    ["Bronze", 0, 1],
-    ["Silver", 100, 1.5],
-    ["Gold", 300, 2],
-  ] as const)
-    tiers.push((await createTier(prisma, { programId, name, requiredPoints, factor })).tierId);
-  for (const c of CUSTOMERS) {
-    const [row] = await prisma.$queryRawUnsafe<{ id: string }[]>(
-      `INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt")
-       VALUES ($1::uuid, $2 || '@twin.example.com', '2030-01-01Z', '2030-01-01Z') RETURNING id::text`,
+  const { programId, tiers } = await twinProgram(prisma, `event batch twin ${++programs}`, policy);
+  for (const c of CUSTOMERS)
+    await twinCustomer(prisma, {
       programId,
-      c.email,
-    );
-    const id = row!.id;
-    await prisma.$executeRawUnsafe(
-      `INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", balance, "memberSince", "updatedAt")
-       VALUES ($1::uuid, $2::uuid, replace($2::text, '-', ''), $3, '2030-01-01Z', '2030-01-01Z')`,
-      programId,
-      id,
-      c.balance,
-    );
-    if (c.balance > 0)
-      await prisma.$executeRawUnsafe(
-        `WITH e AS (
-           INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", reason, source, actor, "createdAt")
-           VALUES ($1::uuid, $2::uuid, 'adjust', $3, $3, 'opening', 'system', 'test', '2030-01-01Z') RETURNING id)
-         INSERT INTO "PointLot" ("programId", "customerId", "ledgerEntryId", remaining, "createdAt")
-         SELECT $1::uuid, $2::uuid, e.id, $3, '2030-01-01Z' FROM e`,
-        programId,
-        id,
-        c.balance,
-      );
-    await prisma.$executeRawUnsafe(
-      `INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "currentTierPoints", "tierChangedAt", "recalculationDate")
-       VALUES ($1::uuid, $2::uuid, $3::uuid, $4, '2030-01-01Z', '2031-12-01Z')`,
-      programId,
-      id,
-      tiers[c.tier]!,
-      c.points,
-    );
-  }
+      email: c.email,
+      since: "2030-01-01Z",
+      balance: c.balance,
+      tierId: tiers[c.tier]!,
+      points: c.points,
+      periodEnd: "2031-12-01Z",
+    });
   await prisma.$transaction(async (tx) => {
     await putEventType(tx, {
       programId,

@@ -17,13 +17,12 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { createProgram } from "@/lib/domain/programs";
-import { createTier } from "@/lib/domain/tiers";
 import { activateCampaign, createCampaign } from "@/lib/domain/campaigns/store";
 import type { CampaignBody } from "@/lib/domain/campaigns/definition";
 import { fireDueLifecycle } from "@/lib/domain/campaigns/lifecycle";
 import { MAX_BALANCE } from "@/lib/domain/ledger";
 import { memoryDatabase, type MemoryDatabase } from "../support/pglite-memory";
+import { twinCustomer, twinProgram } from "../support/twin-program";
 
 let database: MemoryDatabase;
 let prisma: PrismaClient;
@@ -67,29 +66,17 @@ const body = (b: Partial<CampaignBody> & Pick<CampaignBody, "name" | "trigger" |
 });
 
 async function twin(policy: "rolling" | "inactivity") {
-  const { programId } = await createProgram(prisma, { name: `set earn twin ${++programs}`, tierPeriodMonths: 12 });
-  await prisma.$executeRawUnsafe(
-    policy === "rolling"
-      ? `UPDATE "Program" SET "expiryPolicy" = 'rolling', "pointsExpiryMonths" = 12, "expiryRounding" = 'month' WHERE id = $1::uuid`
-      : `UPDATE "Program" SET "expiryPolicy" = 'inactivity', "expiryInactivityDays" = 200 WHERE id = $1::uuid`,
-    programId,
-  );
-  const tiers: string[] = [];
-  for (const [name, requiredPoints, factor] of [
-    ["Bronze", 0, 1],
-    ["Silver", 100, 1.5],
-    ["Gold", 300, 2],
-  ] as const)
-    tiers.push((await createTier(prisma, { programId, name, requiredPoints, factor })).tierId);
+  const { programId, tiers } = await twinProgram(prisma, `set earn twin ${++programs}`, policy);
   for (const c of CUSTOMERS) {
-    const [row] = await prisma.$queryRawUnsafe<{ id: string }[]>(
-      `INSERT INTO "Customer" ("programId", email, "createdAt", "updatedAt")
-       VALUES ($1::uuid, $2 || '@twin.example.com', $3::timestamptz, $3::timestamptz) RETURNING id::text`,
+    const id = await twinCustomer(prisma, {
       programId,
-      c.email,
-      c.since,
-    );
-    const id = row!.id;
+      email: c.email,
+      since: c.since,
+      balance: c.balance,
+      tierId: tiers[c.tier]!,
+      points: c.points,
+      periodEnd: c.due ? "2031-05-01T00:00:00.000Z" : "2031-12-01T00:00:00.000Z",
+    });
     if (c.birthdate)
       await prisma.$executeRawUnsafe(
         `INSERT INTO "UserData" ("customerId", "programId", birthdate, "updatedAt") VALUES ($1::uuid, $2::uuid, $3, $4::timestamptz)`,
@@ -98,36 +85,6 @@ async function twin(policy: "rolling" | "inactivity") {
         c.birthdate,
         c.since,
       );
-    await prisma.$executeRawUnsafe(
-      `INSERT INTO "LoyaltyData" ("programId", "customerId", "loyaltyCustomerId", balance, "memberSince", "updatedAt")
-       VALUES ($1::uuid, $2::uuid, replace($2::text, '-', ''), $3, $4::timestamptz, $4::timestamptz)`,
-      programId,
-      id,
-      c.balance,
-      c.since,
-    );
-    if (c.balance > 0)
-      await prisma.$executeRawUnsafe(
-        `WITH e AS (
-           INSERT INTO "LedgerEntry" ("programId", "customerId", type, points, "balanceAfter", reason, source, actor, "createdAt")
-           VALUES ($1::uuid, $2::uuid, 'adjust', $3, $3, 'opening', 'system', 'test', $4::timestamptz) RETURNING id)
-         INSERT INTO "PointLot" ("programId", "customerId", "ledgerEntryId", remaining, "createdAt")
-         SELECT $1::uuid, $2::uuid, e.id, $3, $4::timestamptz FROM e`,
-        programId,
-        id,
-        c.balance,
-        c.since,
-      );
-    await prisma.$executeRawUnsafe(
-      `INSERT INTO "CustomerTier" ("programId", "customerId", "currentTierId", "currentTierPoints", "tierChangedAt", "recalculationDate")
-       VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5::timestamptz, $6::timestamptz)`,
-      programId,
-      id,
-      tiers[c.tier]!,
-      c.points,
-      c.since,
-      c.due ? "2031-05-01T00:00:00.000Z" : "2031-12-01T00:00:00.000Z",
-    );
   }
   await prisma.$transaction(async (tx) => {
     for (const b of [
